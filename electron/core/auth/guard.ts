@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { Scope, Token } from '../../../shared/schemas/system';
+import { sendProblem } from '../http/problems';
+import { ApiError } from '../../../shared/errors';
+import type { AuthService } from './auth-service';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a token needs for this route. Every /v1 route names one. */
+    scope?: Scope;
+    /** The route acts on the whole machine: project-restricted tokens are refused. */
+    machineWide?: boolean;
+  }
+  interface FastifyRequest {
+    token: Token | null;
+  }
+}
+
+/** Bearer token on every /v1 route; a token in the query string is never read. */
+export function installAuthGuard(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('token', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/v1/') && request.url !== '/v1') return undefined;
+    try {
+      const token = auth.authenticate(request.headers.authorization);
+      request.token = token;
+      const config = request.routeOptions.config;
+      if (config.scope) {
+        const project = (request.params as { project?: string } | undefined)?.project;
+        auth.authorize(token, config.scope, project, config.machineWide);
+      }
+    } catch (err) {
+      if (err instanceof ApiError) {
+        if (err.status === 401) reply.header('www-authenticate', 'Bearer realm="boxdesk"');
+        return sendProblem(reply, err.toProblem());
+      }
+      throw err;
+    }
+    return undefined;
+  });
+}
+
+export function requireToken(token: Token | null): Token {
+  if (!token) throw new ApiError('unauthorized', 'a token is required');
+  return token;
+}

@@ -1,0 +1,92 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../../../shared/errors';
+import type { Base, BaseCreate } from '../../../shared/schemas/system';
+import type { ContainerEngine } from '../engine/container-engine';
+import { EngineError } from '../engine/container-engine';
+import type { EventBus } from '../events/event-bus';
+import { now } from '../ids';
+import type { BaseRow, BaseStore } from './store';
+
+export const DEFAULT_BASE = 'default';
+
+export class BaseService {
+  /** Why the default base is unusable, when it is. */
+  private defaultProblem: string | null = null;
+  private pulling: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: BaseStore,
+    private readonly engine: ContainerEngine,
+    private readonly bus: EventBus,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Registers `default` for the given image on first start. */
+  registerDefault(image: string): void {
+    this.store.insert({ name: DEFAULT_BASE, image, created_at: now() });
+  }
+
+  /** Pulls the default base's image, with progress, when the engine lacks it. */
+  ensureDefaultImage(): Promise<void> {
+    const row = this.store.get(DEFAULT_BASE);
+    if (!row) return Promise.resolve();
+    this.pulling ??= this.ensureImage(row).finally(() => (this.pulling = null));
+    return this.pulling;
+  }
+
+  private async ensureImage(base: BaseRow): Promise<void> {
+    if (await this.engine.inspectImage(base.image)) {
+      this.defaultProblem = null;
+      return;
+    }
+    this.log.info({ image: base.image }, `pulling the image of base "${base.name}"`);
+    let last = 0;
+    try {
+      await this.engine.pullImage(base.image, (progress) => {
+        const t = Date.now();
+        if (t - last < 500) return;
+        last = t;
+        this.log.info({ image: base.image, progress }, 'pull progress');
+        this.bus.emit('base.pull', { name: base.name, image: base.image, progress, done: false }, null);
+      });
+      this.defaultProblem = null;
+      this.bus.emit('base.pull', { name: base.name, image: base.image, progress: 'done', done: true }, null);
+      this.log.info({ image: base.image }, 'pulled');
+    } catch (err) {
+      const reason = err instanceof EngineError ? err.message : String(err);
+      this.defaultProblem = `the image "${base.image}" of base "${base.name}" is not in the engine and could not be pulled (${reason}). Load it into the engine (docker pull, docker load or docker import), or start the core with --default-base naming an image the engine has.`;
+      this.bus.emit('base.pull', { name: base.name, image: base.image, progress: 'failed', done: true, error: this.defaultProblem }, null);
+      this.log.error(this.defaultProblem);
+    }
+  }
+
+  async list(): Promise<Base[]> {
+    return Promise.all(this.store.list().map((row) => this.describe(row)));
+  }
+
+  private async describe(row: BaseRow): Promise<Base> {
+    const image = await this.engine.inspectImage(row.image).catch(() => null);
+    return { name: row.name, image: row.image, image_id: image?.id ?? null, size_bytes: image?.sizeBytes ?? null, created_at: row.created_at };
+  }
+
+  async register(input: BaseCreate): Promise<Base> {
+    if (this.store.get(input.name)) throw new ApiError('already_exists', `base "${input.name}" already exists`);
+    if (!(await this.engine.inspectImage(input.image))) {
+      throw new ApiError('not_found', `the engine has no image "${input.image}"; pull, load or import it first`);
+    }
+    const row = { name: input.name, image: input.image, created_at: now() };
+    if (!this.store.insert(row)) throw new ApiError('already_exists', `base "${input.name}" already exists`);
+    return this.describe(row);
+  }
+
+  /** The engine image a box of this base starts from. */
+  async resolveImage(name: string): Promise<string> {
+    const row = this.store.get(name);
+    if (!row) throw new ApiError('not_found', `base "${name}" not found; GET /v1/bases lists them`);
+    if (await this.engine.inspectImage(row.image)) return row.image;
+    if (name === DEFAULT_BASE && this.pulling) {
+      throw new ApiError('conflict', `the default base's image "${row.image}" is still being pulled; try again when GET /v1/bases shows its image_id`);
+    }
+    throw new ApiError('conflict', this.defaultProblem && name === DEFAULT_BASE ? this.defaultProblem : `the image "${row.image}" of base "${name}" is no longer in the engine; load it again`);
+  }
+}

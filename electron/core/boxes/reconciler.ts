@@ -1,0 +1,147 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { EngineError, type ContainerEngine, type ContainerState } from '../engine/container-engine';
+import type { EngineMonitor } from '../engine/engine-monitor';
+import { now } from '../ids';
+import type { Disposable } from '../lifetime';
+import type { EventBus } from '../events/event-bus';
+import { LABELS, type BoxService } from './service';
+import { toBox, type BoxRow, type BoxStore } from './store';
+
+/**
+ * Makes the engine agree with the store, at start, when the engine comes
+ * back, and on engine events. The store is the desired state: unfinished
+ * transitions are finished, a box whose container vanished becomes `error`
+ * (never silently recreated), and a labelled container without a box goes.
+ */
+export class Reconciler implements Disposable {
+  private watch: Disposable | null = null;
+  private pending = new Map<string, NodeJS.Timeout>();
+  private disposed = false;
+
+  constructor(
+    private readonly store: BoxStore,
+    private readonly boxes: BoxService,
+    private readonly engine: ContainerEngine,
+    private readonly monitor: EngineMonitor,
+    private readonly bus: EventBus,
+    private readonly instanceId: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Subscribes to engine events, then reconciles everything. Called each time the engine comes up. */
+  async resync(): Promise<void> {
+    await this.watchEvents();
+    await this.reconcileAll();
+  }
+
+  private async watchEvents(): Promise<void> {
+    await this.watch?.dispose();
+    this.watch = await this.engine.watchEvents(
+      { [LABELS.instance]: this.instanceId },
+      (event) => {
+        const boxId = event.labels[LABELS.id];
+        if (boxId && ['die', 'destroy', 'start', 'stop', 'oom'].includes(event.action)) this.schedule(boxId);
+      },
+      (err) => {
+        if (this.disposed) return;
+        this.log.warn({ err }, 'engine event stream ended');
+        this.monitor.reportDown(err?.message ?? 'engine event stream ended');
+      },
+    );
+  }
+
+  private schedule(boxId: string): void {
+    if (this.disposed) return;
+    clearTimeout(this.pending.get(boxId));
+    const timer = setTimeout(() => {
+      this.pending.delete(boxId);
+      void this.reconcileBox(boxId).catch((err) => this.log.warn({ err, boxId }, 'reconcile failed'));
+    }, 250);
+    timer.unref();
+    this.pending.set(boxId, timer);
+  }
+
+  async reconcileAll(): Promise<void> {
+    const containers = await this.engine.listContainers({ [LABELS.instance]: this.instanceId });
+    const byBox = new Map<string, ContainerState[]>();
+    for (const c of containers) {
+      const id = c.labels[LABELS.id];
+      if (id) byBox.set(id, [...(byBox.get(id) ?? []), c]);
+    }
+    for (const [boxId, list] of byBox) {
+      if (!this.store.getById(boxId)) {
+        for (const c of list) {
+          this.log.warn({ container: c.id, boxId }, 'removing a labelled container that has no box');
+          await this.engine.removeContainer(c.id);
+        }
+      }
+    }
+    for (const row of this.store.all()) {
+      try {
+        await this.reconcileBox(row.id);
+      } catch (err) {
+        if (err instanceof EngineError && err.kind === 'unavailable') throw err;
+        this.log.warn({ err, box: row.name }, 'reconcile failed');
+      }
+    }
+  }
+
+  /** Brings one box to its desired state, serialised with every other operation on it. */
+  reconcileBox(boxId: string): Promise<void> {
+    return this.boxes.mutex.run(boxId, async () => {
+      const row = this.store.getById(boxId);
+      if (!row) {
+        for (const c of await this.engine.listContainers({ [LABELS.id]: boxId, [LABELS.instance]: this.instanceId })) await this.engine.removeContainer(c.id);
+        return;
+      }
+      const container = row.container_id ? await this.engine.inspectContainer(row.container_id) : null;
+      try {
+        await this.converge(row, container);
+      } catch (err) {
+        if (err instanceof EngineError && err.kind === 'unavailable') throw err;
+        this.setError(row, `could not reach the desired state: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  private async converge(row: BoxRow, container: ContainerState | null): Promise<void> {
+    switch (row.status) {
+      case 'creating':
+        // The create was recorded but never finished: finish it (adopting a container made before the crash).
+        await this.boxes.bringUp(row);
+        return;
+      case 'deleting':
+        await this.boxes.finishDelete(row);
+        return;
+      case 'error':
+        return;
+    }
+    if (!container) {
+      this.setError(row, 'its container was removed outside Boxdesk; delete the box and create it again');
+      return;
+    }
+    if (row.status === 'stopping' || (row.status === 'stopped' && container.running)) {
+      await this.boxes.stopContainer(row);
+      if (row.status === 'stopping') this.setStatus(row, 'stopped');
+    } else if (row.status === 'resuming' || (row.status === 'running' && !container.running)) {
+      await this.engine.startContainer(container.id);
+      if (row.status === 'resuming') this.setStatus(row, 'running');
+    }
+  }
+
+  private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): void {
+    const next = this.store.update(row.id, { status, status_reason: reason }, now());
+    this.bus.emit('box.status', { box: toBox(next) }, next.project);
+  }
+
+  private setError(row: BoxRow, reason: string): void {
+    this.log.warn({ box: row.name, project: row.project, reason }, 'box is in error');
+    this.setStatus(row, 'error', reason);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const t of this.pending.values()) clearTimeout(t);
+    await this.watch?.dispose();
+  }
+}

@@ -1,0 +1,109 @@
+import type { Box, BoxStatus, DataMount, ResolvedConfig } from '../../../shared/schemas/box';
+import type { Db } from '../db/database';
+
+export interface BoxRow {
+  id: string;
+  project: string;
+  name: string;
+  status: BoxStatus;
+  status_reason: string | null;
+  base: string | null;
+  image: string;
+  config: string;
+  storage_enforced: number;
+  data_mounts: string | null;
+  environment: string;
+  tags: string;
+  port: number | null;
+  grace_seconds: number | null;
+  container_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toBox(row: BoxRow): Box {
+  return {
+    id: row.id,
+    name: row.name,
+    project: row.project,
+    status: row.status,
+    status_reason: row.status_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    base: row.base,
+    config: JSON.parse(row.config) as ResolvedConfig,
+    storage_enforced: row.storage_enforced === 1,
+    data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
+    environment: JSON.parse(row.environment) as Record<string, string>,
+    port: row.port,
+    published_domains: null,
+    tags: JSON.parse(row.tags) as Record<string, string>,
+    termination_grace_period_seconds: row.grace_seconds,
+    url: null,
+    url_settings: null,
+  };
+}
+
+export interface ListFilter {
+  status?: BoxStatus;
+  tags: [string, string][];
+  after?: { created_at: string; id: string };
+  limit: number;
+}
+
+type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id'>>;
+
+export class BoxStore {
+  constructor(private readonly db: Db) {}
+
+  /** false when the project already has a box of that name */
+  insert(row: BoxRow): boolean {
+    const cols = Object.keys(row);
+    const result = this.db
+      .prepare(`INSERT INTO boxes (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT(project, name) DO NOTHING`)
+      .run(row);
+    return result.changes > 0;
+  }
+
+  get(project: string, name: string): BoxRow | undefined {
+    return this.db.prepare('SELECT * FROM boxes WHERE project = ? AND name = ?').get(project, name) as BoxRow | undefined;
+  }
+
+  getById(id: string): BoxRow | undefined {
+    return this.db.prepare('SELECT * FROM boxes WHERE id = ?').get(id) as BoxRow | undefined;
+  }
+
+  all(): BoxRow[] {
+    return this.db.prepare('SELECT * FROM boxes').all() as BoxRow[];
+  }
+
+  list(project: string, filter: ListFilter): BoxRow[] {
+    const where = ['project = @project'];
+    const params: Record<string, unknown> = { project, limit: filter.limit };
+    if (filter.status) {
+      where.push('status = @status');
+      params.status = filter.status;
+    }
+    filter.tags.forEach(([k, v], i) => {
+      where.push(`json_extract(tags, @tagPath${i}) = @tagValue${i}`);
+      params[`tagPath${i}`] = `$."${k.replace(/"/g, '')}"`;
+      params[`tagValue${i}`] = v;
+    });
+    if (filter.after) {
+      where.push('(created_at, id) > (@afterCreated, @afterId)');
+      params.afterCreated = filter.after.created_at;
+      params.afterId = filter.after.id;
+    }
+    return this.db.prepare(`SELECT * FROM boxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit`).all(params) as BoxRow[];
+  }
+
+  update(id: string, patch: Patch, at: string): BoxRow {
+    const cols = Object.keys(patch);
+    this.db.prepare(`UPDATE boxes SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`).run({ ...patch, updated_at: at, id });
+    return this.getById(id)!;
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM boxes WHERE id = ?').run(id);
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { RESET_EVENT, type BoxdeskEvent } from '../../../shared/events';
+import { requireToken } from '../auth/guard';
+import type { EventBus } from './event-bus';
+
+function frame(event: BoxdeskEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export function registerEventRoutes(app: FastifyInstance, bus: EventBus, heartbeatMs = 15_000): void {
+  app.get(
+    '/v1/events',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['events'],
+        summary: 'Server-sent events for every state change',
+        description:
+          'text/event-stream. Each event has an id; reconnect with the Last-Event-ID header to receive what you missed. When that id is unknown or too old, a "reset" event tells the client to refetch. A project-restricted token sees only its project.',
+      },
+    },
+    (request, reply) => {
+      const token = requireToken(request.token);
+      const visible = (e: BoxdeskEvent) => !token.project || e.project === null || e.project === token.project;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        ...(reply.getHeader('access-control-allow-origin') ? { 'access-control-allow-origin': String(reply.getHeader('access-control-allow-origin')), vary: 'Origin' } : {}),
+      });
+      res.write(': boxdesk events\nretry: 2000\n\n');
+      const lastId = request.headers['last-event-id'];
+      if (typeof lastId === 'string' && lastId) {
+        const missed = bus.since(lastId);
+        if (missed === null) res.write(`event: ${RESET_EVENT}\ndata: {"reason":"Last-Event-ID is unknown or too old; refetch"}\n\n`);
+        else for (const e of missed) if (visible(e)) res.write(frame(e));
+      }
+      const unsubscribe = bus.subscribe((e) => {
+        if (visible(e)) res.write(frame(e));
+      });
+      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs);
+      const close = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      request.raw.on('close', close);
+      res.on('close', close);
+    },
+  );
+}

@@ -1,0 +1,204 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Duplex } from 'node:stream';
+import { Channel, type ClientControl, type ServerControl } from '../../../shared/protocol';
+import type { ContainerEngine } from '../engine/container-engine';
+import { StreamDemuxer } from './demux';
+import { OutputRing } from './output-ring';
+import type { ProcessSweeper } from './process-sweeper';
+
+export const REPLAY_BYTES = 256 * 1024;
+/** Pause the engine stream when this much is queued on the socket; resume below LOW_WATER. */
+export const HIGH_WATER = 1024 * 1024;
+export const LOW_WATER = 256 * 1024;
+
+export interface SessionSpec {
+  id: string;
+  containerId: string;
+  project: string;
+  box: string;
+  command: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  tty: boolean;
+  cols?: number;
+  rows?: number;
+}
+
+/** The socket side of a session, as the session sees it. */
+export interface SessionClient {
+  send(data: Buffer | string, done: (err?: Error) => void): void;
+  close(code: number, reason: string): void;
+}
+
+interface SessionDeps {
+  engine: ContainerEngine;
+  sweeper: ProcessSweeper;
+  log: FastifyBaseLogger;
+  graceMs: number;
+  exitCode(execId: string): Promise<number>;
+}
+
+/**
+ * One process in a box with its terminal. It outlives a dropped socket for a
+ * grace period; a reattach gets the newest output replayed. When it ends,
+ * everything it started in the box is killed.
+ */
+export class TerminalSession {
+  private execId = '';
+  private stream: Duplex | null = null;
+  private client: SessionClient | null = null;
+  private readonly ring = new OutputRing(REPLAY_BYTES);
+  private queued = 0;
+  private paused = false;
+  private graceTimer: NodeJS.Timeout | null = null;
+  private ended = false;
+  private readonly endListeners: (() => void)[] = [];
+  private exit: number | null = null;
+
+  constructor(
+    readonly spec: SessionSpec & { project: string; box: string },
+    private readonly deps: SessionDeps,
+  ) {}
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  onEnd(listener: () => void): void {
+    this.endListeners.push(listener);
+  }
+
+  async start(): Promise<void> {
+    const { engine } = this.deps;
+    this.execId = await engine.createExec(this.spec.containerId, { command: this.spec.command, env: this.spec.env, cwd: this.spec.cwd, tty: this.spec.tty, stdin: true });
+    const stream = await engine.startExec(this.execId, { tty: this.spec.tty, stdin: true });
+    this.stream = stream;
+    if (this.spec.tty && this.spec.cols && this.spec.rows) await this.resize(this.spec.cols, this.spec.rows);
+    const demux = this.spec.tty ? null : new StreamDemuxer((channel, payload) => this.output(Buffer.concat([Buffer.of(channel), payload])));
+    stream.on('data', (chunk: Buffer) => (demux ? demux.push(chunk) : this.output(chunk)));
+    stream.on('end', () => void this.finish());
+    stream.on('close', () => void this.finish());
+    stream.on('error', (err) => {
+      this.deps.log.warn({ err, session: this.id }, 'session stream failed');
+      void this.finish();
+    });
+  }
+
+  /** Binds a socket; a previous one is told it was replaced. Replays the newest output. */
+  attach(client: SessionClient): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = null;
+    const previous = this.client;
+    this.client = client;
+    this.queued = 0;
+    if (previous) previous.close(4000, 'another client attached to this session');
+    const replay = this.spec.tty ? [this.ring.snapshot()] : this.ring.frames();
+    const replayed = replay.reduce((n, b) => n + b.length, 0);
+    this.sendControl({ type: 'ready', session: this.id, replayed_bytes: replayed });
+    for (const frame of replay) if (frame.length) this.send(frame);
+    if (this.exit !== null) this.closeWithExit(this.exit);
+  }
+
+  /** The socket went away: the session lives on for the grace period. */
+  detach(client: SessionClient): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.resumeStream();
+    if (this.ended) return;
+    this.graceTimer = setTimeout(() => void this.end('no client reattached within the grace period'), this.deps.graceMs);
+    this.graceTimer.unref();
+  }
+
+  input(frame: Buffer): void {
+    if (!this.stream || this.ended) return;
+    if (this.spec.tty) {
+      this.stream.write(frame);
+    } else if (frame[0] === Channel.stdin && frame.length > 1) {
+      this.stream.write(frame.subarray(1));
+    }
+  }
+
+  async control(message: ClientControl): Promise<void> {
+    if (!this.stream || this.ended) return;
+    switch (message.type) {
+      case 'resize':
+        if (this.spec.tty) await this.resize(message.cols, message.rows);
+        return;
+      case 'signal':
+        await this.deps.sweeper.signal(this.spec.containerId, this.id, message.name);
+        return;
+      case 'eof':
+        if (this.spec.tty) this.stream.write('\x04');
+        else this.stream.end();
+        return;
+    }
+  }
+
+  private async resize(cols: number, rows: number): Promise<void> {
+    await this.deps.engine.resizeExec(this.execId, cols, rows).catch((err: Error) => this.deps.log.debug({ err }, 'resize failed'));
+  }
+
+  private output(chunk: Buffer): void {
+    this.ring.push(chunk);
+    if (!this.client) return;
+    this.send(chunk);
+    // Flow control: a flood must neither freeze the client nor grow memory.
+    if (this.queued > HIGH_WATER && !this.paused) {
+      this.paused = true;
+      this.stream?.pause();
+    }
+  }
+
+  private send(data: Buffer | string): void {
+    const client = this.client;
+    if (!client) return;
+    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    this.queued += size;
+    client.send(data, () => {
+      if (this.client !== client) return;
+      this.queued -= size;
+      if (this.paused && this.queued < LOW_WATER) this.resumeStream();
+    });
+  }
+
+  private resumeStream(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.stream?.resume();
+  }
+
+  private sendControl(message: ServerControl): void {
+    this.send(JSON.stringify(message));
+  }
+
+  private closeWithExit(code: number): void {
+    this.sendControl({ type: 'exit', code });
+    this.client?.close(1000, 'process exited');
+    this.client = null;
+  }
+
+  /** The process ended by itself. */
+  private async finish(): Promise<void> {
+    if (this.ended || this.exit !== null) return;
+    this.exit = -1;
+    this.exit = await this.deps.exitCode(this.execId).catch(() => -1);
+    this.closeWithExit(this.exit);
+    await this.end('process exited');
+  }
+
+  /** Ends the session: every process it started in the box is killed. */
+  async end(reason: string): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.deps.log.debug({ session: this.id, reason }, 'session ended');
+    if (this.client) {
+      this.sendControl({ type: 'error', code: 'session_ended', message: reason });
+      this.client.close(1000, reason.slice(0, 120));
+      this.client = null;
+    }
+    this.stream?.destroy();
+    await this.deps.sweeper.killAll(this.spec.containerId, this.id).catch((err: Error) => this.deps.log.warn({ err, session: this.id }, 'could not sweep session processes'));
+    for (const listener of this.endListeners) listener();
+  }
+}

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError, PROBLEM_CONTENT_TYPE, type Problem } from '../../../shared/errors';
+import { EngineError } from '../engine/container-engine';
+import { toFieldErrors } from './validation';
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  return reply.code(problem.status).header('content-type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`).send(JSON.stringify(problem));
+}
+
+export function engineErrorToApi(err: EngineError): ApiError {
+  switch (err.kind) {
+    case 'unavailable':
+      return new ApiError('engine_unavailable', `${err.message}. Start the Docker engine (or check DOCKER_HOST); Boxdesk reconnects by itself.`);
+    case 'not_found':
+      return new ApiError('not_found', err.message);
+    case 'conflict':
+      return new ApiError('conflict', err.message);
+    case 'invalid':
+      return new ApiError('invalid_body', `the container engine refused the request: ${err.message}`);
+    default:
+      return new ApiError('internal', `the container engine failed: ${err.message}`);
+  }
+}
+
+/** Maps any thrown error to a problem document; bugs are logged in full and hidden from the client. */
+export function toApiError(err: unknown, reqId: string): { error: ApiError; bug: boolean } {
+  if (err instanceof ApiError) return { error: err, bug: false };
+  if (err instanceof EngineError) return { error: engineErrorToApi(err), bug: err.kind === 'failed' };
+  const fe = err as FastifyError & { validationContext?: string };
+  if (fe.validation) {
+    const errors = toFieldErrors(fe.validation as never, fe.validationContext);
+    const detail = errors.map((e) => `${e.path} ${e.message}`).join('; ') || 'the request is invalid';
+    return { error: new ApiError('invalid_body', detail, { errors }), bug: false };
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { error: new ApiError('payload_too_large', 'the request body is larger than the 1 MiB limit'), bug: false };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { error: new ApiError('unsupported_media_type', `send the body as application/json (got ${fe.message.replace(/^Unsupported Media Type:\s*/i, '') || 'another type'})`), bug: false };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { error: new ApiError('invalid_body', 'the Content-Length does not match the body'), bug: false };
+  }
+  if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { error: new ApiError('invalid_body', `the body is not valid JSON: ${fe.message}`), bug: false };
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { error: new ApiError('invalid_body', fe.message), bug: false };
+  }
+  return { error: new ApiError('internal', `an internal error occurred (request ${reqId}); the core's log has the details`), bug: true };
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const { error, bug } = toApiError(err, request.id);
+    if (bug) request.log.error({ err }, 'request failed');
+    return sendProblem(reply, error.toProblem());
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`).toProblem()),
+  );
+}

@@ -1,0 +1,54 @@
+import Ajv, { type ErrorObject, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FieldError } from '../../../shared/errors';
+
+function makeAjv(options: Options): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, ...options });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Bodies are validated exactly: no coercion ("5" is not a port) and unknown
+ * fields are errors, never silently dropped. Query strings and path
+ * parameters arrive as text, so they are coerced.
+ */
+export function installValidators(app: FastifyInstance): void {
+  const body = makeAjv({ coerceTypes: false, removeAdditional: false });
+  const text = makeAjv({ coerceTypes: 'array', removeAdditional: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : text.compile(schema)) as never);
+}
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/** Turns ajv errors into problem field errors that name the offending field. */
+export function toFieldErrors(errors: ErrorObject[], context: string | undefined): FieldError[] {
+  const part = PART_NAMES[context ?? 'body'] ?? context ?? 'body';
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    let pointer = e.instancePath;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') {
+      pointer = `${pointer}/${String((e.params as { additionalProperty: string }).additionalProperty)}`;
+      message = 'is not a known field';
+    } else if (e.keyword === 'required') {
+      pointer = `${pointer}/${String((e.params as { missingProperty: string }).missingProperty)}`;
+      message = 'is required';
+    } else if (e.keyword === 'pattern') {
+      message = `must match ${String((e.params as { pattern: string }).pattern)}`;
+    }
+    // A union reports one error per branch plus "must match a schema in anyOf"; keep the first useful one.
+    if (e.keyword === 'anyOf' && out.some((f) => f.path.startsWith(`${part}${pointer.replace(/\//g, '.')}`))) continue;
+    const path = part + pointer.replace(/\//g, '.');
+    const key = `${path}:${message}`;
+    if (seen.has(path) || seen.has(key)) continue;
+    seen.add(path);
+    seen.add(key);
+    out.push({ path, message });
+  }
+  return out;
+}
+
+export type RouteSchema = FastifySchema & { tags?: string[]; summary?: string; description?: string; operationId?: string };

@@ -1,0 +1,44 @@
+import { ConfigError, USAGE, resolveConfig } from './config';
+import { startCore } from './core';
+
+/** The headless core: `npm run serve -- --port 7420 --data-dir DIR ...` */
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2).filter((a) => a !== '--');
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  let config;
+  try {
+    config = resolveConfig(argv);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`boxdesk: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const core = await startCore(config);
+  process.stdout.write(`Boxdesk core listening on ${core.url} (data dir ${config.dataDir}; token in ${config.dataDir}/token)\n`);
+  if (config.uiDir) process.stdout.write(`UI: open ${core.url}/ and paste the token from ${config.dataDir}/token\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    core.app.log.info({ signal }, 'shutting down');
+    core.close().then(
+      () => process.exit(0),
+      (err) => {
+        core.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`boxdesk: could not start: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { Health, Version } from '../../../shared/schemas/system';
+import type { EngineMonitor } from '../engine/engine-monitor';
+
+export const CORE_VERSION = '0.1.0';
+
+export function registerSystemRoutes(app: FastifyInstance, monitor: EngineMonitor, engineName: string): void {
+  app.get('/version', { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } }, async () => {
+    const info = monitor.current.info;
+    return { api: 'v1' as const, version: CORE_VERSION, engine: { name: engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null } };
+  });
+
+  app.get(
+    '/healthz',
+    { schema: { tags: ['system'], summary: 'Health of the API and of the engine beneath it (no token needed)', response: { 200: Health, 503: Health } } },
+    async (_request, reply) => {
+      const health = await monitor.check();
+      const body = {
+        status: health.up ? ('ok' as const) : ('degraded' as const),
+        api: 'ok' as const,
+        cluster: {
+          status: health.up ? ('ok' as const) : ('unreachable' as const),
+          engine: engineName,
+          ...(health.reason ? { reason: health.reason } : {}),
+          checked_at: health.checkedAt,
+        },
+      };
+      return reply.code(health.up ? 200 : 503).send(body);
+    },
+  );
+
+  app.get('/v1/openapi.json', { config: { scope: 'read' }, schema: { hide: true } as never }, async () => app.swagger());
+}

@@ -1,0 +1,27 @@
+import type { Box } from './schemas/box';
+
+/** The server-sent events of GET /v1/events, by type. */
+export type BoxdeskEvent =
+  | EventOf<'box.created', { box: Box }>
+  | EventOf<'box.updated', { box: Box }>
+  | EventOf<'box.status', { box: Box }>
+  | EventOf<'box.deleted', { box: Box }>
+  | EventOf<'base.pull', { name: string; image: string; progress: string; done: boolean; error?: string }>
+  | EventOf<'engine.status', { up: boolean; reason: string | null }>;
+
+interface EventOf<T extends string, D> {
+  id: string;
+  type: T;
+  data: D;
+  /** The project the event concerns; null for machine-wide events. */
+  project: string | null;
+  time: string;
+}
+
+export type EventType = BoxdeskEvent['type'];
+
+/**
+ * Sent instead of a replay when Last-Event-ID is unknown or too old: the
+ * client should refetch what it shows.
+ */
+export const RESET_EVENT = 'reset';

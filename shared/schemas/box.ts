@@ -1,0 +1,109 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
+
+export const BOX_STATUSES = ['creating', 'running', 'stopping', 'stopped', 'resuming', 'deleting', 'error'] as const;
+export const BoxStatus = Type.Union(BOX_STATUSES.map((s) => Type.Literal(s)));
+export type BoxStatus = Static<typeof BoxStatus>;
+
+export const Config = Type.Object(
+  {
+    cpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024, description: 'CPU cores (engine limit). Default 1.' })),
+    ram_mb: Type.Optional(Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' })),
+    region: Type.Optional(Type.String({ description: '"local" is the only region of a single machine.' })),
+    storage_gb: Type.Optional(Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' })),
+  },
+  { additionalProperties: false },
+);
+export type Config = Static<typeof Config>;
+
+export const ResolvedConfig = Type.Object({
+  cpus: Type.Integer(),
+  ram_mb: Type.Integer(),
+  region: Type.String(),
+  storage_gb: Type.Integer(),
+});
+export type ResolvedConfig = Static<typeof ResolvedConfig>;
+
+export const DataMount = Type.Object(
+  { name: DnsLabel, path: Type.String({ pattern: '^/', maxLength: 4096 }), read_only: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type DataMount = Static<typeof DataMount>;
+
+export const UrlSettings = Type.Object({ auth: Type.Union([Type.Literal('public'), Type.Literal('token')]) });
+
+export const Box = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    project: Type.String(),
+    status: BoxStatus,
+    status_reason: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    base: Type.Union([Type.String(), Type.Null()]),
+    config: ResolvedConfig,
+    storage_enforced: Type.Boolean({ description: 'Whether the engine enforces config.storage_gb.' }),
+    data_mounts: Type.Union([Type.Array(DataMount), Type.Null()]),
+    environment: Type.Record(Type.String(), Type.String()),
+    port: Type.Union([Type.Integer(), Type.Null()]),
+    published_domains: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    tags: Type.Record(Type.String(), Type.String()),
+    termination_grace_period_seconds: Type.Union([Type.Integer(), Type.Null()]),
+    url: Type.Union([Type.String(), Type.Null()]),
+    url_settings: Type.Union([UrlSettings, Type.Null()]),
+  },
+  {},
+);
+export type Box = Static<typeof Box>;
+
+export const BoxCreate = Type.Object(
+  {
+    name: DnsLabel,
+    base: Type.Optional(DnsLabel),
+    config: Type.Optional(Config),
+    data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
+    environment: Type.Optional(EnvironmentMap),
+    fork: Type.Optional(DnsLabel),
+    tags: Type.Optional(TagMap),
+  },
+  { additionalProperties: false },
+);
+export type BoxCreate = Static<typeof BoxCreate>;
+
+export const BoxUpdate = Type.Object(
+  {
+    config: Type.Optional(Config),
+    environment: Type.Optional(EnvironmentMap),
+    port: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
+    tags: Type.Optional(TagMap),
+    termination_grace_period_seconds: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type BoxUpdate = Static<typeof BoxUpdate>;
+
+export const BoxList = Type.Object({ items: Type.Array(Box), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export type BoxList = Static<typeof BoxList>;
+
+export const BoxListQuery = Type.Object(
+  {
+    status: Type.Optional(BoxStatus),
+    tag: Type.Optional(Type.Union([Type.String({ pattern: '^[^:]+:.*$' }), Type.Array(Type.String({ pattern: '^[^:]+:.*$' }))], { description: 'k:v; repeat to require several tags' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type BoxListQuery = Static<typeof BoxListQuery>;
+
+export const LogsQuery = Type.Object(
+  {
+    follow: Type.Optional(Type.Boolean({ default: false })),
+    tail: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, description: 'Lines from the end; omitted: all.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const DEFAULT_CONFIG: ResolvedConfig = { cpus: 1, ram_mb: 1024, region: 'local', storage_gb: 10 };
+export const DEFAULT_GRACE_SECONDS = 10;

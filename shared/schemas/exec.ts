@@ -1,0 +1,29 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EnvironmentMap } from './common';
+
+export const ExecRequest = Type.Object(
+  {
+    command: Type.Array(Type.String({ maxLength: 65536 }), { minItems: 1, maxItems: 4096, description: 'argv; no shell is involved unless you name one' }),
+    env: Type.Optional(EnvironmentMap),
+    cwd: Type.Optional(Type.String({ pattern: '^/', maxLength: 4096 })),
+    stdin: Type.Optional(Type.String({ description: 'Written to the process, then stdin is closed.' })),
+    timeout_s: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, description: 'Kill the whole process tree after this many seconds.' })),
+  },
+  { additionalProperties: false },
+);
+export type ExecRequest = Static<typeof ExecRequest>;
+
+export const ExecResult = Type.Object({
+  exit_code: Type.Integer(),
+  stdout: Type.String(),
+  stderr: Type.String(),
+  truncated: Type.Boolean({ description: 'true when stdout or stderr passed the per-stream cap and the rest was dropped' }),
+  timed_out: Type.Boolean(),
+  duration_ms: Type.Integer(),
+});
+export type ExecResult = Static<typeof ExecResult>;
+
+/** One line of the application/x-ndjson exec stream. */
+export type ExecStreamLine =
+  | { type: 'stdout' | 'stderr'; data: string }
+  | ({ type: 'exit' } & Omit<ExecResult, 'stdout' | 'stderr'>);

@@ -1,0 +1,79 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DnsLabel, Timestamp } from './common';
+
+export const EngineInfo = Type.Object({
+  name: Type.String(),
+  version: Type.Union([Type.String(), Type.Null()]),
+  api_version: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const Version = Type.Object({ api: Type.Literal('v1'), version: Type.String(), engine: EngineInfo });
+export type Version = Static<typeof Version>;
+
+export const Health = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+    api: Type.Literal('ok'),
+    cluster: Type.Object({
+      status: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+      engine: Type.String(),
+      reason: Type.Optional(Type.String()),
+      checked_at: Timestamp,
+    }),
+  },
+  {},
+);
+export type Health = Static<typeof Health>;
+
+export const Base = Type.Object(
+  {
+    name: Type.String(),
+    image: Type.String(),
+    image_id: Type.Union([Type.String(), Type.Null()]),
+    size_bytes: Type.Union([Type.Integer(), Type.Null()]),
+    created_at: Timestamp,
+  },
+  {},
+);
+export type Base = Static<typeof Base>;
+
+export const BaseCreate = Type.Object(
+  { name: DnsLabel, image: Type.String({ minLength: 1, maxLength: 512, description: 'An image already present in the engine.' }) },
+  { additionalProperties: false },
+);
+export type BaseCreate = Static<typeof BaseCreate>;
+
+export const BaseList = Type.Object({ items: Type.Array(Base) });
+export type BaseList = Static<typeof BaseList>;
+
+export const SCOPES = ['read', 'write', 'exec', 'admin'] as const;
+export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)));
+export type Scope = Static<typeof Scope>;
+
+export const TokenCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    scopes: Type.Array(Scope, { minItems: 1, uniqueItems: true }),
+    project: Type.Optional(Type.Union([DnsLabel, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type TokenCreate = Static<typeof TokenCreate>;
+
+export const Token = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    scopes: Type.Array(Scope),
+    project: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp,
+    last_used_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  {},
+);
+export type Token = Static<typeof Token>;
+
+export const TokenCreated = Type.Intersect([Token, Type.Object({ token: Type.String({ description: 'The secret, shown only once.' }) })]);
+export type TokenCreated = Static<typeof TokenCreated>;
+
+export const TokenList = Type.Object({ items: Type.Array(Token) });
