@@ -1,0 +1,35 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noElectronImports = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        { group: ['**/electron/**', '../electron', '../../electron', 'electron'], message: 'The renderer and the CLI talk to the core through shared/ and the HTTP API only, never by importing electron/.' },
+      ],
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'bench/results/', 'test-results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  { files: ['renderer/**/*.{ts,tsx}', 'cli/**/*.{ts,mjs}'], rules: noElectronImports },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../electron/**', '../renderer/**', '../cli/**', 'node:*', 'electron'], message: 'shared/ is the contract: it imports nothing from the rooms and nothing platform-specific.' }] }],
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+  },
+);

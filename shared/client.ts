@@ -1,0 +1,157 @@
+import { ApiError, type Problem } from './errors';
+import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
+import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
+import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
+
+/** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
+export interface FetchResponse {
+  ok: boolean;
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+  body: unknown;
+}
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: unknown }) => Promise<FetchResponse>;
+
+export interface ClientOptions {
+  /** e.g. http://127.0.0.1:7420 */
+  baseUrl: string;
+  token?: string;
+  fetch: FetchLike;
+}
+
+export interface BoxListFilter {
+  status?: string;
+  tag?: string[];
+  limit?: number;
+  cursor?: string;
+}
+
+const enc = encodeURIComponent;
+
+/** A query string from pairs (repeated keys allowed); shared/ has no URLSearchParams. */
+export function queryString(pairs: [string, string | number | boolean | undefined][]): string {
+  const parts = pairs.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** A typed client for the /v1 API, shared by the renderer, the CLI and tests. */
+export class BoxdeskClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Sends a request; a non-2xx answer throws ApiError with the problem's code and detail. */
+  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    const res = await this.raw(method, path, body, headers);
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  /** Like request, but hands back the response for streaming bodies. */
+  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<FetchResponse> {
+    const h: Record<string, string> = { accept: 'application/json', ...headers };
+    if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
+    if (body !== undefined) h['content-type'] = 'application/json';
+    let res: FetchResponse;
+    try {
+      res = await this.options.fetch(this.baseUrl + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) {
+      throw new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${this.baseUrl} (${(err as Error).message}); is it running?`);
+    }
+    if (!res.ok) {
+      const text = await res.text();
+      let problem: Partial<Problem>;
+      try {
+        problem = JSON.parse(text) as Problem;
+      } catch {
+        problem = { detail: text.slice(0, 500) || `HTTP ${res.status}` };
+      }
+      throw ApiError.fromProblem(problem, res.status);
+    }
+    return res;
+  }
+
+  version(): Promise<Version> {
+    return this.request('GET', '/version');
+  }
+
+  /** Health answers 503 when degraded; that is a state, not an error. */
+  async health(): Promise<Health> {
+    const res = await this.options.fetch(`${this.baseUrl}/healthz`, { method: 'GET', headers: { accept: 'application/json' } });
+    return (await res.json()) as Health;
+  }
+
+  listBoxes(project: string, filter: BoxListFilter = {}): Promise<BoxList> {
+    const qs = queryString([['status', filter.status], ...(filter.tag ?? []).map((t): [string, string] => ['tag', t]), ['limit', filter.limit], ['cursor', filter.cursor]]);
+    return this.request('GET', `/v1/projects/${enc(project)}/boxes${qs}`);
+  }
+
+  createBox(project: string, body: BoxCreate): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes`, body);
+  }
+
+  getBox(project: string, name: string): Promise<Box> {
+    return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}`);
+  }
+
+  updateBox(project: string, name: string, body: BoxUpdate): Promise<Box> {
+    return this.request('PUT', `/v1/projects/${enc(project)}/boxes/${enc(name)}`, body);
+  }
+
+  deleteBox(project: string, name: string): Promise<void> {
+    return this.request('DELETE', `/v1/projects/${enc(project)}/boxes/${enc(name)}`);
+  }
+
+  stopBox(project: string, name: string): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stop`);
+  }
+
+  resumeBox(project: string, name: string): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/resume`);
+  }
+
+  logs(project: string, name: string, options: { tail?: number; follow?: boolean } = {}): Promise<FetchResponse> {
+    const qs = queryString([['tail', options.tail], ['follow', options.follow ? 'true' : undefined]]);
+    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`, undefined, { accept: 'text/plain' });
+  }
+
+  exec(project: string, name: string, body: ExecRequest): Promise<ExecResult> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/exec`, body);
+  }
+
+  /** The x-ndjson exec stream; parse each line as ExecStreamLine. */
+  execStream(project: string, name: string, body: ExecRequest): Promise<FetchResponse> {
+    return this.raw('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/exec`, body, { accept: 'application/x-ndjson' });
+  }
+
+  listBases(): Promise<{ items: Base[] }> {
+    return this.request('GET', '/v1/bases');
+  }
+
+  createBase(body: BaseCreate): Promise<Base> {
+    return this.request('POST', '/v1/bases', body);
+  }
+
+  listTokens(): Promise<{ items: Token[] }> {
+    return this.request('GET', '/v1/tokens');
+  }
+
+  createToken(body: TokenCreate): Promise<TokenCreated> {
+    return this.request('POST', '/v1/tokens', body);
+  }
+
+  deleteToken(id: string): Promise<void> {
+    return this.request('DELETE', `/v1/tokens/${enc(id)}`);
+  }
+
+  /** ws(s) URL of an exec or console socket; the token goes in the subprotocol, never the URL. */
+  socketUrl(project: string, name: string, kind: 'exec' | 'console', query: [string, string | number | boolean | undefined][] = []): string {
+    return `${this.baseUrl.replace(/^http/, 'ws')}/v1/projects/${enc(project)}/boxes/${enc(name)}/${kind}${queryString(query)}`;
+  }
+}
+
+export type { ExecStreamLine };

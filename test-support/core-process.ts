@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The busybox base that scripts/test-env.sh imports from Debian's busybox-static. */
+export const TEST_IMAGE = process.env.BOXDESK_TEST_IMAGE ?? 'boxdesk-test/busybox:1';
+
+export interface CoreProcess {
+  url: string;
+  port: number;
+  token: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Output so far (stdout and stderr), for failure messages. */
+  output(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: a crash. */
+  kill(): Promise<void>;
+}
+
+export interface CoreOptions {
+  dataDir?: string;
+  port?: number;
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+export function tempDataDir(prefix = 'boxdesk-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts the real headless core (`electron/core/serve.ts`) as a child process on a free port. */
+export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreProcess> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const args = ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--port', String(options.port ?? 0), '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn', ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`core did not start within 30 s:\n${output}`)), 30_000);
+    const onData = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`core exited with ${code} before listening:\n${output}`));
+    });
+  });
+  const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+  return {
+    url,
+    port: Number(new URL(url).port),
+    token,
+    dataDir,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** fetch with the core's token. */
+export function api(core: Pick<CoreProcess, 'url' | 'token'>, method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(core.url + pathname, {
+    method,
+    headers: { authorization: `Bearer ${core.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
