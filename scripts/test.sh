@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# npm test: sets up what the tests need (Docker engine, busybox base, Chromium),
+# then typecheck, lint, build, and every test file: units, integration tests
+# against the real engine and SQLite, and e2e tests in a real browser and CLI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/test-env.sh
+
+echo "== typecheck"
+npm run --silent typecheck
+echo "== lint"
+npm run --silent lint
+echo "== build"
+npm run --silent build >/dev/null
+
+mapfile -t files < <(find electron shared cli e2e test-support -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+if [ "${#files[@]}" -eq 0 ]; then
+  echo "no test files found" >&2
+  exit 1
+fi
+echo "== ${#files[@]} test files"
+# One file at a time: the integration tests share one engine and this machine has 2 cores.
+exec node --import tsx --test --test-concurrency=1 --test-reporter=spec "${files[@]}"

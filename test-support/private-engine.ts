@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { tempDataDir } from './core-process';
+
+/**
+ * A second, private Docker engine (its own socket, data root and containerd),
+ * so a test can stop and start a real engine without disturbing the one the
+ * other tests use. Needs root and dockerd.
+ */
+export class PrivateEngine {
+  readonly dir = tempDataDir('boxdesk-dockerd-');
+  readonly socketPath = path.join(this.dir, 'docker.sock');
+  private child: ChildProcess | null = null;
+
+  static unavailableReason(): string | null {
+    if (process.getuid?.() !== 0) return 'needs root to run a private dockerd';
+    const found = (process.env.PATH ?? '').split(':').some((d) => fs.existsSync(path.join(d, 'dockerd')));
+    return found ? null : 'dockerd is not installed';
+  }
+
+  async start(): Promise<void> {
+    const log = fs.openSync(path.join(this.dir, 'dockerd.log'), 'a');
+    this.child = spawn(
+      'dockerd',
+      ['--data-root', path.join(this.dir, 'data'), '--exec-root', path.join(this.dir, 'exec'), '--pidfile', path.join(this.dir, 'pid'), '-H', `unix://${this.socketPath}`, '--bridge=none', '--iptables=false'],
+      { stdio: ['ignore', log, log] },
+    );
+    for (let i = 0; i < 120; i++) {
+      if (await this.answers()) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`private dockerd did not start:\n${fs.readFileSync(path.join(this.dir, 'dockerd.log'), 'utf8').slice(-2000)}`);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    this.child = null;
+  }
+
+  private async answers(): Promise<boolean> {
+    try {
+      const res = await new Promise<number>((resolve, reject) => {
+        import('node:http').then(({ request }) => {
+          const req = request({ socketPath: this.socketPath, path: '/_ping' }, (r) => {
+            r.resume();
+            resolve(r.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end();
+        }, reject);
+      });
+      return res === 200;
+    } catch {
+      return false;
+    }
+  }
+}
