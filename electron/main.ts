@@ -1,0 +1,171 @@
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebContents } from 'electron';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, resolveConfig, type CoreConfig } from './core/config';
+import { startCore, type Core } from './core/core';
+
+const SCHEME = 'app';
+const APP_HOST = 'boxdesk';
+const APP_URL = `${SCHEME}://${APP_HOST}/`;
+const CORE_FLAGS = new Set(['--host', '--port', '--proxy-port', '--data-dir', '--default-base', '--allowed-origin', '--ui-dir', '--session-grace', '--log-level']);
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+// Must happen before `ready`: a standard, secure scheme gets a real origin (app://boxdesk) and fetch.
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
+app.enableSandbox();
+
+/** The core's own flags from our command line; Chromium and Electron add switches of their own. */
+function coreArgs(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (!CORE_FLAGS.has(flag)) continue;
+    out.push(arg);
+    if (!arg.includes('=') && argv[i + 1] !== undefined) out.push(argv[++i]!);
+  }
+  return out;
+}
+
+/** Serves dist/renderer at app://boxdesk/; unknown paths get index.html, nothing outside the folder is reachable. */
+function serveRenderer(uiRoot: string, core: Core): void {
+  const origin = new URL(core.url);
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${origin.origin} ws://${origin.host}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const index = path.join(uiRoot, 'index.html');
+  protocol.handle(SCHEME, async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
+    let file: string;
+    try {
+      file = path.resolve(uiRoot, '.' + decodeURIComponent(url.pathname));
+    } catch {
+      return new Response('bad path', { status: 400 });
+    }
+    if (!file.startsWith(uiRoot + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = index;
+    const body = await fs.promises.readFile(file);
+    return new Response(body, {
+      headers: { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp, 'x-content-type-options': 'nosniff' },
+    });
+  });
+}
+
+function lockDown(contents: WebContents): void {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event, url) => {
+    if (!url.startsWith(APP_URL)) event.preventDefault();
+  });
+}
+
+function openWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1100,
+    height: 760,
+    title: 'Boxdesk',
+    show: false,
+    webPreferences: {
+      preload: path.join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(APP_URL);
+  return window;
+}
+
+function fail(message: string): never {
+  dialog.showErrorBox('Boxdesk could not start', message);
+  app.exit(1);
+  throw new Error(message);
+}
+
+function main(): void {
+  let config: CoreConfig;
+  try {
+    config = resolveConfig(coreArgs(process.argv.slice(1)), process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  // One data dir, one app instance: Electron's userData is the core's data dir (the one the
+  // CLI and the headless core default to), and Chromium keeps its own files in a subfolder.
+  app.setName('Boxdesk');
+  app.setPath('userData', config.dataDir);
+  app.setPath('sessionData', path.join(config.dataDir, 'electron'));
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+
+  let core: Core | null = null;
+  let window: BrowserWindow | null = null;
+  let bridge: { apiUrl: string; token: string } | null = null;
+
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => lockDown(contents));
+  ipcMain.on('boxdesk:config', (event) => {
+    // Only our own page learns the token.
+    event.returnValue = event.senderFrame?.url.startsWith(APP_URL) ? bridge : null;
+  });
+
+  app.whenReady().then(async () => {
+    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    try {
+      core = await startCore(config);
+    } catch (err) {
+      fail(`The core did not start on ${config.host}:${config.port}: ${(err as Error).message}`);
+    }
+    bridge = { apiUrl: core.url, token: fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim() };
+    serveRenderer(path.join(app.getAppPath(), 'dist', 'renderer'), core);
+    window = openWindow();
+    window.on('closed', () => (window = null));
+    app.on('activate', () => {
+      if (!window) window = openWindow();
+    });
+  }, (err: Error) => fail(err.message));
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  // Quitting waits for the core to close its sockets, exec sessions and database.
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed || !core) return;
+    event.preventDefault();
+    core.close().then(
+      () => undefined,
+      (err: Error) => console.error(`boxdesk: core shutdown failed: ${err.message}`),
+    ).finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
+}
+
+main();
