@@ -1,0 +1,3 @@
+import { cli } from './main';
+
+await cli();
