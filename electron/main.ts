@@ -94,10 +94,10 @@ function openWindow(): BrowserWindow {
   return window;
 }
 
-function fail(message: string): never {
+function fail(message: string): void {
+  console.error(`boxdesk: ${message}`);
   dialog.showErrorBox('Boxdesk could not start', message);
   app.exit(1);
-  throw new Error(message);
 }
 
 function main(): void {
@@ -105,12 +105,13 @@ function main(): void {
   try {
     config = resolveConfig(coreArgs(process.argv.slice(1)), process.env);
   } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
-    throw err;
+    fail(err instanceof ConfigError ? err.message : String(err));
+    return;
   }
   // One data dir, one app instance: Electron's userData is the core's data dir (the one the
   // CLI and the headless core default to), and Chromium keeps its own files in a subfolder.
   app.setName('Boxdesk');
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   app.setPath('userData', config.dataDir);
   app.setPath('sessionData', path.join(config.dataDir, 'electron'));
   if (!app.requestSingleInstanceLock()) {
@@ -129,25 +130,29 @@ function main(): void {
   });
   app.on('web-contents-created', (_event, contents) => lockDown(contents));
   ipcMain.on('boxdesk:config', (event) => {
-    // Only our own page learns the token.
-    event.returnValue = event.senderFrame?.url.startsWith(APP_URL) ? bridge : null;
+    // Only our own window learns the token (its navigation is locked to app://boxdesk/).
+    event.returnValue = window !== null && event.sender === window.webContents ? bridge : null;
   });
 
-  app.whenReady().then(async () => {
-    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-    try {
-      core = await startCore(config);
-    } catch (err) {
-      fail(`The core did not start on ${config.host}:${config.port}: ${(err as Error).message}`);
-    }
-    bridge = { apiUrl: core.url, token: fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim() };
-    serveRenderer(path.join(app.getAppPath(), 'dist', 'renderer'), core);
+  const showWindow = () => {
     window = openWindow();
     window.on('closed', () => (window = null));
-    app.on('activate', () => {
-      if (!window) window = openWindow();
-    });
-  }, (err: Error) => fail(err.message));
+  };
+  app
+    .whenReady()
+    .then(async () => {
+      session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+      core = await startCore(config).catch((err: Error) => {
+        throw new Error(`the core did not start on ${config.host}:${config.port}: ${err.message}`);
+      });
+      bridge = { apiUrl: core.url, token: fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim() };
+      serveRenderer(path.join(app.getAppPath(), 'dist', 'renderer'), core);
+      showWindow();
+      app.on('activate', () => {
+        if (!window) showWindow();
+      });
+    })
+    .catch((err: Error) => fail(err.message));
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
