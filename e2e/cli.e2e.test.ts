@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Box, BoxList } from '../shared/schemas/box';
+import type { Token, TokenCreated } from '../shared/schemas/system';
+import { ROOT, api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+
+const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI's environment minus anything that could point it at another core. */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)) env[k] = v;
+  // A data dir with no token file, so only what a test passes authenticates.
+  return { ...env, BOXDESK_DATA_DIR: tempDataDir('boxdesk-cli-empty-'), ...extra };
+}
+
+function box(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BOX_BIN, ...args], { cwd: ROOT, env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+function ok(run: Run, what: string): Run {
+  assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  return run;
+}
+
+describe('box CLI against a real core', () => {
+  let core: CoreProcess;
+  const name = `cli-${crypto.randomBytes(3).toString('hex')}`;
+  const created = new Set<string>();
+  const cli = (...args: string[]) => box(['--url', core.url, '--token', core.token, ...args]);
+
+  before(async () => {
+    core = await startCoreProcess();
+  });
+
+  after(async () => {
+    for (const n of created) await api(core, 'DELETE', `/v1/projects/default/boxes/${n}`).catch(() => undefined);
+    await core?.stop();
+  });
+
+  test('create, then ls as a table and as JSON, then get', async () => {
+    created.add(name);
+    const create = ok(await cli('create', name, '--env', 'GREETING=hello', '--tag', 'suite=cli', '--cpus', '1'), 'create');
+    assert.match(create.stdout, new RegExp(`name:\\s+${name}`));
+    assert.match(create.stdout, /status:\s+running/);
+
+    const ls = ok(await cli('ls'), 'ls');
+    const [header, ...rows] = ls.stdout.trim().split('\n');
+    assert.match(header!, /^NAME\s+STATUS\s+BASE/);
+    assert.ok(rows.some((r) => r.startsWith(`${name} `) && /\brunning\b/.test(r) && r.includes('suite=cli')), ls.stdout);
+
+    const list = JSON.parse(ok(await cli('ls', '-o', 'json', '--tag', 'suite:cli'), 'ls -o json').stdout) as BoxList;
+    assert.deepEqual(list.items.map((b) => b.name), [name]);
+
+    const got = JSON.parse(ok(await cli('get', name, '-o', 'json'), 'get').stdout) as Box;
+    assert.equal(got.status, 'running');
+    assert.deepEqual(got.environment, { GREETING: 'hello' });
+    assert.match(ok(await cli('get', name, '-o', 'yaml'), 'get -o yaml').stdout, new RegExp(`^name: ${name}$`, 'm'));
+  });
+
+  test('exec streams stdout and stderr and exits with the command’s code', async () => {
+    const run = await cli('exec', name, '--', 'sh', '-c', 'echo hi; echo oops >&2; exit 7');
+    assert.equal(run.code, 7, run.stderr);
+    assert.equal(run.stdout, 'hi\n');
+    assert.equal(run.stderr, 'oops\n');
+    const piped = await box(['--url', core.url, '--token', core.token, 'exec', '-i', name, 'tr', 'a-z', 'A-Z'], { input: 'shout\n' });
+    assert.deepEqual([piped.code, piped.stdout], [0, 'SHOUT\n']);
+  });
+
+  test('update --env adds to the environment, and the next exec sees it', async () => {
+    const updated = JSON.parse(ok(await cli('update', name, '--env', 'COLOR=blue', '-o', 'json'), 'update').stdout) as Box;
+    assert.deepEqual(updated.environment, { GREETING: 'hello', COLOR: 'blue' });
+    const run = ok(await cli('exec', name, '--', 'sh', '-c', 'echo "$GREETING $COLOR"'), 'exec after update');
+    assert.equal(run.stdout, 'hello blue\n');
+  });
+
+  test('stop, resume and logs', async () => {
+    assert.match(ok(await cli('stop', name), 'stop').stdout, new RegExp(`^${name} stopped`));
+    const refused = await cli('exec', name, '--', 'true');
+    assert.equal(refused.code, 1, 'exec on a stopped box fails');
+    assert.ok(refused.stderr.trim().length > 0);
+    assert.match(ok(await cli('resume', name), 'resume').stdout, new RegExp(`^${name} running`));
+    ok(await cli('logs', name, '--tail', '10'), 'logs');
+  });
+
+  test('a usage error exits 2; a missing box exits 1 with the problem detail', async () => {
+    const usage = await cli('create');
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /missing NAME/);
+    assert.equal((await cli('ls', '--bogus')).code, 2);
+    assert.equal((await cli('ls', '--limit', 'many')).code, 2);
+
+    const missing = await cli('get', 'no-such-box');
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no-such-box.*not found/);
+    assert.equal(missing.stdout, '');
+  });
+
+  test('the URL and token come from the profile before SERVICE_URL, and --url beats both', async () => {
+    const env = cleanEnv({
+      SERVICE_URL: 'http://127.0.0.1:9',
+      SERVICE_PROFILE: 'e2e-local',
+      SERVICE_PROFILE_E2E_LOCAL_URL: core.url,
+      SERVICE_PROFILE_E2E_LOCAL_TOKEN: core.token,
+    });
+    const viaProfile = ok(await box(['get', name, '-o', 'json'], { env }), 'get via profile');
+    assert.equal((JSON.parse(viaProfile.stdout) as Box).name, name);
+
+    const badProfile = cleanEnv({ SERVICE_PROFILE_BROKEN_URL: 'http://127.0.0.1:9', SERVICE_PROFILE_BROKEN_TOKEN: core.token });
+    const unreachable = await box(['--profile', 'broken', 'version'], { env: badProfile });
+    assert.equal(unreachable.code, 1);
+    assert.match(unreachable.stderr, /cannot reach the Boxdesk core at http:\/\/127\.0\.0\.1:9/);
+    ok(await box(['--profile', 'broken', '--url', core.url, 'get', name], { env: badProfile }), '--url over the profile');
+
+    // No token given: the local core's token file in BOXDESK_DATA_DIR.
+    ok(await box(['get', name], { env: cleanEnv({ SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir }) }), 'token from the token file');
+    const noToken = await box(['get', name], { env: cleanEnv({ SERVICE_URL: core.url }) });
+    assert.equal(noToken.code, 1);
+    assert.match(noToken.stderr, /^hint: no token given/m);
+  });
+
+  test('token create, ls and rm; a read token cannot exec', async () => {
+    const made = JSON.parse(ok(await cli('token', 'create', 'cli-e2e', '--scope', 'read', '-o', 'json'), 'token create').stdout) as TokenCreated;
+    assert.deepEqual(made.scopes, ['read']);
+    assert.ok(made.token.length > 10);
+    const listed = JSON.parse(ok(await cli('token', 'ls', '-o', 'json'), 'token ls').stdout) as { items: Token[] };
+    assert.ok(listed.items.some((t) => t.id === made.id && t.name === 'cli-e2e'));
+
+    const asReader = (...args: string[]) => box(['--url', core.url, '--token', made.token, ...args]);
+    ok(await asReader('get', name), 'read with a read token');
+    const forbidden = await asReader('exec', name, '--', 'true');
+    assert.equal(forbidden.code, 1);
+    assert.ok(forbidden.stderr.trim().length > 0);
+
+    assert.match(ok(await cli('token', 'rm', made.id), 'token rm').stdout, /revoked/);
+    const after = JSON.parse(ok(await cli('token', 'ls', '-o', 'json'), 'token ls').stdout) as { items: Token[] };
+    assert.ok(!after.items.some((t) => t.id === made.id));
+    assert.equal((await asReader('get', name)).code, 1, 'a revoked token is refused');
+  });
+
+  test('version, health and base ls', async () => {
+    assert.match(ok(await cli('version'), 'version').stdout, /^core:\s+\S+ \(api v1\)/m);
+    assert.match(ok(await cli('health'), 'health').stdout, /^status:\s+ok/m);
+    assert.match(ok(await cli('base', 'ls'), 'base ls').stdout, /^default\s/m);
+  });
+
+  test('fork copies the source box’s files into a new box', async () => {
+    ok(await cli('exec', name, '--', 'sh', '-c', 'echo forked-data > /root-marker'), 'write a file');
+    const fork = `${name}-f`;
+    created.add(fork);
+    assert.match(ok(await cli('fork', name, fork), 'fork').stdout, /status:\s+running/);
+    assert.equal(ok(await cli('exec', fork, '--', 'cat', '/root-marker'), 'read in the fork').stdout, 'forked-data\n');
+    ok(await cli('rm', fork), 'rm fork');
+    created.delete(fork);
+  });
+
+  // The core's socket route misreads box names today (SOCKET_PATH in electron/core/exec/routes.ts
+  // counts the DNS-label pattern's inner group as a capture); these pass against a core with that fixed.
+  const SOCKET_TODO = { todo: 'core WebSocket route: SOCKET_PATH capture groups' };
+
+  test('exec -t runs on a terminal over the WebSocket and exits with its code', SOCKET_TODO, async () => {
+    const run = await cli('exec', '-t', name, '--', 'sh', '-c', 'echo tty-ok; exit 3');
+    assert.equal(run.code, 3, run.stderr);
+    assert.equal(run.stdout, 'tty-ok\r\n', 'a terminal turns \\n into \\r\\n');
+  });
+
+  test('console runs a login shell and exits with the shell’s code', SOCKET_TODO, async () => {
+    const run = await box(['--url', core.url, '--token', core.token, 'console', name], { input: 'echo $((6*7))\nexit 5\n' });
+    assert.equal(run.code, 5, run.stderr);
+    assert.match(run.stdout, /^42\r?$/m);
+  });
+
+  test('rm deletes the box', async () => {
+    assert.match(ok(await cli('rm', name), 'rm').stdout, new RegExp(`^${name} deleted`));
+    created.delete(name);
+    assert.equal((await cli('get', name)).code, 1);
+  });
+});
