@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Box, BoxList } from '../shared/schemas/box';
@@ -15,12 +16,14 @@ interface Run {
   stderr: string;
 }
 
+/** A data dir with no token file, so only what a test passes authenticates. */
+const EMPTY_DATA_DIR = tempDataDir('boxdesk-cli-empty-');
+
 /** The CLI's environment minus anything that could point it at another core. */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)) env[k] = v;
-  // A data dir with no token file, so only what a test passes authenticates.
-  return { ...env, BOXDESK_DATA_DIR: tempDataDir('boxdesk-cli-empty-'), ...extra };
+  return { ...env, BOXDESK_DATA_DIR: EMPTY_DATA_DIR, ...extra };
 }
 
 function box(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Run> {
@@ -54,6 +57,8 @@ describe('box CLI against a real core', () => {
   after(async () => {
     for (const n of created) await api(core, 'DELETE', `/v1/projects/default/boxes/${n}`).catch(() => undefined);
     await core?.stop();
+    fs.rmSync(EMPTY_DATA_DIR, { recursive: true, force: true });
+    if (core) fs.rmSync(core.dataDir, { recursive: true, force: true });
   });
 
   test('create, then ls as a table and as JSON, then get', async () => {
