@@ -15,15 +15,17 @@ export class PrivateEngine {
 
   static unavailableReason(): string | null {
     if (process.getuid?.() !== 0) return 'needs root to run a private dockerd';
-    const found = (process.env.PATH ?? '').split(':').some((d) => fs.existsSync(path.join(d, 'dockerd')));
-    return found ? null : 'dockerd is not installed';
+    const has = (bin: string) => (process.env.PATH ?? '').split(':').some((d) => fs.existsSync(path.join(d, bin)));
+    if (!has('dockerd')) return 'dockerd is not installed';
+    return has('unshare') ? null : 'unshare (util-linux) is not installed';
   }
 
   async start(): Promise<void> {
     const log = fs.openSync(path.join(this.dir, 'dockerd.log'), 'a');
+    // Its own network namespace: its bridge and rules never touch the host's docker0.
     this.child = spawn(
-      'dockerd',
-      ['--data-root', path.join(this.dir, 'data'), '--exec-root', path.join(this.dir, 'exec'), '--pidfile', path.join(this.dir, 'pid'), '-H', `unix://${this.socketPath}`, '--bridge=none', '--iptables=false'],
+      'unshare',
+      ['--net', 'dockerd', '--data-root', path.join(this.dir, 'data'), '--exec-root', path.join(this.dir, 'exec'), '--pidfile', path.join(this.dir, 'pid'), '-H', `unix://${this.socketPath}`, '--iptables=false', '--ip6tables=false'],
       { stdio: ['ignore', log, log] },
     );
     for (let i = 0; i < 120; i++) {

@@ -30,7 +30,7 @@ test('first start writes the admin token to <data dir>/token with mode 0600, and
 });
 
 test('missing, malformed and invalid tokens: 401', async () => {
-  for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer bdk_nope' }]) {
+  for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer bdk_nope' }] as Record<string, string>[]) {
     const res = await fetch(`${t.url}/v1/bases`, { headers });
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { code: string }).code, 'unauthorized');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Box, BoxCreate, BoxList, BoxListQuery, BoxUpdate, LogsQuery } from '../../../shared/schemas/box';
 import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
+import { sendLiveStream } from '../http/streaming';
 import type { BoxService } from './service';
 
 type P = { Params: BoxParams };
@@ -76,8 +77,7 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService): void
     },
     async (request, reply) => {
       const stream = await boxes.logs(request.params.project, request.params.name, { tail: request.query.tail, follow: request.query.follow ?? false });
-      request.raw.on('close', () => stream.destroy());
-      return reply.header('content-type', 'text/plain; charset=utf-8').send(stream);
+      sendLiveStream(reply, 'text/plain; charset=utf-8', stream);
     },
   );
 }

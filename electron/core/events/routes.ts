@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RESET_EVENT, type BoxdeskEvent } from '../../../shared/events';
 import { requireToken } from '../auth/guard';
+import { sendLiveStream } from '../http/streaming';
 import type { EventBus } from './event-bus';
 
 function frame(event: BoxdeskEvent): string {
@@ -22,15 +23,7 @@ export function registerEventRoutes(app: FastifyInstance, bus: EventBus, heartbe
     (request, reply) => {
       const token = requireToken(request.token);
       const visible = (e: BoxdeskEvent) => !token.project || e.project === null || e.project === token.project;
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-        ...(reply.getHeader('access-control-allow-origin') ? { 'access-control-allow-origin': String(reply.getHeader('access-control-allow-origin')), vary: 'Origin' } : {}),
-      });
+      const res = sendLiveStream(reply, 'text/event-stream; charset=utf-8', null, { connection: 'keep-alive' });
       res.write(': boxdesk events\nretry: 2000\n\n');
       const lastId = request.headers['last-event-id'];
       if (typeof lastId === 'string' && lastId) {
@@ -46,7 +39,6 @@ export function registerEventRoutes(app: FastifyInstance, bus: EventBus, heartbe
         clearInterval(heartbeat);
         unsubscribe();
       };
-      request.raw.on('close', close);
       res.on('close', close);
     },
   );

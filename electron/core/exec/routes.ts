@@ -10,11 +10,13 @@ import { ExecRequest, ExecResult, type ExecStreamLine } from '../../../shared/sc
 import type { AuthService } from '../auth/auth-service';
 import { checkRequest, type HostPolicy } from '../http/hardening';
 import { toApiError } from '../http/problems';
+import { sendLiveStream } from '../http/streaming';
 import { CONSOLE_COMMAND, type ExecService } from './service';
 import type { SessionClient, TerminalSession } from './terminal-session';
 
 const tags = ['exec'];
-const SOCKET_PATH = new RegExp(`^/v1/projects/(${DNS_LABEL_PATTERN.slice(1, -1)})/boxes/(${DNS_LABEL_PATTERN.slice(1, -1)})/(exec|console)$`);
+const LABEL = DNS_LABEL_PATTERN.slice(1, -1).replace(/\(/g, '(?:');
+const SOCKET_PATH = new RegExp(`^/v1/projects/(${LABEL})/boxes/(${LABEL})/(exec|console)$`);
 
 export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth: AuthService, policy: HostPolicy): void {
   app.post<{ Params: BoxParams; Body: ExecRequest }>(
@@ -48,7 +50,7 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth
           write({ type: 'error', code: error.code, message: error.message });
         })
         .finally(() => out.end());
-      return reply.header('content-type', 'application/x-ndjson').send(out);
+      sendLiveStream(reply, 'application/x-ndjson; charset=utf-8', out);
     },
   );
 

@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import type { Box } from '../../../shared/schemas/box';
+import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
+import { startTestCore, type TestCore } from '../../../test-support/test-core';
+
+let t: TestCore;
+const P = '/v1/projects/lifecycle/boxes';
+
+before(async () => {
+  t = await startTestCore();
+});
+after(async () => {
+  const { items } = (await (await t.api('GET', `${P}?limit=500`)).json()) as { items: Box[] };
+  for (const b of items) await t.api('DELETE', `${P}/${b.name}`);
+  await t.close();
+});
+
+async function create(body: Record<string, unknown>): Promise<Box> {
+  const res = await t.api('POST', P, body);
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()) as Box;
+}
+
+async function problem(res: Response, status: number, code: string): Promise<{ detail: string; errors?: { path: string }[] }> {
+  const body = (await res.json()) as { code: string; detail: string; errors?: { path: string }[] };
+  assert.equal(res.status, status, JSON.stringify(body));
+  assert.equal(body.code, code);
+  return body;
+}
+
+async function boxCount(): Promise<number> {
+  return ((await (await t.api('GET', `${P}?limit=500`)).json()) as { items: Box[] }).items.length;
+}
+
+describe('create', () => {
+  test('answers 201 with a running box backed by a labelled container with an init and engine limits', async () => {
+    const box = await create({ name: 'alpha', config: { cpus: 1, ram_mb: 256 }, environment: { GREETING: 'hi' }, tags: { team: 'core' } });
+    assert.equal(box.status, 'running');
+    assert.match(box.id, /^box_[a-z2-7]{20}$/);
+    assert.match(box.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.deepEqual(box.config, { cpus: 1, ram_mb: 256, region: 'local', storage_gb: 10 });
+    assert.equal(box.base, 'default');
+    const [c] = await containersOfBox(box.id);
+    assert.ok(c, 'container exists');
+    assert.equal(c.Labels['boxdesk.project'], 'lifecycle');
+    assert.equal(c.Labels['boxdesk.box'], 'alpha');
+    const info = await docker.getContainer(c.Id).inspect();
+    assert.equal(info.State.Running, true);
+    assert.equal(info.HostConfig.Init, true);
+    assert.equal(info.HostConfig.NanoCpus, 1e9);
+    assert.equal(info.HostConfig.Memory, 256 * 1024 * 1024);
+    assert.ok(info.Config.Env.includes('GREETING=hi'));
+  });
+
+  test('storage_gb is reported as not enforced on an engine that cannot limit it', async () => {
+    const box = (await (await t.api('GET', `${P}/alpha`)).json()) as Box;
+    const info = await docker.info();
+    const enforceable = info.Driver === 'overlay2' && JSON.stringify(info.DriverStatus).includes('xfs');
+    assert.equal(box.storage_enforced, enforceable);
+  });
+
+  test('bad bodies get 400 naming the field, and change nothing', async () => {
+    const before = await boxCount();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'x', port: 80 }, 'body.port'],
+      [{ name: 'x', termination_grace_period_seconds: 5 }, 'body.termination_grace_period_seconds'],
+      [{ name: 'Not_A_Label' }, 'body.name'],
+      [{ name: 'x', config: { cpus: 'two' } }, 'body.config.cpus'],
+      [{ name: 'x', config: { cpus: 0 } }, 'body.config.cpus'],
+      [{ name: 'x', config: { gpus: 1 } }, 'body.config.gpus'],
+      [{ name: 'x', environment: { A: 1 } }, 'body.environment.A'],
+      [{ name: 'x', tags: 'a:b' }, 'body.tags'],
+      [{ name: 'x', config: { region: 'eu-west' } }, 'body.config.region'],
+      [{ name: 'x', config: { cpus: os.availableParallelism() + 1 } }, 'body.config.cpus'],
+      [{ name: 'x', base: 'default', fork: 'alpha' }, 'body.fork'],
+      [{}, 'body.name'],
+    ];
+    for (const [body, path] of cases) {
+      const p = await problem(await t.api('POST', P, body), 400, 'invalid_body');
+      assert.ok(p.errors?.some((e) => e.path === path), `${JSON.stringify(body)} → ${JSON.stringify(p.errors)}`);
+    }
+    assert.equal(await boxCount(), before);
+  });
+
+  test('unknown base, fork source or volume: 404; a taken name: 409', async () => {
+    await problem(await t.api('POST', P, { name: 'x', base: 'nope' }), 404, 'not_found');
+    await problem(await t.api('POST', P, { name: 'x', fork: 'nope' }), 404, 'not_found');
+    await problem(await t.api('POST', P, { name: 'x', data_mounts: [{ name: 'vol', path: '/data' }] }), 404, 'not_found');
+    await problem(await t.api('POST', P, { name: 'alpha' }), 409, 'already_exists');
+  });
+
+  test('N simultaneous creates of one name: one 201, N-1 409, one container', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () => t.api('POST', P, { name: 'racer' })));
+    const statuses = results.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409]);
+    const box = (await (await t.api('GET', `${P}/racer`)).json()) as Box;
+    const containers = await docker.listContainers({ all: true, filters: { label: ['boxdesk.project=lifecycle', 'boxdesk.box=racer'] } });
+    assert.equal(containers.length, 1);
+    assert.equal(containers[0]!.Labels['boxdesk.id'], box.id);
+  });
+});
+
+describe('read', () => {
+  test('list filters by status and tag and pages with a cursor', async () => {
+    await create({ name: 'tagged-1', tags: { env: 'ci', tier: 'a' } });
+    await create({ name: 'tagged-2', tags: { env: 'ci', tier: 'b' } });
+    const ci = (await (await t.api('GET', `${P}?tag=env:ci`)).json()) as { items: Box[] };
+    assert.deepEqual(ci.items.map((b) => b.name), ['tagged-1', 'tagged-2']);
+    const both = (await (await t.api('GET', `${P}?tag=env:ci&tag=tier:b`)).json()) as { items: Box[] };
+    assert.deepEqual(both.items.map((b) => b.name), ['tagged-2']);
+    const running = (await (await t.api('GET', `${P}?status=running`)).json()) as { items: Box[] };
+    assert.ok(running.items.every((b) => b.status === 'running'));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await (await t.api('GET', `${P}?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json()) as { items: Box[]; next_cursor: string | null };
+      assert.ok(page.items.length <= 2);
+      seen.push(...page.items.map((b) => b.name));
+      cursor = page.next_cursor;
+    } while (cursor);
+    assert.equal(seen.length, new Set(seen).size, 'no duplicates across pages');
+    assert.equal(seen.length, await boxCount());
+    await problem(await t.api('GET', `${P}?status=sleeping`), 400, 'invalid_body');
+    await problem(await t.api('GET', `${P}?cursor=garbage`), 400, 'invalid_body');
+    await problem(await t.api('GET', `${P}?limit=0`), 400, 'invalid_body');
+  });
+
+  test('get: 404 for an unknown box', async () => {
+    await problem(await t.api('GET', `${P}/ghost`), 404, 'not_found');
+  });
+});
+
+describe('update', () => {
+  test('applies cpus and ram live and answers the full representation', async () => {
+    const res = await t.api('PUT', `${P}/alpha`, { config: { ram_mb: 512 }, port: 8080, termination_grace_period_seconds: 3, tags: { team: 'infra' }, environment: { GREETING: 'hello' } });
+    assert.equal(res.status, 200);
+    const box = (await res.json()) as Box;
+    for (const key of ['id', 'name', 'project', 'status', 'created_at', 'updated_at']) assert.ok(key in box, key);
+    assert.equal(box.config.ram_mb, 512);
+    assert.equal(box.port, 8080);
+    assert.equal(box.termination_grace_period_seconds, 3);
+    assert.deepEqual(box.tags, { team: 'infra' });
+    assert.deepEqual(box.environment, { GREETING: 'hello' });
+    const [c] = await containersOfBox(box.id);
+    const info = await docker.getContainer(c!.Id).inspect();
+    assert.equal(info.HostConfig.Memory, 512 * 1024 * 1024);
+  });
+
+  test('port and grace accept null and reject strings, negatives and values past int32', async () => {
+    const cleared = (await (await t.api('PUT', `${P}/alpha`, { port: null })).json()) as Box;
+    assert.equal(cleared.port, null);
+    for (const body of [{ port: '80' }, { port: -1 }, { port: 2147483648 }, { termination_grace_period_seconds: -5 }, { termination_grace_period_seconds: 1.5 }, { name: 'renamed' }]) {
+      const field = Object.keys(body)[0]!;
+      const p = await problem(await t.api('PUT', `${P}/alpha`, body), 400, 'invalid_body');
+      assert.ok(p.errors?.some((e) => e.path === `body.${field}`), JSON.stringify(p));
+    }
+    const unchanged = (await (await t.api('GET', `${P}/alpha`)).json()) as Box;
+    assert.equal(unchanged.termination_grace_period_seconds, 3);
+  });
+});
+
+describe('status machine', () => {
+  test('stop and resume are idempotent; stop sends SIGTERM (clean exit)', async () => {
+    await create({ name: 'cycle' });
+    const stopped = (await (await t.api('POST', `${P}/cycle/stop`)).json()) as Box;
+    assert.equal(stopped.status, 'stopped');
+    const [c] = await containersOfBox(stopped.id);
+    const info = await docker.getContainer(c!.Id).inspect();
+    assert.equal(info.State.Running, false);
+    assert.equal(info.State.ExitCode, 0, 'the main process exited on SIGTERM');
+    const again = await t.api('POST', `${P}/cycle/stop`);
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as Box).updated_at, stopped.updated_at, 'unchanged');
+    const resumed = (await (await t.api('POST', `${P}/cycle/resume`)).json()) as Box;
+    assert.equal(resumed.status, 'running');
+    assert.equal((await docker.getContainer(c!.Id).inspect()).State.Running, true);
+    const twice = await t.api('POST', `${P}/cycle/resume`);
+    assert.equal(twice.status, 200);
+    assert.equal(((await twice.json()) as Box).updated_at, resumed.updated_at);
+  });
+
+  test('a main process that ignores SIGTERM is killed after the grace period', async () => {
+    const box = await create({ name: 'stubborn' });
+    await t.api('PUT', `${P}/stubborn`, { termination_grace_period_seconds: 1 });
+    // Freeze the main process: a stopped process does not act on SIGTERM, so only SIGKILL ends it.
+    const exec = await t.api('POST', `${P}/stubborn/exec`, { command: ['sh', '-c', 'for p in /proc/[0-9]*; do [ "$(cat $p/stat | cut -d" " -f4)" = 1 ] && grep -q "^sh" $p/comm && kill -STOP ${p#/proc/}; done; true'] });
+    assert.equal(exec.status, 200);
+    const stopped = (await (await t.api('POST', `${P}/stubborn/stop`)).json()) as Box;
+    assert.equal(stopped.status, 'stopped');
+    const [c] = await containersOfBox(box.id);
+    assert.equal((await docker.getContainer(c!.Id).inspect()).State.ExitCode, 137, 'SIGKILL after the grace period');
+  });
+
+  test('invalid transitions: 409; exec on a stopped box: 409; delete from stopped works', async () => {
+    await t.api('POST', `${P}/cycle/stop`);
+    await problem(await t.api('POST', `${P}/cycle/exec`, { command: ['true'] }), 409, 'conflict');
+    const del = await t.api('DELETE', `${P}/cycle`);
+    assert.equal(del.status, 204);
+    await problem(await t.api('GET', `${P}/cycle`), 404, 'not_found');
+    await problem(await t.api('POST', `${P}/cycle/stop`), 404, 'not_found');
+  });
+
+  test('delete removes the container', async () => {
+    const box = await create({ name: 'doomed' });
+    assert.equal((await t.api('DELETE', `${P}/doomed`)).status, 204);
+    assert.equal((await containersOfBox(box.id)).length, 0);
+  });
+
+  test('a container removed behind our back turns the box to error with a reason; delete still works', async () => {
+    const box = await create({ name: 'victim' });
+    const [c] = await containersOfBox(box.id);
+    await docker.getContainer(c!.Id).remove({ force: true });
+    const errored = await waitFor(async () => {
+      const b = (await (await t.api('GET', `${P}/victim`)).json()) as Box;
+      return b.status === 'error' ? b : null;
+    }, 10_000, 'box to turn error');
+    assert.match(errored.status_reason ?? '', /removed outside Boxdesk/);
+    await problem(await t.api('POST', `${P}/victim/resume`), 409, 'conflict');
+    assert.equal((await t.api('DELETE', `${P}/victim`)).status, 204);
+  });
+});
+
+describe('fork and logs', () => {
+  test('fork copies the root at that instant; the source keeps running', async () => {
+    await create({ name: 'source' });
+    await t.api('POST', `${P}/source/exec`, { command: ['sh', '-c', 'echo forked-state > /root/marker'] });
+    const fork = await create({ name: 'copy', fork: 'source' });
+    assert.equal(fork.status, 'running');
+    await t.api('POST', `${P}/source/exec`, { command: ['sh', '-c', 'echo later > /root/marker'] });
+    const read = (await (await t.api('POST', `${P}/copy/exec`, { command: ['cat', '/root/marker'] })).json()) as { stdout: string };
+    assert.equal(read.stdout, 'forked-state\n');
+    assert.equal(((await (await t.api('GET', `${P}/source`)).json()) as Box).status, 'running');
+    assert.equal((await t.api('DELETE', `${P}/copy`)).status, 204);
+  });
+
+  test('logs returns the main process output, with tail and follow', async () => {
+    await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo first-line > /proc/1/fd/1; echo second-line > /proc/1/fd/1'] });
+    const all = await (await t.api('GET', `${P}/alpha/logs`)).text();
+    assert.match(all, /first-line\nsecond-line/);
+    const tail = await (await t.api('GET', `${P}/alpha/logs?tail=1`)).text();
+    assert.equal(tail, 'second-line\n');
+    const controller = new AbortController();
+    const res = await fetch(`${t.url}${P}/alpha/logs?follow=true&tail=0`, { headers: { authorization: `Bearer ${t.token}` }, signal: controller.signal });
+    const reader = res.body!.getReader();
+    await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo followed-line > /proc/1/fd/1'] });
+    let text = '';
+    while (!text.includes('followed-line')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    assert.match(text, /followed-line/);
+  });
+});
