@@ -51,7 +51,8 @@ describe('create', () => {
     assert.equal(info.HostConfig.Init, true);
     assert.equal(info.HostConfig.NanoCpus, 1e9);
     assert.equal(info.HostConfig.Memory, 256 * 1024 * 1024);
-    assert.ok(info.Config.Env.includes('GREETING=hi'));
+    const env = (await (await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo $GREETING'] })).json()) as { stdout: string };
+    assert.equal(env.stdout, 'hi\n', 'the box environment reaches execs');
   });
 
   test('storage_gb is reported as not enforced on an engine that cannot limit it', async () => {

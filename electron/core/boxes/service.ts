@@ -189,7 +189,9 @@ export class BoxService {
       image: row.image,
       command: MAIN_COMMAND,
       hostname: row.name,
-      env: JSON.parse(row.environment) as Record<string, string>,
+      // The box environment is applied to each exec and console as it starts, never baked into the
+      // container: a baked-in value would outlive an update that removes it.
+      env: {},
       labels: { [LABELS.id]: row.id, [LABELS.project]: row.project, [LABELS.box]: row.name, [LABELS.instance]: this.deps.instanceId },
       limits: { cpus: config.cpus, ramMb: config.ram_mb },
       storageGb: row.storage_enforced ? config.storage_gb : null,

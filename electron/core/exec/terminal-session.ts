@@ -181,9 +181,15 @@ export class TerminalSession {
   private async finish(): Promise<void> {
     if (this.ended || this.exit !== null) return;
     this.exit = -1;
+    this.notifyEnded();
     this.exit = await this.deps.exitCode(this.execId).catch(() => -1);
     this.closeWithExit(this.exit);
     await this.end('process exited');
+  }
+
+  /** Tells the owner once, as soon as the session is ending: no reattach to one being torn down. */
+  private notifyEnded(): void {
+    for (const listener of this.endListeners.splice(0)) listener();
   }
 
   /** Ends the session: every process it started in the box is killed. */
@@ -198,7 +204,7 @@ export class TerminalSession {
       this.client = null;
     }
     this.stream?.destroy();
+    this.notifyEnded();
     await this.deps.sweeper.killAll(this.spec.containerId, this.id).catch((err: Error) => this.deps.log.warn({ err, session: this.id }, 'could not sweep session processes'));
-    for (const listener of this.endListeners) listener();
   }
 }

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startTestCore, type TestCore } from '../../../test-support/test-core';
+
+let t: TestCore;
+const B = '/v1/projects/ex/boxes/runner';
+
+before(async () => {
+  t = await startTestCore();
+  const res = await t.api('POST', '/v1/projects/ex/boxes', { name: 'runner', environment: { FROM_BOX: 'box', SHARED: 'box' } });
+  assert.equal(res.status, 201);
+});
+after(async () => {
+  await t.api('DELETE', B);
+  await t.close();
+});
+
+interface Result {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timed_out: boolean;
+  duration_ms: number;
+}
+
+async function run(body: Record<string, unknown>): Promise<Result> {
+  const res = await t.api('POST', `${B}/exec`, body);
+  assert.equal(res.status, 200, await res.clone().text());
+  return (await res.json()) as Result;
+}
+
+async function processes(): Promise<string> {
+  return (await run({ command: ['sh', '-c', 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline; echo; done'] })).stdout;
+}
+
+test('stdout, stderr and the exit code come back separately', async () => {
+  const r = await run({ command: ['sh', '-c', 'echo out; echo err >&2; exit 7'] });
+  assert.equal(r.stdout, 'out\n');
+  assert.equal(r.stderr, 'err\n');
+  assert.equal(r.exit_code, 7);
+  assert.equal(r.truncated, false);
+  assert.equal(r.timed_out, false);
+  assert.ok(Number.isInteger(r.duration_ms));
+});
+
+test("the box's environment is merged under the request's, and an update applies to the next exec", async () => {
+  const r = await run({ command: ['sh', '-c', 'echo $FROM_BOX $SHARED $ONLY_REQ'], env: { SHARED: 'req', ONLY_REQ: 'r' } });
+  assert.equal(r.stdout, 'box req r\n');
+  await t.api('PUT', B, { environment: { FROM_BOX: 'updated' } });
+  const after = await run({ command: ['sh', '-c', 'echo $FROM_BOX-$SHARED'] });
+  assert.equal(after.stdout, 'updated-\n');
+});
+
+test('stdin is written then closed; cwd is honoured', async () => {
+  assert.equal((await run({ command: ['cat'], stdin: 'hello\nworld\n' })).stdout, 'hello\nworld\n');
+  assert.equal((await run({ command: ['pwd'], cwd: '/tmp' })).stdout, '/tmp\n');
+});
+
+test('a missing binary is a non-zero exit code with the engine message, not a 500', async () => {
+  const r = await run({ command: ['/no/such/binary'] });
+  assert.notEqual(r.exit_code, 0);
+  assert.match(r.stdout + r.stderr, /no such file|not found/i);
+});
+
+test('output past the cap per stream is dropped and flagged truncated', async () => {
+  const r = await run({ command: ['sh', '-c', 'yes 0123456789 | head -c 11534336; echo small >&2'] });
+  assert.equal(r.truncated, true);
+  assert.equal(Buffer.byteLength(r.stdout), 10 * 1024 * 1024);
+  assert.equal(r.stderr, 'small\n', 'the other stream is unaffected');
+});
+
+test('timeout_s kills the whole process tree', async () => {
+  const r = await run({ command: ['sh', '-c', 'sleep 3001 & sleep 3002; echo never'], timeout_s: 1 });
+  assert.equal(r.timed_out, true);
+  assert.notEqual(r.exit_code, 0);
+  assert.equal(r.stdout, '');
+  const left = await processes();
+  assert.ok(!/sleep 300[12]/.test(left), `left behind:\n${left}`);
+});
+
+test('with Accept: application/x-ndjson the output streams as lines, then the exit line', async () => {
+  const res = await t.api('POST', `${B}/exec`, { command: ['sh', '-c', 'echo one; sleep 0.2; echo two >&2; exit 4'] }, { accept: 'application/x-ndjson' });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /application\/x-ndjson/);
+  const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(lines.slice(0, -1), [
+    { type: 'stdout', data: 'one\n' },
+    { type: 'stderr', data: 'two\n' },
+  ]);
+  const exit = lines.at(-1)!;
+  assert.equal(exit.type, 'exit');
+  assert.equal(exit.exit_code, 4);
+});
+
+test('bad exec bodies: 400 naming the field', async () => {
+  for (const [body, path] of [
+    [{ command: [] }, 'body.command'],
+    [{ command: 'ls' }, 'body.command'],
+    [{ command: ['ls'], timeout_s: 0 }, 'body.timeout_s'],
+    [{ command: ['ls'], cwd: 'relative' }, 'body.cwd'],
+    [{ command: ['ls'], shell: true }, 'body.shell'],
+  ] as const) {
+    const res = await t.api('POST', `${B}/exec`, body);
+    assert.equal(res.status, 400);
+    const p = (await res.json()) as { errors: { path: string }[] };
+    assert.ok(p.errors.some((e) => e.path === path), JSON.stringify(p));
+  }
+});
