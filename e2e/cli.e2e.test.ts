@@ -177,17 +177,13 @@ describe('box CLI against a real core', () => {
     created.delete(fork);
   });
 
-  // The core's socket route misreads box names today (SOCKET_PATH in electron/core/exec/routes.ts
-  // counts the DNS-label pattern's inner group as a capture); these pass against a core with that fixed.
-  const SOCKET_TODO = { todo: 'core WebSocket route: SOCKET_PATH capture groups' };
-
-  test('exec -t runs on a terminal over the WebSocket and exits with its code', SOCKET_TODO, async () => {
+  test('exec -t runs on a terminal over the WebSocket and exits with its code', async () => {
     const run = await cli('exec', '-t', name, '--', 'sh', '-c', 'echo tty-ok; exit 3');
     assert.equal(run.code, 3, run.stderr);
     assert.equal(run.stdout, 'tty-ok\r\n', 'a terminal turns \\n into \\r\\n');
   });
 
-  test('console runs a login shell and exits with the shell’s code', SOCKET_TODO, async () => {
+  test('console runs a login shell and exits with the shell’s code', async () => {
     const run = await box(['--url', core.url, '--token', core.token, 'console', name], { input: 'echo $((6*7))\nexit 5\n' });
     assert.equal(run.code, 5, run.stderr);
     assert.match(run.stdout, /^42\r?$/m);
