@@ -16,6 +16,8 @@ export interface CoreConfig {
   /** Exec output cap per stream, in bytes. */
   execOutputLimit: number;
   logLevel: string;
+  /** Requests per second per token (bursts of 10x); 0 turns limiting off. */
+  rateLimit: number;
 }
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -38,6 +40,7 @@ const FLAGS: Record<string, { env: string; key: keyof CoreConfig }> = {
   '--ui-dir': { env: 'BOXDESK_UI_DIR', key: 'uiDir' },
   '--session-grace': { env: 'BOXDESK_SESSION_GRACE_SECONDS', key: 'sessionGraceSeconds' },
   '--log-level': { env: 'BOXDESK_LOG_LEVEL', key: 'logLevel' },
+  '--rate-limit': { env: 'BOXDESK_RATE_LIMIT', key: 'rateLimit' },
 };
 
 export const USAGE = `Usage: npm run serve -- [options]
@@ -52,6 +55,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --ui-dir DIR           serve this renderer build at /                        BOXDESK_UI_DIR
   --session-grace S      seconds a detached console lives on (default 60)      BOXDESK_SESSION_GRACE_SECONDS
   --log-level LEVEL      fatal|error|warn|info|debug (default info)            BOXDESK_LOG_LEVEL
+  --rate-limit N         requests/s per token, bursts of 10x; 0 = off (100)     BOXDESK_RATE_LIMIT
 `;
 
 export class ConfigError extends Error {}
@@ -81,6 +85,8 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
   if (!LOOPBACK_HOSTS.includes(host)) {
     throw new ConfigError(`--host must be a loopback address (127.0.0.1, localhost or ::1), got "${host}": Boxdesk serves this machine only`);
   }
+  const rateLimit = Number(raw.rateLimit ?? 100);
+  if (!Number.isFinite(rateLimit) || rateLimit < 0) throw new ConfigError('--rate-limit must be a number of requests per second, 0 or more');
   const grace = Number(raw.sessionGraceSeconds ?? 60);
   if (!Number.isInteger(grace) || grace < 0) throw new ConfigError('--session-grace must be a whole number of seconds');
   return {
@@ -94,5 +100,6 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     sessionGraceSeconds: grace,
     execOutputLimit: 10 * 1024 * 1024,
     logLevel: raw.logLevel ?? 'info',
+    rateLimit,
   };
 }

@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { AuthService } from './auth/auth-service';
 import { installAuthGuard } from './auth/guard';
+import { RateLimiter } from './auth/rate-limiter';
 import { registerTokenRoutes } from './auth/routes';
 import { TokenStore } from './auth/token-store';
 import { registerBaseRoutes } from './bases/routes';
@@ -87,7 +88,8 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
     }
   });
   installHardening(app, loopbackPolicy(() => port, config.allowedOrigins));
-  installAuthGuard(app, auth);
+  const limiter = new RateLimiter(config.rateLimit, config.rateLimit * 10);
+  installAuthGuard(app, auth, limiter);
 
   const engine = options.engine ?? new DockerEngine();
   const bus = new EventBus();
@@ -104,7 +106,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   registerBaseRoutes(app, bases);
   registerBoxRoutes(app, boxes);
   registerEventRoutes(app, bus);
-  registerExecRoutes(app, exec, auth, loopbackPolicy(() => port, config.allowedOrigins));
+  registerExecRoutes(app, exec, auth, loopbackPolicy(() => port, config.allowedOrigins), limiter);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 
   bases.registerDefault(config.defaultBase);

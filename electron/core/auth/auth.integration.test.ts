@@ -93,3 +93,21 @@ test('bad token bodies: 400 and nothing created', async () => {
   const after = ((await (await t.api('GET', '/v1/tokens')).json()) as { items: unknown[] }).items.length;
   assert.equal(after, before);
 });
+
+test('past its rate a token gets 429 with Retry-After; other tokens are unaffected', async () => {
+  const limited = await startTestCore({ args: ['--rate-limit', '1'] });
+  try {
+    const other = (await (await limited.api('POST', '/v1/tokens', { name: 'other', scopes: ['read'] })).json()) as { token: string };
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) statuses.push((await limited.api('GET', '/v1/bases')).status);
+    assert.deepEqual(statuses, Array(9).fill(200), 'a burst of 10x the rate passes');
+    const refused = await limited.api('GET', '/v1/bases');
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.equal(((await refused.json()) as { code: string }).code, 'rate_limited');
+    const unaffected = await fetch(`${limited.url}/v1/bases`, { headers: as(other.token) });
+    assert.equal(unaffected.status, 200);
+  } finally {
+    await limited.close();
+  }
+});

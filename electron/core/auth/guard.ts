@@ -3,6 +3,7 @@ import type { Scope, Token } from '../../../shared/schemas/system';
 import { sendProblem } from '../http/problems';
 import { ApiError } from '../../../shared/errors';
 import type { AuthService } from './auth-service';
+import type { RateLimiter } from './rate-limiter';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,13 +18,18 @@ declare module 'fastify' {
 }
 
 /** Bearer token on every /v1 route; a token in the query string is never read. */
-export function installAuthGuard(app: FastifyInstance, auth: AuthService): void {
+export function installAuthGuard(app: FastifyInstance, auth: AuthService, limiter: RateLimiter): void {
   app.decorateRequest('token', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/v1/') && request.url !== '/v1') return undefined;
     try {
       const token = auth.authenticate(request.headers.authorization);
       request.token = token;
+      const wait = limiter.take(token.id);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        throw new ApiError('rate_limited', `this token made too many requests; retry in ${wait} s`);
+      }
       const config = request.routeOptions.config;
       if (config.scope) {
         const project = (request.params as { project?: string } | undefined)?.project;

@@ -8,6 +8,7 @@ import { BEARER_PROTOCOL_PREFIX, WS_PROTOCOL, parseClientControl } from '../../.
 import { BoxParams, DNS_LABEL_PATTERN } from '../../../shared/schemas/common';
 import { ExecRequest, ExecResult, type ExecStreamLine } from '../../../shared/schemas/exec';
 import type { AuthService } from '../auth/auth-service';
+import type { RateLimiter } from '../auth/rate-limiter';
 import { checkRequest, type HostPolicy } from '../http/hardening';
 import { toApiError } from '../http/problems';
 import { sendLiveStream } from '../http/streaming';
@@ -18,7 +19,7 @@ const tags = ['exec'];
 const LABEL = DNS_LABEL_PATTERN.slice(1, -1).replace(/\(/g, '(?:');
 const SOCKET_PATH = new RegExp(`^/v1/projects/(${LABEL})/boxes/(${LABEL})/(exec|console)$`);
 
-export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth: AuthService, policy: HostPolicy): void {
+export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth: AuthService, policy: HostPolicy, limiter: RateLimiter): void {
   app.post<{ Params: BoxParams; Body: ExecRequest }>(
     '/v1/projects/:project/boxes/:name/exec',
     {
@@ -101,6 +102,8 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth
     const bearer = offered.find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX));
     const token = bearer ? auth.authenticateSecret(bearer.slice(BEARER_PROTOCOL_PREFIX.length)) : auth.authenticate(req.headers.authorization);
     auth.authorize(token, 'exec', project);
+    const wait = limiter.take(token.id);
+    if (wait > 0) throw new ApiError('rate_limited', `this token made too many requests; retry in ${wait} s`);
 
     const q = url.searchParams;
     const dims = (key: string) => {
