@@ -107,3 +107,26 @@ test('bad exec bodies: 400 naming the field', async () => {
     assert.ok(p.errors.some((e) => e.path === path), JSON.stringify(p));
   }
 });
+
+test('a client that goes away takes its command with it', async () => {
+  for (const accept of ['application/json', 'application/x-ndjson']) {
+    const controller = new AbortController();
+    const pending = fetch(`${t.url}${B}/exec`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', accept },
+      body: JSON.stringify({ command: ['sh', '-c', 'sleep 8001 & sleep 8002'] }),
+      signal: controller.signal,
+    }).then((r) => r.text());
+    const deadline = Date.now() + 10_000;
+    while (!/sleep 8002/.test(await processes()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    controller.abort();
+    await pending.catch(() => undefined);
+    let left = '';
+    for (let i = 0; i < 50; i++) {
+      left = await processes();
+      if (!/sleep 800[12]/.test(left)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(!/sleep 800[12]/.test(left), `${accept}: left behind:\n${left}`);
+  }
+});

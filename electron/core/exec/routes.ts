@@ -36,15 +36,19 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth
     },
     async (request, reply) => {
       const { project, name } = request.params;
+      const abort = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) abort.abort();
+      });
       if (!String(request.headers.accept ?? '').includes('application/x-ndjson')) {
-        return exec.run(project, name, request.body);
+        return exec.run(project, name, request.body, undefined, abort.signal);
       }
       const out = new PassThrough();
       const write = (line: ExecStreamLine | { type: 'error'; code: string; message: string }) => out.write(`${JSON.stringify(line)}\n`);
       // Validate the box before answering 200, so a stopped box is still a 409.
       exec.assertRunnable(project, name);
       void exec
-        .run(project, name, request.body, write)
+        .run(project, name, request.body, write, abort.signal)
         .then(({ stdout: _o, stderr: _e, ...rest }) => write({ type: 'exit', ...rest }))
         .catch((err) => {
           const { error } = toApiError(err, request.id);

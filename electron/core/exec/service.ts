@@ -41,7 +41,7 @@ export class ExecService implements Disposable {
   }
 
   /** Runs a command to completion; `onChunk` (for x-ndjson) receives output as it comes. */
-  async run(project: string, name: string, req: ExecRequest, onChunk?: (line: ExecStreamLine) => void): Promise<ExecResult> {
+  async run(project: string, name: string, req: ExecRequest, onChunk?: (line: ExecStreamLine) => void, signal?: AbortSignal): Promise<ExecResult> {
     const sessionId = newId('ses');
     const { row, env } = this.environment(project, name, req.env, sessionId);
     const containerId = row.container_id!;
@@ -76,10 +76,14 @@ export class ExecService implements Disposable {
           void this.sweeper.killAll(containerId, sessionId).catch((err) => this.deps.log.warn({ err }, 'exec timeout kill failed'));
         }, req.timeout_s * 1000)
       : null;
+    // A client that goes away (Ctrl-C on `box exec`) takes its command with it.
+    const onAbort = () => void this.sweeper.killAll(containerId, sessionId).catch((err) => this.deps.log.warn({ err }, 'exec abort kill failed'));
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await pump(stream, demux, req.stdin);
     } finally {
       if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
     const exitCode = await this.exitCode(execId);
     // Whatever the command left running in the background goes with it.
