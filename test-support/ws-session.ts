@@ -88,7 +88,13 @@ export class WsSession {
     this.ws.send(JSON.stringify(message));
   }
 
+  /** A deliberate close (1000): the session ends. */
   close(): void {
-    this.ws.close();
+    this.ws.close(1000);
+  }
+
+  /** The connection drops without a close frame: the session waits for a reattach. */
+  drop(): void {
+    this.ws.terminate();
   }
 }

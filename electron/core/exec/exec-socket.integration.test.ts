@@ -97,7 +97,7 @@ test('console: a dropped socket keeps the session; a reattach replays the output
   const ready = await first.waitForControl('ready');
   first.type('echo replay-$((40+2))\r');
   await first.waitForText(/replay-42/);
-  first.close();
+  first.drop();
   await first.closed;
   const again = new WsSession(wsUrl(`${B}/console?session=${ready.session}`), t.token, { tty: true });
   const second = await again.waitForControl('ready');
@@ -128,10 +128,34 @@ test('when a session ends, every process it started in the box is killed', async
   await d.waitForControl('ready');
   d.type('sleep 6001 & echo bg\r');
   await d.waitForText(/bg/);
-  d.close();
+  d.drop();
   await d.closed;
   assert.match(await processList(), /sleep 6001/, 'still alive during the grace period');
   await gone(/sleep 6001|sh -l/, 15_000);
+});
+
+test('a deliberate close ends the session at once, without waiting out the grace period', async () => {
+  const patient = await startTestCore({ args: ['--session-grace', '600'] });
+  try {
+    assert.equal((await patient.api('POST', '/v1/projects/ws/boxes', { name: 'closer' })).status, 201);
+    const s = new WsSession(`${patient.url.replace('http', 'ws')}/v1/projects/ws/boxes/closer/console`, patient.token, { tty: true });
+    const ready = await s.waitForControl('ready');
+    s.type('sleep 9001 & echo bg\r');
+    await s.waitForText(/bg/);
+    s.close();
+    await s.closed;
+    const list = async () => ((await (await patient.api('POST', '/v1/projects/ws/boxes/closer/exec', { command: ['sh', '-c', 'cat /proc/[0-9]*/cmdline | tr "\\0" " "'] })).json()) as { stdout: string }).stdout;
+    let left = await list();
+    for (let i = 0; i < 50 && left.includes('sleep 9001'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      left = await list();
+    }
+    assert.ok(!left.includes('sleep 9001'), left);
+    await assert.rejects(new WsSession(`${patient.url.replace('http', 'ws')}/v1/projects/ws/boxes/closer/console?session=${ready.session}`, patient.token, { tty: true }).opened, /HTTP 404/);
+    await patient.api('DELETE', '/v1/projects/ws/boxes/closer');
+  } finally {
+    await patient.close();
+  }
 });
 
 test('the upgrade checks the token, its scope, the Origin and the box', async () => {

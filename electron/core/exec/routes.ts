@@ -84,6 +84,13 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth
     perMessageDeflate: false,
     handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : ([...protocols].find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX)) ?? false)),
   });
+  // Upgraded sockets would hold the server open: close them first; the sessions end after (ExecService.dispose).
+  app.addHook('preClose', async () => {
+    for (const ws of wss.clients) {
+      ws.close(1001, 'the core is shutting down');
+      setTimeout(() => ws.terminate(), 1000).unref();
+    }
+  });
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     handleUpgrade(req, socket, head).catch((err) => {
       const { error, bug } = toApiError(err, 'upgrade');
@@ -155,7 +162,9 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth
       }
       void session.control(message).catch((err: Error) => ws.send(JSON.stringify({ type: 'error', code: 'internal', message: err.message })));
     });
-    ws.on('close', () => session.detach(client));
+    // A deliberate close (1000) ends the session and its processes; anything else is a drop,
+    // and the session waits out its grace period for a reattach.
+    ws.on('close', (code) => (code === 1000 ? void session.end('the client closed the session') : session.detach(client)));
     ws.on('error', () => session.detach(client));
   }
 }

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ROOT, api, startCoreProcess, tempDataDir } from '../../test-support/core-process';
+import { WsSession } from '../../test-support/ws-session';
+
+test('serve refuses a non-loopback host and unknown flags, with the reason', () => {
+  for (const [args, pattern] of [
+    [['--host', '0.0.0.0'], /loopback/],
+    [['--port', 'abc'], /port number/],
+    [['--colour'], /unknown option --colour/],
+  ] as const) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--data-dir', tempDataDir(), ...args], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, pattern);
+  }
+});
+
+test('SIGTERM shuts the core down cleanly and ends its sessions: no stray processes in the box', async () => {
+  const dataDir = tempDataDir();
+  let core = await startCoreProcess({ dataDir });
+  assert.match(core.output(), /listening on http:\/\/127\.0\.0\.1:\d+/);
+  assert.equal((await api(core, 'POST', '/v1/projects/p/boxes', { name: 'shut' })).status, 201);
+  const s = new WsSession(`${core.url.replace('http', 'ws')}/v1/projects/p/boxes/shut/console`, core.token, { tty: true });
+  await s.waitForControl('ready');
+  s.type('sleep 7001 & echo started\r');
+  await s.waitForText(/started/);
+  assert.equal(await core.stop(), 0, 'exit code 0');
+  core = await startCoreProcess({ dataDir });
+  try {
+    const res = await api(core, 'POST', '/v1/projects/p/boxes/shut/exec', { command: ['sh', '-c', 'cat /proc/[0-9]*/cmdline | tr "\\0" " "'] });
+    const { stdout } = (await res.json()) as { stdout: string };
+    assert.ok(!stdout.includes('sleep 7001'), stdout);
+    assert.equal((await api(core, 'DELETE', '/v1/projects/p/boxes/shut')).status, 204);
+  } finally {
+    await core.stop();
+  }
+});
