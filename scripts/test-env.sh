@@ -22,7 +22,7 @@ apt_install() {
     apt_updated=1
   fi
   log "installing $*"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$STATE_DIR/apt.log" 2>&1 || {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >"$STATE_DIR/apt.log" 2>&1 || {
     tail -n 30 "$STATE_DIR/apt.log"
     log "apt-get install $* failed (full log: $STATE_DIR/apt.log)"
     exit 1
