@@ -32,8 +32,8 @@ test('SIGTERM shuts the core down cleanly and ends its sessions: no stray proces
     const res = await api(core, 'POST', '/v1/projects/p/boxes/shut/exec', { command: ['sh', '-c', 'cat /proc/[0-9]*/cmdline | tr "\\0" " "'] });
     const { stdout } = (await res.json()) as { stdout: string };
     assert.ok(!stdout.includes('sleep 7001'), stdout);
-    assert.equal((await api(core, 'DELETE', '/v1/projects/p/boxes/shut')).status, 204);
   } finally {
+    await api(core, 'DELETE', '/v1/projects/p/boxes/shut').catch(() => undefined);
     await core.stop();
   }
 });
