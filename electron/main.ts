@@ -3,23 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, resolveConfig, type CoreConfig } from './core/config';
 import { startCore, type Core } from './core/core';
+import { resolveUiFile } from './core/ui/static-routes';
 
 const SCHEME = 'app';
 const APP_HOST = 'boxdesk';
 const APP_URL = `${SCHEME}://${APP_HOST}/`;
 const CORE_FLAGS = new Set(['--host', '--port', '--proxy-port', '--data-dir', '--default-base', '--allowed-origin', '--ui-dir', '--session-grace', '--log-level']);
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 // Must happen before `ready`: a standard, secure scheme gets a real origin (app://boxdesk) and fetch.
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
@@ -51,21 +41,12 @@ function serveRenderer(uiRoot: string, core: Core): void {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  const index = path.join(uiRoot, 'index.html');
   protocol.handle(SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
-    let file: string;
-    try {
-      file = path.resolve(uiRoot, '.' + decodeURIComponent(url.pathname));
-    } catch {
-      return new Response('bad path', { status: 400 });
-    }
-    if (!file.startsWith(uiRoot + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = index;
+    const { file, contentType } = resolveUiFile(uiRoot, url.pathname);
     const body = await fs.promises.readFile(file);
-    return new Response(body, {
-      headers: { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp, 'x-content-type-options': 'nosniff' },
-    });
+    return new Response(body, { headers: { 'content-type': contentType, 'content-security-policy': csp, 'x-content-type-options': 'nosniff' } });
   });
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
-const TYPES: Record<string, string> = {
+const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -16,16 +16,28 @@ const TYPES: Record<string, string> = {
 
 export const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-/** Serves the renderer build at `/` (headless mode); unknown paths get index.html for client-side routes. */
+/**
+ * The file of the renderer build a URL path names, and its content type.
+ * Nothing outside `root` is reachable; unknown paths get index.html (client-side routes).
+ * Shared by the headless core and Electron's app:// protocol.
+ */
+export function resolveUiFile(root: string, urlPath: string): { file: string; contentType: string } {
+  let file: string;
+  try {
+    file = path.resolve(root, '.' + path.posix.join('/', decodeURIComponent(urlPath)));
+  } catch {
+    file = '';
+  }
+  if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(root, 'index.html');
+  return { file, contentType: MIME_TYPES[path.extname(file)] ?? 'application/octet-stream' };
+}
+
+/** Serves the renderer build at `/` (headless mode). */
 export function registerStaticUi(app: FastifyInstance, uiDir: string): void {
   const root = path.resolve(uiDir);
-  const index = path.join(root, 'index.html');
-  if (!fs.existsSync(index)) throw new Error(`--ui-dir ${root} has no index.html; build the renderer first (npm run build:renderer)`);
+  if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`--ui-dir ${root} has no index.html; build the renderer first (npm run build:renderer)`);
   app.get('/*', { schema: { hide: true } as never }, (request, reply) => {
-    const urlPath = decodeURIComponent((request.params as { '*': string })['*'] ?? '');
-    let file = path.resolve(root, urlPath);
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = index;
-    const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+    const { file, contentType: type } = resolveUiFile(root, (request.params as { '*': string })['*'] ?? '');
     const immutable = file.includes(`${path.sep}assets${path.sep}`);
     return reply
       .header('content-type', type)
