@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, api, startCoreProcess, tempDataDir } from '../../test-support/core-process';
+import { boxProcesses } from '../../test-support/box-processes';
 import { WsSession } from '../../test-support/ws-session';
 
 test('serve refuses a non-loopback host and unknown flags, with the reason', () => {
@@ -29,9 +30,9 @@ test('SIGTERM shuts the core down cleanly and ends its sessions: no stray proces
   assert.equal(await core.stop(), 0, 'exit code 0');
   core = await startCoreProcess({ dataDir });
   try {
-    const res = await api(core, 'POST', '/v1/projects/p/boxes/shut/exec', { command: ['sh', '-c', 'cat /proc/[0-9]*/cmdline | tr "\\0" " "'] });
-    const { stdout } = (await res.json()) as { stdout: string };
-    assert.ok(!stdout.includes('sleep 7001'), stdout);
+    const restarted = core;
+    const list = await boxProcesses((method, pathname, body) => api(restarted, method, pathname, body), '/v1/projects/p/boxes/shut');
+    assert.ok(!list.includes('sleep 7001'), list);
   } finally {
     await api(core, 'DELETE', '/v1/projects/p/boxes/shut').catch(() => undefined);
     await core.stop();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { boxProcesses, untilNoProcess } from '../../../test-support/box-processes';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
@@ -30,9 +31,7 @@ async function run(body: Record<string, unknown>): Promise<Result> {
   return (await res.json()) as Result;
 }
 
-async function processes(): Promise<string> {
-  return (await run({ command: ['sh', '-c', 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline; echo; done'] })).stdout;
-}
+const processes = () => boxProcesses(t.api, B);
 
 test('stdout, stderr and the exit code come back separately', async () => {
   const r = await run({ command: ['sh', '-c', 'echo out; echo err >&2; exit 7'] });
@@ -121,12 +120,6 @@ test('a client that goes away takes its command with it', async () => {
     while (!/sleep 8002/.test(await processes()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     controller.abort();
     await pending.catch(() => undefined);
-    let left = '';
-    for (let i = 0; i < 50; i++) {
-      left = await processes();
-      if (!/sleep 800[12]/.test(left)) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    assert.ok(!/sleep 800[12]/.test(left), `${accept}: left behind:\n${left}`);
+    await untilNoProcess(t.api, B, /sleep 800[12]/);
   }
 });

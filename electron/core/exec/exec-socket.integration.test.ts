@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { boxProcesses, untilNoProcess } from '../../../test-support/box-processes';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 import { WsSession } from '../../../test-support/ws-session';
 
@@ -23,21 +24,8 @@ function execSocket(command: string[], tty: boolean, extra = ''): WsSession {
   return new WsSession(wsUrl(`${B}/exec?${q}&tty=${tty ? 1 : 0}${extra}`), t.token, { tty });
 }
 
-async function processList(): Promise<string> {
-  const res = await t.api('POST', `${B}/exec`, { command: ['sh', '-c', 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done'] });
-  return ((await res.json()) as { stdout: string }).stdout;
-}
-
-async function gone(pattern: RegExp, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  let list = '';
-  while (Date.now() < deadline) {
-    list = await processList();
-    if (!pattern.test(list)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  assert.fail(`still running in the box:\n${list}`);
-}
+const processList = () => boxProcesses(t.api, B);
+const gone = (pattern: RegExp, ms?: number) => untilNoProcess(t.api, B, pattern, ms);
 
 test('tty=0: stdout and stderr on their channels, then the exit code', async () => {
   const s = execSocket(['sh', '-c', 'echo out; echo err >&2; echo $BOX_VAR; exit 3'], false);
@@ -144,13 +132,7 @@ test('a deliberate close ends the session at once, without waiting out the grace
     await s.waitForText(/bg/);
     s.close();
     await s.closed;
-    const list = async () => ((await (await patient.api('POST', '/v1/projects/ws/boxes/closer/exec', { command: ['sh', '-c', 'cat /proc/[0-9]*/cmdline | tr "\\0" " "'] })).json()) as { stdout: string }).stdout;
-    let left = await list();
-    for (let i = 0; i < 50 && left.includes('sleep 9001'); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      left = await list();
-    }
-    assert.ok(!left.includes('sleep 9001'), left);
+    await untilNoProcess(patient.api, '/v1/projects/ws/boxes/closer', /sleep 9001/);
     await assert.rejects(new WsSession(`${patient.url.replace('http', 'ws')}/v1/projects/ws/boxes/closer/console?session=${ready.session}`, patient.token, { tty: true }).opened, /HTTP 404/);
     await patient.api('DELETE', '/v1/projects/ws/boxes/closer');
   } finally {
