@@ -39,9 +39,13 @@ test('tty=0: stdout and stderr on their channels, then the exit code', async () 
   assert.equal((await s.closed).code, 1000);
 });
 
-test('tty=0: stdin frames on channel 0 and eof', async () => {
+test('tty=0: stdin frames on channel 0 and eof; an unknown control message gets an error frame', async () => {
   const s = execSocket(['cat'], false);
   await s.waitForControl('ready');
+  s.control({ type: 'dance' });
+  const error = await s.waitForControl('error');
+  assert.equal(error.code, 'invalid_body');
+  assert.match(String(error.message), /protocol\.md/);
   s.stdin('ping\n');
   await s.waitForText(/ping\n/, 1);
   s.control({ type: 'eof' });
