@@ -58,7 +58,6 @@ test('tty=1: the initial size and a resize are visible to stty size', async () =
   s.type('stty size\r');
   await s.waitForText(/33 91/);
   s.control({ type: 'resize', cols: 120, rows: 40 });
-  await new Promise((r) => setTimeout(r, 200));
   s.type('stty size; exit 5\r');
   await s.waitForText(/40 120/);
   assert.equal((await s.waitForControl('exit')).code, 5);

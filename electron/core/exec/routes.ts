@@ -153,14 +153,18 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth
       close: (code, reason) => ws.close(code, reason),
     };
     session.attach(client);
+    // Frames take effect in the order they were sent: keystrokes typed after a resize see the new size.
+    let inOrder: Promise<void> = Promise.resolve();
     ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (isBinary) return session.input(data);
-      const message = parseClientControl(data.toString('utf8'));
-      if (!message) {
-        ws.send(JSON.stringify({ type: 'error', code: 'invalid_body', message: 'unknown control message; see docs/protocol.md' }));
-        return;
-      }
-      void session.control(message).catch((err: Error) => ws.send(JSON.stringify({ type: 'error', code: 'internal', message: err.message })));
+      inOrder = inOrder.then(async () => {
+        if (isBinary) return session.input(data);
+        const message = parseClientControl(data.toString('utf8'));
+        if (!message) {
+          ws.send(JSON.stringify({ type: 'error', code: 'invalid_body', message: 'unknown control message; see docs/protocol.md' }));
+          return;
+        }
+        await session.control(message).catch((err: Error) => ws.send(JSON.stringify({ type: 'error', code: 'internal', message: err.message })));
+      });
     });
     // A deliberate close (1000) ends the session and its processes; anything else is a drop,
     // and the session waits out its grace period for a reattach.
