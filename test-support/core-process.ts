@@ -16,7 +16,7 @@ export interface CoreProcess {
   child: ChildProcess;
   /** Output so far (stdout and stderr), for failure messages. */
   output(): string;
-  /** SIGTERM and wait for exit. */
+  /** SIGTERM and wait for exit; removes the data dir if this helper made it. */
   stop(): Promise<number | null>;
   /** SIGKILL: a crash. */
   kill(): Promise<void>;
@@ -35,6 +35,7 @@ export function tempDataDir(prefix = 'boxdesk-test-'): string {
 
 /** Starts the real headless core (`electron/core/serve.ts`) as a child process on a free port. */
 export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreProcess> {
+  const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
   const args = ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--port', String(options.port ?? 0), '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn', ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,9 +66,12 @@ export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreP
     dataDir,
     child,
     output: () => output,
+    /** SIGTERM and wait for exit; a data dir this helper made is removed (pass dataDir to keep it). */
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      return exited;
+      const code = await exited;
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
     },
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

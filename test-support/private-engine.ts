@@ -44,6 +44,12 @@ export class PrivateEngine {
     this.child = null;
   }
 
+  /** Stops the engine and removes its data root. */
+  async destroy(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
   private async answers(): Promise<boolean> {
     try {
       const res = await new Promise<number>((resolve, reject) => {

@@ -17,6 +17,7 @@ export interface TestCore {
 
 /** A real core in this process on a free port with a fresh data dir and the busybox base. */
 export async function startTestCore(options: { args?: string[]; engine?: ContainerEngine; env?: NodeJS.ProcessEnv; dataDir?: string } = {}): Promise<TestCore> {
+  const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
   const config = resolveConfig(['--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])], options.env ?? {});
   const core = await startCore(config, { engine: options.engine, logger: process.env.DBG ? { level: 'error' } : false });
@@ -27,5 +28,9 @@ export async function startTestCore(options: { args?: string[]; engine?: Contain
       headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-  return { core, url: core.url, token, dataDir, close: () => core.close(), api };
+  const close = async () => {
+    await core.close();
+    if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { core, url: core.url, token, dataDir, close, api };
 }

@@ -1,18 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, api, startCoreProcess, tempDataDir } from '../../test-support/core-process';
 import { boxProcesses } from '../../test-support/box-processes';
 import { WsSession } from '../../test-support/ws-session';
 
-test('serve refuses a non-loopback host and unknown flags, with the reason', () => {
+test('serve refuses a non-loopback host and unknown flags, with the reason', (t) => {
+  const dataDir = tempDataDir();
+  t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   for (const [args, pattern] of [
     [['--host', '0.0.0.0'], /loopback/],
     [['--port', 'abc'], /port number/],
     [['--colour'], /unknown option --colour/],
   ] as const) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--data-dir', tempDataDir(), ...args], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--data-dir', dataDir, ...args], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, pattern);
   }
@@ -36,5 +39,6 @@ test('SIGTERM shuts the core down cleanly and ends its sessions: no stray proces
   } finally {
     await api(core, 'DELETE', '/v1/projects/p/boxes/shut').catch(() => undefined);
     await core.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

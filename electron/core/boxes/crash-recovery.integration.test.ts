@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
@@ -21,6 +22,7 @@ after(async () => {
   const { items } = (await (await api(core, 'GET', P)).json()) as { items: Box[] };
   for (const b of items) await api(core, 'DELETE', `${P}/${b.name}`);
   await core.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 function instanceId(): string {

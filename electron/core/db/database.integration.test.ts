@@ -1,19 +1,23 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
 import { tempDataDir } from '../../../test-support/core-process';
 import { MIGRATIONS } from './migrations';
 import { getMeta, openDatabase, setMeta } from './database';
 
-test('the store is WAL with synchronous=FULL and a busy timeout', () => {
-  const db = openDatabase(tempDataDir());
+test('the store is WAL with synchronous=FULL and a busy timeout', (t) => {
+  const dir = tempDataDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const db = openDatabase(dir);
   assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
   assert.equal(db.pragma('synchronous', { simple: true }), 2);
   assert.equal(db.pragma('busy_timeout', { simple: true }), 5000);
   db.close();
 });
 
-test('migrations apply once, in order, and survive a reopen', () => {
+test('migrations apply once, in order, and survive a reopen', (t) => {
   const dir = tempDataDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const db = openDatabase(dir);
   const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
   assert.deepEqual(versions, MIGRATIONS.map((_, i) => i + 1));

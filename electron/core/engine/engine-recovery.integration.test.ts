@@ -19,7 +19,7 @@ before(async () => {
 
 after(async () => {
   await t?.close();
-  await engine?.stop();
+  await engine?.destroy();
 });
 
 async function healthWithin(ms: number, wanted: number): Promise<{ status: number; body: { status: string; cluster: { status: string; reason?: string } } }> {

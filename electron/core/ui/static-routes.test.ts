@@ -5,12 +5,15 @@ import { test } from 'node:test';
 import { tempDataDir } from '../../../test-support/core-process';
 import { resolveUiFile } from './static-routes';
 
-test('resolveUiFile serves files of the build and never anything outside it', () => {
-  const root = tempDataDir('boxdesk-ui-');
+test('resolveUiFile serves files of the build and never anything outside it', (t) => {
+  const parent = tempDataDir('boxdesk-ui-');
+  t.after(() => fs.rmSync(parent, { recursive: true, force: true }));
+  const root = path.join(parent, 'dist');
+  fs.mkdirSync(root);
   fs.mkdirSync(path.join(root, 'assets'));
   fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html>');
   fs.writeFileSync(path.join(root, 'assets', 'app.js'), '');
-  fs.writeFileSync(path.join(path.dirname(root), 'secret.txt'), 'no');
+  fs.writeFileSync(path.join(parent, 'secret.txt'), 'no');
   assert.deepEqual(resolveUiFile(root, '/assets/app.js'), { file: path.join(root, 'assets', 'app.js'), contentType: 'text/javascript; charset=utf-8' });
   const index = { file: path.join(root, 'index.html'), contentType: 'text/html; charset=utf-8' };
   for (const attempt of ['/../secret.txt', '..%2Fsecret.txt', '/assets/../../secret.txt', '%2e%2e/secret.txt', '/boxes/web', '/assets', '%E0%A4%A']) {
