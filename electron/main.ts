@@ -50,6 +50,15 @@ function serveRenderer(uiRoot: string, core: Core): void {
   });
 }
 
+/**
+ * The SQLite addon built for this Electron (by `npm start`, see scripts/electron-native.mjs);
+ * undefined in a packaged app, whose own addon electron-builder rebuilt.
+ */
+function electronSqliteBinding(): string | undefined {
+  const file = path.join(app.getAppPath(), 'dist', 'native', `electron-${process.versions.electron}-${process.platform}-${process.arch}`, 'better_sqlite3.node');
+  return fs.existsSync(file) ? file : undefined;
+}
+
 function lockDown(contents: WebContents): void {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('will-navigate', (event, url) => {
@@ -123,7 +132,7 @@ function main(): void {
     .whenReady()
     .then(async () => {
       session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-      core = await startCore(config).catch((err: Error) => {
+      core = await startCore(config, { sqliteBinding: electronSqliteBinding() }).catch((err: Error) => {
         throw new Error(`the core did not start on ${config.host}:${config.port}: ${err.message}`);
       });
       bridge = { apiUrl: core.url, token: fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim() };

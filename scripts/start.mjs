@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureElectronSqlite } from './electron-native.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const passThrough = process.argv.slice(2).filter((a) => a !== '--');
@@ -56,7 +57,7 @@ function startElectron(executable) {
 }
 
 function startHeadless(reason) {
-  console.warn(`boxdesk: Electron's binary is not installed and could not be downloaded (${reason}); serving the UI headless instead.`);
+  console.warn(`boxdesk: ${reason}; serving the UI headless instead.`);
   const serve = path.join(root, 'electron', 'core', 'serve.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', serve, '--ui-dir', path.join(root, 'dist', 'renderer'), ...passThrough], {
     cwd: root,
@@ -77,7 +78,16 @@ function startHeadless(reason) {
   forwardSignals(child);
 }
 
+/** Electron, with the SQLite addon built for it; or the reason it cannot run. */
+function electronReady() {
+  const electron = findElectron();
+  if (!electron.executable) return { reason: `Electron's binary is not installed and could not be downloaded (${electron.reason})` };
+  const version = JSON.parse(fs.readFileSync(path.join(electronDir, 'package.json'), 'utf8')).version;
+  const sqlite = ensureElectronSqlite(root, version);
+  return sqlite.binding ? electron : { reason: sqlite.reason };
+}
+
 run('npm', ['run', '--silent', 'build']);
-const electron = findElectron();
+const electron = electronReady();
 if (electron.executable) startElectron(electron.executable);
 else startHeadless(electron.reason);

@@ -49,9 +49,9 @@ function instanceId(db: Db): string {
 }
 
 /** Starts the core: the same in Electron and headless. */
-export async function startCore(config: CoreConfig, options: { engine?: ContainerEngine; logger?: boolean | object } = {}): Promise<Core> {
+export async function startCore(config: CoreConfig, options: { engine?: ContainerEngine; logger?: boolean | object; sqliteBinding?: string } = {}): Promise<Core> {
   const owned = new DisposableStore();
-  const db = openDatabase(config.dataDir);
+  const db = openDatabase(config.dataDir, { nativeBinding: options.sqliteBinding });
   owned.add(toDisposable(() => void db.close()));
   const auth = new AuthService(new TokenStore(db));
   auth.ensureAdminToken(config.dataDir);

@@ -6,9 +6,10 @@ import { MIGRATIONS } from './migrations';
 export type Db = Database.Database;
 
 /** Opens the store in the data dir: WAL, fsync on every commit, a busy timeout, migrations applied in order. */
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, options: { nativeBinding?: string } = {}): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(path.join(dataDir, 'boxdesk.db'));
+  // Inside Electron the addon must be the copy built for Electron's ABI (scripts/electron-native.mjs).
+  const db = new Database(path.join(dataDir, 'boxdesk.db'), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
