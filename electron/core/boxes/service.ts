@@ -99,8 +99,8 @@ export class BoxService {
     if (!health.up) throw new ApiError('engine_unavailable', `the container engine is unreachable (${health.reason}); start it and try again`);
   }
 
-  private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null, extra: { container_id?: string } = {}): BoxRow {
-    const next = this.store.update(row.id, { status, status_reason: reason, ...extra }, now());
+  private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): BoxRow {
+    const next = this.store.update(row.id, { status, status_reason: reason }, now());
     this.deps.bus.emit('box.status', { box: toBox(next) }, next.project);
     return next;
   }
@@ -110,9 +110,9 @@ export class BoxService {
       throw new ApiError('invalid_body', 'give either fork or base, not both', { errors: [{ path: 'body.fork', message: 'cannot be combined with base' }] });
     }
     const source = input.fork !== undefined ? this.find(project, input.fork) : null;
-    for (const mount of input.data_mounts ?? []) {
-      throw new ApiError('not_found', `volume "${mount.name}" not found in project "${project}"`);
-    }
+    // No volume exists until the volumes resource does: any mount names an unknown volume.
+    const mount = input.data_mounts?.[0];
+    if (mount) throw new ApiError('not_found', `volume "${mount.name}" not found in project "${project}"`);
     this.requireEngine();
     const config = this.resolveConfig(input.config, source ? (JSON.parse(source.config) as ResolvedConfig) : DEFAULT_CONFIG);
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
