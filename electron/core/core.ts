@@ -115,7 +115,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
     await reconciler.resync();
     void bases.ensureDefaultImage();
   });
-  await monitor.start();
+  if ((await monitor.start()).up) await reconciler.collectOrphanImages().catch((err) => log.warn({ err }, 'could not collect orphan fork images'));
 
   await app.listen({ host: config.host, port: config.port });
   port = (app.server.address() as AddressInfo).port;

@@ -124,3 +124,20 @@ test('at start, a labelled container without a box is removed and a box whose co
   const ids = new Set(items.map((b) => b.id));
   assert.ok(ours.every((c) => ids.has(c.Labels['boxdesk.id']!)), 'every container of this core has a box');
 });
+
+test('at start, a fork image no box uses is removed; a fork in use keeps its image', async () => {
+  await api(core, 'POST', P, { name: 'origin' });
+  const fork = (await (await api(core, 'POST', P, { name: 'offspring', fork: 'origin' })).json()) as Box;
+  assert.equal(fork.status, 'running');
+  const [c] = await containersOfBox(fork.id);
+  const forkImage = (await docker.getContainer(c!.Id).inspect()).Image;
+  await core.stop();
+  // What a crash between a fork's commit and its record leaves behind:
+  const [source] = await docker.listContainers({ all: true, filters: { label: ['boxdesk.box=origin', `boxdesk.instance=${instanceId()}`] } });
+  const orphan = (await docker.getContainer(source!.Id).commit({ changes: [`LABEL boxdesk.instance=${instanceId()}`, 'LABEL boxdesk.fork-of=box_crashedcrashedcrash'] })) as { Id: string };
+  core = await startCoreProcess({ dataDir });
+  await assert.rejects(docker.getImage(orphan.Id).inspect(), /no such image/i);
+  assert.ok(await docker.getImage(forkImage).inspect(), 'the image of a fork in use stays');
+  const read = (await (await api(core, 'POST', `${P}/offspring/exec`, { command: ['true'] })).json()) as { exit_code: number };
+  assert.equal(read.exit_code, 0);
+});

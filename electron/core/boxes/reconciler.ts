@@ -86,6 +86,21 @@ export class Reconciler implements Disposable {
     }
   }
 
+  /**
+   * Removes fork images of this instance that no box uses (left by a crash
+   * between the commit and the box's record). Only at start, before the API
+   * answers: a create in flight holds an image no box names yet.
+   */
+  async collectOrphanImages(): Promise<void> {
+    const used = new Set(this.store.all().map((row) => row.image));
+    // Fork images are the only images this core labels with its instance.
+    for (const image of await this.engine.listImages({ [LABELS.instance]: this.instanceId })) {
+      if (used.has(image.id)) continue;
+      this.log.warn({ image: image.id }, 'removing a fork image that no box uses');
+      await this.engine.removeImage(image.id);
+    }
+  }
+
   /** Brings one box to its desired state, serialised with every other operation on it. */
   reconcileBox(boxId: string): Promise<void> {
     return this.boxes.mutex.run(boxId, async () => {

@@ -14,7 +14,7 @@ import { toBox, type BoxRow, type BoxStore } from './store';
 /** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
 export const MAIN_COMMAND = ['/bin/sh', '-c', "trap 'exit 0' TERM INT; while :; do sleep 2147483647 & wait $!; done"];
 
-export const LABELS = { id: 'boxdesk.id', project: 'boxdesk.project', box: 'boxdesk.box', instance: 'boxdesk.instance' } as const;
+export const LABELS = { id: 'boxdesk.id', project: 'boxdesk.project', box: 'boxdesk.box', instance: 'boxdesk.instance', forkOf: 'boxdesk.fork-of' } as const;
 
 export interface BoxServiceDeps {
   store: BoxStore;
@@ -166,7 +166,7 @@ export class BoxService {
       if (!row.container_id || !['running', 'stopped'].includes(row.status)) {
         throw new ApiError('conflict', `cannot fork box "${row.name}" while it is ${row.status}`);
       }
-      return this.engine.commitContainer(row.container_id, { [LABELS.instance]: this.deps.instanceId, 'boxdesk.fork-of': row.id });
+      return this.engine.commitContainer(row.container_id, { [LABELS.instance]: this.deps.instanceId, [LABELS.forkOf]: row.id });
     });
   }
 

@@ -22,6 +22,8 @@ export interface ContainerEngine {
   updateContainer(id: string, limits: ResourceLimits): Promise<void>;
   /** Commits the container's writable layer to a new image; returns the image id. */
   commitContainer(id: string, labels: Record<string, string>): Promise<string>;
+  /** Images carrying all these labels. */
+  listImages(labels: Record<string, string>): Promise<ImageInfo[]>;
   /** Removes an image; one still used by a container or by another image's chain is kept. */
   removeImage(id: string): Promise<void>;
   logs(id: string, options: { tail?: number; follow: boolean }): Promise<Readable>;

@@ -188,6 +188,11 @@ export class DockerEngine implements ContainerEngine {
     return result.Id;
   }
 
+  async listImages(labels: Record<string, string>): Promise<ImageInfo[]> {
+    const images = await call(() => this.docker.listImages({ filters: { label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) } }));
+    return images.map((i) => ({ id: i.Id, sizeBytes: i.Size }));
+  }
+
   async removeImage(id: string): Promise<void> {
     try {
       await this.docker.getImage(id).remove({ noprune: false });
