@@ -16,7 +16,7 @@ import { BoxStore } from './boxes/store';
 import type { CoreConfig } from './config';
 import { getMeta, openDatabase, setMeta, type Db } from './db/database';
 import type { ContainerEngine } from './engine/container-engine';
-import { DockerEngine } from './engine/docker-engine';
+import { DockerEngine } from './engine/docker/docker-engine';
 import { EngineMonitor } from './engine/engine-monitor';
 import { EventBus } from './events/event-bus';
 import { registerEventRoutes } from './events/routes';

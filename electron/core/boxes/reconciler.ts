@@ -1,11 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { EngineError, type ContainerEngine, type ContainerState } from '../engine/container-engine';
+import { EngineError, type ContainerEngine, type ContainerEventKind, type ContainerState } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import { now } from '../ids';
 import type { Disposable } from '../lifetime';
 import type { EventBus } from '../events/event-bus';
 import { LABELS, type BoxService } from './service';
 import { toBox, type BoxRow, type BoxStore } from './store';
+
+/** Events after which a box's container may no longer match its record. */
+const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'removed']);
 
 /**
  * Makes the engine agree with the store, at start, when the engine comes
@@ -40,7 +43,7 @@ export class Reconciler implements Disposable {
       { [LABELS.instance]: this.instanceId },
       (event) => {
         const boxId = event.labels[LABELS.id];
-        if (boxId && ['die', 'destroy', 'start', 'stop', 'oom'].includes(event.action)) this.schedule(boxId);
+        if (boxId && RECONCILE_ON.has(event.kind)) this.schedule(boxId);
       },
       (err) => {
         if (this.disposed) return;
@@ -92,9 +95,14 @@ export class Reconciler implements Disposable {
    * answers: a create in flight holds an image no box names yet.
    */
   async collectOrphanImages(): Promise<void> {
-    const used = new Set(this.store.all().map((row) => row.image));
+    const rows = this.store.all();
+    const used = new Set(rows.map((row) => row.image));
     // Fork images are the only images this core labels with its instance.
-    for (const image of await this.engine.listImages({ [LABELS.instance]: this.instanceId })) {
+    const forkImages = await this.engine.listImages({ [LABELS.instance]: this.instanceId });
+    const forkIds = new Set(forkImages.map((image) => image.id));
+    // Boxes recorded before the store said who owns an image: a box on one of our fork images owns it.
+    for (const row of rows) if (!row.owns_image && forkIds.has(row.image)) this.store.update(row.id, { owns_image: 1 }, row.updated_at);
+    for (const image of forkImages) {
       if (used.has(image.id)) continue;
       this.log.warn({ image: image.id }, 'removing a fork image that no box uses');
       await this.engine.removeImage(image.id);

@@ -127,6 +127,7 @@ export class BoxService {
       status_reason: null,
       base: baseName,
       image,
+      owns_image: source ? 1 : 0,
       config: JSON.stringify(config),
       storage_enforced: this.deps.monitor.current.info?.storageLimit ? 1 : 0,
       data_mounts: input.data_mounts ? JSON.stringify(input.data_mounts) : null,
@@ -257,7 +258,7 @@ export class BoxService {
     const leftovers = await this.engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId });
     for (const c of leftovers) await this.engine.removeContainer(c.id);
     // A fork's committed image goes with it (the engine keeps it while other forks build on it).
-    if (row.image.startsWith('sha256:')) await this.engine.removeImage(row.image);
+    if (row.owns_image) await this.engine.removeImage(row.image);
     this.store.delete(row.id);
     this.deps.bus.emit('box.deleted', { box: toBox(row) }, row.project);
   }

@@ -9,6 +9,8 @@ export interface BoxRow {
   status_reason: string | null;
   base: string | null;
   image: string;
+  /** 1 when the image was committed for this box (a fork) and is removed with it. */
+  owns_image: number;
   config: string;
   storage_enforced: number;
   data_mounts: string | null;
@@ -51,7 +53,7 @@ export interface ListFilter {
   limit: number;
 }
 
-type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id'>>;
+type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image'>>;
 
 export class BoxStore {
   constructor(private readonly db: Db) {}

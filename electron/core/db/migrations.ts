@@ -36,4 +36,7 @@ export const MIGRATIONS: string[] = [
      UNIQUE (project, name)
    );
    CREATE INDEX boxes_project_created ON boxes (project, created_at, id);`,
+  // Whether the box's image was made for it (a fork's commit) and goes when the box goes.
+  // Rows from before are marked at start from the engine's labelled fork images.
+  `ALTER TABLE boxes ADD COLUMN owns_image INTEGER NOT NULL DEFAULT 0;`,
 ];

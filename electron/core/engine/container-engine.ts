@@ -1,17 +1,24 @@
-import type { Duplex, Readable } from 'node:stream';
+import type { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 import type { Disposable } from '../lifetime';
 
 /**
- * What the core needs from a container runtime. Docker implements it today;
- * nothing above this interface names the runtime.
+ * What the core needs from a container runtime. Docker implements it today
+ * (engine/docker/); nothing above this interface names the runtime, knows
+ * its stream framing, its event names or its id formats.
  */
 export interface ContainerEngine {
+  /** The engine's name as the driver reports it; user-facing hints may use it. */
   readonly name: string;
   ping(timeoutMs?: number): Promise<void>;
   info(): Promise<EngineInfo>;
 
   inspectImage(ref: string): Promise<ImageInfo | null>;
   pullImage(ref: string, onProgress: (line: string) => void): Promise<void>;
+  /** Images carrying all these labels. */
+  listImages(labels: Record<string, string>): Promise<ImageInfo[]>;
+  /** Removes an image; one still used by a container or by another image's chain is kept. */
+  removeImage(id: string): Promise<void>;
 
   createContainer(spec: ContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;
@@ -22,17 +29,48 @@ export interface ContainerEngine {
   updateContainer(id: string, limits: ResourceLimits): Promise<void>;
   /** Commits the container's writable layer to a new image; returns the image id. */
   commitContainer(id: string, labels: Record<string, string>): Promise<string>;
-  /** Images carrying all these labels. */
-  listImages(labels: Record<string, string>): Promise<ImageInfo[]>;
-  /** Removes an image; one still used by a container or by another image's chain is kept. */
-  removeImage(id: string): Promise<void>;
+  /** The main process's output, stdout and stderr interleaved, as plain bytes. */
   logs(id: string, options: { tail?: number; follow: boolean }): Promise<Readable>;
+  /** Domain events of the containers carrying all these labels, until disposed or the engine goes. */
   watchEvents(labels: Record<string, string>, onEvent: (event: ContainerEvent) => void, onEnd: (err?: Error) => void): Promise<Disposable>;
 
   createExec(containerId: string, spec: ExecSpec): Promise<string>;
-  startExec(execId: string, options: { tty: boolean; stdin: boolean }): Promise<Duplex>;
+  /** Starts an exec and hands up its output already split into stdout and stderr (with a tty, all of it on stdout). */
+  startExec(execId: string, options: { tty: boolean; stdin: boolean }): Promise<ExecStreams>;
   inspectExec(execId: string): Promise<ExecState>;
   resizeExec(execId: string, cols: number, rows: number): Promise<void>;
+
+  /** A tar stream of `path` (file or directory) in the container; works on stopped containers too. */
+  getArchive(containerId: string, path: string): Promise<Readable>;
+  /** Extracts a tar stream into the existing directory `dirPath`; works on stopped containers too. */
+  putArchive(containerId: string, dirPath: string, tar: Readable): Promise<void>;
+  /** What is at `path` in the container, or null when nothing is. */
+  statPath(containerId: string, path: string): Promise<PathStat | null>;
+  /** Paths of the container's root that differ from its image. */
+  containerChanges(containerId: string): Promise<PathChange[]>;
+
+  /** Creates a named volume (an existing one of that name is kept as it is). */
+  createVolume(name: string, labels: Record<string, string>): Promise<VolumeInfo>;
+  /** Removes a volume; one that does not exist is not an error. */
+  removeVolume(name: string): Promise<void>;
+  /** Volumes carrying all these labels. */
+  listVolumes(labels: Record<string, string>): Promise<VolumeInfo[]>;
+  inspectVolume(name: string): Promise<VolumeInfo | null>;
+
+  /** Creates the network unless one of that name exists; returns its id. */
+  ensureNetwork(name: string, labels: Record<string, string>): Promise<string>;
+  /** Removes a network; one that does not exist is not an error. */
+  removeNetwork(name: string): Promise<void>;
+  /** Connects a container to a network (already connected is not an error). */
+  connectNetwork(network: string, containerId: string): Promise<void>;
+
+  /** A TCP connection from the core to `port` inside the running container. */
+  connect(containerId: string, port: number): Promise<Socket>;
+
+  /** One resource sample of a running container. */
+  stats(containerId: string): Promise<ContainerStats>;
+  /** Calls `onSample` about once a second until `signal` aborts or the container stops. */
+  streamStats(containerId: string, onSample: (sample: ContainerStats) => void, signal: AbortSignal): Promise<void>;
 }
 
 export interface EngineInfo {
@@ -76,10 +114,17 @@ export interface ContainerState {
   labels: Record<string, string>;
 }
 
+export type ContainerEventKind = 'started' | 'exited' | 'oom' | 'removed' | 'paused' | 'unpaused';
+
+/** Something happened to a container. An exit may be reported more than once (the process died, then the stop finished). */
 export interface ContainerEvent {
-  id: string;
-  action: string;
+  containerId: string;
   labels: Record<string, string>;
+  kind: ContainerEventKind;
+  /** With `exited`, when the engine says. */
+  exitCode?: number;
+  /** With `exited` or `oom`: the kernel killed it for memory. */
+  oom?: boolean;
 }
 
 export interface ExecSpec {
@@ -90,10 +135,62 @@ export interface ExecSpec {
   stdin: boolean;
 }
 
+/** A running exec's streams. Pausing stdout or stderr pauses the process's output at the engine. */
+export interface ExecStreams {
+  stdout: Readable;
+  /** Empty with a tty: the terminal merges everything onto stdout. */
+  stderr: Readable;
+  /** null unless started with stdin; end() sends EOF. */
+  stdin: Writable | null;
+  /** Drops the connection to the exec (the process itself keeps running). */
+  close(): void;
+}
+
 export interface ExecState {
   running: boolean;
   exitCode: number | null;
   pid: number;
+}
+
+export type PathType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface PathStat {
+  name: string;
+  size: number;
+  type: PathType;
+  /** Permission bits (0o777 plus setuid/setgid/sticky). */
+  mode: number;
+  /** ISO 8601 */
+  mtime: string;
+  /** The target, for a symlink. */
+  linkTarget: string | null;
+}
+
+export interface PathChange {
+  path: string;
+  kind: 'added' | 'changed' | 'deleted';
+}
+
+export interface VolumeInfo {
+  name: string;
+  labels: Record<string, string>;
+  /** Where the engine keeps it on its host, when it says. */
+  mountpoint?: string;
+}
+
+export interface ContainerStats {
+  /** Percent of one CPU (200 = two CPUs busy). */
+  cpu_percent: number;
+  /** In use, without reclaimable page cache. */
+  memory_bytes: number;
+  memory_limit_bytes: number;
+  pids: number;
+  net_rx_bytes: number;
+  net_tx_bytes: number;
+  block_read_bytes: number;
+  block_write_bytes: number;
+  /** ISO 8601 */
+  at: string;
 }
 
 export type EngineErrorKind = 'unavailable' | 'not_found' | 'conflict' | 'invalid' | 'failed';

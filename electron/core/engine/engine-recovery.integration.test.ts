@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PrivateEngine } from '../../../test-support/private-engine';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
-import { DockerEngine } from './docker-engine';
+import { DockerEngine } from './docker/docker-engine';
 
 const skip = PrivateEngine.unavailableReason();
 if (skip) console.warn(`SKIPPED engine recovery test: ${skip}`);

@@ -50,12 +50,13 @@ export class ProcessSweeper {
 
   private async run(containerId: string, args: string[]): Promise<void> {
     const execId = await this.engine.createExec(containerId, { command: ['/bin/sh', '-c', SWEEP_SCRIPT, 'boxdesk-sweep', ...args], env: {}, tty: false, stdin: false });
-    const stream = await this.engine.startExec(execId, { tty: false, stdin: false });
+    const { stdout, stderr } = await this.engine.startExec(execId, { tty: false, stdin: false });
+    stderr.resume();
     await new Promise<void>((resolve) => {
-      stream.on('end', resolve);
-      stream.on('close', resolve);
-      stream.on('error', () => resolve());
-      stream.resume();
+      stdout.on('end', resolve);
+      stdout.on('close', resolve);
+      stdout.on('error', () => resolve());
+      stdout.resume();
     });
   }
 }

@@ -1,13 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Duplex } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { ExecRequest, ExecResult, ExecStreamLine } from '../../../shared/schemas/exec';
 import type { BoxService } from '../boxes/service';
 import type { CoreConfig } from '../config';
-import type { ContainerEngine } from '../engine/container-engine';
+import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
 import { newId } from '../ids';
 import type { Disposable } from '../lifetime';
-import { StreamDemuxer } from './demux';
 import { ProcessSweeper, SESSION_ENV } from './process-sweeper';
 import { TerminalSession, type SessionSpec } from './terminal-session';
 
@@ -48,11 +47,11 @@ export class ExecService implements Disposable {
     const started = Date.now();
     const stdin = req.stdin !== undefined;
     const execId = await this.deps.engine.createExec(containerId, { command: req.command, env, cwd: req.cwd, tty: false, stdin });
-    const stream = await this.deps.engine.startExec(execId, { tty: false, stdin });
+    const streams = await this.deps.engine.startExec(execId, { tty: false, stdin });
     const limit = this.deps.config.execOutputLimit;
     const out = { 1: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') }, 2: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') } };
     let truncated = false;
-    const demux = new StreamDemuxer((channel, payload) => {
+    const collect = (channel: 1 | 2) => (payload: Buffer) => {
       const o = out[channel];
       const room = limit - o.size;
       if (room <= 0) {
@@ -68,7 +67,7 @@ export class ExecService implements Disposable {
       } else {
         o.parts.push(kept);
       }
-    });
+    };
     let timedOut = false;
     const timer = req.timeout_s
       ? setTimeout(() => {
@@ -80,7 +79,7 @@ export class ExecService implements Disposable {
     const onAbort = () => void this.sweeper.killAll(containerId, sessionId).catch((err) => this.deps.log.warn({ err }, 'exec abort kill failed'));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await pump(stream, demux, req.stdin);
+      await pump(streams, collect(1), collect(2), req.stdin);
     } finally {
       if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -138,13 +137,16 @@ export class ExecService implements Disposable {
   }
 }
 
-/** Feeds the engine stream to the demuxer, writing stdin first when given; resolves at end of output. */
-function pump(stream: Duplex, demux: StreamDemuxer, stdin: string | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    stream.on('data', (chunk: Buffer) => demux.push(chunk));
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-    if (stdin !== undefined) stream.end(stdin);
-  });
+/** Collects the exec's output, writing stdin first when given; resolves once both outputs have ended. */
+function pump(streams: ExecStreams, onStdout: (b: Buffer) => void, onStderr: (b: Buffer) => void, stdin: string | undefined): Promise<void> {
+  const drain = (stream: Readable, onData: (b: Buffer) => void) =>
+    new Promise<void>((resolve, reject) => {
+      stream.on('data', onData);
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', reject);
+    });
+  const done = Promise.all([drain(streams.stdout, onStdout), drain(streams.stderr, onStderr)]).then(() => undefined);
+  if (stdin !== undefined) streams.stdin?.end(stdin);
+  return done;
 }

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Duplex } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { Channel, type ClientControl, type ServerControl } from '../../../shared/protocol';
-import type { ContainerEngine } from '../engine/container-engine';
-import { StreamDemuxer } from './demux';
+import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
 import { OutputRing } from './output-ring';
 import type { ProcessSweeper } from './process-sweeper';
 
@@ -10,6 +10,8 @@ export const REPLAY_BYTES = 256 * 1024;
 /** Pause the engine stream when this much is queued on the socket; resume below LOW_WATER. */
 export const HIGH_WATER = 1024 * 1024;
 export const LOW_WATER = 256 * 1024;
+const CHANNEL_STDOUT = Buffer.of(Channel.stdout);
+const CHANNEL_STDERR = Buffer.of(Channel.stderr);
 
 export interface SessionSpec {
   id: string;
@@ -45,7 +47,7 @@ interface SessionDeps {
  */
 export class TerminalSession {
   private execId = '';
-  private stream: Duplex | null = null;
+  private stream: ExecStreams | null = null;
   private client: SessionClient | null = null;
   private readonly ring = new OutputRing(REPLAY_BYTES);
   private queued = 0;
@@ -74,14 +76,17 @@ export class TerminalSession {
     const stream = await engine.startExec(this.execId, { tty: this.spec.tty, stdin: true });
     this.stream = stream;
     if (this.spec.tty && this.spec.cols && this.spec.rows) await this.resize(this.spec.cols, this.spec.rows);
-    const demux = this.spec.tty ? null : new StreamDemuxer((channel, payload) => this.output(Buffer.concat([Buffer.of(channel), payload])));
-    stream.on('data', (chunk: Buffer) => (demux ? demux.push(chunk) : this.output(chunk)));
-    stream.on('end', () => void this.finish());
-    stream.on('close', () => void this.finish());
-    stream.on('error', (err) => {
-      this.deps.log.warn({ err, session: this.id }, 'session stream failed');
-      void this.finish();
-    });
+    if (this.spec.tty) {
+      stream.stdout.on('data', (chunk: Buffer) => this.output(chunk));
+    } else {
+      // Without a tty each frame to the client carries its channel in its first byte.
+      stream.stdout.on('data', (payload: Buffer) => this.output(Buffer.concat([CHANNEL_STDOUT, payload])));
+      stream.stderr.on('data', (payload: Buffer) => this.output(Buffer.concat([CHANNEL_STDERR, payload])));
+    }
+    stream.stderr.resume();
+    // The process is done once both outputs are (an error ends them too).
+    const done = (s: Readable) => finished(s).catch((err: Error) => this.deps.log.debug({ err, session: this.id }, 'session stream ended early'));
+    void Promise.all([done(stream.stdout), done(stream.stderr)]).then(() => this.finish());
   }
 
   /** Binds a socket; a previous one is told it was replaced. Replays the newest output. */
@@ -112,9 +117,9 @@ export class TerminalSession {
   input(frame: Buffer): void {
     if (!this.stream || this.ended) return;
     if (this.spec.tty) {
-      this.stream.write(frame);
+      this.stream.stdin?.write(frame);
     } else if (frame[0] === Channel.stdin && frame.length > 1) {
-      this.stream.write(frame.subarray(1));
+      this.stream.stdin?.write(frame.subarray(1));
     }
   }
 
@@ -128,8 +133,8 @@ export class TerminalSession {
         await this.deps.sweeper.signal(this.spec.containerId, this.id, message.name);
         return;
       case 'eof':
-        if (this.spec.tty) this.stream.write('\x04');
-        else this.stream.end();
+        if (this.spec.tty) this.stream.stdin?.write('\x04');
+        else this.stream.stdin?.end();
         return;
     }
   }
@@ -145,7 +150,8 @@ export class TerminalSession {
     // Flow control: a flood must neither freeze the client nor grow memory.
     if (this.queued > HIGH_WATER && !this.paused) {
       this.paused = true;
-      this.stream?.pause();
+      this.stream?.stdout.pause();
+      this.stream?.stderr.pause();
     }
   }
 
@@ -164,7 +170,8 @@ export class TerminalSession {
   private resumeStream(): void {
     if (!this.paused) return;
     this.paused = false;
-    this.stream?.resume();
+    this.stream?.stdout.resume();
+    this.stream?.stderr.resume();
   }
 
   private sendControl(message: ServerControl): void {
@@ -203,7 +210,7 @@ export class TerminalSession {
       this.client.close(1000, reason.slice(0, 120));
       this.client = null;
     }
-    this.stream?.destroy();
+    this.stream?.close();
     this.notifyEnded();
     await this.deps.sweeper.killAll(this.spec.containerId, this.id).catch((err: Error) => this.deps.log.warn({ err, session: this.id }, 'could not sweep session processes'));
   }

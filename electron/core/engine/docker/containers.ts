@@ -1,0 +1,99 @@
+import type Docker from 'dockerode';
+import { PassThrough, type Readable } from 'node:stream';
+import type { ContainerSpec, ContainerState, ResourceLimits } from '../container-engine';
+import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
+import { demuxBuffer } from './exec';
+
+const NANO = 1_000_000_000;
+
+export async function createContainer(docker: Docker, spec: ContainerSpec): Promise<string> {
+  const container = await call(() =>
+    docker.createContainer({
+      name: spec.name,
+      Image: spec.image,
+      Cmd: spec.command,
+      Entrypoint: [],
+      Hostname: spec.hostname,
+      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+      Labels: spec.labels,
+      StopSignal: 'SIGTERM',
+      StopTimeout: spec.graceSeconds,
+      Tty: false,
+      OpenStdin: false,
+      HostConfig: {
+        Init: true,
+        NanoCpus: spec.limits.cpus * NANO,
+        Memory: spec.limits.ramMb * 1024 * 1024,
+        MemorySwap: spec.limits.ramMb * 1024 * 1024,
+        ...(spec.storageGb ? { StorageOpt: { size: `${spec.storageGb}G` } } : {}),
+      },
+    }),
+  );
+  return container.id;
+}
+
+export async function startContainer(docker: Docker, id: string): Promise<void> {
+  try {
+    await docker.getContainer(id).start();
+  } catch (err) {
+    // 304: already started
+    if ((err as DockerErrorLike).statusCode === 304) return;
+    throw toEngineError(err);
+  }
+}
+
+export async function stopContainer(docker: Docker, id: string, graceSeconds: number): Promise<void> {
+  try {
+    await docker.getContainer(id).stop({ t: graceSeconds });
+  } catch (err) {
+    if ((err as DockerErrorLike).statusCode === 304) return;
+    throw toEngineError(err);
+  }
+}
+
+export async function removeContainer(docker: Docker, id: string): Promise<void> {
+  try {
+    await docker.getContainer(id).remove({ force: true, v: true });
+  } catch (err) {
+    const e = toEngineError(err);
+    if (e.kind === 'not_found' || /already in progress/.test(e.message)) return;
+    throw e;
+  }
+}
+
+export async function inspectContainer(docker: Docker, id: string): Promise<ContainerState | null> {
+  const c = await orNull(() => docker.getContainer(id).inspect());
+  if (!c) return null;
+  return { id: c.Id, running: c.State.Running, state: c.State.Status, exitCode: c.State.Running ? null : c.State.ExitCode, labels: c.Config.Labels ?? {} };
+}
+
+export async function listContainers(docker: Docker, labels: Record<string, string>): Promise<ContainerState[]> {
+  const list = await call(() => docker.listContainers({ all: true, filters: { label: labelFilter(labels) } }));
+  return list.map((c) => ({ id: c.Id, running: c.State === 'running', state: c.State, exitCode: null, labels: c.Labels ?? {} }));
+}
+
+export async function updateContainer(docker: Docker, id: string, limits: ResourceLimits): Promise<void> {
+  const bytes = limits.ramMb * 1024 * 1024;
+  await call(() => docker.getContainer(id).update({ NanoCpus: limits.cpus * NANO, Memory: bytes, MemorySwap: bytes }));
+}
+
+export async function commitContainer(docker: Docker, id: string, labels: Record<string, string>): Promise<string> {
+  const result = (await call(() => docker.getContainer(id).commit({ pause: true, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) }))) as { Id: string };
+  return result.Id;
+}
+
+export async function logs(docker: Docker, id: string, options: { tail?: number; follow: boolean }): Promise<Readable> {
+  const container = docker.getContainer(id);
+  const base = { stdout: true, stderr: true, ...(options.tail !== undefined ? { tail: options.tail } : {}) };
+  const raw = options.follow ? await call(() => container.logs({ ...base, follow: true })) : await call(() => container.logs({ ...base, follow: false }));
+  const out = new PassThrough();
+  if (Buffer.isBuffer(raw)) {
+    out.end(demuxBuffer(raw));
+    return out;
+  }
+  docker.modem.demuxStream(raw, out, out);
+  raw.on('end', () => out.end());
+  raw.on('error', (err: Error) => out.destroy(err));
+  out.on('close', () => (raw as Readable).destroy());
+  return out;
+}

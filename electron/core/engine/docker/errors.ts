@@ -1,0 +1,48 @@
+import { EngineError } from '../container-engine';
+
+export interface DockerErrorLike {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+  json?: { message?: string } | null;
+}
+
+/** Classifies a dockerode failure by the engine's own message, not by guessing from the status code. */
+export function toEngineError(err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  const e = (err ?? {}) as DockerErrorLike;
+  const message = (e.json?.message ?? e.message ?? String(err)).trim();
+  if (e.code && ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EACCES', 'EHOSTUNREACH'].includes(e.code)) {
+    return new EngineError('unavailable', `cannot reach the container engine (${e.code})`);
+  }
+  if (/timeout/i.test(message) && !e.statusCode) return new EngineError('unavailable', `the container engine did not answer in time`);
+  if (/no such (container|image|exec|volume|network)|not found/i.test(message)) return new EngineError('not_found', message);
+  if (/conflict|already in use|is already/i.test(message)) return new EngineError('conflict', message);
+  if (e.statusCode === 400 || /invalid|range of cpus|minimum memory/i.test(message)) return new EngineError('invalid', message);
+  return new EngineError('failed', message);
+}
+
+/** Runs an engine call, turning its failure into an EngineError. */
+export async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toEngineError(err);
+  }
+}
+
+/** Like `call`, but "not found" becomes null. */
+export async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    const e = toEngineError(err);
+    if (e.kind === 'not_found') return null;
+    throw e;
+  }
+}
+
+/** Docker's label filter: every key=value must match. */
+export function labelFilter(labels: Record<string, string>): string[] {
+  return Object.entries(labels).map(([k, v]) => `${k}=${v}`);
+}

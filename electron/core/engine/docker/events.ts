@@ -1,0 +1,73 @@
+import type Docker from 'dockerode';
+import type { Readable } from 'node:stream';
+import type { Disposable } from '../../lifetime';
+import type { ContainerEvent, ContainerEventKind } from '../container-engine';
+import { call, labelFilter } from './errors';
+
+interface DockerEvent {
+  id?: string;
+  Action?: string;
+  Actor?: { ID?: string; Attributes?: Record<string, string> };
+}
+
+const KINDS: Record<string, ContainerEventKind> = {
+  start: 'started',
+  die: 'exited',
+  stop: 'exited',
+  oom: 'oom',
+  destroy: 'removed',
+  pause: 'paused',
+  unpause: 'unpaused',
+};
+
+/** Docker's event as a domain event; null for the actions the core does not care about. */
+export function toContainerEvent(e: DockerEvent): ContainerEvent | null {
+  const kind = KINDS[e.Action ?? ''];
+  if (!kind) return null;
+  const attributes = e.Actor?.Attributes ?? {};
+  const event: ContainerEvent = { containerId: e.Actor?.ID ?? e.id ?? '', labels: attributes, kind };
+  if (e.Action === 'die' && attributes.exitCode !== undefined) event.exitCode = Number(attributes.exitCode);
+  if (kind === 'oom') event.oom = true;
+  return event;
+}
+
+export async function watchEvents(
+  docker: Docker,
+  labels: Record<string, string>,
+  onEvent: (event: ContainerEvent) => void,
+  onEnd: (err?: Error) => void,
+): Promise<Disposable> {
+  const stream = (await call(() => docker.getEvents({ filters: { type: ['container'], label: labelFilter(labels) } }))) as Readable;
+  let buffered = '';
+  stream.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (!line) continue;
+      let event: ContainerEvent | null;
+      try {
+        event = toContainerEvent(JSON.parse(line) as DockerEvent);
+      } catch {
+        continue; // a torn line from a dying stream; the next reconcile covers it
+      }
+      if (event) onEvent(event);
+    }
+  });
+  let ended = false;
+  const end = (err?: Error) => {
+    if (ended) return;
+    ended = true;
+    onEnd(err);
+  };
+  stream.on('end', () => end());
+  stream.on('error', (err: Error) => end(err));
+  stream.on('close', () => end());
+  return {
+    dispose: () => {
+      ended = true;
+      stream.destroy();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import type Docker from 'dockerode';
+import { Readable, type Duplex } from 'node:stream';
+import type { ExecSpec, ExecState, ExecStreams } from '../container-engine';
+import { call } from './errors';
+
+/**
+ * Splits Docker's multiplexed exec stream (8-byte header: stream type,
+ * 3 zero bytes, big-endian length) into channel-tagged payloads, across
+ * chunk boundaries. Payloads are views of the chunk, not copies.
+ */
+export class StreamDemuxer {
+  private pending: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly onFrame: (channel: 1 | 2, payload: Buffer) => void) {}
+
+  push(chunk: Buffer): void {
+    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    while (buf.length >= 8) {
+      const size = buf.readUInt32BE(4);
+      if (buf.length < 8 + size) break;
+      const channel = buf[0] === 2 ? 2 : 1;
+      if (size > 0) this.onFrame(channel, buf.subarray(8, 8 + size));
+      buf = buf.subarray(8 + size);
+    }
+    this.pending = buf.length ? Buffer.from(buf) : Buffer.alloc(0);
+  }
+}
+
+/** Splits a whole multiplexed buffer (non-follow logs) into plain bytes. */
+export function demuxBuffer(buf: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let offset = 0;
+  while (offset + 8 <= buf.length) {
+    const size = buf.readUInt32BE(offset + 4);
+    parts.push(buf.subarray(offset + 8, offset + 8 + size));
+    offset += 8 + size;
+  }
+  return Buffer.concat(parts);
+}
+
+export async function createExec(docker: Docker, containerId: string, spec: ExecSpec): Promise<string> {
+  const exec = await call(() =>
+    docker.getContainer(containerId).exec({
+      Cmd: spec.command,
+      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+      WorkingDir: spec.cwd,
+      Tty: spec.tty,
+      AttachStdin: spec.stdin,
+      AttachStdout: true,
+      AttachStderr: true,
+    }),
+  );
+  return exec.id;
+}
+
+export async function startExec(docker: Docker, execId: string, options: { tty: boolean; stdin: boolean }): Promise<ExecStreams> {
+  const raw = await call(() => docker.getExec(execId).start({ hijack: true, stdin: options.stdin, Tty: options.tty }) as Promise<Duplex>);
+  return options.tty ? ttyStreams(raw, options.stdin) : demuxedStreams(raw, options.stdin);
+}
+
+/** With a tty the engine sends plain bytes: the connection itself is stdout, no copy in between. */
+function ttyStreams(raw: Duplex, stdin: boolean): ExecStreams {
+  const stderr = new Readable({ read() {} });
+  const endStderr = () => stderr.push(null);
+  raw.once('end', endStderr);
+  raw.once('close', endStderr);
+  return { stdout: raw, stderr, stdin: stdin ? raw : null, close: () => raw.destroy() };
+}
+
+/**
+ * Without a tty: stdout and stderr are readables fed by the demuxer. When a
+ * consumer stops reading (its buffer is full), the connection is paused, so
+ * flow control reaches the engine.
+ */
+function demuxedStreams(raw: Duplex, stdin: boolean): ExecStreams {
+  const read = () => {
+    if (raw.isPaused()) raw.resume();
+  };
+  const stdout = new Readable({ read });
+  const stderr = new Readable({ read });
+  const demux = new StreamDemuxer((channel, payload) => {
+    if (!(channel === 1 ? stdout : stderr).push(payload)) raw.pause();
+  });
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    stdout.push(null);
+    stderr.push(null);
+  };
+  raw.on('data', (chunk: Buffer) => demux.push(chunk));
+  raw.on('end', end);
+  raw.on('close', end);
+  raw.on('error', (err: Error) => {
+    ended = true;
+    stdout.destroy(err);
+    stderr.destroy(err);
+  });
+  return { stdout, stderr, stdin: stdin ? raw : null, close: () => raw.destroy() };
+}
+
+export async function inspectExec(docker: Docker, execId: string): Promise<ExecState> {
+  const info = await call(() => docker.getExec(execId).inspect());
+  return { running: info.Running, exitCode: info.ExitCode ?? null, pid: info.Pid };
+}
+
+export async function resizeExec(docker: Docker, execId: string, cols: number, rows: number): Promise<void> {
+  await call(() => docker.getExec(execId).resize({ w: cols, h: rows }));
+}

@@ -1,0 +1,34 @@
+import type Docker from 'dockerode';
+import type { VolumeInfo } from '../container-engine';
+import { call, labelFilter, orNull, toEngineError } from './errors';
+
+interface DockerVolume {
+  Name: string;
+  Labels?: Record<string, string> | null;
+  Mountpoint?: string;
+}
+
+function toVolume(v: DockerVolume): VolumeInfo {
+  return { name: v.Name, labels: v.Labels ?? {}, ...(v.Mountpoint ? { mountpoint: v.Mountpoint } : {}) };
+}
+
+export async function createVolume(docker: Docker, name: string, labels: Record<string, string>): Promise<VolumeInfo> {
+  await call(() => docker.createVolume({ Name: name, Labels: labels }));
+  const volume = await inspectVolume(docker, name);
+  if (!volume) throw toEngineError(new Error(`volume "${name}" not found right after creating it`));
+  return volume;
+}
+
+export async function removeVolume(docker: Docker, name: string): Promise<void> {
+  await orNull(() => docker.getVolume(name).remove());
+}
+
+export async function listVolumes(docker: Docker, labels: Record<string, string>): Promise<VolumeInfo[]> {
+  const result = await call(() => docker.listVolumes({ filters: { label: labelFilter(labels) } }));
+  return ((result.Volumes ?? []) as DockerVolume[]).map(toVolume);
+}
+
+export async function inspectVolume(docker: Docker, name: string): Promise<VolumeInfo | null> {
+  const v = await orNull(() => docker.getVolume(name).inspect());
+  return v ? toVolume(v as DockerVolume) : null;
+}
