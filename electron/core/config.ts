@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { isImageReference } from '../../shared/schemas/common';
 
 export interface CoreConfig {
   host: string;
@@ -87,6 +88,8 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
   }
   const rateLimit = Number(raw.rateLimit ?? 100);
   if (!Number.isFinite(rateLimit) || rateLimit < 0) throw new ConfigError('--rate-limit must be a number of requests per second, 0 or more');
+  const defaultBase = raw.defaultBase ?? 'debian:bookworm-slim';
+  if (!isImageReference(defaultBase)) throw new ConfigError(`--default-base must be an image reference like debian:bookworm-slim, got "${defaultBase}"`);
   const grace = Number(raw.sessionGraceSeconds ?? 60);
   if (!Number.isInteger(grace) || grace < 0) throw new ConfigError('--session-grace must be a whole number of seconds');
   return {
@@ -94,7 +97,7 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     port: parsePort(raw.port ?? '7420', '--port'),
     proxyPort: parsePort(raw.proxyPort ?? '7421', '--proxy-port'),
     dataDir: path.resolve(raw.dataDir ?? defaultDataDir()),
-    defaultBase: raw.defaultBase ?? 'debian:bookworm-slim',
+    defaultBase,
     allowedOrigins: (raw.allowedOrigins ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     uiDir: raw.uiDir ? path.resolve(raw.uiDir) : null,
     sessionGraceSeconds: grace,

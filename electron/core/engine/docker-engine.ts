@@ -1,6 +1,7 @@
 import Docker from 'dockerode';
 import { PassThrough, type Duplex, type Readable } from 'node:stream';
 import type { Disposable } from '../lifetime';
+import './docker-modem-redirects';
 import {
   EngineError,
   type ContainerEngine,
