@@ -23,6 +23,7 @@ import { registerEventRoutes } from './events/routes';
 import { registerExecRoutes } from './exec/routes';
 import { ExecService } from './exec/service';
 import { installHardening, loopbackPolicy } from './http/hardening';
+import { coreLoggerOptions } from './http/log-redaction';
 import { installErrorHandling } from './http/problems';
 import { installValidators } from './http/validation';
 import { randomBase32 } from './ids';
@@ -57,7 +58,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   auth.ensureAdminToken(config.dataDir);
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: coreLoggerOptions(config.logLevel, options.logger),
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: false,
     forceCloseConnections: true,
