@@ -22,6 +22,7 @@ import { EventBus } from './events/event-bus';
 import { registerEventRoutes } from './events/routes';
 import { registerExecRoutes } from './exec/routes';
 import { ExecService } from './exec/service';
+import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors';
 import { installHardening, loopbackPolicy } from './http/hardening';
 import { coreLoggerOptions } from './http/log-redaction';
 import { installErrorHandling } from './http/problems';
@@ -57,15 +58,18 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   const auth = new AuthService(new TokenStore(db));
   auth.ensureAdminToken(config.dataDir);
 
+  let port = config.port;
+  const policy = loopbackPolicy(() => port, config.allowedOrigins);
   const app = Fastify({
     logger: coreLoggerOptions(config.logLevel, options.logger),
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: false,
     forceCloseConnections: true,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(policy),
+    clientErrorHandler,
   });
   const log: FastifyBaseLogger = app.log;
-  let port = config.port;
 
   await app.register(swagger, {
     openapi: {
@@ -88,7 +92,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
       done(err as Error, undefined);
     }
   });
-  installHardening(app, loopbackPolicy(() => port, config.allowedOrigins));
+  installHardening(app, policy);
   const limiter = new RateLimiter(config.rateLimit, config.rateLimit * 10);
   installAuthGuard(app, auth, limiter);
 
@@ -107,7 +111,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   registerBaseRoutes(app, bases);
   registerBoxRoutes(app, boxes);
   registerEventRoutes(app, bus);
-  registerExecRoutes(app, exec, auth, loopbackPolicy(() => port, config.allowedOrigins), limiter);
+  registerExecRoutes(app, exec, auth, policy, limiter);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 
   bases.registerDefault(config.defaultBase);

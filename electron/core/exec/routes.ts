@@ -101,7 +101,7 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, auth
 
   async function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const refusal = checkRequest(policy, 'GET', req.headers, true);
+    const refusal = checkRequest(policy, req, true);
     if (refusal) return refuse(socket, refusal);
     const match = SOCKET_PATH.exec(url.pathname);
     if (!match) return refuse(socket, new ApiError('not_found', `no WebSocket endpoint at ${url.pathname}`));
