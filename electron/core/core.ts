@@ -27,6 +27,7 @@ import { installHardening, loopbackPolicy } from './http/hardening';
 import { coreLoggerOptions } from './http/log-redaction';
 import { installErrorHandling } from './http/problems';
 import { installValidators } from './http/validation';
+import { IdempotencyStore } from './idempotency/store';
 import { randomBase32 } from './ids';
 import { DisposableStore, toDisposable } from './lifetime';
 import { CORE_VERSION, registerSystemRoutes } from './system/routes';
@@ -109,7 +110,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   registerSystemRoutes(app, monitor, engine.name);
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, bases);
-  registerBoxRoutes(app, boxes);
+  registerBoxRoutes(app, boxes, new IdempotencyStore(db));
   registerEventRoutes(app, bus);
   registerExecRoutes(app, exec, auth, policy, limiter);
   if (config.uiDir) registerStaticUi(app, config.uiDir);

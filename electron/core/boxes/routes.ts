@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Box, BoxCreate, BoxList, BoxListQuery, BoxUpdate, LogsQuery } from '../../../shared/schemas/box';
 import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
 import { sendLiveStream } from '../http/streaming';
+import { IdempotencyHeaders, answerIdempotently } from '../idempotency/idempotent';
+import type { IdempotencyStore } from '../idempotency/store';
 import type { BoxService } from './service';
 
 type P = { Params: BoxParams };
 const tags = ['boxes'];
 
-export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService): void {
+export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idempotency: IdempotencyStore): void {
   const base = '/v1/projects/:project/boxes';
 
   app.post<{ Params: { project: string }; Body: BoxCreate }>(
@@ -17,13 +19,14 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService): void
       schema: {
         tags,
         summary: 'Create a box; answers when it is running',
-        description: 'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it. N simultaneous creates of one name give one 201 and N-1 409.',
+        description: 'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it. N simultaneous creates of one name give one 201 and N-1 409. With an Idempotency-Key header a retry answers the first success again.',
         params: ProjectParams,
+        headers: IdempotencyHeaders,
         body: BoxCreate,
         response: { 201: Box },
       },
     },
-    async (request, reply) => reply.code(201).send(await boxes.create(request.params.project, request.body)),
+    async (request, reply) => answerIdempotently(idempotency, request, reply, 201, () => boxes.create(request.params.project, request.body)),
   );
 
   app.get<{ Params: { project: string }; Querystring: BoxListQuery }>(

@@ -36,4 +36,16 @@ export const MIGRATIONS: string[] = [
      UNIQUE (project, name)
    );
    CREATE INDEX boxes_project_created ON boxes (project, created_at, id);`,
+  // 3: Idempotency-Key answers, kept 24 h (see idempotency/store.ts).
+  `CREATE TABLE idempotency_keys (
+     token_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     request_hash TEXT NOT NULL,
+     owner TEXT NOT NULL,
+     status INTEGER,
+     body TEXT,
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (token_id, key)
+   );
+   CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);`,
 ];
