@@ -26,6 +26,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './http/framework-erro
 import { installHardening, loopbackPolicy } from './http/hardening';
 import { coreLoggerOptions } from './http/log-redaction';
 import { installErrorHandling } from './http/problems';
+import { SocketRouter } from './http/socket-router';
 import { installValidators } from './http/validation';
 import { IdempotencyStore } from './idempotency/store';
 import { randomBase32 } from './ids';
@@ -112,7 +113,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   registerBaseRoutes(app, bases);
   registerBoxRoutes(app, boxes, new IdempotencyStore(db));
   registerEventRoutes(app, bus);
-  registerExecRoutes(app, exec, auth, policy, limiter);
+  registerExecRoutes(app, exec, new SocketRouter(app, { policy, auth, limiter }));
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 
   bases.registerDefault(config.defaultBase);
