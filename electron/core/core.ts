@@ -26,6 +26,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './http/framework-erro
 import { installHardening, loopbackPolicy } from './http/hardening';
 import { coreLoggerOptions } from './http/log-redaction';
 import { installErrorHandling } from './http/problems';
+import { installProblemResponses } from './http/problem-responses';
 import { SocketRouter } from './http/socket-router';
 import { installValidators } from './http/validation';
 import { IdempotencyStore } from './idempotency/store';
@@ -82,6 +83,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
     },
   });
   installValidators(app);
+  installProblemResponses(app);
   installErrorHandling(app);
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');

@@ -10,6 +10,7 @@ import type { SocketRouter } from '../http/socket-router';
 import { sendLiveStream } from '../http/streaming';
 import type { ExecService } from './service';
 import { registerExecSockets } from './socket-routes';
+import { problemResponses } from '../http/problem-responses';
 
 const tags = ['exec'];
 
@@ -26,7 +27,7 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sock
           'The box environment (as of now) is merged under env. Output is capped per stream (10 MiB) with truncated. timeout_s kills the whole process tree. With Accept: application/x-ndjson the answer streams one JSON line per chunk ({"type":"stdout"|"stderr","data"}) then {"type":"exit",...}.',
         params: BoxParams,
         body: ExecRequest,
-        response: { 200: ExecResult },
+        response: { 200: ExecResult, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -65,6 +66,7 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sock
           summary: kind === 'exec' ? 'WebSocket: run a command interactively' : 'WebSocket: an interactive login shell on a TTY',
           description: `WebSocket upgrade only (see docs/protocol.md). Offer the subprotocols "${WS_PROTOCOL}" and "bearer.<token>", or send Authorization. Query: ${kind === 'exec' ? 'command (repeated), tty=0|1, ' : ''}cols, rows, session (to reattach).`,
           params: BoxParams,
+          response: problemResponses(404, 409),
         },
       },
       async () => {
