@@ -14,7 +14,25 @@ const MIME_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-export const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/**
+ * The renderer's Content-Security-Policy, written once for both ways it is served: by the
+ * headless core at `/` (the API is 'self') and by Electron at app://boxdesk (the API is the
+ * core's http:// and ws:// origin, given as `apiSources`).
+ */
+export function uiContentSecurityPolicy(apiSources: string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    ["connect-src 'self'", ...apiSources].join(' '),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+export const UI_CSP = uiContentSecurityPolicy();
 
 /**
  * The file of the renderer build a URL path names, and its content type.
