@@ -60,6 +60,9 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const { error, bug } = toApiError(err, request.id);
+    if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && request.routeOptions.config.body === 'stream') {
+      return sendProblem(reply, new ApiError('unsupported_media_type', 'send the body as application/octet-stream').toProblem());
+    }
     if (bug) request.log.error({ err }, 'request failed');
     return sendProblem(reply, error.toProblem());
   });

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { isStreamBodySchema } from './body-parsers';
 import type { FieldError } from '../../../shared/errors';
 import { NO_NUL_PATTERN } from '../../../shared/schemas/common';
 
@@ -19,7 +20,10 @@ function makeAjv(options: Options): Ajv {
 export function installValidators(app: FastifyInstance): void {
   const body = makeAjv({ coerceTypes: false, removeAdditional: false });
   const text = makeAjv({ coerceTypes: 'array', removeAdditional: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : text.compile(schema)) as never);
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body' && isStreamBodySchema(schema)) return () => true;
+    return (httpPart === 'body' ? body.compile(schema) : text.compile(schema)) as never;
+  });
 }
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
