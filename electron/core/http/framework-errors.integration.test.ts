@@ -60,3 +60,11 @@ describe('the Host a request names', () => {
     assert.equal(own.status, 200);
   });
 });
+
+test('an absolute request URI naming the core still needs a token on /v1', async () => {
+  for (const path of ['/v1/bases', '/v1/projects/p/boxes', '/v1/tokens']) {
+    expectProblem(await get(`http://${host}${path}`, `Host: ${host}\r\n`), 401, 'unauthorized');
+    const authorised = await get(`http://${host}${path}`, `Host: ${host}\r\nAuthorization: Bearer ${t.token}\r\n`);
+    assert.equal(authorised.status, 200, path);
+  }
+});
