@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 
 const MIME_TYPES: Record<string, string> = {
@@ -54,8 +56,9 @@ export function resolveUiFile(root: string, urlPath: string): { file: string; co
 export function registerStaticUi(app: FastifyInstance, uiDir: string): void {
   const root = path.resolve(uiDir);
   if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`--ui-dir ${root} has no index.html; build the renderer first (npm run build:renderer)`);
-  app.get('/*', { schema: { hide: true } as never }, (request, reply) => {
-    const { file, contentType: type } = resolveUiFile(root, (request.params as { '*': string })['*'] ?? '');
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.get('/*', { schema: { hide: true, params: Type.Object({ '*': Type.String() }) } }, (request, reply) => {
+    const { file, contentType: type } = resolveUiFile(root, request.params['*']);
     const immutable = file.includes(`${path.sep}assets${path.sep}`);
     return reply
       .header('content-type', type)
