@@ -9,7 +9,7 @@ import type { Scope, Token } from '../../../shared/schemas/system';
 import type { AuthService } from '../auth/auth-service';
 import type { RateLimiter } from '../auth/rate-limiter';
 import { checkRequest, type HostPolicy } from './hardening';
-import { toApiError } from './problems';
+import { STORAGE_RETRY_AFTER_S, toApiError } from './problems';
 import { writeRawProblem } from './raw-problem';
 
 /** What a socket route learns of an upgrade that passed every check. */
@@ -72,7 +72,7 @@ export class SocketRouter {
       this.upgrade(req, socket, head).catch((err: unknown) => {
         const { error, bug } = toApiError(err, 'upgrade');
         if (bug) app.log.error({ err }, 'websocket upgrade failed');
-        const retry = (err as { retryAfter?: number }).retryAfter;
+        const retry = error.code === 'storage_busy' ? STORAGE_RETRY_AFTER_S : (err as { retryAfter?: number }).retryAfter;
         writeRawProblem(socket, error, retry ? { 'Retry-After': String(retry) } : {});
       });
     });
