@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import readline from 'node:readline';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, it } from 'node:test';
@@ -9,7 +10,17 @@ function screen(tty: boolean): NodeJS.WriteStream & { text(): string } {
   const stream = new PassThrough() as unknown as NodeJS.WriteStream & { text(): string };
   let text = '';
   (stream as unknown as PassThrough).on('data', (d: Buffer) => (text += d.toString()));
-  Object.assign(stream, { isTTY: tty, columns: 120, text: () => text });
+  Object.assign(stream, { isTTY: tty, columns: 120, rows: 40, text: () => text });
+  // What tty.WriteStream adds, done the way it does it: through readline.
+  if (tty) {
+    const w = stream as unknown as NodeJS.WritableStream;
+    Object.assign(stream, {
+      cursorTo: (x: number, y?: number, cb?: () => void) => readline.cursorTo(w, x, y, cb),
+      moveCursor: (dx: number, dy: number, cb?: () => void) => readline.moveCursor(w, dx, dy, cb),
+      clearLine: (dir: -1 | 0 | 1, cb?: () => void) => readline.clearLine(w, dir, cb),
+      clearScreenDown: (cb?: () => void) => readline.clearScreenDown(w, cb),
+    });
+  }
   return stream;
 }
 
@@ -71,6 +82,21 @@ describe('withSpinner', () => {
     const stderr = screen(false);
     assert.equal(await withSpinner('creating', async () => 42, stderr), 42);
     await assert.rejects(withSpinner('creating', async () => Promise.reject(new Error('boom')), stderr), /boom/);
+    assert.equal(stderr.text(), '');
+  });
+});
+
+describe('withSpinner on a terminal', () => {
+  it('draws the label while the work runs', async () => {
+    const stderr = screen(true);
+    assert.equal(await withSpinner('stopping box web', () => new Promise((resolve) => setTimeout(() => resolve('done'), 250)), stderr), 'done');
+    assert.match(stderr.text(), /stopping box web/);
+  });
+
+  it('stays silent on a terminal without a size (ora would loop clearing it)', async () => {
+    const stderr = screen(true);
+    Object.assign(stderr, { columns: 0 });
+    assert.equal(await withSpinner('stopping', async () => 1, stderr), 1);
     assert.equal(stderr.text(), '');
   });
 });

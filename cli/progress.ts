@@ -2,9 +2,18 @@ import { Transform, type TransformCallback } from 'node:stream';
 import cliProgress from 'cli-progress';
 import ora from 'ora';
 
+/**
+ * Whether to draw on a stream: a terminal with a width. A pseudo-terminal
+ * without a size (e.g. under `script`) reports 0 columns, and ora's clear
+ * would then loop forever.
+ */
+export function canDraw(stream: NodeJS.WriteStream): boolean {
+  return stream.isTTY === true && stream.columns > 0;
+}
+
 /** A spinner on `stream` while a slow request runs; nothing at all when the stream is not a terminal. */
 export async function withSpinner<T>(label: string, work: () => Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
-  if (!stream.isTTY) return work();
+  if (!canDraw(stream)) return work();
   const spinner = ora({ text: label, stream, discardStdin: false }).start();
   try {
     return await work();
@@ -43,7 +52,7 @@ export class TransferBar extends Transform {
   constructor(private readonly options: TransferBarOptions) {
     super();
     const known = options.total !== undefined;
-    this.bar = options.stream.isTTY
+    this.bar = canDraw(options.stream)
       ? new cliProgress.SingleBar({
           stream: options.stream,
           format: known ? `${options.label} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}` : `${options.label} {done} | {rate}`,
