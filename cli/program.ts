@@ -22,7 +22,7 @@ export interface ActionOptions {
 }
 
 /** What a command's action gets: its arguments in order, and its options merged with the global ones. */
-export type Run<O, C> = (ctx: C, args: string[], opts: O & GlobalOptions) => Promise<number | void>;
+export type Action<O, C> = (ctx: C, args: string[], opts: O & GlobalOptions) => Promise<number | void>;
 
 function globalOptions(): Option[] {
   return [
@@ -30,7 +30,7 @@ function globalOptions(): Option[] {
     new Option('--token <TOKEN>', 'API token'),
     new Option('--profile <NAME>', 'read SERVICE_PROFILE_<NAME>_URL and _TOKEN'),
     new Option('-p, --project <P>', 'project (default: $BOX_PROJECT, else "default")'),
-    new Option('-o, --output <FORMAT>', 'output format (default: table)').choices(FORMATS),
+    new Option('-o, --output <FORMAT>', 'output format, table by default').choices(FORMATS),
   ];
 }
 
@@ -142,7 +142,7 @@ export class Cli {
   }
 
   /** Makes `run` the command's action, with a Context for talking to the core; its number is the exit status. */
-  action<O = Record<string, unknown>>(cmd: Command, run: Run<O, Context>, options: ActionOptions = {}): Command {
+  action<O = Record<string, unknown>>(cmd: Command, run: Action<O, Context>, options: ActionOptions = {}): Command {
     return cmd.action(async () => {
       const args = this.arguments(cmd, options);
       const opts = this.options<O>(cmd);
@@ -160,7 +160,7 @@ export class Cli {
   }
 
   /** Like action, for commands that do not talk to a core (serve, completion). */
-  localAction<O = Record<string, unknown>>(cmd: Command, run: Run<O, Io>, options: ActionOptions = {}): Command {
+  localAction<O = Record<string, unknown>>(cmd: Command, run: Action<O, Io>, options: ActionOptions = {}): Command {
     return cmd.action(async () => {
       const args = this.arguments(cmd, options);
       this.exitCode = (await run(this.io, args, this.options<O>(cmd))) ?? 0;
