@@ -5,7 +5,7 @@ import { now } from '../ids';
 import type { Disposable } from '../lifetime';
 import type { EventBus } from '../events/event-bus';
 import { crashReason, readTail, REASON_TAIL_LINES } from './crash-loop';
-import { LABELS, type BoxService } from './service';
+import { CONTAINER_GONE, LABELS, type BoxService } from './service';
 import { toBox, type BoxRow, type BoxStore } from './store';
 
 /** Events after which a box's container may no longer match its record. */
@@ -149,15 +149,16 @@ export class Reconciler implements Disposable {
       case 'deleting':
         await this.boxes.finishDelete(row);
         return;
-      case 'error':
-        // A pause from outside that was undone outside: the box runs again.
-        if (row.status_reason === PAUSED_REASON && container?.state === 'running') this.setStatus(row, 'running');
-        return;
     }
     if (!container) {
       // Forget the container: the box's status and hints then say it has none.
       if (row.container_id) this.store.update(row.id, { container_id: null }, now());
-      this.setError(row, 'its container was removed outside Boxdesk; delete the box and create it again');
+      if (row.status !== 'error' || row.container_id) this.setError(row, CONTAINER_GONE);
+      return;
+    }
+    if (row.status === 'error') {
+      // A pause from outside that was undone outside: the box runs again.
+      if (row.status_reason === PAUSED_REASON && container.state === 'running') this.setStatus(row, 'running');
       return;
     }
     if (row.status === 'stopping' || (row.status === 'stopped' && container.running)) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Box, BoxCreate, BoxList, BoxListQuery, BoxUpdate, LogsQuery } from '../../../shared/schemas/box';
 import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
 import { sendLiveStream } from '../http/streaming';
@@ -6,6 +6,15 @@ import type { BoxService } from './service';
 
 type P = { Params: BoxParams };
 const tags = ['boxes'];
+
+/** Aborts when the client goes away before its answer is sent: queued work for it is dropped. */
+function clientGone(reply: FastifyReply): { signal: AbortSignal } {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return { signal: controller.signal };
+}
 
 export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService): void {
   const base = '/v1/projects/:project/boxes';
@@ -49,24 +58,24 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService): void
         response: { 200: Box },
       },
     },
-    async (request) => boxes.update(request.params.project, request.params.name, request.body),
+    async (request, reply) => boxes.update(request.params.project, request.params.name, request.body, clientGone(reply)),
   );
 
   app.delete<P>(`${base}/:name`, { config: { scope: 'write' }, schema: { tags, summary: 'Delete a box and its container', params: BoxParams } }, async (request, reply) => {
-    await boxes.delete(request.params.project, request.params.name);
+    await boxes.delete(request.params.project, request.params.name, clientGone(reply));
     return reply.code(204).send();
   });
 
   app.post<P>(
     `${base}/:name/stop`,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Stop: SIGTERM, then SIGKILL after the grace period. Idempotent.', params: BoxParams, response: { 200: Box } } },
-    async (request) => boxes.stop(request.params.project, request.params.name),
+    { config: { scope: 'write' }, schema: { tags, summary: 'Stop: SIGTERM, then SIGKILL after the grace period (at most 300 s). Idempotent.', params: BoxParams, response: { 200: Box } } },
+    async (request, reply) => boxes.stop(request.params.project, request.params.name, clientGone(reply)),
   );
 
   app.post<P>(
     `${base}/:name/resume`,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Resume a stopped box. Idempotent.', params: BoxParams, response: { 200: Box } } },
-    async (request) => boxes.resume(request.params.project, request.params.name),
+    { config: { scope: 'write' }, schema: { tags, summary: 'Resume a stopped box, or restart one in error. Idempotent.', params: BoxParams, response: { 200: Box } } },
+    async (request, reply) => boxes.resume(request.params.project, request.params.name, clientGone(reply)),
   );
 
   app.get<P & { Querystring: { tail?: number; follow?: boolean } }>(

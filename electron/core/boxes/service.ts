@@ -31,6 +31,8 @@ export interface BoxServiceDeps {
 
 export const DEFAULT_QUEUE_WAIT_MS = 60_000;
 
+export const CONTAINER_GONE = 'its container was removed outside Boxdesk; delete the box and create it again';
+
 /** What a mutation knows of its caller: a client that goes away drops the queued work. */
 export interface CallOptions {
   signal?: AbortSignal;
@@ -328,6 +330,11 @@ export class BoxService {
             await this.engine.updateContainer(id, limitsOf(configOf(row)));
           }
           await this.engine.startContainer(id);
+        }).catch((err: unknown) => {
+          if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
+          this.store.update(row.id, { container_id: null }, now());
+          this.setStatus(row, 'error', CONTAINER_GONE);
+          throw new ApiError('conflict', `cannot resume box "${name}": ${CONTAINER_GONE}`, { hint: 'delete the box and create it again' });
         });
         return toBox(this.setStatus(row, 'running'));
       },
@@ -342,10 +349,10 @@ export class BoxService {
    */
   async delete(project: string, name: string, options: CallOptions = {}): Promise<void> {
     const first = this.find(project, name);
-    this.check(first, 'delete');
     if (this.mutex.isBusy(first.id) && first.container_id && first.status !== 'creating' && first.status !== 'deleting') {
-      this.preempted.add(first.id);
       this.requireEngine();
+      this.preempted.add(first.id);
+      this.setStatus(first, 'deleting');
       await this.engine.removeContainer(first.container_id);
     }
     try {
@@ -353,7 +360,7 @@ export class BoxService {
         first,
         async () => {
           let row = this.find(project, name);
-          this.check(row, 'delete');
+          if (!this.preempted.has(row.id)) this.check(row, 'delete');
           this.requireEngine();
           row = this.setStatus(row, 'deleting');
           this.preempted.delete(row.id);
