@@ -11,6 +11,7 @@ import { BaseService } from './bases/service';
 import { BaseStore } from './bases/store';
 import { Reconciler } from './boxes/reconciler';
 import { registerBoxRoutes } from './boxes/routes';
+import { registerBoxStatsRoutes } from './boxes/stats-routes';
 import { BoxService } from './boxes/service';
 import { BoxStore } from './boxes/store';
 import type { CoreConfig } from './config';
@@ -49,7 +50,7 @@ function instanceId(db: Db): string {
 }
 
 /** Starts the core: the same in Electron and headless. */
-export async function startCore(config: CoreConfig, options: { engine?: ContainerEngine; logger?: boolean | object; sqliteBinding?: string } = {}): Promise<Core> {
+export async function startCore(config: CoreConfig, options: { engine?: ContainerEngine; logger?: boolean | object; sqliteBinding?: string; boxQueueWaitMs?: number } = {}): Promise<Core> {
   const owned = new DisposableStore();
   const db = openDatabase(config.dataDir, { nativeBinding: options.sqliteBinding });
   owned.add(toDisposable(() => void db.close()));
@@ -97,7 +98,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   const bases = new BaseService(new BaseStore(db), engine, bus, log);
   const instance = instanceId(db);
   const boxStore = new BoxStore(db);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log });
+  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
 
@@ -105,6 +106,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, bases);
   registerBoxRoutes(app, boxes);
+  registerBoxStatsRoutes(app, boxes, engine);
   registerEventRoutes(app, bus);
   registerExecRoutes(app, exec, auth, loopbackPolicy(() => port, config.allowedOrigins), limiter);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
