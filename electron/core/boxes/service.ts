@@ -9,6 +9,7 @@ import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import { assertTransition, type BoxOperation } from './box-state-machine';
 import { CrashLoopDetector } from './crash-loop';
+import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
 import { KeyedMutex, QueueWaitError } from './keyed-mutex';
 import { configOf, limitsOf, toBox, type BoxRow, type BoxStore } from './store';
 
@@ -36,20 +37,6 @@ export const CONTAINER_GONE = 'its container was removed outside Boxdesk; delete
 /** What a mutation knows of its caller: a client that goes away drops the queued work. */
 export interface CallOptions {
   signal?: AbortSignal;
-}
-
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c?: unknown; i?: unknown };
-    if (typeof value.c === 'string' && typeof value.i === 'string') return { created_at: value.c, id: value.i };
-  } catch {
-    // fall through
-  }
-  throw new ApiError('invalid_body', 'query.cursor is not a cursor this API returned', { errors: [{ path: 'query.cursor', message: 'is not valid' }] });
-}
-
-function encodeCursor(row: BoxRow): string {
-  return Buffer.from(JSON.stringify({ c: row.created_at, i: row.id })).toString('base64url');
 }
 
 export class BoxService {
@@ -129,23 +116,8 @@ export class BoxService {
     return { items: page.map(toBox), next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
   }
 
-  /** Checks limits against what the engine can give; the schema already checked types and minimums. */
   private resolveConfig(input: Config | undefined, current: ResolvedConfig): ResolvedConfig {
-    const config = { ...current, ...input };
-    if (config.region !== 'local') {
-      throw new ApiError('invalid_body', `config.region "${config.region}" is not available: "local" is the only region of this machine`, {
-        errors: [{ path: 'body.config.region', message: 'must be "local"' }],
-      });
-    }
-    const info = this.deps.monitor.current.info;
-    if (info && config.cpus > info.cpus) {
-      throw new ApiError('invalid_body', `config.cpus ${config.cpus} is more than the ${info.cpus} CPUs this machine has`, { errors: [{ path: 'body.config.cpus', message: `must be at most ${info.cpus}` }] });
-    }
-    const ramLimit = info ? Math.floor(info.memoryBytes / 1024 / 1024) : Infinity;
-    if (config.ram_mb > ramLimit) {
-      throw new ApiError('invalid_body', `config.ram_mb ${config.ram_mb} is more than the ${ramLimit} MiB this machine has`, { errors: [{ path: 'body.config.ram_mb', message: `must be at most ${ramLimit}` }] });
-    }
-    return config;
+    return resolveConfig(input, current, this.deps.monitor.current.info);
   }
 
   private requireEngine(): void {
