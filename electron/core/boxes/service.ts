@@ -331,6 +331,8 @@ export class BoxService {
       await this.queued(
         first,
         async () => {
+          // The reconciler may have finished this delete (after the kill) while it waited: done.
+          if (this.preempted.has(first.id) && !this.store.getById(first.id)) return;
           let row = this.find(project, name);
           if (!this.preempted.has(row.id)) this.check(row, 'delete');
           this.requireEngine();
