@@ -53,8 +53,9 @@ test('a fork bomb stays under the pids limit, its exec answers at its timeout, a
   const container = docker.getContainer(c!.Id);
   // Refuse to light it where nothing would contain it.
   assert.equal((await container.inspect()).HostConfig.PidsLimit, 64);
-  // The bomb's own shell then turns into a sleep (exec needs no fork): the command outlives its timeout.
-  const result = await exec('bomb', { command: ['sh', '-c', 'f(){ f|f & }; f; exec sleep 60'], timeout_s: 5 });
+  // The bomb runs in a subshell (busybox sh may exit when a fork fails); the outer shell then turns
+  // into a sleep (exec needs no fork), so the command always outlives its timeout.
+  const result = await exec('bomb', { command: ['sh', '-c', 'f(){ f|f & }; (f); exec sleep 60'], timeout_s: 5 });
   assert.equal(result.timed_out, true);
   assert.notEqual(result.exit_code, 0);
   const sample = (await container.stats({ stream: false })) as unknown as { pids_stats?: { current?: number } };
