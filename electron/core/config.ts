@@ -18,6 +18,8 @@ export interface CoreConfig {
   logLevel: string;
   /** Requests per second per token (bursts of 10x); 0 turns limiting off. */
   rateLimit: number;
+  /** Largest file upload, in bytes. */
+  uploadLimit: number;
 }
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -41,6 +43,7 @@ const FLAGS: Record<string, { env: string; key: keyof CoreConfig }> = {
   '--session-grace': { env: 'BOXDESK_SESSION_GRACE_SECONDS', key: 'sessionGraceSeconds' },
   '--log-level': { env: 'BOXDESK_LOG_LEVEL', key: 'logLevel' },
   '--rate-limit': { env: 'BOXDESK_RATE_LIMIT', key: 'rateLimit' },
+  '--upload-limit': { env: 'BOXDESK_UPLOAD_LIMIT', key: 'uploadLimit' },
 };
 
 export const USAGE = `Usage: npm run serve -- [options]
@@ -56,6 +59,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --session-grace S      seconds a detached console lives on (default 60)      BOXDESK_SESSION_GRACE_SECONDS
   --log-level LEVEL      fatal|error|warn|info|debug (default info)            BOXDESK_LOG_LEVEL
   --rate-limit N         requests/s per token, bursts of 10x; 0 = off (100)     BOXDESK_RATE_LIMIT
+  --upload-limit SIZE    largest file upload: bytes, or with K/M/G (1G)        BOXDESK_UPLOAD_LIMIT
 `;
 
 export class ConfigError extends Error {}
@@ -63,6 +67,16 @@ export class ConfigError extends Error {}
 function parsePort(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${flag} must be a port number from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+/** A size: bytes, or a number with K, M or G (powers of 1024). */
+function parseSize(value: string, flag: string): number {
+  const m = /^(\d+)\s*([KMG]i?B?)?$/i.exec(value.trim());
+  if (!m) throw new ConfigError(`${flag} must be a size like 1048576, 512M or 1G, got "${value}"`);
+  const unit = (m[2] ?? '').charAt(0).toUpperCase();
+  const n = Number(m[1]) * (unit === 'K' ? 1024 : unit === 'M' ? 1024 ** 2 : unit === 'G' ? 1024 ** 3 : 1);
+  if (n < 1) throw new ConfigError(`${flag} must be at least 1 byte`);
   return n;
 }
 
@@ -101,5 +115,6 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     execOutputLimit: 10 * 1024 * 1024,
     logLevel: raw.logLevel ?? 'info',
     rateLimit,
+    uploadLimit: parseSize(raw.uploadLimit ?? '1G', '--upload-limit'),
   };
 }

@@ -22,6 +22,8 @@ import { EventBus } from './events/event-bus';
 import { registerEventRoutes } from './events/routes';
 import { registerExecRoutes } from './exec/routes';
 import { ExecService } from './exec/service';
+import { registerFileRoutes } from './files/routes';
+import { FileService } from './files/service';
 import { installHardening, loopbackPolicy } from './http/hardening';
 import { installErrorHandling } from './http/problems';
 import { installValidators } from './http/validation';
@@ -106,6 +108,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   registerBaseRoutes(app, bases);
   registerBoxRoutes(app, boxes);
   registerEventRoutes(app, bus);
+  registerFileRoutes(app, new FileService({ engine, boxes, log }), config);
   registerExecRoutes(app, exec, auth, loopbackPolicy(() => port, config.allowedOrigins), limiter);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 

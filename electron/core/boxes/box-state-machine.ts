@@ -1,7 +1,7 @@
 import { ApiError } from '../../../shared/errors';
 import type { BoxStatus } from '../../../shared/schemas/box';
 
-export type BoxOperation = 'stop' | 'resume' | 'delete' | 'update' | 'exec' | 'logs';
+export type BoxOperation = 'stop' | 'resume' | 'delete' | 'update' | 'exec' | 'logs' | 'files';
 
 /** Statuses in which a box is mid-transition: every operation on it is refused. */
 const TRANSIENT: BoxStatus[] = ['creating', 'stopping', 'resuming', 'deleting'];
@@ -13,6 +13,7 @@ const ALLOWED: Record<BoxOperation, BoxStatus[]> = {
   update: ['running', 'stopped', 'error'],
   exec: ['running'],
   logs: ['running', 'stopped', 'error'],
+  files: ['running', 'stopped', 'error'],
 };
 
 /** Throws 409 when `op` is not allowed from `status`, naming what would be. */

@@ -1,0 +1,169 @@
+import type { Readable } from 'node:stream';
+import tar, { type Header as Headers } from 'tar-stream';
+import { ApiError } from '../../../shared/errors';
+import type { FileStat, FileType } from '../../../shared/schemas/files';
+import { formatMode, joinBoxPath } from './box-path';
+
+/** The engine's tar names can carry a leading "/" (an archive of the root) and a trailing one (directories). */
+function trimSlashes(name: string): string {
+  return name.replace(/^\/+/, '').replace(/\/+$/, '');
+}
+
+function entryType(header: Headers): FileType {
+  switch (header.type) {
+    case 'file':
+    case 'contiguous-file':
+      return 'file';
+    case 'directory':
+      return 'dir';
+    case 'symlink':
+      return 'symlink';
+    default:
+      return 'other';
+  }
+}
+
+/** A stat from a tar header (mtimes in tars are whole seconds). */
+export function statFromHeader(path: string, header: Headers): FileStat {
+  const type = entryType(header);
+  const linkTarget = type === 'symlink' ? (header.linkname ?? '') : undefined;
+  return {
+    path,
+    type,
+    size: type === 'file' ? (header.size ?? 0) : type === 'symlink' ? Buffer.byteLength(linkTarget ?? '') : 0,
+    mode: formatMode(header.mode ?? 0),
+    mtime: (header.mtime ?? new Date(0)).toISOString(),
+    ...(linkTarget !== undefined ? { link_target: linkTarget } : {}),
+  };
+}
+
+/**
+ * The one regular file of an engine archive of a file path, as a stream of its bytes: nothing is
+ * buffered beyond the stream's own high-water mark. Anything but a regular file first is refused.
+ */
+export function singleFile(archive: Readable, path: string): Promise<{ size: number; stream: Readable }> {
+  const extract = tar.extract();
+  return new Promise((resolve, reject) => {
+    let seen = false;
+    const fail = (err: Error) => {
+      archive.destroy();
+      extract.destroy();
+      reject(err);
+    };
+    extract.on('entry', (header, stream, next) => {
+      if (seen) {
+        // Only one entry was asked for; the rest (there should be none) is skipped.
+        stream.resume();
+        return next();
+      }
+      seen = true;
+      if (entryType(header) !== 'file') return fail(new ApiError('invalid_body', `"${path}" is not a regular file`));
+      stream.on('end', () => next());
+      resolve({ size: header.size ?? 0, stream: stream as unknown as Readable });
+    });
+    extract.on('error', (err: Error) => (seen ? undefined : fail(err)));
+    extract.on('finish', () => (seen ? undefined : fail(new ApiError('not_found', `"${path}" not found in the box`))));
+    archive.on('error', (err) => {
+      if (!seen) fail(err);
+      else extract.destroy(err);
+    });
+    archive.pipe(extract);
+  });
+}
+
+/**
+ * The direct children of the directory an engine archive holds. The archive carries the whole tree
+ * with file contents: they stream through and are dropped (memory stays flat, time grows with the
+ * tree's size).
+ */
+export async function directChildren(archive: Readable, dirPath: string): Promise<FileStat[]> {
+  const extract = tar.extract();
+  const items: FileStat[] = [];
+  let prefix: string | null = null;
+  archive.on('error', (err) => extract.destroy(err));
+  archive.pipe(extract);
+  for await (const entry of extract) {
+    const name = trimSlashes(entry.header.name);
+    if (prefix === null) {
+      prefix = name;
+    } else {
+      const rel = prefix === '' ? name : name.slice(prefix.length + 1);
+      if (rel && !rel.includes('/')) items.push(statFromHeader(joinBoxPath(dirPath, rel), entry.header));
+    }
+    entry.resume();
+  }
+  return items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The header of an archive's first entry (for a symlink's target as stored); reads nothing more. */
+export async function firstHeader(archive: Readable): Promise<Headers | null> {
+  const extract = tar.extract();
+  archive.on('error', (err) => extract.destroy(err));
+  archive.pipe(extract);
+  try {
+    for await (const entry of extract) {
+      entry.resume();
+      return entry.header;
+    }
+    return null;
+  } finally {
+    archive.destroy();
+    extract.destroy();
+  }
+}
+
+/** Whether an engine archive of a directory holds anything but the directory itself; reads at most two headers. */
+export async function holdsEntries(archive: Readable): Promise<boolean> {
+  const extract = tar.extract();
+  archive.on('error', (err) => extract.destroy(err));
+  archive.pipe(extract);
+  let count = 0;
+  try {
+    for await (const entry of extract) {
+      entry.resume();
+      if (++count > 1) return true;
+    }
+    return false;
+  } finally {
+    archive.destroy();
+    extract.destroy();
+  }
+}
+
+export interface PackedEntry {
+  /** Relative to the directory the archive is extracted into; only plain segments. */
+  name: string;
+  mode: number;
+}
+
+/**
+ * A tar the core makes for the engine: directories, then at most one regular file whose bytes
+ * stream from `body`. Names are checked here again (relative, no "." or ".."), so an entry can
+ * never land outside the directory it is extracted into.
+ */
+export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: number; body: Readable }): Readable {
+  for (const e of file ? [...dirs, file] : dirs) {
+    const segments = e.name.split('/');
+    if (e.name.startsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\0'))) {
+      throw new ApiError('invalid_body', `refusing an archive entry named "${e.name}"`);
+    }
+  }
+  const pack = tar.pack();
+  const mtime = new Date();
+  for (const d of dirs) pack.entry({ name: d.name, type: 'directory', mode: d.mode, mtime });
+  if (!file) {
+    pack.finalize();
+    return pack as unknown as Readable;
+  }
+  // A body that ends short fails the entry ("Size mismatch"), which fails the archive, which aborts the engine call.
+  const sink = pack.entry({ name: file.name, type: 'file', mode: file.mode, size: file.size, mtime }, (err) => {
+    if (err) pack.destroy(err);
+    else pack.finalize();
+  });
+  file.body.on('error', (err) => pack.destroy(err));
+  file.body.on('close', () => {
+    if (!file.body.readableEnded) pack.destroy(new Error('the upload ended before its last byte'));
+  });
+  file.body.pipe(sink as unknown as NodeJS.WritableStream);
+  return pack as unknown as Readable;
+}
