@@ -66,17 +66,10 @@ export function registerFileRoutes(app: FastifyInstance, files: FileService, con
           response: { 200: FileStat },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const p = parseBoxPath(request.query.path);
         const mode = parseMode(request.query.mode);
-        let source;
-        try {
-          source = await uploadSource(request, config.uploadLimit, spoolDir);
-        } catch (err) {
-          // The rest of a refused body is not read: the connection goes with the answer.
-          reply.header('connection', 'close');
-          throw err;
-        }
+        const source = await uploadSource(request, config.uploadLimit, spoolDir);
         try {
           return await files.write(request.params.project, request.params.name, p, mode, source.size, source.body);
         } finally {

@@ -160,6 +160,8 @@ export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: nu
     if (err) pack.destroy(err);
     else pack.finalize();
   });
+  // The entry's callback above reports its failure; without a listener Node's pipe would rethrow it.
+  sink.on('error', () => undefined);
   file.body.on('error', (err) => pack.destroy(err));
   file.body.on('close', () => {
     if (!file.body.readableEnded) pack.destroy(new Error('the upload ended before its last byte'));

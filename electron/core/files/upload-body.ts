@@ -12,7 +12,11 @@ import { randomBase32 } from '../ids';
  * replace it.)
  */
 export function acceptOctetStream(scope: FastifyInstance): void {
-  scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => {
+    // A client that goes away midway is an 'aborted' error on the body: whoever reads the body sees it; never crash on it.
+    payload.on('error', () => undefined);
+    done(null, payload);
+  });
 }
 
 export interface UploadSource {
@@ -46,7 +50,8 @@ export async function uploadSource(request: FastifyRequest, limit: number, spool
   if (declared !== undefined) {
     const size = Number(declared);
     if (size > limit) {
-      body.destroy();
+      // Read and drop the rest so the client, still sending, gets the answer rather than a reset.
+      body.resume();
       throw tooLarge(limit);
     }
     return { size, body, dispose: () => undefined };
