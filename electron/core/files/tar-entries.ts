@@ -1,8 +1,20 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import tar, { type Header as Headers } from 'tar-stream';
 import { ApiError } from '../../../shared/errors';
 import type { FileStat, FileType } from '../../../shared/schemas/files';
 import { formatMode, joinBoxPath } from './box-path';
+
+/**
+ * Room in each stage of a transfer. With the defaults (16 KiB) every socket read becomes a
+ * hand-off between the engine, the core and the client, and on a busy machine each hand-off waits
+ * for the scheduler; a few MiB per stage lets each side run ahead. Memory stays bounded by it.
+ */
+const STREAM_OPTIONS = { highWaterMark: 4 * 1024 * 1024 };
+
+/** A bounded buffer between two streams. */
+export function transferBuffer(): PassThrough {
+  return new PassThrough(STREAM_OPTIONS);
+}
 
 /** The engine's tar names can carry a leading "/" (an archive of the root) and a trailing one (directories). */
 function trimSlashes(name: string): string {
@@ -42,7 +54,7 @@ export function statFromHeader(path: string, header: Headers): FileStat {
  * buffered beyond the stream's own high-water mark. Anything but a regular file first is refused.
  */
 export function singleFile(archive: Readable, path: string): Promise<{ size: number; stream: Readable }> {
-  const extract = tar.extract();
+  const extract = tar.extract(STREAM_OPTIONS);
   return new Promise((resolve, reject) => {
     let seen = false;
     const fail = (err: Error) => {
@@ -59,7 +71,12 @@ export function singleFile(archive: Readable, path: string): Promise<{ size: num
       seen = true;
       if (entryType(header) !== 'file') return fail(new ApiError('invalid_body', `"${path}" is not a regular file`));
       stream.on('end', () => next());
-      resolve({ size: header.size ?? 0, stream: stream as unknown as Readable });
+      const buffered = transferBuffer();
+      stream.on('error', (err: Error) => buffered.destroy(err));
+      buffered.on('close', () => {
+        if (!buffered.readableEnded) archive.destroy();
+      });
+      resolve({ size: header.size ?? 0, stream: (stream as unknown as Readable).pipe(buffered) });
     });
     extract.on('error', (err: Error) => (seen ? undefined : fail(err)));
     extract.on('finish', () => (seen ? undefined : fail(new ApiError('not_found', `"${path}" not found in the box`))));
@@ -148,7 +165,7 @@ export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: nu
       throw new ApiError('invalid_body', `refusing an archive entry named "${e.name}"`);
     }
   }
-  const pack = tar.pack();
+  const pack = tar.pack(STREAM_OPTIONS);
   const mtime = new Date();
   for (const d of dirs) pack.entry({ name: d.name, type: 'directory', mode: d.mode, mtime });
   if (!file) {
@@ -166,6 +183,6 @@ export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: nu
   file.body.on('close', () => {
     if (!file.body.readableEnded) pack.destroy(new Error('the upload ended before its last byte'));
   });
-  file.body.pipe(sink as unknown as NodeJS.WritableStream);
+  file.body.pipe(transferBuffer()).pipe(sink as unknown as NodeJS.WritableStream);
   return pack as unknown as Readable;
 }
