@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, Timestamp } from './common';
+import { DnsLabel, ImageReference, Timestamp } from './common';
 
 export const EngineInfo = Type.Object({
   name: Type.String(),
@@ -38,7 +38,7 @@ export const Base = Type.Object(
 export type Base = Static<typeof Base>;
 
 export const BaseCreate = Type.Object(
-  { name: DnsLabel, image: Type.String({ minLength: 1, maxLength: 512, description: 'An image already present in the engine.' }) },
+  { name: DnsLabel, image: ImageReference },
   { additionalProperties: false },
 );
 export type BaseCreate = Static<typeof BaseCreate>;

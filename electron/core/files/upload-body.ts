@@ -1,39 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
-import { ApiError } from '../../../shared/errors';
+import type { Readable } from 'node:stream';
+import { uploadStream } from '../http/body-parsers';
 import { randomBase32 } from '../ids';
-
-/**
- * Streamed application/octet-stream bodies for the routes of this scope: the handler gets the
- * request stream itself, nothing is buffered. (One small function, so the shared body parser can
- * replace it.)
- */
-export function acceptOctetStream(scope: FastifyInstance): void {
-  scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => {
-    // A client that goes away midway is an 'aborted' error on the body: whoever reads the body sees it; never crash on it.
-    payload.on('error', () => undefined);
-    done(null, payload);
-  });
-}
 
 export interface UploadSource {
   size: number;
   body: Readable;
   /** Removes the spool file, if any. */
   dispose(): void;
-}
-
-function tooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `the upload is larger than the ${formatBytes(limit)} limit (--upload-limit); nothing was written`);
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 ** 3 && n % 1024 ** 3 === 0) return `${n / 1024 ** 3} GiB`;
-  if (n >= 1024 ** 2 && n % 1024 ** 2 === 0) return `${n / 1024 ** 2} MiB`;
-  return `${n} bytes`;
 }
 
 /**
@@ -43,33 +20,21 @@ export function formatBytes(n: number): string {
  * is spooled to `spoolDir` while counting, refused the moment it passes the limit, then streamed
  * from there.
  */
-export async function uploadSource(request: FastifyRequest, limit: number, spoolDir: string): Promise<UploadSource> {
-  const body = request.body as Readable | undefined;
-  if (!body || typeof body.pipe !== 'function') throw new ApiError('unsupported_media_type', 'send the file as the body with Content-Type: application/octet-stream');
+export async function uploadSource(request: FastifyRequest, spoolDir: string): Promise<UploadSource> {
+  // The shared parser already refused a Content-Length over the limit, and counts the bytes as they flow.
+  const body = uploadStream(request);
+  // A client that goes away midway is an error on the body: whoever reads it sees that; never crash on it.
+  body.on('error', () => undefined);
   const declared = request.headers['content-length'];
-  if (declared !== undefined) {
-    const size = Number(declared);
-    if (size > limit) {
-      // Read and drop the rest so the client, still sending, gets the answer rather than a reset.
-      body.resume();
-      throw tooLarge(limit);
-    }
-    return { size, body, dispose: () => undefined };
-  }
+  if (declared !== undefined) return { size: Number(declared), body, dispose: () => undefined };
   fs.mkdirSync(spoolDir, { recursive: true });
   const file = path.join(spoolDir, `upload-${randomBase32(16)}`);
   let size = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, callback) {
-      size += chunk.length;
-      callback(size > limit ? tooLarge(limit) : null, chunk);
-    },
-  });
+  body.on('data', (chunk: Buffer) => (size += chunk.length));
   try {
-    await pipeline(body, counter, fs.createWriteStream(file, { mode: 0o600 }));
+    await pipeline(body, fs.createWriteStream(file, { mode: 0o600 }));
   } catch (err) {
     fs.rmSync(file, { force: true });
-    body.destroy();
     throw err;
   }
   return { size, body: fs.createReadStream(file), dispose: () => fs.rmSync(file, { force: true }) };
@@ -78,4 +43,11 @@ export async function uploadSource(request: FastifyRequest, limit: number, spool
 /** Spool files a crash left behind. */
 export function clearSpool(spoolDir: string): void {
   fs.rmSync(spoolDir, { recursive: true, force: true });
+}
+
+/** "1 GiB", "4 MiB", else bytes. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 ** 3 && n % 1024 ** 3 === 0) return `${n / 1024 ** 3} GiB`;
+  if (n >= 1024 ** 2 && n % 1024 ** 2 === 0) return `${n / 1024 ** 2} MiB`;
+  return `${n} bytes`;
 }
