@@ -155,6 +155,11 @@ export class BoxdeskClient {
     return this.raw('GET', this.filesPath(project, name) + queryString([['path', path]]), undefined, { accept: 'application/octet-stream' });
   }
 
+  /** A directory's tree as a tar stream (regular files and directories, names relative to it). */
+  readArchive(project: string, name: string, path: string): Promise<FetchResponse> {
+    return this.raw('GET', this.filesPath(project, name, '/archive') + queryString([['path', path]]), undefined, { accept: 'application/x-tar' });
+  }
+
   /**
    * Writes a file from bytes or a stream; creates missing parents. Give `size` with a stream so it
    * goes with a Content-Length and straight into the box (without it the core spools it first).

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
+import tar from 'tar-stream';
 import type { FileStat } from '../../../shared/schemas/files';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
@@ -169,4 +171,21 @@ test('scopes: reads need read, writes, deletes and mkdir need exec', async () =>
   assert.equal((await as(reader, 'POST', '/files/mkdir?path=/scoped-dir')).status, 403);
   assert.equal((await stat(RUN, '/scoped')).status, 404);
   assert.equal((await as(execer, 'PUT', '/files?path=/scoped', 'x')).status, 200);
+});
+
+test('a directory archive holds only regular files and directories, named relative to it', async () => {
+  await sh('mkdir -p /tree/sub && echo a > /tree/a.txt && echo b > /tree/sub/b.txt && ln -s / /tree/root-link && ln -s ../../etc/passwd /tree/sub/up && mkfifo /tree/fifo');
+  const res = await t.api('GET', `${RUN}/files/archive?path=/tree`);
+  assert.equal(res.status, 200, await res.clone().text());
+  assert.equal(res.headers.get('content-type'), 'application/x-tar');
+  const extract = tar.extract();
+  Readable.fromWeb(res.body as never).pipe(extract);
+  const entries: string[] = [];
+  for await (const entry of extract) {
+    entries.push(`${entry.header.type} ${entry.header.name}`);
+    entry.resume();
+  }
+  assert.deepEqual(entries.sort(), ['directory sub', 'file a.txt', 'file sub/b.txt']);
+  assert.equal((await t.api('GET', `${RUN}/files/archive?path=/tree/a.txt`)).status, 400, 'a file is not a tree');
+  assert.equal((await t.api('GET', `${RUN}/files/archive?path=/nothing`)).status, 404);
 });

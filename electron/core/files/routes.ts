@@ -7,6 +7,7 @@ import { FileChanges, FileDeleteQuery, FileList, FileMkdirQuery, FilePathQuery, 
 import type { CoreConfig } from '../config';
 import { streamBody } from '../http/body-parsers';
 import { problemResponses } from '../http/problem-responses';
+import { sendLiveStream } from '../http/streaming';
 import { parseBoxPath, parseMode } from './box-path';
 import type { FileService } from './service';
 import { clearSpool, formatBytes, uploadSource } from './upload-body';
@@ -133,6 +134,25 @@ export function registerFileRoutes(app: FastifyInstance, files: FileService, con
     async (request, reply) => {
       const { created, stat } = await files.mkdir(request.params.project, request.params.name, parseBoxPath(request.query.path), request.query.parents ?? false);
       return reply.code(created ? 201 : 200).send(stat);
+    },
+  );
+
+  api.get(
+    `${base}/archive`,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "A directory's tree as a tar (application/x-tar, streamed): regular files and directories only, named relative to it",
+        description: 'Symlinks, devices and other special files are left out. For `box cp NAME:/dir .`.',
+        params: BoxParams,
+        querystring: FilePathQuery,
+        response: { 200: { content: { 'application/x-tar': { schema: { type: 'string', format: 'binary' } } } }, ...problemResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const stream = await files.archive(request.params.project, request.params.name, parseBoxPath(request.query.path));
+      sendLiveStream(reply, 'application/x-tar', stream);
     },
   );
 

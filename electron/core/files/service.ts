@@ -6,7 +6,7 @@ import { assertTransition } from '../boxes/box-state-machine';
 import type { BoxService } from '../boxes/service';
 import { EngineError, type ContainerEngine, type PathStat } from '../engine/container-engine';
 import { baseName, formatMode, joinBoxPath, parentOf, relativeTo, resolveLink } from './box-path';
-import { directChildren, firstHeader, holdsEntries, packEntries, singleFile } from './tar-entries';
+import { directChildren, firstHeader, holdsEntries, packEntries, repackTree, singleFile } from './tar-entries';
 
 /** Symlinks followed before giving up, as Linux does (ELOOP). */
 const MAX_LINKS = 40;
@@ -111,6 +111,15 @@ export class FileService {
     if (!target.stat) throw notFound(path);
     if (target.stat.type !== 'directory') throw new ApiError('invalid_body', `"${path}" is not a directory; stat it with GET .../files/stat?path=`);
     return directChildren(await this.engine.getArchive(id, target.path), path);
+  }
+
+  /** A directory's tree as a tar of its regular files and directories, named relative to it (symlinks followed to reach it). */
+  async archive(project: string, name: string, path: string): Promise<Readable> {
+    const id = this.container(project, name);
+    const target = await this.resolve(id, path);
+    if (!target.stat) throw notFound(path);
+    if (target.stat.type !== 'directory') throw new ApiError('invalid_body', `"${path}" is not a directory; read a file with GET .../files?path=`);
+    return repackTree(await this.engine.getArchive(id, target.path));
   }
 
   /**

@@ -147,6 +147,53 @@ export async function holdsEntries(archive: Readable): Promise<boolean> {
   }
 }
 
+/** A relative entry name made of plain segments only. */
+export function isPlainRelative(name: string): boolean {
+  return name !== '' && !name.startsWith('/') && name.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\0'));
+}
+
+/**
+ * A directory tree as a tar the core vouches for: from the engine's archive, only regular files and
+ * directories, named relative to the directory itself with plain segments. Symlinks, devices,
+ * fifos and links are left out (a client unpacking it cannot be led outside its target).
+ */
+export function repackTree(archive: Readable): Readable {
+  const extract = tar.extract(STREAM_OPTIONS);
+  const pack = tar.pack(STREAM_OPTIONS);
+  let prefix: string | null = null;
+  const skip = (stream: { on(event: 'end', fn: () => void): unknown; resume(): unknown }, next: () => void) => {
+    stream.on('end', () => next());
+    stream.resume();
+  };
+  extract.on('entry', (header, stream, next) => {
+    const name = trimSlashes(header.name);
+    if (prefix === null) {
+      prefix = name;
+      return skip(stream, next);
+    }
+    const rel = prefix === '' ? name : name.slice(prefix.length + 1);
+    const type = entryType(header);
+    if (!isPlainRelative(rel) || (type !== 'file' && type !== 'dir')) return skip(stream, next);
+    const mode = (header.mode ?? 0) & 0o7777;
+    if (type === 'dir') {
+      pack.entry({ name: rel, type: 'directory', mode, mtime: header.mtime });
+      return skip(stream, next);
+    }
+    const sink = pack.entry({ name: rel, type: 'file', size: header.size ?? 0, mode, mtime: header.mtime }, (err) => (err ? pack.destroy(err) : next()));
+    sink.on('error', () => undefined);
+    stream.pipe(sink);
+  });
+  extract.on('finish', () => pack.finalize());
+  extract.on('error', (err: Error) => pack.destroy(err));
+  archive.on('error', (err) => extract.destroy(err));
+  pack.on('close', () => {
+    archive.destroy();
+    extract.destroy();
+  });
+  archive.pipe(extract);
+  return pack as unknown as Readable;
+}
+
 export interface PackedEntry {
   /** Relative to the directory the archive is extracted into; only plain segments. */
   name: string;
@@ -160,8 +207,7 @@ export interface PackedEntry {
  */
 export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: number; body: Readable }): Readable {
   for (const e of file ? [...dirs, file] : dirs) {
-    const segments = e.name.split('/');
-    if (e.name.startsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\0'))) {
+    if (!isPlainRelative(e.name)) {
       throw new ApiError('invalid_body', `refusing an archive entry named "${e.name}"`);
     }
   }
