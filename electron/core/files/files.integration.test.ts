@@ -189,3 +189,12 @@ test('a directory archive holds only regular files and directories, named relati
   assert.equal((await t.api('GET', `${RUN}/files/archive?path=/tree/a.txt`)).status, 400, 'a file is not a tree');
   assert.equal((await t.api('GET', `${RUN}/files/archive?path=/nothing`)).status, 404);
 });
+
+test('long names (PAX headers in the engine tar) and empty files read back exactly', async () => {
+  const long = `/long/${'ü'.repeat(60)}-${'n'.repeat(120)}.txt`;
+  assert.equal((await put(STOPPED, long, 'long name\n')).status, 200);
+  assert.equal((await read(STOPPED, long)).toString(), 'long name\n');
+  assert.equal((await put(STOPPED, '/long/empty', '')).status, 200);
+  assert.equal((await read(STOPPED, '/long/empty')).length, 0);
+  assert.equal((await t.api('DELETE', `${STOPPED}/files?path=${q(long)}`)).status, 204);
+});

@@ -49,42 +49,105 @@ export function statFromHeader(path: string, header: Headers): FileStat {
   };
 }
 
+/** A number field of a tar header: octal text, or base-256 when the top bit is set (GNU, for big sizes). */
+function headerNumber(block: Buffer, offset: number, length: number): number {
+  if (block[offset]! & 0x80) {
+    let n = block[offset]! & 0x7f;
+    for (let i = 1; i < length; i++) n = n * 256 + block[offset + i]!;
+    return n;
+  }
+  const text = block.toString('ascii', offset, offset + length).replace(/[\0 ].*$/s, '').trim();
+  return text ? parseInt(text, 8) : 0;
+}
+
+/** The `size` record of a PAX extended header, when it has one (files over 8 GiB). */
+function paxSize(data: Buffer): number | null {
+  const m = /(?:^|\n)\d+ size=(\d+)\n/.exec(data.toString('utf8'));
+  return m ? Number(m[1]) : null;
+}
+
+const BLOCK = 512;
+
 /**
- * The one regular file of an engine archive of a file path, as a stream of its bytes: nothing is
- * buffered beyond the stream's own high-water mark. Anything but a regular file first is refused.
+ * The one regular file of an engine archive of a file path, as a stream of its bytes. The tar is
+ * parsed here rather than by a general extractor: the file's bytes are handed on as the slices of
+ * the engine's own chunks they arrive in, with backpressure, and the rest of the archive (padding
+ * and trailer) is dropped. PAX and GNU long-name headers before the entry are understood; anything
+ * but a regular file first is refused.
  */
 export function singleFile(archive: Readable, path: string): Promise<{ size: number; stream: Readable }> {
-  const extract = tar.extract(STREAM_OPTIONS);
   return new Promise((resolve, reject) => {
-    let seen = false;
+    const out = transferBuffer();
+    let pending: Buffer = Buffer.alloc(0);
+    let extra: { bytes: number; pax: boolean } | null = null;
+    let override: number | null = null;
+    let remaining = -1;
     const fail = (err: Error) => {
       archive.destroy();
-      extract.destroy();
-      reject(err);
+      if (remaining < 0) reject(err);
+      else out.destroy(err);
     };
-    extract.on('entry', (header, stream, next) => {
-      if (seen) {
-        // Only one entry was asked for; the rest (there should be none) is skipped.
-        stream.resume();
-        return next();
+    const onHeader = (block: Buffer): boolean => {
+      if (block.every((b) => b === 0)) {
+        fail(new ApiError('not_found', `"${path}" not found in the box`));
+        return false;
       }
-      seen = true;
-      if (entryType(header) !== 'file') return fail(new ApiError('invalid_body', `"${path}" is not a regular file`));
-      stream.on('end', () => next());
-      const buffered = transferBuffer();
-      stream.on('error', (err: Error) => buffered.destroy(err));
-      buffered.on('close', () => {
-        if (!buffered.readableEnded) archive.destroy();
-      });
-      resolve({ size: header.size ?? 0, stream: (stream as unknown as Readable).pipe(buffered) });
+      const type = String.fromCharCode(block[156]!);
+      const size = headerNumber(block, 124, 12);
+      if (type === 'x' || type === 'g' || type === 'L' || type === 'K') {
+        extra = { bytes: Math.ceil(size / BLOCK) * BLOCK, pax: type === 'x' };
+        return true;
+      }
+      if (type !== '0' && type !== '\0' && type !== '7') {
+        fail(new ApiError('invalid_body', `"${path}" is not a regular file`));
+        return false;
+      }
+      remaining = override ?? size;
+      resolve({ size: remaining, stream: out });
+      if (remaining === 0) out.end();
+      return true;
+    };
+    const onData = (chunk: Buffer) => {
+      let data: Buffer = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      pending = Buffer.alloc(0);
+      while (remaining < 0 && data.length > 0) {
+        if (extra) {
+          if (data.length < extra.bytes) {
+            pending = data;
+            return;
+          }
+          if (extra.pax) override = paxSize(data.subarray(0, extra.bytes)) ?? override;
+          data = data.subarray(extra.bytes);
+          extra = null;
+          continue;
+        }
+        if (data.length < BLOCK) {
+          pending = data;
+          return;
+        }
+        if (!onHeader(data.subarray(0, BLOCK))) return;
+        data = data.subarray(BLOCK);
+      }
+      if (remaining <= 0 || data.length === 0) return;
+      const part = data.length > remaining ? data.subarray(0, remaining) : data;
+      remaining -= part.length;
+      const room = out.write(part);
+      if (remaining === 0) {
+        out.end();
+        archive.destroy();
+      } else if (!room) {
+        archive.pause();
+        out.once('drain', () => archive.resume());
+      }
+    };
+    archive.on('data', onData);
+    archive.on('error', fail);
+    archive.on('end', () => {
+      if (remaining !== 0) fail(new ApiError('internal', `the engine's archive of "${path}" ended early`));
     });
-    extract.on('error', (err: Error) => (seen ? undefined : fail(err)));
-    extract.on('finish', () => (seen ? undefined : fail(new ApiError('not_found', `"${path}" not found in the box`))));
-    archive.on('error', (err) => {
-      if (!seen) fail(err);
-      else extract.destroy(err);
+    out.on('close', () => {
+      if (!out.writableFinished) archive.destroy();
     });
-    archive.pipe(extract);
   });
 }
 
