@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import tar, { type Header as Headers } from 'tar-stream';
 import { ApiError } from '../../../shared/errors';
 import type { FileStat, FileType } from '../../../shared/schemas/files';
@@ -263,10 +263,62 @@ export interface PackedEntry {
   mode: number;
 }
 
+function writeOctal(block: Buffer, value: number, offset: number, length: number): void {
+  if (value >= 8 ** (length - 1)) {
+    // Base-256 (GNU) for numbers that do not fit the octal field.
+    block[offset] = 0x80;
+    let v = value;
+    for (let k = offset + length - 1; k > offset; k--) {
+      block[k] = v % 256;
+      v = Math.floor(v / 256);
+    }
+    return;
+  }
+  block.write(`${value.toString(8).padStart(length - 1, '0')}\0`, offset, length, 'ascii');
+}
+
+function headerBlock(name: string, type: '0' | '5' | 'x', size: number, mode: number, mtime: number): Buffer {
+  const block = Buffer.alloc(BLOCK);
+  block.write(name, 0, 100, 'utf8');
+  writeOctal(block, mode & 0o7777, 100, 8);
+  writeOctal(block, 0, 108, 8);
+  writeOctal(block, 0, 116, 8);
+  writeOctal(block, size, 124, 12);
+  writeOctal(block, mtime, 136, 12);
+  block.write(type, 156, 1, 'ascii');
+  block.write('ustar\0', 257, 6, 'ascii');
+  block.write('00', 263, 2, 'ascii');
+  block.fill(0x20, 148, 156);
+  let sum = 0;
+  for (const b of block) sum += b;
+  block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'ascii');
+  return block;
+}
+
+/** "len path=value\n", where len counts the whole record including itself. */
+function paxRecord(key: string, value: string): Buffer {
+  const body = ` ${key}=${value}\n`;
+  let len = Buffer.byteLength(body);
+  while (String(len).length + Buffer.byteLength(body) !== len) len = String(len).length + Buffer.byteLength(body);
+  return Buffer.from(`${len}${body}`, 'utf8');
+}
+
+const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
+
+/** The header block(s) of one entry: a PAX header first when the name does not fit 100 bytes. */
+function entryHeader(name: string, type: '0' | '5', size: number, mode: number, mtime: number): Buffer {
+  const full = type === '5' ? `${name}/` : name;
+  if (Buffer.byteLength(full) <= 100) return headerBlock(full, type, size, mode, mtime);
+  const pax = paxRecord('path', full);
+  return Buffer.concat([headerBlock('PaxHeader', 'x', pax.length, 0o644, mtime), pax, padding(pax.length), headerBlock(full.slice(0, 99), type, size, mode, mtime)]);
+}
+
 /**
  * A tar the core makes for the engine: directories, then at most one regular file whose bytes
- * stream from `body`. Names are checked here again (relative, no "." or ".."), so an entry can
- * never land outside the directory it is extracted into.
+ * stream from `body`. Names are checked here again (relative, plain segments), so an entry can
+ * never land outside the directory it is extracted into. The headers are written here and the
+ * body's own chunks pass through untouched (with backpressure); a body that ends short or runs
+ * long fails the stream, which aborts the engine call.
  */
 export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: number; body: Readable }): Readable {
   for (const e of file ? [...dirs, file] : dirs) {
@@ -274,24 +326,28 @@ export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: nu
       throw new ApiError('invalid_body', `refusing an archive entry named "${e.name}"`);
     }
   }
-  const pack = tar.pack(STREAM_OPTIONS);
-  const mtime = new Date();
-  for (const d of dirs) pack.entry({ name: d.name, type: 'directory', mode: d.mode, mtime });
-  if (!file) {
-    pack.finalize();
-    return pack as unknown as Readable;
-  }
-  // A body that ends short fails the entry ("Size mismatch"), which fails the archive, which aborts the engine call.
-  const sink = pack.entry({ name: file.name, type: 'file', mode: file.mode, size: file.size, mtime }, (err) => {
-    if (err) pack.destroy(err);
-    else pack.finalize();
+  const mtime = Math.floor(Date.now() / 1000);
+  const head = Buffer.concat([...dirs.map((d) => entryHeader(d.name, '5', 0, d.mode, mtime)), ...(file ? [entryHeader(file.name, '0', file.size, file.mode, mtime)] : [])]);
+  const trailer = Buffer.alloc(2 * BLOCK);
+  if (!file) return Readable.from([Buffer.concat([head, trailer])]);
+  let seen = 0;
+  const out = new Transform({
+    ...STREAM_OPTIONS,
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > file.size) return done(new Error(`the upload is longer than its declared ${file.size} bytes`));
+      done(null, chunk);
+    },
+    flush(done) {
+      if (seen !== file.size) return done(new Error(`the upload ended after ${seen} of its ${file.size} bytes`));
+      done(null, Buffer.concat([padding(file.size), trailer]));
+    },
   });
-  // The entry's callback above reports its failure; without a listener Node's pipe would rethrow it.
-  sink.on('error', () => undefined);
-  file.body.on('error', (err) => pack.destroy(err));
+  out.push(head);
+  file.body.on('error', (err) => out.destroy(err));
   file.body.on('close', () => {
-    if (!file.body.readableEnded) pack.destroy(new Error('the upload ended before its last byte'));
+    if (!file.body.readableEnded) out.destroy(new Error('the upload ended before its last byte'));
   });
-  file.body.pipe(transferBuffer()).pipe(sink as unknown as NodeJS.WritableStream);
-  return pack as unknown as Readable;
+  file.body.pipe(out);
+  return out;
 }
