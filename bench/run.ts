@@ -12,6 +12,7 @@ import { renderTable, writeReport, type BenchReport, type ScenarioResult } from 
 import { consoleThroughput } from './scenarios/console-throughput';
 import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
+import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
 import { progress } from './stats';
@@ -31,6 +32,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'exec round trip', run: execRoundTrip },
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
+  { name: 'file transfer', run: fileTransfer },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
@@ -63,7 +65,9 @@ async function main(): Promise<number> {
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    for (const s of SCENARIOS) {
+    // BENCH_ONLY=file runs only the scenarios whose name contains "file".
+    const only = process.env.BENCH_ONLY;
+    for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
       try {
         const result = await s.run(ctx);
         scenarios.push(...(Array.isArray(result) ? result : [result]));

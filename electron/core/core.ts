@@ -21,6 +21,8 @@ import { EventBus } from './events/event-bus';
 import { registerEventRoutes } from './events/routes';
 import { registerExecRoutes } from './exec/routes';
 import { ExecService } from './exec/service';
+import { registerFileRoutes } from './files/routes';
+import { FileService } from './files/service';
 import { createHttpApp } from './http/app';
 import { loopbackPolicy } from './http/hardening';
 import { SocketRouter } from './http/socket-router';
@@ -66,7 +68,8 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
   const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
-  return { bus, monitor, bases, boxes, reconciler, exec, idempotency: new IdempotencyStore(db) };
+  const files = new FileService({ engine, boxes, log });
+  return { bus, monitor, bases, boxes, reconciler, exec, files, idempotency: new IdempotencyStore(db) };
 }
 type Services = ReturnType<typeof createServices>;
 
@@ -79,6 +82,7 @@ function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, e
   registerBoxStatsRoutes(app, s.boxes, engine);
   registerEventRoutes(app, s.bus);
   registerExecRoutes(app, s.exec, sockets);
+  registerFileRoutes(app, s.files, config);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 }
 

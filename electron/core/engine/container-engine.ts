@@ -45,8 +45,14 @@ export interface ContainerEngine {
 
   /** A tar stream of `path` (file or directory) in the container; works on stopped containers too. */
   getArchive(containerId: string, path: string): Promise<Readable>;
-  /** Extracts a tar stream into the existing directory `dirPath`; works on stopped containers too. */
+  /**
+   * Extracts a tar stream into the existing directory `dirPath`; works on stopped containers too.
+   * An entry never replaces a directory with a non-directory or the reverse (that is an `invalid` error).
+   * Entries are written in place, not atomically: a stream that fails midway leaves what was written.
+   */
   putArchive(containerId: string, dirPath: string, tar: Readable): Promise<void>;
+  /** Removes `path` (recursively, a symlink itself rather than its target); works on stopped containers too. */
+  removePath(containerId: string, path: string): Promise<void>;
   /** What is at `path` in the container, or null when nothing is. */
   statPath(containerId: string, path: string): Promise<PathStat | null>;
   /** Paths of the container's root that differ from its image. */

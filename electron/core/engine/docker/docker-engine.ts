@@ -83,6 +83,7 @@ export class DockerEngine implements ContainerEngine {
 
   getArchive = (containerId: string, path: string): Promise<Readable> => archive.getArchive(this.docker, containerId, path);
   putArchive = (containerId: string, dirPath: string, tar: Readable): Promise<void> => archive.putArchive(this.docker, containerId, dirPath, tar);
+  removePath = (containerId: string, path: string): Promise<void> => archive.removePath(this.docker, containerId, path);
   statPath = (containerId: string, path: string): Promise<PathStat | null> => archive.statPath(this.docker, containerId, path);
   containerChanges = (containerId: string): Promise<PathChange[]> => archive.containerChanges(this.docker, containerId);
 
