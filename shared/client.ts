@@ -1,6 +1,7 @@
 import { ApiError, type Problem } from './errors';
 import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
 import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
+import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from './schemas/snapshots';
 import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
 /** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
@@ -13,6 +14,8 @@ export interface FetchResponse {
   body: unknown;
 }
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: unknown }) => Promise<FetchResponse>;
+/** A body the platform streams (a Node Readable or a web ReadableStream); shared/ only passes it on. */
+export type StreamBody = unknown;
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:7420 */
@@ -52,13 +55,15 @@ export class BoxdeskClient {
   }
 
   /** Like request, but hands back the response for streaming bodies. */
-  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<FetchResponse> {
+  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, stream?: StreamBody): Promise<FetchResponse> {
     const h: Record<string, string> = { accept: 'application/json', ...headers };
     if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
     if (body !== undefined) h['content-type'] = 'application/json';
     let res: FetchResponse;
     try {
-      res = await this.options.fetch(this.baseUrl + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+      const init = { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) };
+      // A streamed upload: fetch needs duplex 'half' to send a body it reads as it goes.
+      res = await this.options.fetch(this.baseUrl + path, stream === undefined ? init : ({ ...init, body: stream, duplex: 'half' } as unknown as typeof init));
     } catch (err) {
       throw new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${this.baseUrl} (${(err as Error).message}); is it running?`);
     }
@@ -134,6 +139,46 @@ export class BoxdeskClient {
 
   createBase(body: BaseCreate): Promise<Base> {
     return this.request('POST', '/v1/bases', body);
+  }
+
+  deleteBase(name: string): Promise<void> {
+    return this.request('DELETE', `/v1/bases/${enc(name)}`);
+  }
+
+  /** Streams a root filesystem tar into a new base; `size` (bytes) lets the core report progress against a total. */
+  async importBase(name: string, tar: StreamBody, size?: number): Promise<Base> {
+    const headers: Record<string, string> = { 'content-type': 'application/x-tar', ...(size !== undefined ? { 'content-length': String(size) } : {}) };
+    const res = await this.raw('POST', `/v1/bases/${enc(name)}/import`, undefined, headers, tar);
+    return (await res.json()) as Base;
+  }
+
+  createSnapshot(project: string, box: string, body: SnapshotCreate = {}): Promise<Snapshot> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`, body);
+  }
+
+  listSnapshots(project: string, box: string): Promise<SnapshotList> {
+    return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`);
+  }
+
+  listProjectSnapshots(project: string): Promise<SnapshotList> {
+    return this.request('GET', `/v1/projects/${enc(project)}/snapshots`);
+  }
+
+  getSnapshot(project: string, id: string): Promise<Snapshot> {
+    return this.request('GET', `/v1/projects/${enc(project)}/snapshots/${enc(id)}`);
+  }
+
+  deleteSnapshot(project: string, id: string): Promise<void> {
+    return this.request('DELETE', `/v1/projects/${enc(project)}/snapshots/${enc(id)}`);
+  }
+
+  restoreBox(project: string, box: string, body: RestoreRequest): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/restore`, body);
+  }
+
+  /** A new box whose root is a copy-on-write copy of a box (at this instant) or of a snapshot (its id). */
+  forkBox(project: string, source: string, name: string, extra: Omit<BoxCreate, 'name' | 'fork' | 'base'> = {}): Promise<Box> {
+    return this.createBox(project, { ...extra, name, fork: source });
   }
 
   listTokens(): Promise<{ items: Token[] }> {

@@ -6,10 +6,13 @@ import { installAuthGuard } from './auth/guard';
 import { RateLimiter } from './auth/rate-limiter';
 import { registerTokenRoutes } from './auth/routes';
 import { TokenStore } from './auth/token-store';
+import { BaseAuthoring } from './bases/authoring';
 import { registerBaseRoutes } from './bases/routes';
 import { BaseService } from './bases/service';
 import { BaseStore } from './bases/store';
 import { Reconciler } from './boxes/reconciler';
+import { BoxRecreator } from './boxes/recreate';
+import { RootImages } from './boxes/root-images';
 import { registerBoxRoutes } from './boxes/routes';
 import { BoxService } from './boxes/service';
 import { BoxStore } from './boxes/store';
@@ -26,6 +29,9 @@ import { installHardening, loopbackPolicy } from './http/hardening';
 import { installErrorHandling } from './http/problems';
 import { installValidators } from './http/validation';
 import { randomBase32 } from './ids';
+import { registerSnapshotRoutes } from './snapshots/routes';
+import { SnapshotService } from './snapshots/service';
+import { SnapshotStore } from './snapshots/store';
 import { DisposableStore, toDisposable } from './lifetime';
 import { CORE_VERSION, registerSystemRoutes } from './system/routes';
 import { registerStaticUi } from './ui/static-routes';
@@ -94,28 +100,42 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   const engine = options.engine ?? new DockerEngine();
   const bus = new EventBus();
   const monitor = owned.add(new EngineMonitor(engine, log));
-  const bases = new BaseService(new BaseStore(db), engine, bus, log);
+  const baseStore = new BaseStore(db);
+  const bases = new BaseService(baseStore, engine, bus, log);
   const instance = instanceId(db);
   const boxStore = new BoxStore(db);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log });
+  const snapshotStore = new SnapshotStore(db);
+  const roots = new RootImages(engine, instance, log);
+  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, snapshots: snapshotStore, roots });
+  const recreator = new BoxRecreator({ store: boxStore, engine, boxes, roots, bus, instanceId: instance, log });
+  const snapshots = new SnapshotService({ store: snapshotStore, boxes, boxStore, recreator, roots, engine, bus, instanceId: instance, log });
+  const baseAuthoring = new BaseAuthoring({ store: baseStore, bases, boxes, snapshots: snapshotStore, roots, engine, bus });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
 
   registerSystemRoutes(app, monitor, engine.name);
   registerTokenRoutes(app, auth);
-  registerBaseRoutes(app, bases);
+  registerBaseRoutes(app, bases, baseAuthoring);
   registerBoxRoutes(app, boxes);
+  registerSnapshotRoutes(app, snapshots);
   registerEventRoutes(app, bus);
   registerExecRoutes(app, exec, auth, loopbackPolicy(() => port, config.allowedOrigins), limiter);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 
   bases.registerDefault(config.defaultBase);
   monitor.onChange((health) => bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
+  // Before the reconciler looks at containers: a root replacement cut short by a crash is finished.
+  monitor.onUp(() => recreator.finishPending());
   monitor.onUp(async () => {
     await reconciler.resync();
     void bases.ensureDefaultImage();
   });
-  if ((await monitor.start()).up) await reconciler.collectOrphanImages().catch((err) => log.warn({ err }, 'could not collect orphan fork images'));
+  if ((await monitor.start()).up) {
+    // Snapshots cut short by a crash are finished or forgotten, then images nothing names go.
+    await snapshots.recoverAtStart().catch((err) => log.warn({ err }, 'could not recover interrupted snapshots'));
+    const held = new Set([...snapshots.imagesInUse(), ...baseStore.list().map((b) => b.image)]);
+    await reconciler.collectOrphanImages(held).catch((err) => log.warn({ err }, 'could not collect orphan images'));
+  }
 
   await app.listen({ host: config.host, port: config.port });
   port = (app.server.address() as AddressInfo).port;

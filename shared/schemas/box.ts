@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
+import { SnapshotId } from './snapshots';
 
 export const BOX_STATUSES = ['creating', 'running', 'stopping', 'stopped', 'resuming', 'deleting', 'error'] as const;
 export const BoxStatus = Type.Union(BOX_STATUSES.map((s) => Type.Literal(s)));
@@ -64,7 +65,9 @@ export const BoxCreate = Type.Object(
     config: Type.Optional(Config),
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     environment: Type.Optional(EnvironmentMap),
-    fork: Type.Optional(DnsLabel),
+    fork: Type.Optional(
+      Type.Union([DnsLabel, SnapshotId], { description: 'A box of this project (its root at this instant) or a snapshot id of this project.' }),
+    ),
     tags: Type.Optional(TagMap),
   },
   { additionalProperties: false },

@@ -64,12 +64,12 @@ export class BaseService {
     return Promise.all(this.store.list().map((row) => this.describe(row)));
   }
 
-  private async describe(row: BaseRow): Promise<Base> {
+  async describe(row: BaseRow): Promise<Base> {
     const image = await this.engine.inspectImage(row.image).catch(() => null);
-    return { name: row.name, image: row.image, image_id: image?.id ?? null, size_bytes: image?.sizeBytes ?? null, created_at: row.created_at };
+    return { name: row.name, image: row.image, image_id: image?.id ?? null, size_bytes: image?.sizeBytes ?? null, created_at: row.created_at, from_snapshot: row.from_snapshot ?? null };
   }
 
-  async register(input: BaseCreate): Promise<Base> {
+  async register(input: BaseCreate & { image: string }): Promise<Base> {
     if (this.store.get(input.name)) throw new ApiError('already_exists', `base "${input.name}" already exists`);
     if (!(await this.engine.inspectImage(input.image))) {
       throw new ApiError('not_found', `the engine has no image "${input.image}"; pull, load or import it first`);

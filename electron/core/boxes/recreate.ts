@@ -1,0 +1,95 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../../../shared/errors';
+import { DEFAULT_GRACE_SECONDS } from '../../../shared/schemas/box';
+import { EngineError, type ContainerEngine } from '../engine/container-engine';
+import type { EventBus } from '../events/event-bus';
+import { now } from '../ids';
+import type { NewRoot } from './fork-source';
+import type { RootImages } from './root-images';
+import { LABELS, type BoxService } from './service';
+import { toBox, type BoxRow, type BoxStore } from './store';
+
+export interface RecreateDeps {
+  store: BoxStore;
+  engine: ContainerEngine;
+  boxes: BoxService;
+  roots: RootImages;
+  bus: EventBus;
+  instanceId: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The one way to replace a box's container while the box stays: id, name,
+ * config, environment, tags and mounts are kept; the root is either a given
+ * image (restore from a snapshot) or the box's own current root (committed
+ * first, for changes the engine cannot make to a live container). A running
+ * box runs again afterwards; a stopped box stays stopped.
+ *
+ * Crash safety: the new root is written to the box's row (`pending_root`)
+ * before the old container goes; at start `finishPending` redoes the swap
+ * for any row that still has one, so a crash never leaves a box without a
+ * container or with two.
+ */
+export class BoxRecreator {
+  constructor(private readonly deps: RecreateDeps) {}
+
+  /** Replaces the container. The caller holds the box's mutex. */
+  async recreate(row: BoxRow, root: NewRoot | 'current'): Promise<BoxRow> {
+    if (!row.container_id || !['running', 'stopped'].includes(row.status)) {
+      throw new ApiError('conflict', `cannot replace the root of box "${row.name}" while it is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}`);
+    }
+    let target: NewRoot;
+    if (root === 'current') {
+      // Stopped first, so nothing written after the commit is lost.
+      await this.deps.engine.stopContainer(row.container_id, row.grace_seconds ?? DEFAULT_GRACE_SECONDS);
+      const image = await this.deps.roots.commit(row.container_id, row.image, 'root', row.id);
+      target = { image: image.id, ownsImage: true, origin: row.origin };
+    } else {
+      target = root;
+    }
+    this.deps.store.update(row.id, { pending_root: JSON.stringify(target) }, now());
+    try {
+      return await this.swap(row.id);
+    } catch (err) {
+      if (err instanceof EngineError && err.kind === 'unavailable') throw err;
+      // The intent stays recorded: the next start finishes the swap. Until then the box says why it is not usable.
+      const reason = `replacing its container failed: ${(err as Error).message}; Boxdesk retries at its next start`;
+      const next = this.deps.store.update(row.id, { status: 'error', status_reason: reason }, now());
+      this.deps.bus.emit('box.status', { box: toBox(next) }, next.project);
+      throw err;
+    }
+  }
+
+  /** Finishes every recorded swap (after a crash). Each box under its own mutex. */
+  async finishPending(): Promise<void> {
+    for (const row of this.deps.store.all()) {
+      if (!row.pending_root) continue;
+      await this.deps.boxes.mutex.run(row.id, async () => {
+        const current = this.deps.store.getById(row.id);
+        if (!current?.pending_root) return;
+        this.deps.log.warn({ box: current.name, project: current.project }, 'finishing a root replacement interrupted by a crash');
+        await this.swap(current.id);
+      });
+    }
+  }
+
+  /** Idempotent: removes whatever containers the box has, makes the new one, records it, starts it when the box should run. */
+  private async swap(boxId: string): Promise<BoxRow> {
+    const { engine, store } = this.deps;
+    let row = store.getById(boxId)!;
+    const target = JSON.parse(row.pending_root!) as NewRoot;
+    for (const c of await engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId })) await engine.removeContainer(c.id);
+    if (row.container_id) await engine.removeContainer(row.container_id);
+    const previous = { image: row.image, owned: row.owns_image === 1 };
+    const containerId = await engine.createContainer(this.deps.boxes.containerSpec({ ...row, image: target.image }));
+    row = store.update(row.id, { container_id: containerId, image: target.image, owns_image: target.ownsImage ? 1 : 0, origin: target.origin, pending_root: null }, now());
+    // The old root image goes when the box owned it (the engine keeps it while something else builds on it).
+    if (previous.owned && previous.image !== target.image) await engine.removeImage(previous.image).catch(() => undefined);
+    const shouldRun = row.status === 'running' || row.status === 'resuming' || row.status === 'creating';
+    if (shouldRun) await engine.startContainer(containerId);
+    const box = toBox(row);
+    this.deps.bus.emit('box.updated', { box }, row.project);
+    return row;
+  }
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { Box } from '../../../shared/schemas/box';
+import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
+import { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList, SnapshotParams } from '../../../shared/schemas/snapshots';
+import type { SnapshotService } from './service';
+
+const tags = ['snapshots'];
+
+export function registerSnapshotRoutes(app: FastifyInstance, snapshots: SnapshotService): void {
+  const boxPath = '/v1/projects/:project/boxes/:name';
+
+  app.post<{ Params: BoxParams; Body: SnapshotCreate | undefined }>(
+    `${boxPath}/snapshots`,
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: "Snapshot a box's root (running or stopped); answers once the snapshot exists",
+        description: 'The root is committed as a layer while the box is paused for the commit only. name defaults to a generated one. 409 when the box has a snapshot of that name or is mid-transition.',
+        params: BoxParams,
+        body: SnapshotCreate,
+        response: { 201: Snapshot },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await snapshots.create(request.params.project, request.params.name, request.body ?? {})),
+  );
+
+  app.get<{ Params: BoxParams }>(
+    `${boxPath}/snapshots`,
+    { config: { scope: 'read' }, schema: { tags, summary: "A box's snapshots, oldest first", params: BoxParams, response: { 200: SnapshotList } } },
+    async (request) => ({ items: snapshots.listOfBox(request.params.project, request.params.name) }),
+  );
+
+  app.post<{ Params: BoxParams; Body: RestoreRequest }>(
+    `${boxPath}/restore`,
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: "Replace the box's root by a snapshot's",
+        description: 'The container is recreated from the snapshot; id, name, config, environment and tags stay. A running box runs again (its processes restart); a stopped box stays stopped. Any snapshot of the project will do.',
+        params: BoxParams,
+        body: RestoreRequest,
+        response: { 200: Box },
+      },
+    },
+    async (request) => snapshots.restore(request.params.project, request.params.name, request.body.snapshot_id),
+  );
+
+  app.get<{ Params: { project: string } }>(
+    '/v1/projects/:project/snapshots',
+    { config: { scope: 'read' }, schema: { tags, summary: "The project's snapshots, including those of deleted boxes, oldest first", params: ProjectParams, response: { 200: SnapshotList } } },
+    async (request) => ({ items: snapshots.listOfProject(request.params.project) }),
+  );
+
+  app.get<{ Params: SnapshotParams }>(
+    '/v1/projects/:project/snapshots/:id',
+    { config: { scope: 'read' }, schema: { tags, summary: 'Get a snapshot', params: SnapshotParams, response: { 200: Snapshot } } },
+    async (request) => snapshots.get(request.params.project, request.params.id),
+  );
+
+  app.delete<{ Params: SnapshotParams }>(
+    '/v1/projects/:project/snapshots/:id',
+    {
+      config: { scope: 'write' },
+      schema: { tags, summary: 'Delete a snapshot; 409 while a box, snapshot or base descends from it, naming them', params: SnapshotParams },
+    },
+    async (request, reply) => {
+      await snapshots.delete(request.params.project, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}
