@@ -35,3 +35,50 @@ export function snapshotApi(api: Api, project: string) {
 export async function imagesOfInstance(instance: string): Promise<{ Id: string; Labels: Record<string, string> }[]> {
   return (await docker.listImages({ filters: { label: [`boxdesk.instance=${instance}`] } })) as { Id: string; Labels: Record<string, string> }[];
 }
+
+/** The static busybox binary of the test image, read from a container made (and removed) for it. */
+export async function busyboxBinary(image: string): Promise<Buffer> {
+  const { extract } = await import('tar-stream');
+  const container = await docker.createContainer({ Image: image, Cmd: ['true'], Labels: { 'boxdesk.test': 'busybox-source' } });
+  try {
+    const archive = (await container.getArchive({ path: '/bin/busybox' })) as NodeJS.ReadableStream;
+    const ex = extract();
+    let binary: Buffer | null = null;
+    ex.on('entry', (header, stream, next) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if (header.type === 'file') binary = Buffer.concat(chunks);
+        next();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      ex.on('finish', resolve);
+      ex.on('error', reject);
+      archive.pipe(ex as unknown as NodeJS.WritableStream);
+    });
+    if (!binary) throw new Error('no busybox in the test image');
+    return binary;
+  } finally {
+    await container.remove({ force: true });
+  }
+}
+
+/** A minimal root filesystem as a tar: busybox, the applets a box needs, and one marker file. */
+export async function tinyRootfsTar(busybox: Buffer, marker: string): Promise<Buffer> {
+  const { pack } = await import('tar-stream');
+  const p = pack();
+  const chunks: Buffer[] = [];
+  p.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve) => p.on('end', () => resolve()));
+  p.entry({ name: 'bin/', type: 'directory', mode: 0o755 });
+  p.entry({ name: 'bin/busybox', mode: 0o755 }, busybox);
+  for (const applet of ['sh', 'sleep', 'cat', 'echo', 'true', 'ls', 'rm', 'mkdir']) p.entry({ name: `bin/${applet}`, type: 'symlink', linkname: '/bin/busybox' });
+  p.entry({ name: 'etc/', type: 'directory', mode: 0o755 });
+  p.entry({ name: 'etc/marker', mode: 0o644 }, marker);
+  p.entry({ name: 'tmp/', type: 'directory', mode: 0o1777 });
+  p.entry({ name: 'root/', type: 'directory', mode: 0o700 });
+  p.finalize();
+  await ended;
+  return Buffer.concat(chunks);
+}

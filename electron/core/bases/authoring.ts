@@ -118,6 +118,11 @@ export class BaseAuthoring {
       progress(true, (error as Error).message);
       throw error;
     }
+    if (bytes === 0) {
+      await this.deps.engine.removeImage(image).catch(() => undefined);
+      progress(true, 'empty body');
+      throw new ApiError('invalid_body', 'the body is empty: send a tar archive of a root filesystem (application/x-tar)');
+    }
     progress(true);
     const base = await this.insert({ name, image, created_at: now(), owns_image: 1, from_snapshot: null });
     this.deps.bus.emit('base.created', { base }, null);
