@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Box } from '../../../shared/schemas/box';
+import type { Snapshot } from '../../../shared/schemas/snapshots';
+import { containersOfBox, docker } from '../../../test-support/docker';
+import { snapshotApi } from '../../../test-support/snapshots';
+import { startTestCore, type TestCore } from '../../../test-support/test-core';
+
+// The engine refuses a container deeper than 125 layers; the core flattens a
+// chain into one layer once a commit would pass 100. These chains go 120
+// deep, well past that point. Slow by nature: each step is a real commit.
+const DEPTH = Number(process.env.BOXDESK_CHAIN_DEPTH ?? 120);
+
+let t: TestCore;
+let s: ReturnType<typeof snapshotApi>;
+
+before(async () => {
+  t = await startTestCore();
+  s = snapshotApi(t.api, 'deep');
+});
+after(async () => {
+  const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
+  for (const b of items) await s.remove(b.name);
+  // Newest first: each snapshot's parent goes after its children.
+  const snaps = ((await (await t.api('GET', '/v1/projects/deep/snapshots')).json()) as { items: Snapshot[] }).items;
+  for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/deep/snapshots/${snap.id}`);
+  await t.close();
+});
+
+async function layersOf(boxId: string): Promise<number> {
+  const [c] = await containersOfBox(boxId);
+  const image = (await docker.getContainer(c!.Id).inspect()).Image;
+  return (await docker.getImage(image).inspect()).RootFS.Layers?.length ?? 0;
+}
+
+test(`a box snapshotted and restored ${DEPTH} times in a row still runs, with every file`, async () => {
+  const started = Date.now();
+  const box = await s.create('chain');
+  let maxLayers = 0;
+  for (let i = 0; i < DEPTH; i++) {
+    await s.sh('chain', `echo ${i} > /root/step-${i}`);
+    const snap = await s.snapshot('chain', `s${i}`);
+    await s.restore('chain', snap.id);
+    maxLayers = Math.max(maxLayers, await layersOf(box.id));
+  }
+  const listing = await s.sh('chain', 'ls /root | wc -l; cat /root/step-0 /root/step-99 /root/step-' + (DEPTH - 1));
+  assert.equal(listing.stdout, `${DEPTH}\n0\n99\n${DEPTH - 1}\n`);
+  assert.ok(maxLayers <= 101, `the chain never went past the flattening point (max ${maxLayers} layers)`);
+  assert.ok((await layersOf(box.id)) < 100 - 70, 'it was flattened on the way');
+  const got = (await (await t.api('GET', `${s.boxes}/chain`)).json()) as Box;
+  assert.equal(got.status, 'running');
+  process.stderr.write(`# snapshot+restore x${DEPTH}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+});
+
+test(`a fork of a fork of … ${DEPTH} deep still runs, with every ancestor's file`, async () => {
+  const started = Date.now();
+  await s.create('f0');
+  await s.sh('f0', 'echo 0 > /root/gen-0');
+  for (let i = 1; i <= DEPTH; i++) {
+    await s.create(`f${i}`, { fork: `f${i - 1}` });
+    await s.sh(`f${i}`, `echo ${i} > /root/gen-${i}`);
+    // Only the newest two live: the chain is in the images, not in running boxes.
+    await s.remove(`f${i - 1}`);
+  }
+  const last = (await (await t.api('GET', `${s.boxes}/f${DEPTH}`)).json()) as Box;
+  assert.equal(last.status, 'running');
+  const listing = await s.sh(`f${DEPTH}`, `ls /root | wc -l; cat /root/gen-0 /root/gen-${DEPTH}`);
+  assert.equal(listing.stdout, `${DEPTH + 1}\n0\n${DEPTH}\n`);
+  assert.ok((await layersOf(last.id)) <= 101);
+  process.stderr.write(`# fork-of-fork x${DEPTH}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+});
