@@ -14,6 +14,7 @@ import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
+import { snapshotAndFork } from './scenarios/snapshot-fork';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -31,6 +32,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'exec round trip', run: execRoundTrip },
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
+  { name: 'snapshot and fork', run: snapshotAndFork },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
@@ -63,7 +65,9 @@ async function main(): Promise<number> {
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    for (const s of SCENARIOS) {
+    // BENCH_ONLY=snapshot runs only the scenarios whose name contains that text.
+    const only = process.env.BENCH_ONLY;
+    for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
       try {
         const result = await s.run(ctx);
         scenarios.push(...(Array.isArray(result) ? result : [result]));

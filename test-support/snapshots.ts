@@ -46,7 +46,7 @@ export async function busyboxBinary(image: string): Promise<Buffer> {
     let binary: Buffer | null = null;
     ex.on('entry', (header, stream, next) => {
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('data', (c) => chunks.push(c as Buffer));
       stream.on('end', () => {
         if (header.type === 'file') binary = Buffer.concat(chunks);
         next();
@@ -69,7 +69,7 @@ export async function tinyRootfsTar(busybox: Buffer, marker: string): Promise<Bu
   const { pack } = await import('tar-stream');
   const p = pack();
   const chunks: Buffer[] = [];
-  p.on('data', (c: Buffer) => chunks.push(c));
+  p.on('data', (c) => chunks.push(c as Buffer));
   const ended = new Promise<void>((resolve) => p.on('end', () => resolve()));
   p.entry({ name: 'bin/', type: 'directory', mode: 0o755 });
   p.entry({ name: 'bin/busybox', mode: 0o755 }, busybox);
