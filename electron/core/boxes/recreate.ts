@@ -3,7 +3,7 @@ import { ApiError } from '../../../shared/errors';
 import { DEFAULT_GRACE_SECONDS } from '../../../shared/schemas/box';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
-import { now } from '../ids';
+import { now, randomBase32 } from '../ids';
 import type { NewRoot } from './fork-source';
 import type { RootImages } from './root-images';
 import { LABELS, type BoxService } from './service';
@@ -27,9 +27,10 @@ export interface RecreateDeps {
  * box runs again afterwards; a stopped box stays stopped.
  *
  * Crash safety: the new root is written to the box's row (`pending_root`)
- * before the old container goes; at start `finishPending` redoes the swap
- * for any row that still has one, so a crash never leaves a box without a
- * container or with two.
+ * before any container changes and cleared only when the swap is complete;
+ * whenever the engine comes up, `finishPending` redoes the swap for any row
+ * that still has one, so a crash never leaves a box without a container or
+ * with two.
  */
 export class BoxRecreator {
   constructor(private readonly deps: RecreateDeps) {}
@@ -69,27 +70,35 @@ export class BoxRecreator {
         const current = this.deps.store.getById(row.id);
         if (!current?.pending_root) return;
         this.deps.log.warn({ box: current.name, project: current.project }, 'finishing a root replacement interrupted by a crash');
-        await this.swap(current.id);
+        // Whatever the crash left (the old container, a new one not yet recorded) goes; the swap is redone.
+        for (const c of await this.deps.engine.listContainers({ [LABELS.id]: current.id, [LABELS.instance]: this.deps.instanceId })) await this.deps.engine.removeContainer(c.id);
+        await this.swap(this.deps.store.update(current.id, { container_id: null }, now()).id);
       });
     }
   }
 
-  /** Idempotent: removes whatever containers the box has, makes the new one, records it, starts it when the box should run. */
+  /**
+   * Idempotent. The new container is made first (under a name of its own) and
+   * recorded; then the old ones go while it starts. The intent is cleared
+   * last, so a crash at any point is redone from the start by finishPending.
+   */
   private async swap(boxId: string): Promise<BoxRow> {
     const { engine, store } = this.deps;
     let row = store.getById(boxId)!;
     const target = JSON.parse(row.pending_root!) as NewRoot;
-    for (const c of await engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId })) await engine.removeContainer(c.id);
-    if (row.container_id) await engine.removeContainer(row.container_id);
     const previous = { image: row.image, owned: row.owns_image === 1 };
-    const containerId = await engine.createContainer(this.deps.boxes.containerSpec({ ...row, image: target.image }));
-    row = store.update(row.id, { container_id: containerId, image: target.image, owns_image: target.ownsImage ? 1 : 0, origin: target.origin, pending_root: null }, now());
-    // The old root image goes when the box owned it (the engine keeps it while something else builds on it).
-    if (previous.owned && previous.image !== target.image) await engine.removeImage(previous.image).catch(() => undefined);
+    const spec = this.deps.boxes.containerSpec({ ...row, image: target.image });
+    const containerId = await engine.createContainer({ ...spec, name: `${spec.name}-${randomBase32(4)}` });
+    row = store.update(row.id, { container_id: containerId, image: target.image, owns_image: target.ownsImage ? 1 : 0, origin: target.origin }, now());
     const shouldRun = row.status === 'running' || row.status === 'resuming' || row.status === 'creating';
-    if (shouldRun) await engine.startContainer(containerId);
-    const box = toBox(row);
-    this.deps.bus.emit('box.updated', { box }, row.project);
+    const removeOld = async () => {
+      for (const c of await engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId })) if (c.id !== containerId) await engine.removeContainer(c.id);
+      // The old root image goes when the box owned it (the engine keeps it while something else builds on it).
+      if (previous.owned && previous.image !== target.image) await engine.removeImage(previous.image).catch(() => undefined);
+    };
+    await Promise.all([removeOld(), shouldRun ? engine.startContainer(containerId) : Promise.resolve()]);
+    row = store.update(row.id, { pending_root: null }, now());
+    this.deps.bus.emit('box.updated', { box: toBox(row) }, row.project);
     return row;
   }
 }

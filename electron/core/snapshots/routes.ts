@@ -21,6 +21,10 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
         body: SnapshotCreate,
         response: { 201: Snapshot },
       },
+      // Every field is optional, so no body at all is an empty one.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
     async (request, reply) => reply.code(201).send(await snapshots.create(request.params.project, request.params.name, request.body ?? {})),
   );

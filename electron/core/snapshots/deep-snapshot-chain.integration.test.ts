@@ -7,23 +7,23 @@ import { snapshotApi } from '../../../test-support/snapshots';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 // The engine refuses a container deeper than 125 layers; the core flattens a
-// chain into one layer once a commit would pass 100. These chains go 120
+// chain into one layer once a commit would pass 100. This chain goes 120
 // deep, well past that point. Slow by nature: each step is a real commit.
-const DEPTH = Number(process.env.BOXDESK_CHAIN_DEPTH ?? 120);
+const DEPTH = 120;
 
 let t: TestCore;
 let s: ReturnType<typeof snapshotApi>;
 
 before(async () => {
   t = await startTestCore();
-  s = snapshotApi(t.api, 'deep');
+  s = snapshotApi(t.api, 'deep-snap');
 });
 after(async () => {
   const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
   for (const b of items) await s.remove(b.name);
   // Newest first: each snapshot's parent goes after its children.
-  const snaps = ((await (await t.api('GET', '/v1/projects/deep/snapshots')).json()) as { items: Snapshot[] }).items;
-  for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/deep/snapshots/${snap.id}`);
+  const snaps = ((await (await t.api('GET', '/v1/projects/deep-snap/snapshots')).json()) as { items: Snapshot[] }).items;
+  for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/deep-snap/snapshots/${snap.id}`);
   await t.close();
 });
 
@@ -38,34 +38,18 @@ test(`a box snapshotted and restored ${DEPTH} times in a row still runs, with ev
   const box = await s.create('chain');
   let maxLayers = 0;
   for (let i = 0; i < DEPTH; i++) {
+    // Something written each time: a commit with nothing new adds no layer.
     await s.sh('chain', `echo ${i} > /root/step-${i}`);
     const snap = await s.snapshot('chain', `s${i}`);
     await s.restore('chain', snap.id);
     maxLayers = Math.max(maxLayers, await layersOf(box.id));
   }
-  const listing = await s.sh('chain', 'ls /root | wc -l; cat /root/step-0 /root/step-99 /root/step-' + (DEPTH - 1));
-  assert.equal(listing.stdout, `${DEPTH}\n0\n99\n${DEPTH - 1}\n`);
-  assert.ok(maxLayers <= 101, `the chain never went past the flattening point (max ${maxLayers} layers)`);
-  assert.ok((await layersOf(box.id)) < 100 - 70, 'it was flattened on the way');
+  const listing = await s.sh('chain', `ls /root | wc -l; cat /root/step-0 /root/step-100 /root/step-${DEPTH - 1}`);
+  assert.equal(listing.stdout, `${DEPTH}\n0\n100\n${DEPTH - 1}\n`);
+  assert.ok(maxLayers >= 95, `the chain reached the flattening point (max ${maxLayers} layers)`);
+  assert.ok(maxLayers <= 101, `the chain never went past it (max ${maxLayers} layers)`);
+  assert.ok((await layersOf(box.id)) < 40, 'it was flattened on the way');
   const got = (await (await t.api('GET', `${s.boxes}/chain`)).json()) as Box;
   assert.equal(got.status, 'running');
   process.stderr.write(`# snapshot+restore x${DEPTH}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-});
-
-test(`a fork of a fork of … ${DEPTH} deep still runs, with every ancestor's file`, async () => {
-  const started = Date.now();
-  await s.create('f0');
-  await s.sh('f0', 'echo 0 > /root/gen-0');
-  for (let i = 1; i <= DEPTH; i++) {
-    await s.create(`f${i}`, { fork: `f${i - 1}` });
-    await s.sh(`f${i}`, `echo ${i} > /root/gen-${i}`);
-    // Only the newest two live: the chain is in the images, not in running boxes.
-    await s.remove(`f${i - 1}`);
-  }
-  const last = (await (await t.api('GET', `${s.boxes}/f${DEPTH}`)).json()) as Box;
-  assert.equal(last.status, 'running');
-  const listing = await s.sh(`f${DEPTH}`, `ls /root | wc -l; cat /root/gen-0 /root/gen-${DEPTH}`);
-  assert.equal(listing.stdout, `${DEPTH + 1}\n0\n${DEPTH}\n`);
-  assert.ok((await layersOf(last.id)) <= 101);
-  process.stderr.write(`# fork-of-fork x${DEPTH}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 });
