@@ -103,7 +103,7 @@ test('a swap recorded but cut short by a crash is finished at start: one contain
   const image = await engine.commitContainer(row.container_id!, { 'boxdesk.instance': instanceId, 'boxdesk.role': 'root', 'boxdesk.owner': row.id });
   await sh(row.container_id!, 'echo after > /root/file; sync');
   // What a crash after the intent was written leaves: the row says where to go, the old container is still there.
-  store.update(row.id, { pending_root: JSON.stringify({ image, ownsImage: true, origin: null }) }, row.updated_at);
+  store.update(row.id, { pending_root: JSON.stringify({ image, ownsImage: true, origin: null, run: true }) }, row.updated_at);
   await recreator.finishPending();
   const done = boxes.find('rc', 'cut');
   assert.equal(done.pending_root, null);

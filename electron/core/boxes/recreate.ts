@@ -9,6 +9,9 @@ import type { RootImages } from './root-images';
 import { LABELS, type BoxService } from './service';
 import { toBox, type BoxRow, type BoxStore } from './store';
 
+/** What `boxes.pending_root` holds: the new root, and whether the box was running. */
+type PendingRoot = NewRoot & { run: boolean };
+
 export interface RecreateDeps {
   store: BoxStore;
   engine: ContainerEngine;
@@ -49,7 +52,8 @@ export class BoxRecreator {
     } else {
       target = root;
     }
-    this.deps.store.update(row.id, { pending_root: JSON.stringify(target) }, now());
+    const pending: PendingRoot = { ...target, run: row.status === 'running' };
+    this.deps.store.update(row.id, { pending_root: JSON.stringify(pending) }, now());
     try {
       return await this.swap(row.id);
     } catch (err) {
@@ -72,7 +76,12 @@ export class BoxRecreator {
         this.deps.log.warn({ box: current.name, project: current.project }, 'finishing a root replacement interrupted by a crash');
         // Whatever the crash left (the old container, a new one not yet recorded) goes; the swap is redone.
         for (const c of await this.deps.engine.listContainers({ [LABELS.id]: current.id, [LABELS.instance]: this.deps.instanceId })) await this.deps.engine.removeContainer(c.id);
-        await this.swap(this.deps.store.update(current.id, { container_id: null }, now()).id);
+        const done = await this.swap(this.deps.store.update(current.id, { container_id: null }, now()).id);
+        // A swap that failed earlier left the box in error; finished, it is what it was before.
+        if (done.status === 'error') {
+          const next = this.deps.store.update(done.id, { status: (JSON.parse(current.pending_root) as PendingRoot).run ? 'running' : 'stopped', status_reason: null }, now());
+          this.deps.bus.emit('box.status', { box: toBox(next) }, next.project);
+        }
       });
     }
   }
@@ -85,12 +94,12 @@ export class BoxRecreator {
   private async swap(boxId: string): Promise<BoxRow> {
     const { engine, store } = this.deps;
     let row = store.getById(boxId)!;
-    const target = JSON.parse(row.pending_root!) as NewRoot;
+    const target = JSON.parse(row.pending_root!) as PendingRoot;
     const previous = { image: row.image, owned: row.owns_image === 1 };
     const spec = this.deps.boxes.containerSpec({ ...row, image: target.image });
     const containerId = await engine.createContainer({ ...spec, name: `${spec.name}-${randomBase32(4)}` });
     row = store.update(row.id, { container_id: containerId, image: target.image, owns_image: target.ownsImage ? 1 : 0, origin: target.origin }, now());
-    const shouldRun = row.status === 'running' || row.status === 'resuming' || row.status === 'creating';
+    const shouldRun = target.run;
     const removeOld = async () => {
       for (const c of await engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId })) if (c.id !== containerId) await engine.removeContainer(c.id);
       // The old root image goes when the box owned it (the engine keeps it while something else builds on it).
