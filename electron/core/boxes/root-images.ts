@@ -26,6 +26,9 @@ export interface RootImage {
 
 /** Commits boxes' roots to images, flattening a chain before it nears the engine's depth limit. */
 export class RootImages {
+  /** Images never change: what was learnt about one (by id) stays true. */
+  private readonly known = new Map<string, ImageDetails>();
+
   constructor(
     private readonly engine: ContainerEngine,
     private readonly instanceId: string,
@@ -44,7 +47,7 @@ export class RootImages {
    * same run configuration and the same files.
    */
   async commit(containerId: string, baseImage: string, role: ImageRole, owner: string): Promise<RootImage> {
-    const below = await this.engine.inspectImage(baseImage);
+    const below = await this.inspect(baseImage);
     const deep = (below?.layers ?? 0) + 1 > this.maxLayers;
     const committed = await this.engine.commitContainer(containerId, this.labels(deep ? 'tmp' : role, owner));
     const id = deep ? await this.flatten(committed, role, owner) : committed;
@@ -52,6 +55,18 @@ export class RootImages {
     if (!details) throw new Error(`the engine reported image ${id} committed but cannot inspect it`);
     const ownBytes = deep || !below ? details.sizeBytes : Math.max(0, details.sizeBytes - below.sizeBytes);
     return { id, details, ownBytes, flattened: deep };
+  }
+
+  /** Inspects an image, remembering it by id (a tag may move, an id never does). */
+  private async inspect(ref: string): Promise<ImageDetails | null> {
+    const hit = this.known.get(ref);
+    if (hit) return hit;
+    const details = await this.engine.inspectImage(ref);
+    if (details && ref === details.id) {
+      if (this.known.size > 1000) this.known.clear();
+      this.known.set(ref, details);
+    }
+    return details;
   }
 
   /**
