@@ -86,3 +86,24 @@ for (const when of ['while the engine commits', 'just after the intent is writte
     await assertNoUnownedImage();
   });
 }
+
+test('at start, a snapshot whose commit never reached the engine is dropped, and a snapshot image without its row is removed', async () => {
+  core ??= await startCoreProcess({ dataDir });
+  const created = (await (await api(core, 'POST', `${P}/boxes`, { name: 'never' })).json()) as Box;
+  await core.stop();
+  const instance = readDb((db) => db.prepare("SELECT value FROM meta WHERE key = 'instance_id'").pluck().get() as string);
+  // What a crash leaves between the intent and the commit: a pending row and no image.
+  const db = new Database(path.join(dataDir, 'boxdesk.db'));
+  db.prepare(
+    "INSERT INTO snapshots (id, project, box_id, box, name, status, image, size_bytes, parent_id, base, config, environment, created_at) VALUES ('snap_neverneverneverneve', 'crashsnap', ?, 'never', 'lost', 'pending', NULL, NULL, 'default', 'default', '{}', '{}', ?)",
+  ).run(created.id, new Date().toISOString());
+  db.close();
+  // And an image labelled for a snapshot the store does not know (a commit whose row was lost).
+  const [container] = await containersOfBox(created.id);
+  const stray = (await docker.getContainer(container!.Id).commit({ changes: [`LABEL boxdesk.instance=${instance}`, 'LABEL boxdesk.role=snapshot', 'LABEL boxdesk.owner=snap_strayimagestrayimag'] })) as { Id: string };
+  core = await startCoreProcess({ dataDir });
+  assert.equal(readDb((db) => db.prepare("SELECT count(*) FROM snapshots WHERE id = 'snap_neverneverneverneve'").pluck().get()), 0);
+  assert.equal(((await (await api(core, 'GET', `${P}/boxes/never/snapshots`)).json()) as { items: Snapshot[] }).items.length, 0);
+  await assert.rejects(docker.getImage(stray.Id).inspect(), /no such image/i);
+  await assertNoUnownedImage();
+});
