@@ -147,7 +147,7 @@ export class BoxdeskClient {
 
   /** Streams a root filesystem tar into a new base; `size` (bytes) lets the core report progress against a total. */
   async importBase(name: string, tar: StreamBody, size?: number): Promise<Base> {
-    const headers: Record<string, string> = { 'content-type': 'application/x-tar', ...(size !== undefined ? { 'content-length': String(size) } : {}) };
+    const headers: Record<string, string> = { 'content-type': 'application/octet-stream', ...(size !== undefined ? { 'content-length': String(size) } : {}) };
     const res = await this.raw('POST', `/v1/bases/${enc(name)}/import`, undefined, headers, tar);
     return (await res.json()) as Base;
   }

@@ -36,6 +36,3 @@ export type BaseParams = Static<typeof BaseParams>;
 /** Progress of a base import, as events and in the CLI. */
 export const BaseImportProgress = Type.Object({ name: Type.String(), bytes: Type.Integer(), total: Type.Union([Type.Integer(), Type.Null()]), done: Type.Boolean(), error: Type.Optional(Type.String()) });
 export type BaseImportProgress = Static<typeof BaseImportProgress>;
-
-/** The largest rootfs tar a base import takes. */
-export const BASE_IMPORT_LIMIT_BYTES = 16 * 1024 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, Timestamp } from './common';
+import { DnsLabel, ImageReference, Timestamp } from './common';
 import { SnapshotId } from './snapshots';
 
 export const EngineInfo = Type.Object({
@@ -42,7 +42,7 @@ export type Base = Static<typeof Base>;
 export const BaseCreate = Type.Object(
   {
     name: DnsLabel,
-    image: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'An image already present in the engine.' })),
+    image: Type.Optional(ImageReference),
     from_snapshot: Type.Optional(SnapshotId),
     from_box: Type.Optional(DnsLabel),
     project: Type.Optional(DnsLabel),

@@ -1,6 +1,5 @@
 import { Transform, type Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
-import { BASE_IMPORT_LIMIT_BYTES } from '../../../shared/schemas/snapshots';
 import type { Base, BaseCreate } from '../../../shared/schemas/system';
 import type { RootImages } from '../boxes/root-images';
 import type { BoxService } from '../boxes/service';
@@ -85,22 +84,16 @@ export class BaseAuthoring {
     return this.insert(row);
   }
 
-  /** A single-layer base from a rootfs tar, streamed into the engine as it arrives. */
+  /** A single-layer base from a rootfs tar, streamed into the engine as it arrives (the HTTP layer enforces the upload limit). */
   async importTar(name: string, body: Readable, total: number | null): Promise<Base> {
     this.assertFree(name);
-    if (total !== null && total > BASE_IMPORT_LIMIT_BYTES) throw new ApiError('payload_too_large', `the archive is ${total} bytes; a base import takes at most ${BASE_IMPORT_LIMIT_BYTES}`);
     let bytes = 0;
     let lastEmit = 0;
     const progress = (done: boolean, error?: string) => this.deps.bus.emit('base.import', { name, bytes, total, done, ...(error ? { error } : {}) }, null);
-    let tooLarge = false;
+    let bodyError: unknown = null;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         bytes += chunk.length;
-        if (bytes > BASE_IMPORT_LIMIT_BYTES) {
-          tooLarge = true;
-          cb(new Error('too large'));
-          return;
-        }
         if (Date.now() - lastEmit >= 250) {
           lastEmit = Date.now();
           progress(false);
@@ -108,20 +101,24 @@ export class BaseAuthoring {
         cb(null, chunk);
       },
     });
-    body.on('error', (err) => counter.destroy(err));
+    body.on('error', (err) => {
+      bodyError = err;
+      counter.destroy(err);
+    });
     body.pipe(counter);
     let image: string;
     try {
       image = await this.deps.engine.importImage(counter, { labels: this.deps.roots.labels('base', name) });
     } catch (err) {
-      const error = tooLarge ? new ApiError('payload_too_large', `the archive is larger than ${BASE_IMPORT_LIMIT_BYTES} bytes, the most a base import takes`) : err;
+      // An upload that failed on our side (over the limit, cut off) says so, not the engine's view of it.
+      const error = bodyError instanceof ApiError ? bodyError : err;
       progress(true, (error as Error).message);
       throw error;
     }
     if (bytes === 0) {
       await this.deps.engine.removeImage(image).catch(() => undefined);
       progress(true, 'empty body');
-      throw new ApiError('invalid_body', 'the body is empty: send a tar archive of a root filesystem (application/x-tar)');
+      throw new ApiError('invalid_body', 'the body is empty: send a tar archive of a root filesystem (application/octet-stream)');
     }
     progress(true);
     const base = await this.insert({ name, image, created_at: now(), owns_image: 1, from_snapshot: null });

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../../shared/errors';
+import { isImageReference } from '../../../shared/schemas/common';
 import type { Base, BaseCreate } from '../../../shared/schemas/system';
 import type { ContainerEngine } from '../engine/container-engine';
 import { EngineError } from '../engine/container-engine';
@@ -70,6 +71,12 @@ export class BaseService {
   }
 
   async register(input: BaseCreate & { image: string }): Promise<Base> {
+    // The reference becomes part of an Engine API URL: never let an unchecked one reach it.
+    if (!isImageReference(input.image)) {
+      throw new ApiError('invalid_body', `"${input.image}" is not an image reference; write it as [registry[:port]/]name[:tag][@digest], e.g. debian:bookworm-slim`, {
+        errors: [{ path: 'body.image', message: 'is not an image reference' }],
+      });
+    }
     if (this.store.get(input.name)) throw new ApiError('already_exists', `base "${input.name}" already exists`);
     if (!(await this.engine.inspectImage(input.image))) {
       throw new ApiError('not_found', `the engine has no image "${input.image}"; pull, load or import it first`);

@@ -39,7 +39,19 @@ export const MIGRATIONS: string[] = [
   // Whether the box's image was made for it (a fork's commit) and goes when the box goes.
   // Rows from before are marked at start from the engine's labelled fork images.
   `ALTER TABLE boxes ADD COLUMN owns_image INTEGER NOT NULL DEFAULT 0;`,
-  // Snapshots (a box's root committed as an engine image), what a box's root descends from, a
+  // 4: Idempotency-Key answers, kept 24 h (see idempotency/store.ts).
+  `CREATE TABLE idempotency_keys (
+     token_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     request_hash TEXT NOT NULL,
+     owner TEXT NOT NULL,
+     status INTEGER,
+     body TEXT,
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (token_id, key)
+   );
+   CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);`,
+  // 5: Snapshots (a box's root committed as an engine image), what a box's root descends from, a
   // recreate in flight (so a crash mid-restore is finished at start), and bases the core made itself.
   `CREATE TABLE snapshots (
      id TEXT PRIMARY KEY,

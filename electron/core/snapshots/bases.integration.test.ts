@@ -81,10 +81,10 @@ test('a base made from a box is its root at that instant', async () => {
 test('a base imported from a rootfs tar runs boxes; progress comes as events', async () => {
   const tar = await tinyRootfsTar(await busyboxBinary(TEST_IMAGE), 'imported\n');
   const sse = new SseClient(`${t.url}/v1/events`, t.token);
-  const res = await t.api('POST', '/v1/bases/tiny/import', undefined, { 'content-type': 'application/x-tar', 'content-length': String(tar.length) });
+  const res = await t.api('POST', '/v1/bases/tiny/import', undefined, { 'content-type': 'application/octet-stream', 'content-length': String(tar.length) });
   assert.equal(res.status, 400, 'no body is not an archive');
   await res.arrayBuffer();
-  const base = await s.expect<Base>(await fetch(`${t.url}/v1/bases/tiny/import`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/x-tar' }, body: tar }), 201);
+  const base = await s.expect<Base>(await fetch(`${t.url}/v1/bases/tiny/import`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream' }, body: tar }), 201);
   assert.equal(base.name, 'tiny');
   assert.ok(base.image_id);
   const done = await sse.waitFor((e) => e.event === 'base.import' && (JSON.parse(e.data) as { data: { done: boolean; error?: string } }).data.done && !(JSON.parse(e.data) as { data: { error?: string } }).data.error);

@@ -2,6 +2,7 @@ import Docker from 'dockerode';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Disposable } from '../../lifetime';
+import './docker-modem-redirects';
 import {
   EngineError,
   type ContainerEngine,
