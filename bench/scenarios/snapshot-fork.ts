@@ -38,6 +38,11 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
   const n = count();
   const results: ScenarioResult[] = [];
   const rawImages = new Set<string>();
+  // Snapshots outlive their box: a failed run must delete them itself.
+  const snapIds: string[] = [];
+  const deleteSnapshots = async () => {
+    for (const id of snapIds.splice(0)) await api(ctx.core, 'DELETE', `/v1/projects/${ctx.project}/snapshots/${id}`).then((r) => r.arrayBuffer());
+  };
   try {
     for (const mb of SIZES_MB) {
       const box = `snap${mb}`;
@@ -49,7 +54,6 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
       await rawExec(rawId, writeCommand(mb));
       const boxContainer = await containerOfBox(ctx.project, box);
 
-      const snapIds: string[] = [];
       const snaps = await alternate(
         n,
         async () => {
@@ -64,7 +68,7 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
         },
       );
       const size = ((await expect(await api(ctx.core, 'GET', `/v1/projects/${ctx.project}/snapshots/${snapIds[0]}`), 200, 'get snapshot')) as { size_bytes: number }).size_bytes;
-      for (const id of snapIds) await api(ctx.core, 'DELETE', `/v1/projects/${ctx.project}/snapshots/${id}`).then((r) => r.arrayBuffer());
+      await deleteSnapshots();
       for (const id of rawImages) await docker.getImage(id).remove().catch(() => undefined);
       rawImages.clear();
       results.push(row(`snapshot ${mb} MB`, n, summarize(snaps.ours), summarize(snaps.raw), `raw = commit (paused) + image inspect; snapshot size ${(size / 1024 / 1024).toFixed(1)} MiB; box ${boxContainer.slice(0, 12)}`));
@@ -102,6 +106,7 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
       ctx.rawIds.delete(rawId);
     }
   } finally {
+    await deleteSnapshots().catch(() => undefined);
     for (const id of rawImages) await docker.getImage(id).remove().catch(() => undefined);
   }
   return results;
