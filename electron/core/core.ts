@@ -12,6 +12,7 @@ import { Reconciler } from './boxes/reconciler';
 import { BoxRecreator } from './boxes/recreate';
 import { RootImages } from './boxes/root-images';
 import { registerBoxRoutes } from './boxes/routes';
+import { registerBoxStatsRoutes } from './boxes/stats-routes';
 import { BoxService } from './boxes/service';
 import { BoxStore } from './boxes/store';
 import type { CoreConfig } from './config';
@@ -48,6 +49,8 @@ export interface CoreOptions {
   logger?: boolean | object;
   /** The SQLite addon built for Electron's ABI (main.ts). */
   sqliteBinding?: string;
+  /** How long a box mutation may wait in its box's queue before answering 409 (default 60 s; tests shorten it). */
+  boxQueueWaitMs?: number;
 }
 
 function instanceId(db: Db): string {
@@ -60,7 +63,7 @@ function instanceId(db: Db): string {
 }
 
 /** The services, each owning its store; disposables go to `owned`. */
-function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log: FastifyBaseLogger, owned: DisposableStore) {
+function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log: FastifyBaseLogger, owned: DisposableStore, options: CoreOptions) {
   const bus = new EventBus();
   const monitor = owned.add(new EngineMonitor(engine, log));
   const baseStore = new BaseStore(db);
@@ -69,7 +72,7 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
   const boxStore = new BoxStore(db);
   const snapshotStore = new SnapshotStore(db);
   const roots = new RootImages(engine, instance, log);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, snapshots: snapshotStore, roots });
+  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs, snapshots: snapshotStore, roots });
   const recreator = new BoxRecreator({ store: boxStore, engine, boxes, roots, bus, instanceId: instance, log });
   const snapshots = new SnapshotService({ store: snapshotStore, boxes, boxStore, recreator, roots, engine, bus, instanceId: instance, log });
   const baseAuthoring = new BaseAuthoring({ store: baseStore, bases, boxes, snapshots: snapshotStore, roots, engine, bus });
@@ -80,11 +83,12 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
 type Services = ReturnType<typeof createServices>;
 
 /** Each resource registers its own routes; socket routes register with the one upgrade router. */
-function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engineName: string, auth: AuthService, sockets: SocketRouter): void {
-  registerSystemRoutes(app, s.monitor, engineName);
+function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engine: ContainerEngine, auth: AuthService, sockets: SocketRouter): void {
+  registerSystemRoutes(app, s.monitor, engine.name);
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, s.bases, s.baseAuthoring);
   registerBoxRoutes(app, s.boxes, s.idempotency);
+  registerBoxStatsRoutes(app, s.boxes, engine);
   registerSnapshotRoutes(app, s.snapshots);
   registerEventRoutes(app, s.bus);
   registerExecRoutes(app, s.exec, sockets);
@@ -122,8 +126,8 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   const limiter = new RateLimiter(config.rateLimit, config.rateLimit * 10);
   const app = await createHttpApp({ config, policy, auth, limiter, logger: options.logger });
   const engine = options.engine ?? new DockerEngine();
-  const services = createServices(config, db, engine, app.log, owned);
-  registerRoutes(app, services, config, engine.name, auth, new SocketRouter(app, { policy, auth, limiter }));
+  const services = createServices(config, db, engine, app.log, owned, options);
+  registerRoutes(app, services, config, engine, auth, new SocketRouter(app, { policy, auth, limiter }));
   await startEngineWatch(services, config, app.log);
 
   await app.listen({ host: config.host, port: config.port });

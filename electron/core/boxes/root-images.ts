@@ -86,7 +86,7 @@ export class RootImages {
       hostname: 'flatten',
       env: {},
       labels: { ...this.labels('tmp', owner), 'boxdesk.id': '', 'boxdesk.box': '', 'boxdesk.project': '' },
-      limits: { cpus: 1, ramMb: 64 },
+      limits: { cpus: 1, ramMb: 64, pidsLimit: 64 },
       storageGb: null,
       graceSeconds: 0,
     });
