@@ -15,6 +15,7 @@ import { execRoundTrip } from './scenarios/exec-round-trip';
 import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
+import { snapshotAndFork } from './scenarios/snapshot-fork';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -33,6 +34,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
   { name: 'file transfer', run: fileTransfer },
+  { name: 'snapshot and fork', run: snapshotAndFork },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
@@ -65,7 +67,7 @@ async function main(): Promise<number> {
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    // BENCH_ONLY=file runs only the scenarios whose name contains "file".
+    // BENCH_ONLY=snapshot runs only the scenarios whose name contains that text.
     const only = process.env.BENCH_ONLY;
     for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
       try {

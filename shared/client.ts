@@ -1,6 +1,7 @@
 import { ApiError, type Problem } from './errors';
 import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
 import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
+import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from './schemas/snapshots';
 import type { BoxStats } from './schemas/stats';
 import type { FileChanges, FileList, FileStat } from './schemas/files';
 import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
@@ -207,6 +208,46 @@ export class BoxdeskClient {
 
   createBase(body: BaseCreate): Promise<Base> {
     return this.request('POST', '/v1/bases', body);
+  }
+
+  deleteBase(name: string): Promise<void> {
+    return this.request('DELETE', `/v1/bases/${enc(name)}`);
+  }
+
+  /** Streams a root filesystem tar into a new base; `size` (bytes) lets the core report progress against a total. */
+  async importBase(name: string, tar: RequestBody, size?: number): Promise<Base> {
+    const headers: Record<string, string> = size !== undefined ? { 'content-length': String(size) } : {};
+    const res = await this.rawBytes('POST', `/v1/bases/${enc(name)}/import`, tar, headers);
+    return (await res.json()) as Base;
+  }
+
+  createSnapshot(project: string, box: string, body: SnapshotCreate = {}): Promise<Snapshot> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`, body);
+  }
+
+  listSnapshots(project: string, box: string): Promise<SnapshotList> {
+    return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`);
+  }
+
+  listProjectSnapshots(project: string): Promise<SnapshotList> {
+    return this.request('GET', `/v1/projects/${enc(project)}/snapshots`);
+  }
+
+  getSnapshot(project: string, id: string): Promise<Snapshot> {
+    return this.request('GET', `/v1/projects/${enc(project)}/snapshots/${enc(id)}`);
+  }
+
+  deleteSnapshot(project: string, id: string): Promise<void> {
+    return this.request('DELETE', `/v1/projects/${enc(project)}/snapshots/${enc(id)}`);
+  }
+
+  restoreBox(project: string, box: string, body: RestoreRequest): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/restore`, body);
+  }
+
+  /** A new box whose root is a copy-on-write copy of a box (at this instant) or of a snapshot (its id). */
+  forkBox(project: string, source: string, name: string, extra: Omit<BoxCreate, 'name' | 'fork' | 'base'> = {}): Promise<Box> {
+    return this.createBox(project, { ...extra, name, fork: source });
   }
 
   listTokens(): Promise<{ items: Token[] }> {
