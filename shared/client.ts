@@ -1,7 +1,8 @@
 import { ApiError, type Problem } from './errors';
 import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
 import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
-import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
+import type { BoxStats } from './schemas/stats';
+import type { Base, BaseCreate, Health, SystemInfo, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
 /** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
 export interface FetchResponse {
@@ -52,13 +53,13 @@ export class BoxdeskClient {
   }
 
   /** Like request, but hands back the response for streaming bodies. */
-  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<FetchResponse> {
+  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: unknown): Promise<FetchResponse> {
     const h: Record<string, string> = { accept: 'application/json', ...headers };
     if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
     if (body !== undefined) h['content-type'] = 'application/json';
     let res: FetchResponse;
     try {
-      res = await this.options.fetch(this.baseUrl + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await this.options.fetch(this.baseUrl + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal });
     } catch (err) {
       throw new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${this.baseUrl} (${(err as Error).message}); is it running?`);
     }
@@ -77,6 +78,11 @@ export class BoxdeskClient {
 
   version(): Promise<Version> {
     return this.request('GET', '/version');
+  }
+
+  /** The data dir and the engine's capacity (scope read). */
+  system(): Promise<SystemInfo> {
+    return this.request('GET', '/v1/system');
   }
 
   /** Health answers 503 when degraded; that is a state, not an error. */
@@ -114,9 +120,19 @@ export class BoxdeskClient {
     return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/resume`);
   }
 
-  logs(project: string, name: string, options: { tail?: number; follow?: boolean } = {}): Promise<FetchResponse> {
+  logs(project: string, name: string, options: { tail?: number; follow?: boolean; signal?: unknown } = {}): Promise<FetchResponse> {
     const qs = queryString([['tail', options.tail], ['follow', options.follow ? 'true' : undefined]]);
-    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`, undefined, { accept: 'text/plain' });
+    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`, undefined, { accept: 'text/plain' }, options.signal);
+  }
+
+  /** One sample of the box's resource use. */
+  boxStats(project: string, name: string): Promise<BoxStats> {
+    return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats`);
+  }
+
+  /** One BoxStats JSON line a second (application/x-ndjson) until the client leaves. */
+  boxStatsStream(project: string, name: string, signal?: unknown): Promise<FetchResponse> {
+    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats?stream=1`, undefined, { accept: 'application/x-ndjson' }, signal);
   }
 
   exec(project: string, name: string, body: ExecRequest): Promise<ExecResult> {
@@ -146,6 +162,15 @@ export class BoxdeskClient {
 
   deleteToken(id: string): Promise<void> {
     return this.request('DELETE', `/v1/tokens/${enc(id)}`);
+  }
+
+  /** The server-sent event stream (text/event-stream); pass Last-Event-ID to resume. */
+  events(lastEventId?: string, signal?: unknown): Promise<FetchResponse> {
+    return this.raw('GET', '/v1/events', undefined, { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal);
+  }
+
+  get token(): string | undefined {
+    return this.options.token;
   }
 
   /** ws(s) URL of an exec or console socket; the token goes in the subprotocol, never the URL. */

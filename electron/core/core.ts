@@ -101,7 +101,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
 
-  registerSystemRoutes(app, monitor, engine.name);
+  registerSystemRoutes(app, monitor, engine.name, config.dataDir);
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, bases);
   registerBoxRoutes(app, boxes);
