@@ -35,10 +35,13 @@ export const ProblemSchema = Type.Object(
 );
 
 /** Environment variable names as POSIX shells accept them. */
-export const EnvironmentMap = Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 256 }), Type.String({ maxLength: 32768 }), {
+export const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+export const TAG_KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$';
+
+export const EnvironmentMap = Type.Record(Type.String({ pattern: ENV_NAME_PATTERN, maxLength: 256 }), Type.String({ maxLength: 32768 }), {
   description: 'Environment variables, name to value.',
 });
 
-export const TagMap = Type.Record(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$' }), Type.String({ maxLength: 256 }), {
+export const TagMap = Type.Record(Type.String({ pattern: TAG_KEY_PATTERN }), Type.String({ maxLength: 256 }), {
   description: 'Tags, key to value.',
 });

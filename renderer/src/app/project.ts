@@ -1,0 +1,31 @@
+import { useParams } from 'react-router';
+
+const KEY = 'boxdesk.projects';
+const LAST_KEY = 'boxdesk.project';
+
+/** The project in the address, else the one used last, else `default`. */
+export function useProject(): string {
+  const { project } = useParams();
+  return project ?? localStorage.getItem(LAST_KEY) ?? 'default';
+}
+
+/** Projects this window has used (the API has no project list: a project exists once it has a box). */
+export function knownProjects(): string[] {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEY) ?? '[]') as unknown;
+    return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberProject(project: string): void {
+  localStorage.setItem(LAST_KEY, project);
+  const list = knownProjects();
+  if (!list.includes(project)) localStorage.setItem(KEY, JSON.stringify([...list, project].sort().slice(0, 50)));
+}
+
+export const paths = {
+  boxes: (project: string) => `/projects/${project}/boxes`,
+  box: (project: string, name: string, tab = 'overview') => `/projects/${project}/boxes/${name}/${tab}`,
+};
