@@ -12,14 +12,14 @@ export function useVersion() {
   return useQuery({ queryKey: queryKeys.version, queryFn: () => anonymousClient.version(), staleTime: 60_000 });
 }
 
-export function useSystem() {
+export function useSystem(enabled = true) {
   const client = useClient();
-  return useQuery({ queryKey: queryKeys.system, queryFn: () => client.system(), staleTime: 30_000 });
+  return useQuery({ queryKey: queryKeys.system, queryFn: () => client.system(), staleTime: 30_000, enabled });
 }
 
-export function useBases() {
+export function useBases(enabled = true) {
   const client = useClient();
-  return useQuery({ queryKey: queryKeys.bases, queryFn: () => client.listBases(), staleTime: 30_000 });
+  return useQuery({ queryKey: queryKeys.bases, queryFn: () => client.listBases(), staleTime: 30_000, enabled });
 }
 
 export function useTokens() {

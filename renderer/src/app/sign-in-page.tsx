@@ -48,6 +48,7 @@ export function SignInPage({ onSignedIn, message }: { onSignedIn: (token: string
                 value={value}
                 onChange={(e) => setValue(e.currentTarget.value)}
                 error={signIn.isError ? describeError(signIn.error) : undefined}
+                aria-invalid={signIn.isError}
                 errorProps={{ role: 'alert' }}
               />
               <Button type="submit" loading={signIn.isPending} disabled={value.trim() === ''}>

@@ -51,8 +51,8 @@ function bounded(value: number | string, min: number, max: number | null, what: 
 /** Create a box (name checked as you type, base or fork source, limits bounded by the engine), or edit one. */
 export function BoxFormDialog({ project, opened, onClose, box }: { project: string; opened: boolean; onClose(): void; box?: Box }) {
   const editing = box !== undefined;
-  const system = useSystem();
-  const bases = useBases();
+  const system = useSystem(opened);
+  const bases = useBases(opened);
   const boxes = useBoxes(project);
   const create = useCreateBox(project);
   const update = useUpdateBox(project);
