@@ -12,7 +12,7 @@ export class AppShell {
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: 'Boxdesk' });
     this.nav = page.getByRole('navigation', { name: 'Main' });
-    this.project = page.getByRole('textbox', { name: 'Project' });
+    this.project = page.getByRole('combobox', { name: 'Project' });
     this.signOutButton = page.getByRole('button', { name: 'Sign out' });
     this.paletteButton = page.getByRole('button', { name: 'Open the command palette' });
     this.palette = page.getByRole('dialog').filter({ has: page.getByRole('textbox', { name: 'Command' }) });

@@ -14,7 +14,7 @@ export class BoxListPage {
     this.table = page.getByRole('table', { name: 'Boxes' });
     this.createButton = page.getByRole('button', { name: 'Create box', exact: true });
     this.search = page.getByRole('textbox', { name: 'Search' });
-    this.statusFilter = page.getByRole('textbox', { name: 'Status' });
+    this.statusFilter = page.getByRole('combobox', { name: 'Status' });
     this.count = page.getByRole('search', { name: 'Filter boxes' }).getByRole('status');
     this.bulkBar = page.getByRole('toolbar', { name: 'Selected boxes' });
     this.selectAll = page.getByRole('checkbox', { name: 'Select all boxes shown' });

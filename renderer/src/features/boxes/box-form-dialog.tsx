@@ -93,7 +93,10 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
   }, [opened, box?.name]);
 
   const forkable = useMemo(() => (boxes.data ?? []).filter((b) => b.status === 'running' || b.status === 'stopped').map((b) => b.name), [boxes.data]);
-  const general = mutation.error && !(mutation.error instanceof ApiError && (mutation.error.errors ?? []).some((e) => fieldOfPath(e.path))) ? mutation.error : null;
+  // A problem that names a field is shown there; anything else above the buttons.
+  const err = mutation.error;
+  const atField = err instanceof ApiError && ((err.errors ?? []).some((e) => fieldOfPath(e.path)) || (err.code === 'already_exists' && !editing));
+  const general = err && !atField ? err : null;
 
   const submit = form.onSubmit(async (v) => {
     const config = { ...(v.cpus !== '' ? { cpus: Number(v.cpus) } : {}), ...(v.ram_mb !== '' ? { ram_mb: Number(v.ram_mb) } : {}) };
@@ -111,13 +114,13 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
         notifyDone(`Created ${made.name}`, `${made.name} is ${made.status}.`);
       }
       onClose();
-    } catch (err) {
-      if (!(err instanceof ApiError)) return;
-      for (const e of err.errors ?? []) {
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) return;
+      for (const e of failure.errors ?? []) {
         const field = fieldOfPath(e.path);
         if (field) form.setFieldError(field, e.message);
       }
-      if (err.code === 'already_exists' && !editing) form.setFieldError('name', err.message);
+      if (failure.code === 'already_exists' && !editing) form.setFieldError('name', failure.message);
     }
   });
 

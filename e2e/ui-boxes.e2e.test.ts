@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AppShell } from './pages/app-shell';
+import { BoxDetailPage } from './pages/box-detail-page';
+import { BoxFormDialog } from './pages/box-form-dialog';
+import { BoxListPage } from './pages/box-list-page';
+import { createBoxViaApi, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
+
+describe('managing boxes in the window', () => {
+  const ui = uiFixture();
+
+  test('a box created through the form shows up running, with its tags and environment', async () => {
+    const project = uniqueName('form');
+    const name = uniqueName('web');
+    ui.track(project, name);
+    const page = await ui.open();
+    const shell = new AppShell(page);
+    await shell.switchProject(project);
+    const list = new BoxListPage(page);
+    await list.heading(project).waitFor();
+    await page.getByText(`No boxes in ${project} yet`).waitFor();
+
+    await list.createButton.click();
+    const form = new BoxFormDialog(page);
+    await form.name.fill(name);
+    await form.cpus.fill('1');
+    await form.memory.fill('256');
+    await form.addPair('variable', 'GREETING', 'hello');
+    await form.addPair('tag', 'team', 'blue');
+    await screenshots(page, 'create-dialog');
+    await form.submit.click();
+    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+
+    await list.status(name, 'running').waitFor();
+    const res = await ui.api('GET', `/v1/projects/${project}/boxes/${name}`);
+    const box = (await res.json()) as { status: string; config: { ram_mb: number }; environment: Record<string, string>; tags: Record<string, string> };
+    assert.equal(box.status, 'running');
+    assert.equal(box.config.ram_mb, 256);
+    assert.deepEqual(box.environment, { GREETING: 'hello' });
+    assert.deepEqual(box.tags, { team: 'blue' });
+    await screenshots(page, 'box-list');
+
+    await list.row(name).getByRole('link', { name, exact: true }).click();
+    const detail = new BoxDetailPage(page, name);
+    await detail.heading().waitFor();
+    await detail.field('Memory').getByText('256 MiB').waitFor();
+    await screenshots(page, 'box-detail');
+  });
+
+  test("an invalid name is flagged at the field as you type, and the server's own error lands there too", async () => {
+    const project = uniqueName('names');
+    const taken = uniqueName('taken');
+    await createBoxViaApi(ui, project, taken);
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.row(taken).waitFor();
+
+    await list.createButton.click();
+    const form = new BoxFormDialog(page);
+    await form.name.fill('Bad_Name');
+    assert.match((await form.fieldError(form.name)) ?? '', /lower-case letters, digits and hyphens/);
+    await form.name.fill('good-name');
+    assert.equal(await form.fieldError(form.name), null, 'a valid name clears the error');
+
+    // The schema's rule passes; the server says the name is taken, at the name field.
+    await form.name.fill(taken);
+    await form.submit.click();
+    await form.dialog.getByRole('alert').filter({ hasText: taken }).waitFor();
+    assert.match((await form.fieldError(form.name)) ?? '', /already|exists|taken/i);
+    const listed = (await (await ui.api('GET', `/v1/projects/${project}/boxes`)).json()) as { items: unknown[] };
+    assert.equal(listed.items.length, 1, 'nothing was created');
+  });
+
+  test('a box stopped from the CLI turns stopped in the list without a reload, and resumes from its row', async () => {
+    const project = uniqueName('live');
+    const name = uniqueName('cli');
+    await createBoxViaApi(ui, project, name);
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.status(name, 'running').waitFor();
+
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const stop = await ui.cli('-p', project, 'stop', name);
+    assert.equal(stop.code, 0, stop.stderr);
+    await list.status(name, 'stopped').waitFor();
+    assert.deepEqual(
+      requests.filter((u) => u.includes('/boxes')),
+      [],
+      'the change came over the event stream, not a refetch',
+    );
+
+    await list.rowAction(name, 'Resume').click();
+    await list.status(name, 'running').waitFor({ timeout: 30_000 });
+  });
+
+  test('three boxes selected and deleted together, after a confirmation', async () => {
+    const project = uniqueName('bulk');
+    const names = [uniqueName('a'), uniqueName('b'), uniqueName('c')];
+    const keep = uniqueName('keep');
+    await Promise.all([...names, keep].map((n) => createBoxViaApi(ui, project, n)));
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.row(keep).waitFor();
+
+    for (const n of names) await list.select(n).check();
+    await list.bulkBar.getByText('3 selected').waitFor();
+    await list.bulk('Delete selected').click();
+    await list.confirm('Delete 3 boxes').click();
+    for (const n of names) await list.row(n).waitFor({ state: 'detached', timeout: 60_000 });
+    await list.row(keep).waitFor();
+
+    const left = (await (await ui.api('GET', `/v1/projects/${project}/boxes`)).json()) as { items: { name: string }[] };
+    assert.deepEqual(
+      left.items.map((b) => b.name),
+      [keep],
+    );
+  });
+
+  test('search and the status filter narrow the list', async () => {
+    const project = uniqueName('filter');
+    const [one, two] = [uniqueName('alpha'), uniqueName('beta')];
+    await Promise.all([createBoxViaApi(ui, project, one), createBoxViaApi(ui, project, two)]);
+    assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${two}/stop`)).status, 200);
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.status(two, 'stopped').waitFor();
+
+    await list.search.fill('alpha');
+    await list.row(two).waitFor({ state: 'detached' });
+    await list.row(one).waitFor();
+    await list.search.fill('');
+    await list.statusFilter.click();
+    await page.getByRole('option', { name: 'stopped' }).click();
+    await list.row(one).waitFor({ state: 'detached' });
+    await list.row(two).waitFor();
+    await list.count.getByText('1 of 2 boxes').waitFor();
+  });
+});
