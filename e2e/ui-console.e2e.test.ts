@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BoxDetailPage } from './pages/box-detail-page';
+import { BoxListPage } from './pages/box-list-page';
+import { ConsoleView } from './pages/console-view';
+import { LogsView } from './pages/logs-view';
+import { createBoxViaApi, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
+
+const PROJECT = uniqueName('term');
+
+describe('consoles and logs in the window', () => {
+  const ui = uiFixture();
+
+  test('a console echoes, follows the pane size, and after a reload replays its session', async () => {
+    const name = uniqueName('shell');
+    await createBoxViaApi(ui, PROJECT, name);
+    const page = await ui.open({ viewport: { width: 1200, height: 800 } });
+    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes`);
+    const list = new BoxListPage(page);
+    await list.consoleLink(name).click();
+    const term = new ConsoleView(page);
+    await term.waitConnected();
+
+    await term.type('echo "hel""lo-$((6*7))"\n');
+    await term.waitForText(/^hello-42$/m);
+
+    await term.type('stty size\n');
+    const [, rows1, cols1] = await term.waitForText(/^(\d+) (\d+)$/m);
+    await page.setViewportSize({ width: 1600, height: 950 });
+    await page.waitForTimeout(400);
+    await term.type('clear; stty size\n');
+    const [, rows2, cols2] = await term.waitForText(new RegExp(`^(?!${rows1} ${cols1}$)(\\d+) (\\d+)$`, 'm'));
+    assert.ok(Number(cols2) > Number(cols1), `a wider pane gives more columns (${cols1} → ${cols2})`);
+    assert.ok(Number(rows2) > Number(rows1), `a taller pane gives more rows (${rows1} → ${rows2})`);
+    await screenshots(page, 'console');
+
+    // Same session after a reload: the screen is replayed and the shell kept its variable.
+    await term.type('MARK=kept-$((3*5)); echo "before-$((2*2))-reload"\n');
+    await term.waitForText(/^before-4-reload$/m);
+    await page.reload();
+    await term.waitConnected();
+    await term.waitForText(/^before-4-reload$/m);
+    await term.type('echo "mark=$MARK"\n');
+    await term.waitForText(/^mark=kept-15$/m);
+  });
+
+  test('a console that exits says so and offers a new session; several consoles live side by side', async () => {
+    const name = uniqueName('tabs');
+    await createBoxViaApi(ui, PROJECT, name);
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/console`);
+    const term = new ConsoleView(page);
+    await term.waitConnected();
+
+    await term.newConsole.click();
+    await term.waitConnected(2);
+    await term.type('echo "second-$((1+1))"\n', 2);
+    await term.waitForText(/^second-2$/m, 2);
+
+    await term.tabs.getByRole('tab', { name: 'Console 1' }).click();
+    await term.type('exit 3\n', 1);
+    await term.ended().filter({ hasText: 'code 3' }).waitFor();
+    await term.startNewSession().click();
+    await term.waitConnected(1);
+    await term.type('echo "fresh-$((2+3))"\n', 1);
+    await term.waitForText(/^fresh-5$/m, 1);
+  });
+
+  test('the Logs tab shows the main process output and follows new lines', async () => {
+    const name = uniqueName('logs');
+    await createBoxViaApi(ui, PROJECT, name);
+    const say = async (line: string) => {
+      // PID 1's stdout is the box's output stream.
+      const res = await ui.api('POST', `/v1/projects/${PROJECT}/boxes/${name}/exec`, { command: ['sh', '-c', `echo ${line} > /proc/1/fd/1`] });
+      assert.equal(((await res.json()) as { exit_code: number }).exit_code, 0);
+    };
+    await say('first-line');
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/overview`);
+    const detail = new BoxDetailPage(page, name);
+    await detail.tab('Logs').click();
+    const logs = new LogsView(page);
+    await logs.log.getByText('first-line').waitFor();
+    assert.equal(await logs.follow.isChecked(), true);
+
+    await say('second-line');
+    await logs.log.getByText('second-line').waitFor();
+
+    await logs.search.fill('second');
+    await logs.log.getByText('first-line').waitFor({ state: 'detached' });
+    await logs.log.getByText('second-line').waitFor();
+  });
+});
