@@ -23,6 +23,11 @@ export class SettingsPage {
     return this.page.getByRole('radio', { name: label });
   }
 
+  /** The segmented control draws its own label over the (visually hidden) radio. */
+  async chooseTheme(label: 'Follow the system' | 'Light' | 'Dark'): Promise<void> {
+    await this.page.getByRole('radiogroup', { name: 'Theme' }).getByText(label, { exact: true }).click();
+  }
+
   createDialog(): { dialog: Locator; name: Locator; scope(s: string): Locator; project: Locator; submit: Locator; secret: Locator; copy: Locator; done: Locator } {
     const dialog = this.page.getByRole('dialog');
     return {
