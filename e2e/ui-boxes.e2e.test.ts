@@ -13,12 +13,15 @@ describe('managing boxes in the window', () => {
     const project = uniqueName('form');
     const name = uniqueName('web');
     ui.track(project, name);
+    // Neighbours, so the list (and its screenshot) shows more than one state.
+    await Promise.all([createBoxViaApi(ui, project, 'api', { tags: { team: 'red', tier: 'backend' } }), createBoxViaApi(ui, project, 'worker', { tags: { team: 'blue' } })]);
+    assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/worker/stop`)).status, 200);
     const page = await ui.open();
     const shell = new AppShell(page);
     await shell.switchProject(project);
     const list = new BoxListPage(page);
     await list.heading(project).waitFor();
-    await page.getByText(`No boxes in ${project} yet`).waitFor();
+    await list.status('worker', 'stopped').waitFor();
 
     await list.createButton.click();
     const form = new BoxFormDialog(page);

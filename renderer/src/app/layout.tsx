@@ -8,7 +8,7 @@ import { useVersion } from '../api/system';
 import { CommandPalette } from '../features/palette/command-palette';
 import { EngineHealth } from './engine-health';
 import { OTHER_ROUTES, SIDEBAR_PAGES } from './pages';
-import { paths, useProject } from './project';
+import { lastProject, paths, useProject } from './project';
 import { ProjectSwitcher } from './project-switcher';
 
 function ThemeToggle() {
@@ -96,7 +96,7 @@ export function AppLayout() {
           {OTHER_ROUTES.map((r) => (
             <Route key={r.route} path={r.route} element={r.element} />
           ))}
-          <Route path="*" element={<Navigate to={paths.boxes(localStorage.getItem('boxdesk.project') ?? 'default')} replace />} />
+          <Route path="*" element={<Navigate to={paths.boxes(lastProject())} replace />} />
         </Routes>
       </AppShell.Main>
       <CommandPalette />

@@ -1,12 +1,21 @@
-import { useParams } from 'react-router';
+import { useLocation } from 'react-router';
 
 const KEY = 'boxdesk.projects';
 const LAST_KEY = 'boxdesk.project';
 
-/** The project in the address, else the one used last, else `default`. */
+/**
+ * The project in the address, else the one used last, else `default`. Read
+ * from the path (not route params) so the header, the sidebar and the
+ * palette, which sit outside the routes, agree with the page.
+ */
 export function useProject(): string {
-  const { project } = useParams();
-  return project ?? localStorage.getItem(LAST_KEY) ?? 'default';
+  const { pathname } = useLocation();
+  const match = /^\/projects\/([^/]+)/.exec(pathname);
+  return match ? decodeURIComponent(match[1]!) : lastProject();
+}
+
+export function lastProject(): string {
+  return localStorage.getItem(LAST_KEY) ?? 'default';
 }
 
 /** Projects this window has used (the API has no project list: a project exists once it has a box). */

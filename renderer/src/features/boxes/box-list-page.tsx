@@ -72,7 +72,7 @@ export function BoxListPage() {
           </ActionIcon>
         </Tooltip>
         <Text size="sm" c="dimmed" ml="auto" role="status">
-          {boxes.data ? (filtered ? `${shown.length} of ${all.length} boxes` : `${all.length} boxes`) : ''}
+          {boxes.data ? (filtered ? `${shown.length} of ${all.length} boxes` : all.length === 1 ? '1 box' : `${all.length} boxes`) : ''}
         </Text>
       </Group>
       {selected.size > 0 && (

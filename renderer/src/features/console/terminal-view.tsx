@@ -186,7 +186,7 @@ export function TerminalView({ project, box, label, session, active, onSession, 
           </Group>
         </Alert>
       )}
-      <div ref={hostRef} className="terminal-host" role="region" aria-label={label} style={{ flex: 1 }} />
+      <div ref={hostRef} className="terminal-host" role="region" aria-label={label} style={{ flex: 1, background: (scheme === 'dark' ? DARK : LIGHT).background }} />
     </Stack>
   );
 }

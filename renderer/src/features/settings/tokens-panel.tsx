@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -57,7 +57,7 @@ export function TokensPanel({ headingId }: { headingId: string }) {
               <Table.Th>Created</Table.Th>
               <Table.Th>Last used</Table.Th>
               <Table.Th w={60}>
-                <span className="mantine-visually-hidden">Actions</span>
+                <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
             </Table.Tr>
           </Table.Thead>
