@@ -14,6 +14,8 @@ import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
+import { uiList } from './scenarios/ui-list';
+import { UI_DIR, ensureRendererBuilt } from '../test-support/chromium';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -31,6 +33,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'exec round trip', run: execRoundTrip },
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
+  { name: 'ui list and live status', run: uiList },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
@@ -58,12 +61,16 @@ async function main(): Promise<number> {
 
   progress(`starting a fresh core (image ${TEST_IMAGE}, n=${n}, flood ${floodSeconds} s)`);
   // A short session grace only shortens the wait before the flood check's sweep; it is not on any timed path.
-  const core = await startCoreProcess({ args: ['--session-grace', String(graceSeconds)] });
+  // The core also serves the UI, for the window's scenarios.
+  ensureRendererBuilt();
+  const core = await startCoreProcess({ args: ['--session-grace', String(graceSeconds), '--ui-dir', UI_DIR] });
   const ctx: BenchContext = { core, project: `bench${Date.now().toString(36)}`, image: TEST_IMAGE, n, floodSeconds, graceSeconds, rawIds: new Set(), boxes: new Set() };
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    for (const s of SCENARIOS) {
+    // BENCH_ONLY=ui runs only the scenarios whose name contains it.
+    const only = process.env.BENCH_ONLY;
+    for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
       try {
         const result = await s.run(ctx);
         scenarios.push(...(Array.isArray(result) ? result : [result]));

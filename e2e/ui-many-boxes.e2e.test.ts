@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BoxListPage } from './pages/box-list-page';
-import { widenBoxList } from './support/many-boxes';
+import { widenBoxList } from '../test-support/many-boxes';
 import { createBoxViaApi, uiFixture, uniqueName } from './support/ui-fixture';
 
 describe('a list of 1,000 boxes', () => {

@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
-
-export const UI_DIR = path.join(ROOT, 'dist', 'renderer');
-
-/** Builds the renderer once per run when it is missing (BOXDESK_REBUILD_UI=1 forces it). */
-export function ensureRendererBuilt(): void {
-  if (!process.env.BOXDESK_REBUILD_UI && fs.existsSync(path.join(UI_DIR, 'index.html'))) return;
-  const build = spawnSync('npm', ['run', 'build:renderer'], { cwd: ROOT, encoding: 'utf8' });
-  assert.equal(build.status, 0, `npm run build:renderer failed:\n${build.stdout}\n${build.stderr}`);
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.BOXDESK_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
-}
 
 export interface OpenOptions {
   /** Sign in through the sign-in URL (default), or arrive signed out. */
