@@ -123,6 +123,19 @@ describe('managing boxes in the window', () => {
     );
   });
 
+  test('the command palette opens a console in a box', async () => {
+    const project = uniqueName('palette');
+    const name = uniqueName('pal');
+    await createBoxViaApi(ui, project, name);
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const list = new BoxListPage(page);
+    await list.status(name, 'running').waitFor();
+    await new AppShell(page).runCommand(name, `Console in ${name}`);
+    await page.getByRole('status', { name: 'Console 1: open' }).waitFor();
+    assert.match(page.url(), new RegExp(`/projects/${project}/boxes/${name}/console$`));
+  });
+
   test('search and the status filter narrow the list', async () => {
     const project = uniqueName('filter');
     const [one, two] = [uniqueName('alpha'), uniqueName('beta')];

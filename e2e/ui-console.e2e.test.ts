@@ -66,6 +66,28 @@ describe('consoles and logs in the window', () => {
     await term.waitForText(/^fresh-5$/m, 1);
   });
 
+  test('a yes flood does not freeze the window, and Ctrl-C stops it', async () => {
+    const name = uniqueName('flood');
+    await createBoxViaApi(ui, PROJECT, name);
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/console`);
+    const term = new ConsoleView(page);
+    await term.waitConnected();
+    await term.type('yes flood-line-$((2*21))\n');
+    await term.waitForText(/^flood-line-42$/m);
+    await page.waitForTimeout(2000);
+
+    // While the flood runs the window still answers: typing in a field lands at once, the palette opens.
+    const search = page.getByRole('textbox', { name: 'Search Console 1' });
+    await search.fill('still responsive');
+    assert.equal(await search.inputValue(), 'still responsive');
+    await term.press('Control+c');
+    await term.type('clear; echo "after-$((9*9))"\n');
+    await term.waitForText(/^after-81$/m, 1, 30_000);
+    const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    assert.ok(heap < 300 * 1024 * 1024, `the page's heap stays bounded: ${Math.round(heap / 1024 / 1024)} MiB`);
+  });
+
   test('the Logs tab shows the main process output and follows new lines', async () => {
     const name = uniqueName('logs');
     await createBoxViaApi(ui, PROJECT, name);
