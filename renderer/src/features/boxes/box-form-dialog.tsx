@@ -9,6 +9,7 @@ import { useBoxes, useCreateBox, useUpdateBox } from '../../api/boxes';
 import { describeError } from '../../api/session';
 import { useBases, useSystem } from '../../api/system';
 import { notifyDone } from '../../app/notify';
+import { fieldOfPath } from './form-errors';
 import { KeyValueEditor, mapToPairs, pairsError, pairsToMap, type Pair } from './key-value-editor';
 
 const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
@@ -26,17 +27,6 @@ interface Values {
   ram_mb: number | string;
   environment: Pair[];
   tags: Pair[];
-}
-
-/** The form field a problem's `errors[].path` concerns (`body.config.cpus` → cpus). */
-export function fieldOfPath(path: string): keyof Values | null {
-  const p = path.replace(/^body\.?/, '');
-  if (p === 'name' || p === 'base' || p === 'fork') return p;
-  if (p.startsWith('config.cpus')) return 'cpus';
-  if (p.startsWith('config.ram_mb')) return 'ram_mb';
-  if (p.startsWith('environment')) return 'environment';
-  if (p.startsWith('tags')) return 'tags';
-  return null;
 }
 
 function bounded(value: number | string, min: number, max: number | null, what: string): string | null {
