@@ -1,8 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/spotlight/styles.css';
-import '@mantine/charts/styles.css';
-import '@xterm/xterm/css/xterm.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { takeTokenFromAddress } from './api/session';

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Breadcrumbs, Button, Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconEdit, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useBox } from '../../api/boxes';
 import { describeError } from '../../api/session';
@@ -99,7 +99,15 @@ export function BoxDetailPage() {
         </Tabs.List>
         {DETAIL_TABS.map((t) => (
           <Tabs.Panel key={t.value} value={t.value} pt="sm">
-            <t.Component box={b} />
+            <Suspense
+              fallback={
+                <Center role="status" p="xl">
+                  <Loader size="sm" />
+                </Center>
+              }
+            >
+              <t.Component box={b} />
+            </Suspense>
           </Tabs.Panel>
         ))}
       </Tabs>

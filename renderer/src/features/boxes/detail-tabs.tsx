@@ -1,10 +1,12 @@
 import { IconActivity, IconFileText, IconInfoCircle, IconTerminal2, type Icon } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
-import { ConsoleTab } from '../console/console-tab';
 import { LogsTab } from '../logs/logs-tab';
-import { StatsTab } from '../stats/stats-tab';
 import { OverviewTab } from './overview-tab';
+
+// xterm.js and the charts load when their tab first opens, not with the window.
+const ConsoleTab = lazy(() => import('../console/console-tab').then((m) => ({ default: m.ConsoleTab })));
+const StatsTab = lazy(() => import('../stats/stats-tab').then((m) => ({ default: m.StatsTab })));
 
 export interface DetailTabProps {
   box: Box;

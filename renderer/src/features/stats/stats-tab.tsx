@@ -1,4 +1,5 @@
 import { LineChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
 import { Alert, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useStatsStream } from '../../api/streams';
