@@ -51,10 +51,23 @@ describe('consoles and logs in the window', () => {
     await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/console`);
     const term = new ConsoleView(page);
     await term.waitConnected();
+    await term.type('echo "first-$((0+1))"\n', 1);
+    await term.waitForText(/^first-1$/m, 1);
 
     await term.newConsole.click();
     await term.waitConnected(2);
     await term.type('echo "second-$((1+1))"\n', 2);
+    await term.waitForText(/^second-2$/m, 2);
+
+    // Away to another tab of the box and back: both consoles reattach with their output.
+    const detail = new BoxDetailPage(page, name);
+    await detail.tab('Overview').click();
+    await detail.details.waitFor();
+    await detail.tab('Console').click();
+    await term.waitConnected(1);
+    await term.waitForText(/^first-1$/m, 1);
+    await term.tabs.getByRole('tab', { name: 'Console 2' }).click();
+    await term.waitConnected(2);
     await term.waitForText(/^second-2$/m, 2);
 
     await term.tabs.getByRole('tab', { name: 'Console 1' }).click();
