@@ -123,6 +123,28 @@ describe('managing boxes in the window', () => {
     );
   });
 
+  test('editing a box changes its memory and tags at once', async () => {
+    const project = uniqueName('edit');
+    const name = uniqueName('ed');
+    await createBoxViaApi(ui, project, name, { tags: { team: 'blue' } });
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+    const detail = new BoxDetailPage(page, name);
+    await detail.field('Memory').getByText('1024 MiB').waitFor();
+    await detail.button('Edit').click();
+    const form = new BoxFormDialog(page, `Edit ${name}`);
+    assert.equal(await form.name.isDisabled(), true, 'the name cannot change');
+    await form.memory.fill('512');
+    await form.addPair('tag', 'tier', 'web');
+    await form.submit.click();
+    await form.dialog.waitFor({ state: 'hidden' });
+    await detail.field('Memory').getByText('512 MiB').waitFor();
+    await detail.field('Tags').getByText(/tier=web/).waitFor();
+    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { config: { ram_mb: number }; tags: Record<string, string> };
+    assert.equal(box.config.ram_mb, 512);
+    assert.deepEqual(box.tags, { team: 'blue', tier: 'web' });
+  });
+
   test('the command palette opens a console in a box', async () => {
     const project = uniqueName('palette');
     const name = uniqueName('pal');

@@ -11,7 +11,7 @@ export class BoxFormDialog {
 
   constructor(readonly page: Page, title: string | RegExp = 'Create a box') {
     this.dialog = page.getByRole('dialog', { name: title });
-    this.name = this.dialog.getByRole('textbox', { name: 'Name' });
+    this.name = this.dialog.getByRole('textbox', { name: 'Name', exact: true });
     this.cpus = this.dialog.getByRole('textbox', { name: 'CPUs' });
     this.memory = this.dialog.getByRole('textbox', { name: 'Memory (MiB)' });
     this.submit = this.dialog.getByRole('button', { name: /^(Create|Save)$/ });
