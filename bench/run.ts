@@ -14,6 +14,7 @@ import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
+import { uiEcho } from './scenarios/ui-echo';
 import { uiList } from './scenarios/ui-list';
 import { UI_DIR, ensureRendererBuilt } from '../test-support/chromium';
 import { progress } from './stats';
@@ -34,6 +35,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
   { name: 'ui list and live status', run: uiList },
+  { name: 'ui keystroke echo', run: uiEcho },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {

@@ -26,6 +26,16 @@ function slowSink() {
   };
 }
 
+test('a small chunk finding the terminal idle is written at once', () => {
+  const s = slowSink();
+  const q = new OutputQueue(s.sink);
+  q.push(new Uint8Array([97]));
+  assert.equal(s.writes.length, 1, 'no frame wait for an echo');
+  q.push(new Uint8Array([98]));
+  assert.equal(s.writes.length, 1, 'while one is being parsed, the next waits for a frame');
+  q.dispose();
+});
+
 test('chunks are written in batches, in order, with at most two batches in flight', async () => {
   const s = slowSink();
   const q = new OutputQueue(s.sink);

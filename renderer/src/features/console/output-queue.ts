@@ -1,8 +1,10 @@
 /**
- * Output waiting for the terminal. Chunks are written in batches once per
- * animation frame, at most two batches in flight (xterm's write callback says
- * when one is parsed), so a `yes` flood cannot freeze the window; past the
- * cap the oldest output is dropped, so memory stays bounded.
+ * Output waiting for the terminal. A chunk arriving while the terminal is
+ * idle is written at once (a keystroke's echo waits for no frame); otherwise
+ * chunks are written in batches once per animation frame, at most two batches
+ * in flight (xterm's write callback says when one is parsed), so a `yes` flood
+ * cannot freeze the window; past the cap the oldest output is dropped, so
+ * memory stays bounded.
  */
 export interface TerminalSink {
   write(data: Uint8Array | string, callback?: () => void): void;
@@ -11,6 +13,8 @@ export interface TerminalSink {
 const BATCH_BYTES = 256 * 1024;
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 const MAX_IN_FLIGHT = 2;
+/** Up to this much, output that finds the terminal idle skips the frame wait. */
+const IMMEDIATE_BYTES = 16 * 1024;
 
 export class OutputQueue {
   private chunks: Uint8Array[] = [];
@@ -31,7 +35,8 @@ export class OutputQueue {
       this.queued -= old.byteLength;
       this.dropped += old.byteLength;
     }
-    this.schedule();
+    if (this.inFlight === 0 && this.frame === null && this.queued <= IMMEDIATE_BYTES) this.flush();
+    else this.schedule();
   }
 
   /** Forgets what is queued (a reattach replays the screen anew). */

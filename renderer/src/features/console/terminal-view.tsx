@@ -65,6 +65,12 @@ export function TerminalView({ project, box, label, session, active, onSession, 
     searchRef.current = search;
     fitRef.current = fit;
 
+    // An opt-in probe for the keystroke-echo bench (bench/scenarios/ui-echo.ts); inert unless a page sets it.
+    term.onRender(() => {
+      const probe = (window as { __boxdeskProbe?: { render?(cursorLine: () => string): void } }).__boxdeskProbe;
+      probe?.render?.(() => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)?.translateToString(true) ?? '');
+    });
+
     const queue = new OutputQueue(term);
     let attached = false;
     const socket = new ConsoleSocket(client, project, box, initialSession.current, { cols: term.cols, rows: term.rows }, {
