@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { WebSocketRoute } from 'playwright-core';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxListPage } from './pages/box-list-page';
 import { ConsoleView } from './pages/console-view';
@@ -42,6 +43,30 @@ describe('consoles and logs in the window', () => {
     await term.waitForText(/^before-4-reload$/m);
     await term.type('echo "mark=$MARK"\n');
     await term.waitForText(/^mark=kept-15$/m);
+  });
+
+  test('when the socket drops, the console reattaches to the same session by itself', async () => {
+    const name = uniqueName('drop');
+    await createBoxViaApi(ui, PROJECT, name);
+    const page = await ui.open();
+    // Playwright relays the console's socket, so the test can cut it on both sides like a network drop.
+    const relays: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+    await page.routeWebSocket(/\/console\?/, (ws) => relays.push({ page: ws, server: ws.connectToServer() }));
+    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/console`);
+    const term = new ConsoleView(page);
+    await term.waitConnected();
+    await term.type('V=seven; echo "pre-$((1+1))"\n');
+    await term.waitForText(/^pre-2$/m);
+
+    const first = relays[0]!;
+    await first.server.close({ code: 4002, reason: 'network drop' });
+    await first.page.close({ code: 4002, reason: 'network drop' });
+    await term.state().filter({ hasText: 'reconnecting' }).waitFor();
+    await term.waitConnected();
+    assert.match(relays[1]?.page.url() ?? '', /[?&]session=ses_/, 'the second socket reattaches to the session');
+    await term.waitForText(/^pre-2$/m);
+    await term.type('echo "v=$V"\n');
+    await term.waitForText(/^v=seven$/m);
   });
 
   test('a console that exits says so and offers a new session; several consoles live side by side', async () => {
