@@ -11,7 +11,7 @@ function mib(bytes: number): string {
   return bytes >= 1024 * MIB ? `${(bytes / 1024 / MIB).toFixed(2)} GiB` : `${(bytes / MIB).toFixed(1)} MiB`;
 }
 
-function Chart({ title, caption, data, series, unit }: { title: string; caption: string; data: Record<string, number | string>[]; series: { name: string; color: string; label?: string }[]; unit: string }) {
+function Chart({ title, caption, data, series, unit }: { title: string; caption: string; data: Record<string, number | string | null>[]; series: { name: string; color: string; label?: string }[]; unit: string }) {
   return (
     <Paper withBorder p="sm" component="figure" m={0} aria-label={`${title} chart`}>
       <Title order={3} size="h5">
@@ -38,8 +38,9 @@ export function StatsTab({ box }: DetailTabProps) {
           t: new Date(s.at).toLocaleTimeString(),
           cpu: Number(s.cpu_percent.toFixed(1)),
           memory: Number((s.memory_bytes / MIB).toFixed(1)),
-          rx: prev ? Number((Math.max(0, s.net_rx_bytes - prev.net_rx_bytes) / 1024 / secs).toFixed(1)) : 0,
-          tx: prev ? Number((Math.max(0, s.net_tx_bytes - prev.net_tx_bytes) / 1024 / secs).toFixed(1)) : 0,
+          // Rates need two samples; the first has none (a gap, not a false zero).
+          rx: prev ? Number((Math.max(0, s.net_rx_bytes - prev.net_rx_bytes) / 1024 / secs).toFixed(1)) : null,
+          tx: prev ? Number((Math.max(0, s.net_tx_bytes - prev.net_tx_bytes) / 1024 / secs).toFixed(1)) : null,
           pids: s.pids,
         };
       }),
@@ -61,7 +62,7 @@ export function StatsTab({ box }: DetailTabProps) {
         <Chart title="Memory" caption={last ? `${mib(last.memory_bytes)} of ${mib(last.memory_limit_bytes)}` : '—'} data={data} series={[{ name: 'memory', color: 'teal.6', label: 'MiB' }]} unit=" MiB" />
         <Chart
           title="Network"
-          caption={lastRow ? `in ${lastRow.rx} KiB/s, out ${lastRow.tx} KiB/s` : '—'}
+          caption={lastRow && lastRow.rx !== null ? `in ${lastRow.rx} KiB/s, out ${lastRow.tx} KiB/s` : '—'}
           data={data}
           series={[
             { name: 'rx', color: 'blue.6', label: 'in KiB/s' },
