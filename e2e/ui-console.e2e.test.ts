@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { WebSocketRoute } from 'playwright-core';
+import { boxProcesses, untilNoProcess } from '../test-support/box-processes';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxListPage } from './pages/box-list-page';
 import { ConsoleView } from './pages/console-view';
@@ -102,6 +103,16 @@ describe('consoles and logs in the window', () => {
     await term.waitConnected(1);
     await term.type('echo "fresh-$((2+3))"\n', 1);
     await term.waitForText(/^fresh-5$/m, 1);
+
+    // Closing a console ends its session: its shell is gone from the box.
+    await term.tabs.getByRole('tab', { name: 'Console 2' }).click();
+    await term.type('sleep 4242 &\n', 2);
+    await term.waitForText(/^\/ #$/m, 2);
+    const boxPath = `/v1/projects/${PROJECT}/boxes/${name}`;
+    assert.match(await boxProcesses((m, p, b) => ui.api(m, p, b), boxPath), /sleep 4242/, 'the background job runs');
+    await term.closeButton(2).click();
+    await term.tabs.getByRole('tab', { name: 'Console 2' }).waitFor({ state: 'detached' });
+    await untilNoProcess((m, p, b) => ui.api(m, p, b), boxPath, /sleep 4242/);
   });
 
   test('a yes flood does not freeze the window, and Ctrl-C stops it', async () => {

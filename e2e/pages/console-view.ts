@@ -62,6 +62,6 @@ export class ConsoleView {
   }
 
   closeButton(n: number): Locator {
-    return this.page.getByRole('button', { name: `Close console ${n}` });
+    return this.page.getByRole('button', { name: `Close Console ${n}` });
   }
 }

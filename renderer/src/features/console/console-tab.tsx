@@ -1,5 +1,5 @@
-import { ActionIcon, Alert, Box as Pane, Button, Group, Tabs, Text } from '@mantine/core';
-import { IconPlus, IconX } from '@tabler/icons-react';
+import { Alert, Box as Pane, Button, Group, Tabs, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import type { DetailTabProps } from '../boxes/detail-tabs';
 import { useBoxActions } from '../boxes/use-box-actions';
@@ -38,32 +38,7 @@ export function ConsoleTab({ box }: DetailTabProps) {
       <Group gap={0} wrap="nowrap" align="end">
         <Tabs.List aria-label="Consoles">
           {consoles.entries.map((e, i) => (
-            <Tabs.Tab
-              key={e.key}
-              value={e.key}
-              rightSection={
-                <ActionIcon
-                  component="span"
-                  size="xs"
-                  variant="subtle"
-                  role="button"
-                  tabIndex={0}
-                  aria-label={`Close console ${i + 1}`}
-                  onClick={(ev) => {
-                    ev.stopPropagation();
-                    close(e.key);
-                  }}
-                  onKeyDown={(ev) => {
-                    if (ev.key === 'Enter' || ev.key === ' ') {
-                      ev.stopPropagation();
-                      close(e.key);
-                    }
-                  }}
-                >
-                  <IconX size={12} />
-                </ActionIcon>
-              }
-            >
+            <Tabs.Tab key={e.key} value={e.key}>
               Console {i + 1}
             </Tabs.Tab>
           ))}
@@ -89,6 +64,7 @@ export function ConsoleTab({ box }: DetailTabProps) {
               onSession={(s) => e.session !== s && consoles.setSession(e.key, s)}
               onSocket={(s) => (s ? sockets.current.set(e.key, s) : sockets.current.delete(e.key))}
               onNewSession={() => setActive(consoles.renew(e.key))}
+              onClose={() => close(e.key)}
             />
           </Pane>
         </Tabs.Panel>

@@ -1,5 +1,5 @@
 import { ActionIcon, Alert, Badge, Button, Group, Stack, TextInput, Tooltip, useComputedColorScheme } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconClipboard, IconCopy, IconSearch } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconClipboard, IconCopy, IconSearch, IconX } from '@tabler/icons-react';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebglAddon } from '@xterm/addon-webgl';
@@ -23,6 +23,8 @@ interface Props {
   onSession(session: string): void;
   onSocket(socket: ConsoleSocket | null): void;
   onNewSession(): void;
+  /** Ends the session and removes its tab. */
+  onClose(): void;
 }
 
 function openLink(_event: MouseEvent, uri: string): void {
@@ -30,7 +32,7 @@ function openLink(_event: MouseEvent, uri: string): void {
 }
 
 /** One console: an xterm.js terminal on a console socket, sized to its pane. */
-export function TerminalView({ project, box, label, session, active, onSession, onSocket, onNewSession }: Props) {
+export function TerminalView({ project, box, label, session, active, onSession, onSocket, onNewSession, onClose }: Props) {
   const client = useClient();
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
@@ -179,9 +181,16 @@ export function TerminalView({ project, box, label, session, active, onSession, 
             </ActionIcon>
           </Tooltip>
         </Group>
-        <Badge variant="dot" color={state.kind === 'open' ? 'green' : state.kind === 'ended' ? 'gray' : 'orange'} role="status" aria-label={`${label}: ${state.kind}`}>
-          {state.kind === 'open' ? 'connected' : state.kind === 'reconnecting' ? `reconnecting (${state.attempt})…` : state.kind}
-        </Badge>
+        <Group gap="xs" wrap="nowrap">
+          <Badge variant="dot" color={state.kind === 'open' ? 'green' : state.kind === 'ended' ? 'gray' : 'orange'} role="status" aria-label={`${label}: ${state.kind}`}>
+            {state.kind === 'open' ? 'connected' : state.kind === 'reconnecting' ? `reconnecting (${state.attempt})…` : state.kind}
+          </Badge>
+          <Tooltip label="End this session and close its tab">
+            <ActionIcon variant="default" aria-label={`Close ${label}`} onClick={onClose}>
+              <IconX size={14} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
       </Group>
       {state.kind === 'ended' && (
         <Alert color="gray" title="This console session has ended" role="alert">
