@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import type { WebSocketRoute } from 'playwright-core';
 import { boxProcesses, untilNoProcess } from '../test-support/box-processes';
@@ -160,5 +161,10 @@ describe('consoles and logs in the window', () => {
     await logs.search.fill('second');
     await logs.log.getByText('first-line').waitFor({ state: 'detached' });
     await logs.log.getByText('second-line').waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), logs.download.click()]);
+    assert.equal(download.suggestedFilename(), `${PROJECT}-${name}.log`);
+    const saved = fs.readFileSync((await download.path())!, 'utf8');
+    assert.match(saved, /first-line\n(.*\n)*second-line/, 'the download has all of it, unfiltered');
   });
 });
