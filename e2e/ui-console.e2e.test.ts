@@ -35,7 +35,11 @@ describe('consoles and logs in the window', () => {
     const [, rows2, cols2] = await term.waitForText(new RegExp(`^(?!${rows1} ${cols1}$)(\\d+) (\\d+)$`, 'm'));
     assert.ok(Number(cols2) > Number(cols1), `a wider pane gives more columns (${cols1} → ${cols2})`);
     assert.ok(Number(rows2) > Number(rows1), `a taller pane gives more rows (${rows1} → ${rows2})`);
-    await screenshots(page, 'console');
+    if (process.env.BOXDESK_SCREENSHOTS) {
+      await term.type('uname -a; ls -l /\n');
+      await term.waitForText(/ proc$/m);
+      await screenshots(page, 'console');
+    }
 
     // Same session after a reload: the screen is replayed and the shell kept its variable.
     await term.type('MARK=kept-$((3*5)); echo "before-$((2*2))-reload"\n');
