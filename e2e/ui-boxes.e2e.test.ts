@@ -123,6 +123,34 @@ describe('managing boxes in the window', () => {
     );
   });
 
+  test('a fork made through the form starts from a copy of its source, with progress shown meanwhile', async () => {
+    const project = uniqueName('fork');
+    const source = uniqueName('src');
+    const copy = uniqueName('copy');
+    await createBoxViaApi(ui, project, source);
+    ui.track(project, copy);
+    const wrote = await ui.api('POST', `/v1/projects/${project}/boxes/${source}/exec`, { command: ['sh', '-c', 'echo forked-content > /root/marker'] });
+    assert.equal(((await wrote.json()) as { exit_code: number }).exit_code, 0);
+
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const list = new BoxListPage(page);
+    await list.status(source, 'running').waitFor();
+    await list.createButton.click();
+    const form = new BoxFormDialog(page);
+    await form.name.fill(copy);
+    await form.dialog.getByRole('radiogroup', { name: 'Start from' }).getByText('A copy of a box (fork)').click();
+    await form.dialog.getByRole('combobox', { name: 'Fork source' }).click();
+    await page.getByRole('option', { name: source }).click();
+    await form.submit.click();
+    await form.progress.waitFor();
+    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await list.status(copy, 'running').waitFor();
+
+    const read = await ui.api('POST', `/v1/projects/${project}/boxes/${copy}/exec`, { command: ['cat', '/root/marker'] });
+    assert.equal(((await read.json()) as { stdout: string }).stdout, 'forked-content\n');
+  });
+
   test('editing a box changes its memory and tags at once', async () => {
     const project = uniqueName('edit');
     const name = uniqueName('ed');
