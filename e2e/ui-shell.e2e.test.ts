@@ -74,6 +74,25 @@ describe('signing in to the UI served by the headless core', () => {
   });
 });
 
+describe('the header', () => {
+  const ui = uiFixture();
+
+  test("the theme button flips the theme, and the palette's Create a box opens the form", async () => {
+    const page = await ui.open({ colorScheme: 'dark' });
+    const shell = new AppShell(page);
+    await new BoxListPage(page).heading('default').waitFor();
+    const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    assert.equal(await scheme(), 'dark', 'follows the system (dark here)');
+    await shell.themeToggle().click();
+    assert.equal(await scheme(), 'light');
+    await shell.themeToggle().click();
+    assert.equal(await scheme(), 'dark');
+
+    await shell.runCommand('create', 'Create a box');
+    await page.getByRole('dialog', { name: 'Create a box' }).getByRole('textbox', { name: 'Name', exact: true }).waitFor();
+  });
+});
+
 describe('the UI when the container engine is unreachable', () => {
   const ui = uiFixture({ env: { DOCKER_HOST: 'unix:///nonexistent/boxdesk-e2e-docker.sock' } });
 
