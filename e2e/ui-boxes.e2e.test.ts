@@ -186,6 +186,34 @@ describe('managing boxes in the window', () => {
     assert.match(page.url(), new RegExp(`/projects/${project}/boxes/${name}/console$`));
   });
 
+  test('a box can be made with the keyboard alone, and the tag filter finds it', async () => {
+    const project = uniqueName('keys');
+    const name = uniqueName('kb');
+    ui.track(project, name);
+    await createBoxViaApi(ui, project, uniqueName('other'), { tags: { team: 'red' } });
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const list = new BoxListPage(page);
+    await list.count.getByText('1 box').waitFor();
+
+    await list.createButton.focus();
+    await page.keyboard.press('Enter');
+    const form = new BoxFormDialog(page);
+    await form.name.waitFor();
+    assert.equal(await form.name.evaluate((el) => el === document.activeElement), true, 'the name field has the focus');
+    await page.keyboard.type(name);
+    await page.keyboard.press('Enter');
+    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await list.status(name, 'running').waitFor();
+
+    // A tag set from outside arrives over the event stream and becomes a filter choice.
+    assert.equal((await ui.api('PUT', `/v1/projects/${project}/boxes/${name}`, { tags: { team: 'blue' } })).status, 200);
+    await list.tagFilter.click();
+    await page.getByRole('option', { name: 'team:blue' }).click();
+    await list.count.getByText('1 of 2 boxes').waitFor();
+    await list.row(name).waitFor();
+  });
+
   test('search and the status filter narrow the list', async () => {
     const project = uniqueName('filter');
     const [one, two] = [uniqueName('alpha'), uniqueName('beta')];

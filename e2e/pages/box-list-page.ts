@@ -6,6 +6,7 @@ export class BoxListPage {
   readonly createButton: Locator;
   readonly search: Locator;
   readonly statusFilter: Locator;
+  readonly tagFilter: Locator;
   readonly count: Locator;
   readonly bulkBar: Locator;
   readonly selectAll: Locator;
@@ -15,6 +16,7 @@ export class BoxListPage {
     this.createButton = page.getByRole('button', { name: 'Create box', exact: true });
     this.search = page.getByRole('textbox', { name: 'Search' });
     this.statusFilter = page.getByRole('combobox', { name: 'Status' });
+    this.tagFilter = page.getByRole('combobox', { name: 'Tag' });
     this.count = page.getByRole('search', { name: 'Filter boxes' }).getByRole('status');
     this.bulkBar = page.getByRole('toolbar', { name: 'Selected boxes' });
     this.selectAll = page.getByRole('checkbox', { name: 'Select all boxes shown' });
