@@ -5,7 +5,7 @@ import { AppShell } from './pages/app-shell';
 import { BasesPage } from './pages/bases-page';
 import { BoxListPage } from './pages/box-list-page';
 import { SignInPage } from './pages/sign-in-page';
-import { uiFixture } from './support/ui-fixture';
+import { createBoxViaApi, uiFixture, uniqueName } from './support/ui-fixture';
 
 describe('signing in to the UI served by the headless core', () => {
   const ui = uiFixture();
@@ -90,6 +90,18 @@ describe('the header', () => {
 
     await shell.runCommand('create', 'Create a box');
     await page.getByRole('dialog', { name: 'Create a box' }).getByRole('textbox', { name: 'Name', exact: true }).waitFor();
+  });
+
+  test('a project where a box appears (here through the API) is offered by the project switcher', async () => {
+    const page = await ui.open();
+    const shell = new AppShell(page);
+    await new BoxListPage(page).heading('default').waitFor();
+    const project = uniqueName('seen');
+    await createBoxViaApi(ui, project, 'one');
+    await shell.project.fill('');
+    await page.getByRole('option', { name: project }).click();
+    await new BoxListPage(page).heading(project).waitFor();
+    await new BoxListPage(page).row('one').waitFor();
   });
 });
 

@@ -30,8 +30,16 @@ export function knownProjects(): string[] {
 
 export function rememberProject(project: string): void {
   localStorage.setItem(LAST_KEY, project);
+  addKnownProjects([project]);
+}
+
+/** Adds projects to the switcher's list (at most 50); true when one was new. */
+export function addKnownProjects(projects: string[]): boolean {
   const list = knownProjects();
-  if (!list.includes(project)) localStorage.setItem(KEY, JSON.stringify([...list, project].sort().slice(0, 50)));
+  const fresh = projects.filter((p, i) => !list.includes(p) && projects.indexOf(p) === i);
+  if (fresh.length === 0) return false;
+  localStorage.setItem(KEY, JSON.stringify([...list, ...fresh].sort().slice(0, 50)));
+  return true;
 }
 
 export const paths = {
