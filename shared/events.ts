@@ -6,6 +6,8 @@ export type BoxdeskEvent =
   | EventOf<'box.updated', { box: Box }>
   | EventOf<'box.status', { box: Box }>
   | EventOf<'box.deleted', { box: Box }>
+  | EventOf<'box.published', { box: Box }>
+  | EventOf<'box.unpublished', { box: Box }>
   | EventOf<'base.pull', { name: string; image: string; progress: string; done: boolean; error?: string }>
   | EventOf<'engine.status', { up: boolean; reason: string | null }>;
 

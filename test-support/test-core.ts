@@ -19,7 +19,7 @@ export interface TestCore {
 export async function startTestCore(options: { args?: string[]; engine?: ContainerEngine; env?: NodeJS.ProcessEnv; dataDir?: string } = {}): Promise<TestCore> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
-  const config = resolveConfig(['--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])], options.env ?? {});
+  const config = resolveConfig(['--port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])], options.env ?? {});
   const core = await startCore(config, { engine: options.engine, logger: process.env.DBG ? { level: 'error' } : false });
   const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
   const api = (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>

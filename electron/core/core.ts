@@ -25,6 +25,7 @@ import { ExecService } from './exec/service';
 import { installHardening, loopbackPolicy } from './http/hardening';
 import { installErrorHandling } from './http/problems';
 import { installValidators } from './http/validation';
+import { startPublishing } from './publishing/publishing';
 import { randomBase32 } from './ids';
 import { DisposableStore, toDisposable } from './lifetime';
 import { CORE_VERSION, registerSystemRoutes } from './system/routes';
@@ -33,6 +34,8 @@ import { registerStaticUi } from './ui/static-routes';
 export interface Core {
   url: string;
   port: number;
+  /** The preview proxy's port (published boxes' URLs use it). */
+  proxyPort: number;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -53,7 +56,8 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   const owned = new DisposableStore();
   const db = openDatabase(config.dataDir, { nativeBinding: options.sqliteBinding });
   owned.add(toDisposable(() => void db.close()));
-  const auth = new AuthService(new TokenStore(db));
+  const tokens = new TokenStore(db);
+  const auth = new AuthService(tokens);
   auth.ensureAdminToken(config.dataDir);
 
   const app = Fastify({
@@ -100,6 +104,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
+  const publishing = owned.add(await startPublishing({ app, db, config, engine, boxes, boxStore, auth, tokens, bus, log }));
 
   registerSystemRoutes(app, monitor, engine.name);
   registerTokenRoutes(app, auth);
@@ -126,6 +131,7 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   return {
     url,
     port,
+    proxyPort: publishing.port,
     app,
     close: () =>
       (closing ??= (async () => {

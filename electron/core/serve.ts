@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   }
   const core = await startCore(config);
   process.stdout.write(`Boxdesk core listening on ${core.url} (data dir ${config.dataDir}; token in ${config.dataDir}/token)\n`);
+  process.stdout.write(`Published boxes: http://{box}--{project}.localhost:${core.proxyPort}\n`);
   if (config.uiDir) process.stdout.write(`UI: open ${core.url}/ and paste the token from ${config.dataDir}/token\n`);
   let stopping = false;
   const stop = (signal: string) => {

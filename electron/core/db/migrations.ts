@@ -39,4 +39,9 @@ export const MIGRATIONS: string[] = [
   // Whether the box's image was made for it (a fork's commit) and goes when the box goes.
   // Rows from before are marked at start from the engine's labelled fork images.
   `ALTER TABLE boxes ADD COLUMN owns_image INTEGER NOT NULL DEFAULT 0;`,
+  // Publishing: a box is published when url_auth is set. url is the preview URL with the proxy's
+  // port at the time; the core rewrites it at start when the proxy's port changed.
+  `ALTER TABLE boxes ADD COLUMN url TEXT;
+   ALTER TABLE boxes ADD COLUMN url_auth TEXT;
+   ALTER TABLE boxes ADD COLUMN published_domains TEXT;`,
 ];
