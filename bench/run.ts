@@ -13,6 +13,7 @@ import { consoleThroughput } from './scenarios/console-throughput';
 import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
 import { lifecycle } from './scenarios/lifecycle';
+import { publishProxy } from './scenarios/publish-proxy';
 import { rssUnderFlood } from './scenarios/rss-flood';
 import { progress } from './stats';
 
@@ -31,7 +32,14 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'exec round trip', run: execRoundTrip },
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
+  { name: 'publish proxy', run: publishProxy },
 ];
+
+/** BENCH_ONLY=publish,exec runs the scenarios whose names contain one of the words. */
+function selected(): typeof SCENARIOS {
+  const only = (process.env.BENCH_ONLY ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  return only.length ? SCENARIOS.filter((s) => only.some((w) => s.name.includes(w))) : SCENARIOS;
+}
 
 async function cleanup(ctx: BenchContext): Promise<void> {
   for (const name of [...ctx.boxes]) {
@@ -63,7 +71,7 @@ async function main(): Promise<number> {
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    for (const s of SCENARIOS) {
+    for (const s of selected()) {
       try {
         const result = await s.run(ctx);
         scenarios.push(...(Array.isArray(result) ? result : [result]));
