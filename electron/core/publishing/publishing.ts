@@ -37,5 +37,12 @@ export async function startPublishing(deps: PublishingDeps): Promise<Disposable 
   const proxy = new PreviewProxy(service, access, deps.engine, deps.log);
   const port = await proxy.listen(deps.config.host, deps.config.proxyPort);
   service.setProxyPort(port);
-  return { port, service, dispose: () => proxy.dispose() };
+  return {
+    port,
+    service,
+    dispose: async () => {
+      await proxy.dispose();
+      service.dispose();
+    },
+  };
 }

@@ -19,8 +19,21 @@ export interface PublishingDeps {
 /** Publishing rules: which box a host names, and publish/unpublish. Knows nothing of HTTP. */
 export class PublishingService {
   private proxyPort = 0;
+  /**
+   * Host → the box it routes to, as of the last state change. Every change to
+   * a box (publish, update, status, delete) is an event, and any event clears
+   * the table, so a port change or an unpublish applies to the next request.
+   */
+  private readonly routes = new Map<string, BoxRow | null>();
+  private readonly unsubscribe: () => void;
 
-  constructor(private readonly deps: PublishingDeps) {}
+  constructor(private readonly deps: PublishingDeps) {
+    this.unsubscribe = deps.bus.subscribe(() => this.routes.clear());
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
 
   /** Called once the proxy listens: URLs carry the port it actually got. */
   setProxyPort(port: number): void {
@@ -67,13 +80,22 @@ export class PublishingService {
     });
   }
 
-  /** The published box a Host header names, or null. Read on every request, so a change applies at once. */
+  /** The published box a Host header names, or null. */
   route(host: string | undefined): BoxRow | null {
     if (!host) return null;
     const hostname = hostnameOf(host);
+    const known = this.routes.get(hostname);
+    if (known !== undefined) return known;
+    const row = this.lookup(hostname);
+    if (this.routes.size > 10_000) this.routes.clear(); // random Host headers must not grow it without bound
+    this.routes.set(hostname, row);
+    return row;
+  }
+
+  private lookup(hostname: string): BoxRow | null {
     for (const { name, project } of previewCandidates(hostname)) {
-      const row = this.deps.boxStore.get(project, name);
-      if (row?.url_auth) return row;
+      const row = this.deps.store.published(project, name);
+      if (row) return row;
     }
     if (isPreviewHostname(hostname)) return null;
     return this.deps.store.byDomain(hostname) ?? null;

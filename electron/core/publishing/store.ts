@@ -10,13 +10,23 @@ export interface PublishedState {
 
 /** The SQL of publishing: its columns of the boxes table (migration 4). */
 export class PublishingStore {
-  constructor(private readonly db: Db) {}
+  // Prepared once: the proxy looks a box up on every request.
+  private readonly byDomainStmt;
+  private readonly byNameStmt;
+
+  constructor(private readonly db: Db) {
+    this.byDomainStmt = db.prepare('SELECT boxes.* FROM boxes, json_each(boxes.published_domains) AS d WHERE boxes.url_auth IS NOT NULL AND d.value = ? LIMIT 1');
+    this.byNameStmt = db.prepare('SELECT * FROM boxes WHERE project = ? AND name = ? AND url_auth IS NOT NULL');
+  }
 
   /** The published box that answers to `domain`, if any. */
   byDomain(domain: string): BoxRow | undefined {
-    return this.db
-      .prepare('SELECT boxes.* FROM boxes, json_each(boxes.published_domains) AS d WHERE boxes.url_auth IS NOT NULL AND d.value = ? LIMIT 1')
-      .get(domain) as BoxRow | undefined;
+    return this.byDomainStmt.get(domain) as BoxRow | undefined;
+  }
+
+  /** The box, if it is published. */
+  published(project: string, name: string): BoxRow | undefined {
+    return this.byNameStmt.get(project, name) as BoxRow | undefined;
   }
 
   /**
