@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { BoxRow } from '../boxes/store';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { Disposable } from '../lifetime';
-import { BoxAgent, listenerOf } from './box-connector';
+import { BoxAgent, ListenerError } from './box-connector';
 import type { PreviewAuth } from './preview-auth';
 import { refuseUpgrade, sendPage } from './preview-pages';
 import type { PublishingService } from './service';
@@ -71,7 +71,7 @@ export class PreviewProxy implements Disposable {
     if ('redirect' in verdict) return sendPage(res, 302, verdict.redirect.message, verdict.redirect.headers);
     const { containerId, port } = verdict.target;
     this.proxy.web(req, res, { target: { host: containerId, port }, agent: this.agent }, (err) => {
-      void this.explain(err, containerId, port).then((message) => sendPage(res, 502, message));
+      sendPage(res, 502, this.explain(err, port));
     });
   }
 
@@ -83,20 +83,16 @@ export class PreviewProxy implements Disposable {
     if ('redirect' in verdict) return refuseUpgrade(socket, 401, 'sign in with ?token= on a page first');
     const { containerId, port } = verdict.target;
     this.proxy.ws(req, socket, head, { target: { host: containerId, port }, agent: this.agent }, (err) => {
-      void this.explain(err, containerId, port).then((message) => refuseUpgrade(socket, 502, message));
+      refuseUpgrade(socket, 502, this.explain(err, port));
     });
   }
 
-  /** What the 502 page says: when the box's server listens only on its own loopback, exactly what to change. */
-  private async explain(err: Error, containerId: string, port: number): Promise<string> {
+  /** What the 502 page says: what happened, and what to change. */
+  private explain(err: Error, port: number): string {
+    if (err instanceof ListenerError) return err.message;
     if (!(err instanceof EngineError)) return `the box's server on port ${port} broke the connection (${err.message})`;
     if (err.kind === 'conflict') return `the box is not running, so nothing answers on port ${port}; resume it (box resume NAME)`;
-    if (err.kind !== 'not_found') return `the box's port ${port} cannot be reached: ${err.message}`;
-    const listener = await listenerOf(this.engine, containerId, port);
-    if (listener === 'loopback-only') {
-      return `your server listens on 127.0.0.1:${port} inside the box, which only the box itself can reach; start it on all addresses instead (e.g. --host 0.0.0.0, or bind 0.0.0.0:${port})`;
-    }
-    return `nothing listens on port ${port} in the box; start your server there on 0.0.0.0:${port}, or publish the port it uses (box publish NAME --port N)`;
+    return `the box's port ${port} cannot be reached: ${err.message}`;
   }
 
   async dispose(): Promise<void> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../../shared/errors';
-import { classifyListeners } from './box-connector';
+import { classifyListeners, explainListener } from './box-connector';
 import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
 import { SessionCookies, splitCookies } from './session-cookie';
 
@@ -57,4 +57,9 @@ test('listeners in /proc/net/tcp: on all addresses, only on loopback, or none', 
   assert.equal(classifyListeners(header + v4('00000000', 80), 5173), 'none');
   assert.equal(classifyListeners(header + v4('0100007F', 5173, '01'), 5173), 'none', 'an established connection is not a listener');
   assert.equal(classifyListeners(header + v4('00000000000000000000000001000000', 5173), 5173), 'loopback-only', '::1');
+});
+
+test('the 502 page says exactly what to change', () => {
+  assert.match(explainListener({ kind: 'loopback-only', address: '127.0.0.1', relay: false }, 5173), /listens on 127\.0\.0\.1:5173 inside the box.*no nc or socat.*--host 0\.0\.0\.0/);
+  assert.match(explainListener({ kind: 'none', relay: true }, 5173), /nothing listens on port 5173 in the box; start your server there on 0\.0\.0\.0:5173/);
 });
