@@ -1,6 +1,7 @@
 import { ApiError, type Problem } from './errors';
 import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
 import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
+import type { PublishRequest } from './schemas/publishing';
 import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
 /** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
@@ -112,6 +113,15 @@ export class BoxdeskClient {
 
   resumeBox(project: string, name: string): Promise<Box> {
     return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/resume`);
+  }
+
+  /** Publishes the box at its preview URL (`url` in the answer). */
+  publishBox(project: string, name: string, body: PublishRequest = {}): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/publish`, body);
+  }
+
+  unpublishBox(project: string, name: string): Promise<Box> {
+    return this.request('DELETE', `/v1/projects/${enc(project)}/boxes/${enc(name)}/publish`);
   }
 
   logs(project: string, name: string, options: { tail?: number; follow?: boolean } = {}): Promise<FetchResponse> {
