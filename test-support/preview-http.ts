@@ -44,7 +44,8 @@ export function cgiEnv(body: string): Record<string, string> {
  * In the box, through the API's exec: a busybox httpd on `port` serving
  * `dir` (index.html holds `text`), with CGI scripts `env` (the request's
  * environment) and `count` (bytes of the body); with `echoPort`, an upgrade
- * echo server there: answers any request with 101 and then echoes bytes.
+ * echo server there: answers any request with 101 and then echoes bytes
+ * (the request heads it got are appended to /tmp/upgrade-heads).
  */
 export async function startBoxServers(api: Api, boxPath: string, options: { port: number; text: string; dir?: string; bind?: string; echoPort?: number }): Promise<void> {
   const dir = options.dir ?? `/www${options.port}`;
@@ -59,7 +60,7 @@ export async function startBoxServers(api: Api, boxPath: string, options: { port
   ];
   if (options.echoPort) {
     script.push(
-      `printf '#!/bin/sh\\nwhile read -r l; do case "$l" in "$(printf "\\\\r")"|"") break;; esac; done\\nprintf "HTTP/1.1 101 Switching Protocols\\\\r\\\\nUpgrade: websocket\\\\r\\\\nConnection: Upgrade\\\\r\\\\n\\\\r\\\\n"\\nexec cat\\n' > /echo.sh`,
+      `printf '#!/bin/sh\\nwhile read -r l; do echo "$l" >> /tmp/upgrade-heads; case "$l" in "$(printf "\\\\r")"|"") break;; esac; done\\nprintf "HTTP/1.1 101 Switching Protocols\\\\r\\\\nUpgrade: websocket\\\\r\\\\nConnection: Upgrade\\\\r\\\\n\\\\r\\\\n"\\nexec cat\\n' > /echo.sh`,
       'chmod +x /echo.sh',
       `nc -ll -p ${options.echoPort} -e /echo.sh </dev/null >/dev/null 2>&1 &`,
     );
@@ -70,13 +71,13 @@ export async function startBoxServers(api: Api, boxPath: string, options: { port
 }
 
 /** A raw upgrade through the proxy: the status line of the answer, and the socket to talk on. */
-export function rawUpgrade(proxyPort: number, host: string, headers: Record<string, string> = {}): Promise<{ status: number; head: string; socket: net.Socket }> {
+export function rawUpgrade(proxyPort: number, host: string, headers: Record<string, string> = {}, path = '/ws'): Promise<{ status: number; head: string; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(proxyPort, '127.0.0.1');
     let buf = Buffer.alloc(0);
     socket.on('error', reject);
     socket.on('connect', () => {
-      const lines = [`GET /ws HTTP/1.1`, `Host: ${host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [`GET ${path} HTTP/1.1`, `Host: ${host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     });
     const onData = (d: Buffer) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { cgiEnv, previewRequest, rawUpgrade, startBoxServers } from '../../../test-support/preview-http';
+import { cgiEnv, previewRequest, rawUpgrade, readBytes, startBoxServers } from '../../../test-support/preview-http';
 import { rawRequest } from '../../../test-support/raw-http';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
@@ -91,6 +91,28 @@ describe('auth "token"', () => {
     const { status, socket } = await rawUpgrade(t.core.proxyPort, host);
     assert.equal(status, 401);
     await new Promise((resolve) => socket.once('close', resolve));
+  });
+
+  test('an upgrade with the cookie or ?token= passes bytes; the box sees neither the token nor our cookie', async () => {
+    const reader = await token(['read'], project);
+    const cookie = String((await previewRequest(t.core.proxyPort, host, `/?token=${reader.token}`)).headers['set-cookie']).split(';')[0]!;
+    assert.equal((await t.api('POST', `${P}/app/publish`, { port: 9000 })).status, 200);
+    try {
+      for (const [path, headers] of [['/ws', { cookie: `app=1; ${cookie}` }], [`/ws?token=${reader.token}`, {}]] as const) {
+        const { status, socket } = await rawUpgrade(t.core.proxyPort, host, headers, path);
+        assert.equal(status, 101, path);
+        socket.write('ping');
+        assert.equal((await readBytes(socket, 4)).toString(), 'ping');
+        socket.destroy();
+      }
+      const heads = ((await (await t.api('POST', `${P}/app/exec`, { command: ['cat', '/tmp/upgrade-heads'] })).json()) as { stdout: string }).stdout;
+      assert.match(heads, /^GET \/ws HTTP\/1\.1/m);
+      assert.match(heads, /^cookie: app=1\r?$/im, "the app's cookie passes");
+      assert.ok(!heads.includes(reader.token), 'no token in what the box got');
+      assert.ok(!heads.includes('boxdesk_preview'), 'no session cookie in what the box got');
+    } finally {
+      assert.equal((await t.api('POST', `${P}/app/publish`, { port: 8080 })).status, 200);
+    }
   });
 
   test('switching to public lets anyone in and passes Authorization to the app', async () => {

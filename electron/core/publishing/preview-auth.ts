@@ -40,9 +40,14 @@ export class PreviewAuth {
     const url = new URL(req.url ?? '/', 'http://preview');
     const query = url.searchParams.get('token');
     try {
-      if (query !== null && !upgrade) {
+      if (query !== null) {
         const token = this.readable(this.auth.authenticateSecret(query), row);
         url.searchParams.delete('token');
+        // A browser's WebSocket cannot follow a redirect: the upgrade goes on, without the token in its URL.
+        if (upgrade) {
+          req.url = url.pathname + url.search;
+          return { kind: 'allow' };
+        }
         return { kind: 'redirect', location: url.pathname + url.search, cookie: this.sessions.setCookieHeader(this.sessions.issue(token.id, host)) };
       }
       if (authorization !== undefined && /^Bearer\s/i.test(authorization)) {

@@ -32,7 +32,8 @@ export class PreviewProxy implements Disposable {
     private readonly log: FastifyBaseLogger,
   ) {
     this.agent = new BoxAgent(engine);
-    this.server = http.createServer((req, res) => this.onRequest(req, res));
+    // No limit on how long a request body may take: a large upload to a box is fine on loopback.
+    this.server = http.createServer({ requestTimeout: 0 }, (req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
     this.server.on('clientError', (_err, socket: Duplex) => refuseUpgrade(socket, 400, 'the request could not be parsed'));
     // Errors without a callback (after a response began) must not crash the core.
@@ -52,7 +53,7 @@ export class PreviewProxy implements Disposable {
     return (this.server.address() as AddressInfo).port;
   }
 
-  /** Routes and checks access; null with the refusal to answer, or the box's target. */
+  /** Routes and checks access: the box's target, a refusal to answer, or (a page's ?token=) a redirect. */
   private admit(req: IncomingMessage, upgrade: boolean): { target: Target } | { refusal: Refusal } | { redirect: Refusal } {
     const row = this.publishing.route(req.headers.host);
     if (!row) return { refusal: { status: 404, message: `nothing is published at "${req.headers.host ?? ''}"; publish a box with: box publish NAME --port N` } };
@@ -80,7 +81,8 @@ export class PreviewProxy implements Disposable {
     socket.once('close', () => this.upgraded.delete(socket));
     const verdict = this.admit(req, true);
     if ('refusal' in verdict) return refuseUpgrade(socket, verdict.refusal.status, verdict.refusal.message);
-    if ('redirect' in verdict) return refuseUpgrade(socket, 401, 'sign in with ?token= on a page first');
+    // PreviewAuth never redirects an upgrade (a WebSocket cannot follow one); this is for the type.
+    if ('redirect' in verdict) return refuseUpgrade(socket, 401, 'sign in first');
     const { containerId, port } = verdict.target;
     this.proxy.ws(req, socket, head, { target: { host: containerId, port }, agent: this.agent }, (err) => {
       refuseUpgrade(socket, 502, this.explain(err, port));
