@@ -69,6 +69,13 @@ describe('publish and the box representation', () => {
     const web = (await (await t.api('GET', `${P}/web`)).json()) as Box;
     assert.deepEqual([web.port, web.url_settings, web.published_domains], [8080, { auth: 'public' }, []]);
   });
+
+  test('publish without a body keeps what is published (and publishes with the box\'s port)', async () => {
+    const res = await t.api('POST', `${P}/web/publish`);
+    assert.equal(res.status, 200);
+    const box = (await res.json()) as Box;
+    assert.deepEqual([box.port, box.url_settings, box.published_domains], [8080, { auth: 'public' }, []]);
+  });
 });
 
 describe('the proxy', () => {

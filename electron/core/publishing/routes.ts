@@ -11,10 +11,14 @@ const tags = ['publishing'];
 
 export function registerPublishingRoutes(app: FastifyInstance, publishing: PublishingService): void {
   const path = '/v1/projects/:project/boxes/:name/publish';
-  app.post<P & { Body: PublishRequest | undefined }>(
+  app.post<P & { Body: PublishRequest }>(
     path,
     {
       config: { scope: 'write' },
+      // No body at all means {} (`box publish NAME` with the box's port and the defaults).
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         tags,
         summary: 'Publish the box at http://{name}--{project}.localhost:{proxy_port} through the preview proxy',
@@ -25,7 +29,7 @@ export function registerPublishingRoutes(app: FastifyInstance, publishing: Publi
         response: { 200: Box },
       },
     },
-    async (request) => publishing.publish(request.params.project, request.params.name, request.body ?? {}),
+    async (request) => publishing.publish(request.params.project, request.params.name, request.body),
   );
   app.delete<P>(
     path,
