@@ -44,6 +44,7 @@ export class BoxAgent extends http.Agent {
       if (!(err instanceof EngineError) || err.kind !== 'not_found') throw err;
       const probe = await probeListener(this.engine, containerId, port);
       if (probe.kind !== 'loopback-only' || !probe.relay || !probe.address) throw new ListenerError(probe, port);
+      if (this.relayed.size > 1000) this.relayed.clear();
       this.relayed.set(key, { address: probe.address, until: Date.now() + 10_000 });
       return execRelay(this.engine, containerId, probe.address, port);
     }
