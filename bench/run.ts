@@ -12,9 +12,11 @@ import { renderTable, writeReport, type BenchReport, type ScenarioResult } from 
 import { consoleThroughput } from './scenarios/console-throughput';
 import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
+import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
 import { publishProxy } from './scenarios/publish-proxy';
 import { rssUnderFlood } from './scenarios/rss-flood';
+import { snapshotAndFork } from './scenarios/snapshot-fork';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -32,14 +34,10 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'exec round trip', run: execRoundTrip },
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
+  { name: 'file transfer', run: fileTransfer },
+  { name: 'snapshot and fork', run: snapshotAndFork },
   { name: 'publish proxy', run: publishProxy },
 ];
-
-/** BENCH_ONLY=publish,exec runs the scenarios whose names contain one of the words. */
-function selected(): typeof SCENARIOS {
-  const only = (process.env.BENCH_ONLY ?? '').split(',').map((w) => w.trim()).filter(Boolean);
-  return only.length ? SCENARIOS.filter((s) => only.some((w) => s.name.includes(w))) : SCENARIOS;
-}
 
 async function cleanup(ctx: BenchContext): Promise<void> {
   for (const name of [...ctx.boxes]) {
@@ -71,7 +69,9 @@ async function main(): Promise<number> {
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    for (const s of selected()) {
+    // BENCH_ONLY=snapshot runs only the scenarios whose name contains that text.
+    const only = process.env.BENCH_ONLY;
+    for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
       try {
         const result = await s.run(ctx);
         scenarios.push(...(Array.isArray(result) ? result : [result]));

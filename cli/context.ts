@@ -1,8 +1,25 @@
-import type { BoxdeskClient } from '../shared/client';
-import type { OptionSpecs, ParsedArgs } from './args';
+import type { BoxdeskClient, FetchLike } from '../shared/client';
 import type { Format } from './output';
-import type { Connection } from './profile';
+import type { Connection, Platform } from './profile';
 
+/** What the process gives the CLI; tests pass their own streams and environment. */
+export interface Io {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  platform: Platform;
+  fetch: FetchLike;
+}
+
+/** The global options, wherever on the line they were given. */
+export interface GlobalOptions {
+  url?: string;
+  token?: string;
+  profile?: string;
+  project?: string;
+  output?: string;
+}
+
+/** Everything a command needs to talk to the core and print, built from the global options. */
 export interface Context {
   client: BoxdeskClient;
   connection: Connection;
@@ -10,16 +27,6 @@ export interface Context {
   format: Format;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
-}
-
-export interface Command {
-  /** One or two words: "create", "base ls". */
-  name: string;
-  usage: string;
-  summary: string;
-  options?: OptionSpecs;
-  /** After this many positionals the rest of the line is passed through (exec's command). */
-  maxPositionals?: number;
-  /** Returns the exit code; undefined means 0. */
-  run(ctx: Context, args: ParsedArgs): Promise<number | void>;
+  /** The fetch the client uses, for streams the client has no method for (the event stream). */
+  fetch: FetchLike;
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { UsageError } from './args';
+import { UsageError } from './options';
 
 export const FORMATS = ['table', 'json', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];

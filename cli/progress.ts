@@ -1,16 +1,84 @@
-/** A spinner on stderr while a slow request runs; silent when stderr is not a terminal. */
-export async function withProgress<T>(label: string, work: () => Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
-  if (!stream.isTTY) return work();
-  const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-  let i = 0;
-  const started = Date.now();
-  const draw = () => stream.write(`\r${frames[i++ % frames.length]} ${label}… ${Math.floor((Date.now() - started) / 1000)}s`);
-  draw();
-  const timer = setInterval(draw, 100);
+import { Transform, type TransformCallback } from 'node:stream';
+import cliProgress from 'cli-progress';
+import ora from 'ora';
+
+/**
+ * Whether to draw on a stream: a terminal with a width. A pseudo-terminal
+ * without a size (e.g. under `script`) reports 0 columns, and ora's clear
+ * would then loop forever.
+ */
+export function canDraw(stream: NodeJS.WriteStream): boolean {
+  return stream.isTTY === true && stream.columns > 0;
+}
+
+/** A spinner on `stream` while a slow request runs; nothing at all when the stream is not a terminal. */
+export async function withSpinner<T>(label: string, work: () => Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
+  if (!canDraw(stream)) return work();
+  const spinner = ora({ text: label, stream, discardStdin: false }).start();
   try {
     return await work();
   } finally {
-    clearInterval(timer);
-    stream.write('\r\x1b[K');
+    spinner.stop();
   }
+}
+
+/** 1536 → "1.5 KiB". */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+export interface TransferBarOptions {
+  label: string;
+  /** Bytes expected; unknown: the bar shows bytes and rate without a percentage or ETA. */
+  total?: number;
+  /** Where the bar is drawn; a stream that is not a terminal gets nothing. */
+  stream: NodeJS.WriteStream;
+}
+
+/** A pass-through that counts the bytes of a transfer and draws them as a bar. */
+export class TransferBar extends Transform {
+  /** Bytes passed through so far. */
+  bytes = 0;
+  private readonly bar: cliProgress.SingleBar | null;
+  private readonly started = Date.now();
+
+  constructor(private readonly options: TransferBarOptions) {
+    super();
+    const known = options.total !== undefined;
+    this.bar = canDraw(options.stream)
+      ? new cliProgress.SingleBar({
+          stream: options.stream,
+          format: known ? `${options.label} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}` : `${options.label} {done} | {rate}`,
+          hideCursor: true,
+          clearOnComplete: false,
+          etaBuffer: 50,
+        })
+      : null;
+    this.bar?.start(options.total ?? 0, 0, this.payload());
+    const stop = () => this.bar?.stop();
+    this.on('end', stop).on('error', stop).on('close', stop);
+  }
+
+  private payload(): { done: string; size: string; rate: string } {
+    const seconds = Math.max((Date.now() - this.started) / 1000, 0.001);
+    return { done: formatBytes(this.bytes), size: formatBytes(this.options.total ?? 0), rate: `${formatBytes(Math.round(this.bytes / seconds))}/s` };
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    this.bar?.update(this.bytes, this.payload());
+    callback(null, chunk);
+  }
+}
+
+/** `source.pipe(transferBar({ label: 'uploading', total, stream: process.stderr })).pipe(dest)`. */
+export function transferBar(options: TransferBarOptions): TransferBar {
+  return new TransferBar(options);
 }

@@ -106,6 +106,20 @@ describe('box CLI against a real core', () => {
     ok(await cli('logs', name, '--tail', '10'), 'logs');
   });
 
+  test('stop --wait and resume --wait return once the box is there', async () => {
+    const stopped = ok(await cli('stop', name, '--wait', '--timeout', '60'), 'stop --wait');
+    assert.match(stopped.stdout, new RegExp(`^${name} stopped$`, 'm'));
+    assert.equal((JSON.parse(ok(await cli('get', name, '-o', 'json'), 'get').stdout) as Box).status, 'stopped');
+    const resumed = JSON.parse(ok(await cli('resume', '--wait', name, '-o', 'json'), 'resume --wait').stdout) as Box;
+    assert.equal(resumed.status, 'running');
+    assert.equal(ok(await cli('exec', name, '--', 'echo', 'back'), 'exec after resume --wait').stdout, 'back\n');
+  });
+
+  test('exec: options between NAME and the command are ours, the command’s own flags pass through', async () => {
+    const run = ok(await cli('exec', name, '-e', 'X=from-cli', '--cwd', '/tmp', 'sh', '-c', 'echo "$X $(pwd) $*"', 'sh', '-x', '--cpus'), 'exec with flags');
+    assert.equal(run.stdout, 'from-cli /tmp -x --cpus\n');
+  });
+
   test('a usage error exits 2; a missing box exits 1 with the problem detail', async () => {
     const usage = await cli('create');
     assert.equal(usage.code, 2);

@@ -1,46 +1,22 @@
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebContents } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, resolveConfig, type CoreConfig } from './core/config';
+import { ConfigError, pickCoreArgs, resolveConfig, type CoreConfig } from './core/config';
 import { startCore, type Core } from './core/core';
-import { resolveUiFile } from './core/ui/static-routes';
+import { resolveUiFile, uiContentSecurityPolicy } from './core/ui/static-routes';
 
 const SCHEME = 'app';
 const APP_HOST = 'boxdesk';
 const APP_URL = `${SCHEME}://${APP_HOST}/`;
-const CORE_FLAGS = new Set(['--host', '--port', '--proxy-port', '--data-dir', '--default-base', '--allowed-origin', '--ui-dir', '--session-grace', '--log-level']);
-
 
 // Must happen before `ready`: a standard, secure scheme gets a real origin (app://boxdesk) and fetch.
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
 app.enableSandbox();
 
-/** The core's own flags from our command line; Chromium and Electron add switches of their own. */
-function coreArgs(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    if (!CORE_FLAGS.has(flag)) continue;
-    out.push(arg);
-    if (!arg.includes('=') && argv[i + 1] !== undefined) out.push(argv[++i]!);
-  }
-  return out;
-}
-
 /** Serves dist/renderer at app://boxdesk/; unknown paths get index.html, nothing outside the folder is reachable. */
 function serveRenderer(uiRoot: string, core: Core): void {
   const origin = new URL(core.url);
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    `connect-src 'self' ${origin.origin} ws://${origin.host}`,
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  const csp = uiContentSecurityPolicy([origin.origin, `ws://${origin.host}`]);
   protocol.handle(SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
@@ -93,7 +69,7 @@ function fail(message: string): void {
 function main(): void {
   let config: CoreConfig;
   try {
-    config = resolveConfig(coreArgs(process.argv.slice(1)), process.env);
+    config = resolveConfig(pickCoreArgs(process.argv.slice(1)), process.env);
   } catch (err) {
     fail(err instanceof ConfigError ? err.message : String(err));
     return;

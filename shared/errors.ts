@@ -4,6 +4,7 @@
  */
 export const ERROR_CATALOGUE = {
   invalid_body: { status: 400, title: 'The request is invalid' },
+  request_timeout: { status: 408, title: 'The request took too long to arrive' },
   not_found: { status: 404, title: 'Not found' },
   already_exists: { status: 409, title: 'Already exists' },
   conflict: { status: 409, title: 'Conflict with the current state' },
@@ -11,8 +12,10 @@ export const ERROR_CATALOGUE = {
   forbidden: { status: 403, title: 'Forbidden' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  headers_too_large: { status: 431, title: 'Request line and headers too large' },
   rate_limited: { status: 429, title: 'Too many requests' },
   engine_unavailable: { status: 503, title: 'The container engine is unavailable' },
+  storage_busy: { status: 503, title: 'The database is busy' },
   internal: { status: 500, title: 'Internal error' },
 } as const;
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -19,5 +20,26 @@ export function rawRequest(url: string, options: { method?: string; headers?: Re
     req.on('error', reject);
     if (options.body !== undefined) req.write(options.body);
     req.end();
+  });
+}
+
+/** Sends bytes exactly as given on a new TCP connection; resolves with the parsed answer when the server closes. */
+export function rawSocketRequest(port: number, text: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (data += d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', ...rest] = data.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers: http.IncomingHttpHeaders = {};
+      for (const line of lines) {
+        const i = line.indexOf(':');
+        if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body: rest.join('\r\n\r\n') });
+    });
   });
 }

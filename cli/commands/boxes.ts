@@ -1,8 +1,11 @@
-import type { Box, BoxCreate, BoxList, BoxUpdate } from '../../shared/schemas/box';
-import { UsageError, expectPositionals, intOption, keyValues, stringMap, type OptionSpecs, type ParsedArgs } from '../args';
-import type { Command, Context } from '../context';
+import type { Command } from 'commander';
+import type { Box, BoxCreate, BoxList, BoxStatus, BoxUpdate } from '../../shared/schemas/box';
+import type { Context } from '../context';
+import { UsageError, collect, keyValues, stringMap, wholeNumber, wholeNumberOrNone } from '../options';
 import { age, details, map, render, table } from '../output';
-import { withProgress } from '../progress';
+import type { Area } from '../program';
+import { withSpinner } from '../progress';
+import { waitForStatus } from '../wait';
 
 const boxColumns = [
   { header: 'NAME', get: (b: Box) => b.name },
@@ -38,39 +41,6 @@ function printBox(ctx: Context, box: Box, line?: string): void {
   ctx.stdout.write(render(ctx.format, box, () => line ?? boxDetails(box)));
 }
 
-const configOptions: OptionSpecs = {
-  cpus: { kind: 'string', value: 'N', help: 'CPU cores' },
-  'ram-mb': { kind: 'string', value: 'N', help: 'memory limit in MiB' },
-};
-
-const createOptions: OptionSpecs = {
-  base: { kind: 'string', value: 'BASE', help: 'base template (default: the default base)' },
-  fork: { kind: 'string', value: 'SRC', help: 'start from a copy-on-write copy of box SRC' },
-  ...configOptions,
-  'storage-gb': { kind: 'string', value: 'N', help: 'root filesystem size limit in GiB' },
-  env: { kind: 'list', value: 'K=V', help: 'environment variable (repeatable)' },
-  tag: { kind: 'list', value: 'K=V', help: 'tag (repeatable)' },
-};
-
-function createBody(name: string, args: ParsedArgs, fork?: string): BoxCreate {
-  const config = { cpus: intOption(args, 'cpus', 1), ram_mb: intOption(args, 'ram-mb', 1), storage_gb: intOption(args, 'storage-gb', 1) };
-  const body: BoxCreate = { name };
-  if (args.strings.base !== undefined) body.base = args.strings.base;
-  if (fork ?? args.strings.fork) body.fork = fork ?? args.strings.fork;
-  if (Object.values(config).some((v) => v !== undefined)) body.config = JSON.parse(JSON.stringify(config)) as BoxCreate['config'];
-  const environment = stringMap(args.lists.env, 'env');
-  if (environment) body.environment = environment;
-  const tags = stringMap(args.lists.tag, 'tag');
-  if (tags) body.tags = tags;
-  return body;
-}
-
-async function create(ctx: Context, body: BoxCreate): Promise<void> {
-  const verb = body.fork ? `forking ${body.fork} into ${body.name}` : `creating box ${body.name}`;
-  const box = await withProgress(verb, () => ctx.client.createBox(ctx.project, body), ctx.stderr);
-  printBox(ctx, box);
-}
-
 /** `k:v` as the API wants it; `k=v` accepted too. */
 export function tagFilter(items: readonly string[] | undefined): string[] | undefined {
   return items?.map((t) => {
@@ -91,146 +61,158 @@ export function applyEdits(current: Record<string, string>, edits: Record<string
   return next;
 }
 
-/** `N` or `none` (clear). */
-function nullableInt(args: ParsedArgs, name: string): number | null | undefined {
-  if (args.strings[name] === 'none') return null;
-  return intOption(args, name);
+interface WaitFlags {
+  wait?: boolean;
+  timeout?: number;
 }
 
-export const boxCommands: Command[] = [
-  {
-    name: 'create',
-    usage: 'box create NAME [--base B | --fork SRC] [--cpus N] [--ram-mb N] [--storage-gb N] [--env K=V]... [--tag K=V]...',
-    summary: 'create and start a box',
-    options: createOptions,
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box create NAME [options]');
-      await create(ctx, createBody(name!, args));
-    },
-  },
-  {
-    name: 'fork',
-    usage: 'box fork SRC NEW [--cpus N] [--ram-mb N] [--env K=V]... [--tag K=V]...',
-    summary: 'create box NEW from a copy-on-write copy of box SRC',
-    options: { ...configOptions, 'storage-gb': createOptions['storage-gb']!, env: createOptions.env!, tag: createOptions.tag! },
-    run: async (ctx, args) => {
-      const [src, name] = expectPositionals(args, ['SRC', 'NEW'], 'box fork SRC NEW');
-      await create(ctx, createBody(name!, args, src));
-    },
-  },
-  {
-    name: 'ls',
-    usage: 'box ls [--status S] [--tag K:V]... [--limit N] [--cursor C] [--all]',
-    summary: 'list boxes in the project',
-    options: {
-      status: { kind: 'string', value: 'S', help: 'only boxes in this status' },
-      tag: { kind: 'list', value: 'K:V', help: 'only boxes with this tag (repeatable: all must match)' },
-      limit: { kind: 'string', value: 'N', help: 'page size (default 100)' },
-      cursor: { kind: 'string', value: 'C', help: 'continue from a previous page' },
-      all: { kind: 'boolean', help: 'follow next_cursor and list every page' },
-    },
-    run: async (ctx, args) => {
-      expectPositionals(args, [], 'box ls [options]');
-      const filter = { status: args.strings.status, tag: tagFilter(args.lists.tag), limit: intOption(args, 'limit', 1), cursor: args.strings.cursor };
-      let list: BoxList = await ctx.client.listBoxes(ctx.project, filter);
-      if (args.booleans.has('all')) {
-        const items = [...list.items];
-        while (list.next_cursor) {
-          list = await ctx.client.listBoxes(ctx.project, { ...filter, cursor: list.next_cursor });
-          items.push(...list.items);
-        }
-        list = { items, next_cursor: null };
+/** `--wait` and `--timeout S` for a state change. */
+function waitOptions(cmd: Command, until: string): Command {
+  return cmd
+    .option('--wait', `wait until the box is ${until}; fail with its reason if it lands in error`)
+    .option('--timeout <S>', 'with --wait: give up after S seconds (default 120)', wholeNumber('--timeout', 1));
+}
+
+/** Runs a state change, then with --wait follows the box to `target`. */
+async function change(ctx: Context, flags: WaitFlags, label: string, target: BoxStatus, request: () => Promise<Box>): Promise<Box> {
+  if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait');
+  const box = await withSpinner(label, request, ctx.stderr);
+  if (!flags.wait) return box;
+  return withSpinner(`${label}: waiting for ${target}`, () => waitForStatus(ctx, box, target, { timeoutS: flags.timeout ?? 120 }), ctx.stderr);
+}
+
+interface CreateFlags extends WaitFlags {
+  base?: string;
+  fork?: string;
+  cpus?: number;
+  ramMb?: number;
+  storageGb?: number;
+  env?: string[];
+  tag?: string[];
+}
+
+function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
+  const config = { cpus: opts.cpus, ram_mb: opts.ramMb, storage_gb: opts.storageGb };
+  const body: BoxCreate = { name };
+  if (opts.base !== undefined) body.base = opts.base;
+  if (fork ?? opts.fork) body.fork = fork ?? opts.fork;
+  if (Object.values(config).some((v) => v !== undefined)) body.config = JSON.parse(JSON.stringify(config)) as BoxCreate['config'];
+  const environment = stringMap(opts.env, 'env');
+  if (environment) body.environment = environment;
+  const tags = stringMap(opts.tag, 'tag');
+  if (tags) body.tags = tags;
+  return body;
+}
+
+async function create(ctx: Context, body: BoxCreate, opts: CreateFlags): Promise<void> {
+  const label = body.fork ? `forking ${body.fork} into ${body.name}` : `creating box ${body.name}`;
+  printBox(ctx, await change(ctx, opts, label, 'running', () => ctx.client.createBox(ctx.project, body)));
+}
+
+/** The options create and fork share. */
+function configOptions(cmd: Command): Command {
+  return cmd
+    .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
+    .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
+    .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
+    .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
+    .option('--tag <K=V>', 'tag (repeatable)', collect);
+}
+
+export const registerBoxCommands: Area = (program, cli) => {
+  const createCmd = program
+    .command('create')
+    .description('create and start a box')
+    .argument('<NAME>', 'the box name (a DNS label)')
+    .option('--base <BASE>', 'base template (default: the default base)')
+    .option('--fork <SRC>', 'start from a copy-on-write copy of box SRC, or of the snapshot with id SRC');
+  cli.action<CreateFlags>(waitOptions(configOptions(createCmd), 'running'), (ctx, [name], opts) => create(ctx, createBody(name!, opts), opts));
+
+  const forkCmd = program.command('fork').description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)').argument('<SRC>').argument('<NEW>');
+  cli.action<CreateFlags>(waitOptions(configOptions(forkCmd), 'running'), (ctx, [src, name], opts) => create(ctx, createBody(name!, opts, src), opts));
+
+  const ls = program
+    .command('ls')
+    .description('list boxes in the project')
+    .option('--status <S>', 'only boxes in this status')
+    .option('--tag <K:V>', 'only boxes with this tag (repeatable: all must match)', collect)
+    .option('--limit <N>', 'page size (default 100)', wholeNumber('--limit', 1))
+    .option('--cursor <C>', 'continue from a previous page')
+    .option('--all', 'follow next_cursor and list every page');
+  cli.action<{ status?: string; tag?: string[]; limit?: number; cursor?: string; all?: boolean }>(ls, async (ctx, _args, opts) => {
+    const filter = { status: opts.status, tag: tagFilter(opts.tag), limit: opts.limit, cursor: opts.cursor };
+    let list: BoxList = await ctx.client.listBoxes(ctx.project, filter);
+    if (opts.all) {
+      const items = [...list.items];
+      while (list.next_cursor) {
+        list = await ctx.client.listBoxes(ctx.project, { ...filter, cursor: list.next_cursor });
+        items.push(...list.items);
       }
-      ctx.stdout.write(render(ctx.format, list, () => (list.items.length ? table(list.items, boxColumns) : `no boxes in project ${ctx.project}\n`)));
-      if (ctx.format === 'table' && list.next_cursor) ctx.stderr.write(`more boxes: add --all, or --cursor ${list.next_cursor}\n`);
-    },
-  },
-  {
-    name: 'get',
-    usage: 'box get NAME',
-    summary: 'show one box',
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box get NAME');
-      printBox(ctx, await ctx.client.getBox(ctx.project, name!));
-    },
-  },
-  {
-    name: 'update',
-    usage: 'box update NAME [--cpus N] [--ram-mb N] [--env K=V|K-]... [--tag K=V|K-]... [--port N|none] [--grace S|none]',
-    summary: 'change a box; --env and --tag edit the current maps (K- removes K)',
-    options: {
-      ...configOptions,
-      env: { kind: 'list', value: 'K=V', help: 'set an environment variable for later execs; K- removes it' },
-      tag: { kind: 'list', value: 'K=V', help: 'set a tag; K- removes it' },
-      port: { kind: 'string', value: 'N|none', help: 'the port the box serves on' },
-      grace: { kind: 'string', value: 'S|none', help: 'termination grace period in seconds' },
-    },
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box update NAME [options]');
-      const body: BoxUpdate = {};
-      const cpus = intOption(args, 'cpus', 1);
-      const ramMb = intOption(args, 'ram-mb', 1);
-      if (cpus !== undefined || ramMb !== undefined) body.config = JSON.parse(JSON.stringify({ cpus, ram_mb: ramMb })) as BoxUpdate['config'];
-      const port = nullableInt(args, 'port');
-      if (port !== undefined) body.port = port;
-      const grace = nullableInt(args, 'grace');
-      if (grace !== undefined) body.termination_grace_period_seconds = grace;
-      const envEdits = keyValues(args.lists.env, 'env', true);
-      const tagEdits = keyValues(args.lists.tag, 'tag', true);
-      if (Object.keys(body).length === 0 && !envEdits && !tagEdits) throw new UsageError('nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace');
-      // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
-      if (envEdits || tagEdits) {
-        const current = await ctx.client.getBox(ctx.project, name!);
-        if (envEdits) body.environment = applyEdits(current.environment, envEdits);
-        if (tagEdits) body.tags = applyEdits(current.tags, tagEdits);
-      }
-      printBox(ctx, await ctx.client.updateBox(ctx.project, name!, body));
-    },
-  },
-  {
-    name: 'stop',
-    usage: 'box stop NAME',
-    summary: 'stop a box (SIGTERM, then SIGKILL after its grace period)',
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box stop NAME');
-      const box = await withProgress(`stopping box ${name}`, () => ctx.client.stopBox(ctx.project, name!), ctx.stderr);
-      printBox(ctx, box, `${box.name} ${box.status}\n`);
-    },
-  },
-  {
-    name: 'resume',
-    usage: 'box resume NAME',
-    summary: 'start a stopped box again',
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box resume NAME');
-      const box = await withProgress(`resuming box ${name}`, () => ctx.client.resumeBox(ctx.project, name!), ctx.stderr);
-      printBox(ctx, box, `${box.name} ${box.status}\n`);
-    },
-  },
-  {
-    name: 'rm',
-    usage: 'box rm NAME...',
-    summary: 'delete boxes',
-    run: async (ctx, args) => {
-      if (args.positionals.length === 0) throw new UsageError('missing NAME\nusage: box rm NAME...');
-      for (const name of args.positionals) {
-        await withProgress(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr);
-        if (ctx.format === 'table') ctx.stdout.write(`${name} deleted\n`);
-      }
-    },
-  },
-  {
-    name: 'logs',
-    usage: 'box logs NAME [--tail N] [-f]',
-    summary: "print the box's main process output",
-    options: {
-      tail: { kind: 'string', value: 'N', help: 'only the last N lines' },
-      follow: { kind: 'boolean', short: 'f', help: 'keep streaming new output' },
-    },
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box logs NAME [--tail N] [-f]');
-      const res = await ctx.client.logs(ctx.project, name!, { tail: intOption(args, 'tail'), follow: args.booleans.has('follow') });
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) ctx.stdout.write(chunk);
-    },
-  },
-];
+      list = { items, next_cursor: null };
+    }
+    ctx.stdout.write(render(ctx.format, list, () => (list.items.length ? table(list.items, boxColumns) : `no boxes in project ${ctx.project}\n`)));
+    if (ctx.format === 'table' && list.next_cursor) ctx.stderr.write(`more boxes: add --all, or --cursor ${list.next_cursor}\n`);
+  });
+
+  cli.action(program.command('get').description('show one box').argument('<NAME>'), async (ctx, [name]) => {
+    printBox(ctx, await ctx.client.getBox(ctx.project, name!));
+  });
+
+  const update = program
+    .command('update')
+    .description('change a box; --env and --tag edit the current maps (K- removes K)')
+    .argument('<NAME>')
+    .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
+    .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
+    .option('-e, --env <K=V>', 'set an environment variable for later execs; K- removes it (repeatable)', collect)
+    .option('--tag <K=V>', 'set a tag; K- removes it (repeatable)', collect)
+    .option('--port <N|none>', 'the port the box serves on', wholeNumberOrNone('--port'))
+    .option('--grace <S|none>', 'termination grace period in seconds', wholeNumberOrNone('--grace'));
+  type UpdateFlags = { cpus?: number; ramMb?: number; env?: string[]; tag?: string[]; port?: number | null; grace?: number | null };
+  cli.action<UpdateFlags>(update, async (ctx, [name], opts) => {
+    const body: BoxUpdate = {};
+    if (opts.cpus !== undefined || opts.ramMb !== undefined) body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
+    if (opts.port !== undefined) body.port = opts.port;
+    if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
+    const envEdits = keyValues(opts.env, 'env', true);
+    const tagEdits = keyValues(opts.tag, 'tag', true);
+    if (Object.keys(body).length === 0 && !envEdits && !tagEdits) throw new UsageError('nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace');
+    // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
+    if (envEdits || tagEdits) {
+      const current = await ctx.client.getBox(ctx.project, name!);
+      if (envEdits) body.environment = applyEdits(current.environment, envEdits);
+      if (tagEdits) body.tags = applyEdits(current.tags, tagEdits);
+    }
+    printBox(ctx, await ctx.client.updateBox(ctx.project, name!, body));
+  });
+
+  const stop = waitOptions(program.command('stop').description('stop a box (SIGTERM, then SIGKILL after its grace period)').argument('<NAME>'), 'stopped');
+  cli.action<WaitFlags>(stop, async (ctx, [name], opts) => {
+    const box = await change(ctx, opts, `stopping box ${name}`, 'stopped', () => ctx.client.stopBox(ctx.project, name!));
+    printBox(ctx, box, `${box.name} ${box.status}\n`);
+  });
+
+  const resume = waitOptions(program.command('resume').description('start a stopped box again').argument('<NAME>'), 'running');
+  cli.action<WaitFlags>(resume, async (ctx, [name], opts) => {
+    const box = await change(ctx, opts, `resuming box ${name}`, 'running', () => ctx.client.resumeBox(ctx.project, name!));
+    printBox(ctx, box, `${box.name} ${box.status}\n`);
+  });
+
+  cli.action(program.command('rm').description('delete boxes').argument('<NAME...>'), async (ctx, names) => {
+    for (const name of names) {
+      await withSpinner(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr);
+      if (ctx.format === 'table') ctx.stdout.write(`${name} deleted\n`);
+    }
+  });
+
+  const logs = program
+    .command('logs')
+    .description("print the box's main process output")
+    .argument('<NAME>')
+    .option('--tail <N>', 'only the last N lines', wholeNumber('--tail'))
+    .option('-f, --follow', 'keep streaming new output');
+  cli.action<{ tail?: number; follow?: boolean }>(logs, async (ctx, [name], opts) => {
+    const res = await ctx.client.logs(ctx.project, name!, { tail: opts.tail, follow: opts.follow === true });
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) ctx.stdout.write(chunk);
+  });
+};

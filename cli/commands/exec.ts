@@ -1,7 +1,8 @@
 import { ApiError } from '../../shared/errors';
 import type { ExecRequest, ExecStreamLine } from '../../shared/schemas/exec';
-import { UsageError, expectPositionals, intOption, stringMap } from '../args';
-import type { Command, Context } from '../context';
+import type { Context } from '../context';
+import { UsageError, collect, stringMap, wholeNumber } from '../options';
+import type { Area } from '../program';
 import { runTerminal, terminalSize } from '../terminal';
 
 /** A process exit status from a remote code: 0-255 as is, anything else 1. */
@@ -51,48 +52,56 @@ function exitAfterFlush(ctx: Context, code: number): Promise<number> {
   return new Promise(() => ctx.stdout.write('', () => ctx.stderr.write('', () => process.exit(code))));
 }
 
-export const execCommands: Command[] = [
-  {
-    name: 'exec',
-    usage: 'box exec NAME [-t] [-i] [--env K=V]... [--cwd DIR] [--timeout S] [--] CMD [ARGS...]',
-    summary: "run a command in a box; exits with the command's exit code",
-    maxPositionals: 1,
-    options: {
-      tty: { kind: 'boolean', short: 't', help: 'allocate a terminal (interactive, over a WebSocket)' },
-      interactive: { kind: 'boolean', short: 'i', help: 'send this process’s stdin to the command' },
-      env: { kind: 'list', value: 'K=V', help: 'extra environment variable (repeatable)' },
-      cwd: { kind: 'string', value: 'DIR', help: 'working directory (absolute)' },
-      timeout: { kind: 'string', value: 'S', help: 'kill the command after S seconds' },
-    },
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box exec NAME [options] -- CMD [ARGS...]');
-      if (args.rest.length === 0) throw new UsageError('missing the command to run\nusage: box exec NAME [options] -- CMD [ARGS...]');
-      if (args.booleans.has('tty')) {
-        if (args.lists.env || args.strings.cwd || args.strings.timeout) throw new UsageError('--env, --cwd and --timeout are not available with -t; wrap the command instead, e.g. -- env K=V sh');
-        const url = ctx.client.socketUrl(ctx.project, name!, 'exec', [...args.rest.map((c): [string, string] => ['command', c]), ['tty', 1], ...terminalSize(ctx.stdout)]);
+interface ExecFlags {
+  tty?: boolean;
+  interactive?: boolean;
+  env?: string[];
+  cwd?: string;
+  timeout?: number;
+}
+
+export const registerExecCommands: Area = (program, cli) => {
+  const exec = program
+    .command('exec')
+    .description("run a command in a box; exits with the command's exit code")
+    .usage('[options] NAME [--] CMD [ARGS...]')
+    .argument('<NAME>', 'the box')
+    .argument('[CMD...]', 'the command and its arguments, passed on untouched')
+    .option('-t, --tty', 'allocate a terminal (interactive, over a WebSocket)')
+    .option('-i, --interactive', 'send this process’s stdin to the command')
+    .option('-e, --env <K=V>', 'extra environment variable (repeatable)', collect)
+    .option('--cwd <DIR>', 'working directory (absolute)')
+    .option('--timeout <S>', 'kill the command after S seconds', wholeNumber('--timeout', 1))
+    .passThroughOptions();
+  cli.action<ExecFlags>(
+    exec,
+    async (ctx, [name, ...command], opts) => {
+      if (command.length === 0) throw new UsageError('missing the command to run\nusage: box exec NAME [options] -- CMD [ARGS...]');
+      if (opts.tty) {
+        if (opts.env || opts.cwd !== undefined || opts.timeout !== undefined) throw new UsageError('--env, --cwd and --timeout are not available with -t; wrap the command instead, e.g. -- env K=V sh');
+        const url = ctx.client.socketUrl(ctx.project, name!, 'exec', [...command.map((c): [string, string] => ['command', c]), ['tty', 1], ...terminalSize(ctx.stdout)]);
         const result = await runTerminal({ url, token: ctx.connection.token, tty: true, stdin: process.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
         return exitAfterFlush(ctx, exitStatus(result.code));
       }
-      const body: ExecRequest = { command: args.rest };
-      const env = stringMap(args.lists.env, 'env');
+      const body: ExecRequest = { command };
+      const env = stringMap(opts.env, 'env');
       if (env) body.env = env;
-      if (args.strings.cwd !== undefined) body.cwd = args.strings.cwd;
-      const timeout = intOption(args, 'timeout', 1);
-      if (timeout !== undefined) body.timeout_s = timeout;
-      if (args.booleans.has('interactive')) body.stdin = await readAll(process.stdin);
+      if (opts.cwd !== undefined) body.cwd = opts.cwd;
+      if (opts.timeout !== undefined) body.timeout_s = opts.timeout;
+      if (opts.interactive) body.stdin = await readAll(process.stdin);
       return streamExec(ctx, name!, body);
     },
-  },
-  {
-    name: 'console',
-    usage: 'box console NAME [--session ID]',
-    summary: "open an interactive login shell; exits with the shell's exit code",
-    options: { session: { kind: 'string', value: 'ID', help: 'reattach to a detached console session' } },
-    run: async (ctx, args) => {
-      const [name] = expectPositionals(args, ['NAME'], 'box console NAME [--session ID]');
-      const url = ctx.client.socketUrl(ctx.project, name!, 'console', [...terminalSize(ctx.stdout), ['session', args.strings.session]]);
-      const result = await runTerminal({ url, token: ctx.connection.token, tty: true, stdin: process.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
-      return exitAfterFlush(ctx, exitStatus(result.code));
-    },
-  },
-];
+    { passThroughAfter: 1 },
+  );
+
+  const consoleCmd = program
+    .command('console')
+    .description("open an interactive login shell; exits with the shell's exit code")
+    .argument('<NAME>')
+    .option('--session <ID>', 'reattach to a detached console session');
+  cli.action<{ session?: string }>(consoleCmd, async (ctx, [name], opts) => {
+    const url = ctx.client.socketUrl(ctx.project, name!, 'console', [...terminalSize(ctx.stdout), ['session', opts.session]]);
+    const result = await runTerminal({ url, token: ctx.connection.token, tty: true, stdin: process.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
+    return exitAfterFlush(ctx, exitStatus(result.code));
+  });
+};

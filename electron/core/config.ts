@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { isImageReference } from '../../shared/schemas/common';
 
 export interface CoreConfig {
   host: string;
@@ -18,6 +19,8 @@ export interface CoreConfig {
   logLevel: string;
   /** Requests per second per token (bursts of 10x); 0 turns limiting off. */
   rateLimit: number;
+  /** The largest streamed upload (application/octet-stream body), in bytes. */
+  uploadLimit: number;
 }
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -30,35 +33,64 @@ export function defaultDataDir(): string {
   return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'boxdesk');
 }
 
-const FLAGS: Record<string, { env: string; key: keyof CoreConfig }> = {
-  '--host': { env: 'BOXDESK_HOST', key: 'host' },
-  '--port': { env: 'BOXDESK_PORT', key: 'port' },
-  '--proxy-port': { env: 'BOXDESK_PROXY_PORT', key: 'proxyPort' },
-  '--data-dir': { env: 'BOXDESK_DATA_DIR', key: 'dataDir' },
-  '--default-base': { env: 'BOXDESK_DEFAULT_BASE', key: 'defaultBase' },
-  '--allowed-origin': { env: 'BOXDESK_ALLOWED_ORIGINS', key: 'allowedOrigins' },
-  '--ui-dir': { env: 'BOXDESK_UI_DIR', key: 'uiDir' },
-  '--session-grace': { env: 'BOXDESK_SESSION_GRACE_SECONDS', key: 'sessionGraceSeconds' },
-  '--log-level': { env: 'BOXDESK_LOG_LEVEL', key: 'logLevel' },
-  '--rate-limit': { env: 'BOXDESK_RATE_LIMIT', key: 'rateLimit' },
-};
+interface FlagSpec {
+  flag: string;
+  /** The value's placeholder in the usage text. */
+  arg: string;
+  env: string;
+  key: keyof CoreConfig;
+  help: string;
+}
+
+/**
+ * The core's flags: the one table the headless core (serve.ts), the desktop app (main.ts, which
+ * picks these out of Electron's own switches) and the usage text all read.
+ */
+export const CORE_FLAGS: readonly FlagSpec[] = [
+  { flag: '--host', arg: 'HOST', env: 'BOXDESK_HOST', key: 'host', help: 'address to bind; loopback only (default 127.0.0.1)' },
+  { flag: '--port', arg: 'N', env: 'BOXDESK_PORT', key: 'port', help: 'API port (default 7420; 0 picks a free one)' },
+  { flag: '--proxy-port', arg: 'N', env: 'BOXDESK_PROXY_PORT', key: 'proxyPort', help: 'port of the reverse proxy for published boxes (7421)' },
+  { flag: '--data-dir', arg: 'DIR', env: 'BOXDESK_DATA_DIR', key: 'dataDir', help: `where the database and token live (default ${defaultDataDir()})` },
+  { flag: '--default-base', arg: 'IMAGE', env: 'BOXDESK_DEFAULT_BASE', key: 'defaultBase', help: 'image of the base "default" (debian:bookworm-slim)' },
+  { flag: '--allowed-origin', arg: 'URL', env: 'BOXDESK_ALLOWED_ORIGINS', key: 'allowedOrigins', help: 'extra browser origins allowed to call the API (comma-separated)' },
+  { flag: '--ui-dir', arg: 'DIR', env: 'BOXDESK_UI_DIR', key: 'uiDir', help: 'serve this renderer build at /' },
+  { flag: '--session-grace', arg: 'S', env: 'BOXDESK_SESSION_GRACE_SECONDS', key: 'sessionGraceSeconds', help: 'seconds a detached console lives on (default 60)' },
+  { flag: '--log-level', arg: 'LEVEL', env: 'BOXDESK_LOG_LEVEL', key: 'logLevel', help: 'fatal|error|warn|info|debug (default info)' },
+  { flag: '--rate-limit', arg: 'N', env: 'BOXDESK_RATE_LIMIT', key: 'rateLimit', help: 'requests/s per token, bursts of 10x; 0 = off (default 100)' },
+  { flag: '--upload-limit', arg: 'SIZE', env: 'BOXDESK_UPLOAD_LIMIT', key: 'uploadLimit', help: 'largest streamed upload, bytes or with K/M/G (default 1G)' },
+];
+
+const BY_FLAG = new Map(CORE_FLAGS.map((f) => [f.flag, f]));
 
 export const USAGE = `Usage: npm run serve -- [options]
 
-  --host HOST            address to bind; loopback only (default 127.0.0.1)   BOXDESK_HOST
-  --port N               API port (default 7420; 0 picks a free one)           BOXDESK_PORT
-  --proxy-port N         port of the reverse proxy for published boxes (7421)  BOXDESK_PROXY_PORT
-  --data-dir DIR         where the database and token live                     BOXDESK_DATA_DIR
-                         (default ${defaultDataDir()})
-  --default-base IMAGE   image of the base "default" (debian:bookworm-slim)    BOXDESK_DEFAULT_BASE
-  --allowed-origin URL   extra browser origin allowed to call the API          BOXDESK_ALLOWED_ORIGINS (comma-separated)
-  --ui-dir DIR           serve this renderer build at /                        BOXDESK_UI_DIR
-  --session-grace S      seconds a detached console lives on (default 60)      BOXDESK_SESSION_GRACE_SECONDS
-  --log-level LEVEL      fatal|error|warn|info|debug (default info)            BOXDESK_LOG_LEVEL
-  --rate-limit N         requests/s per token, bursts of 10x; 0 = off (100)     BOXDESK_RATE_LIMIT
+${CORE_FLAGS.map((f) => `  ${`${f.flag} ${f.arg}`.padEnd(22)} ${f.help}\n  ${''.padEnd(22)} env ${f.env}`).join('\n')}
 `;
 
+/** The core's own flags (with their values) out of a command line that also carries others (Electron's, Chromium's). */
+export function pickCoreArgs(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (!BY_FLAG.has(flag)) continue;
+    out.push(arg);
+    if (!arg.includes('=') && argv[i + 1] !== undefined) out.push(argv[++i]!);
+  }
+  return out;
+}
+
 export class ConfigError extends Error {}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
+
+/** "1073741824", "512M", "1G", "1GiB": bytes. */
+export function parseSize(value: string, flag: string): number {
+  const m = /^(\d+)\s*([KMGT]?)(?:i?B)?$/i.exec(value.trim());
+  const n = m ? Number(m[1]) * SIZE_UNITS[m[2]!.toUpperCase()]! : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${flag} must be a size in bytes, or with K, M, G or T (e.g. 1G), got "${value}"`);
+  return n;
+}
 
 function parsePort(value: string, flag: string): number {
   const n = Number(value);
@@ -68,14 +100,14 @@ function parsePort(value: string, flag: string): number {
 
 export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): CoreConfig {
   const raw: Partial<Record<keyof CoreConfig, string>> = {};
-  for (const { env: name, key } of Object.values(FLAGS)) {
+  for (const { env: name, key } of CORE_FLAGS) {
     const value = env[name];
     if (value !== undefined && value !== '') raw[key] = value;
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const spec = FLAGS[flag];
+    const spec = BY_FLAG.get(flag);
     if (!spec) throw new ConfigError(`unknown option ${arg}\n\n${USAGE}`);
     const value = inline ?? argv[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
@@ -87,6 +119,8 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
   }
   const rateLimit = Number(raw.rateLimit ?? 100);
   if (!Number.isFinite(rateLimit) || rateLimit < 0) throw new ConfigError('--rate-limit must be a number of requests per second, 0 or more');
+  const defaultBase = raw.defaultBase ?? 'debian:bookworm-slim';
+  if (!isImageReference(defaultBase)) throw new ConfigError(`--default-base must be an image reference like debian:bookworm-slim, got "${defaultBase}"`);
   const grace = Number(raw.sessionGraceSeconds ?? 60);
   if (!Number.isInteger(grace) || grace < 0) throw new ConfigError('--session-grace must be a whole number of seconds');
   return {
@@ -94,12 +128,13 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     port: parsePort(raw.port ?? '7420', '--port'),
     proxyPort: parsePort(raw.proxyPort ?? '7421', '--proxy-port'),
     dataDir: path.resolve(raw.dataDir ?? defaultDataDir()),
-    defaultBase: raw.defaultBase ?? 'debian:bookworm-slim',
+    defaultBase,
     allowedOrigins: (raw.allowedOrigins ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     uiDir: raw.uiDir ? path.resolve(raw.uiDir) : null,
     sessionGraceSeconds: grace,
     execOutputLimit: 10 * 1024 * 1024,
     logLevel: raw.logLevel ?? 'info',
     rateLimit,
+    uploadLimit: parseSize(raw.uploadLimit ?? '1G', '--upload-limit'),
   };
 }

@@ -1,16 +1,18 @@
-import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { AuthService } from './auth/auth-service';
-import { installAuthGuard } from './auth/guard';
 import { RateLimiter } from './auth/rate-limiter';
 import { registerTokenRoutes } from './auth/routes';
 import { TokenStore } from './auth/token-store';
+import { BaseAuthoring } from './bases/authoring';
 import { registerBaseRoutes } from './bases/routes';
 import { BaseService } from './bases/service';
 import { BaseStore } from './bases/store';
 import { Reconciler } from './boxes/reconciler';
+import { BoxRecreator } from './boxes/recreate';
+import { RootImages } from './boxes/root-images';
 import { registerBoxRoutes } from './boxes/routes';
+import { registerBoxStatsRoutes } from './boxes/stats-routes';
 import { BoxService } from './boxes/service';
 import { BoxStore } from './boxes/store';
 import type { CoreConfig } from './config';
@@ -22,13 +24,19 @@ import { EventBus } from './events/event-bus';
 import { registerEventRoutes } from './events/routes';
 import { registerExecRoutes } from './exec/routes';
 import { ExecService } from './exec/service';
-import { installHardening, loopbackPolicy } from './http/hardening';
-import { installErrorHandling } from './http/problems';
-import { installValidators } from './http/validation';
+import { registerFileRoutes } from './files/routes';
+import { FileService } from './files/service';
+import { createHttpApp } from './http/app';
+import { loopbackPolicy } from './http/hardening';
+import { SocketRouter } from './http/socket-router';
+import { IdempotencyStore } from './idempotency/store';
 import { startPublishing } from './publishing/publishing';
 import { randomBase32 } from './ids';
+import { registerSnapshotRoutes } from './snapshots/routes';
+import { SnapshotService } from './snapshots/service';
+import { SnapshotStore } from './snapshots/store';
 import { DisposableStore, toDisposable } from './lifetime';
-import { CORE_VERSION, registerSystemRoutes } from './system/routes';
+import { registerSystemRoutes } from './system/routes';
 import { registerStaticUi } from './ui/static-routes';
 
 export interface Core {
@@ -40,7 +48,15 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export const JSON_BODY_LIMIT = 1024 * 1024;
+export interface CoreOptions {
+  engine?: ContainerEngine;
+  /** false: no log; an object: pino options; omitted: the config's log level. */
+  logger?: boolean | object;
+  /** The SQLite addon built for Electron's ABI (main.ts). */
+  sqliteBinding?: string;
+  /** How long a box mutation may wait in its box's queue before answering 409 (default 60 s; tests shorten it). */
+  boxQueueWaitMs?: number;
+}
 
 function instanceId(db: Db): string {
   let id = getMeta(db, 'instance_id');
@@ -51,8 +67,61 @@ function instanceId(db: Db): string {
   return id;
 }
 
+/** The services, each owning its store; disposables go to `owned`. */
+function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log: FastifyBaseLogger, owned: DisposableStore, options: CoreOptions) {
+  const bus = new EventBus();
+  const monitor = owned.add(new EngineMonitor(engine, log));
+  const baseStore = new BaseStore(db);
+  const bases = new BaseService(baseStore, engine, bus, log);
+  const instance = instanceId(db);
+  const boxStore = new BoxStore(db);
+  const snapshotStore = new SnapshotStore(db);
+  const roots = new RootImages(engine, instance, log);
+  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs, snapshots: snapshotStore, roots });
+  const recreator = new BoxRecreator({ store: boxStore, engine, boxes, roots, bus, instanceId: instance, log });
+  const snapshots = new SnapshotService({ store: snapshotStore, boxes, boxStore, recreator, roots, engine, bus, instanceId: instance, log });
+  const baseAuthoring = new BaseAuthoring({ store: baseStore, bases, boxes, snapshots: snapshotStore, roots, engine, bus });
+  const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
+  const exec = owned.add(new ExecService({ engine, boxes, config, log }));
+  const files = new FileService({ engine, boxes, log });
+  return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, idempotency: new IdempotencyStore(db) };
+}
+type Services = ReturnType<typeof createServices>;
+
+/** Each resource registers its own routes; socket routes register with the one upgrade router. */
+function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engine: ContainerEngine, auth: AuthService, sockets: SocketRouter): void {
+  registerSystemRoutes(app, s.monitor, engine.name);
+  registerTokenRoutes(app, auth);
+  registerBaseRoutes(app, s.bases, s.baseAuthoring);
+  registerBoxRoutes(app, s.boxes, s.idempotency);
+  registerBoxStatsRoutes(app, s.boxes, engine);
+  registerSnapshotRoutes(app, s.snapshots);
+  registerEventRoutes(app, s.bus);
+  registerExecRoutes(app, s.exec, sockets);
+  registerFileRoutes(app, s.files, config);
+  if (config.uiDir) registerStaticUi(app, config.uiDir);
+}
+
+/** Engine watching: status events, resync and the default image whenever the engine comes (back) up. */
+async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBaseLogger): Promise<void> {
+  s.bases.registerDefault(config.defaultBase);
+  s.monitor.onChange((health) => s.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
+  // Before the reconciler looks at containers: a root replacement cut short by a crash is finished.
+  s.monitor.onUp(() => s.recreator.finishPending());
+  s.monitor.onUp(async () => {
+    await s.reconciler.resync();
+    void s.bases.ensureDefaultImage();
+  });
+  if ((await s.monitor.start()).up) {
+    // Snapshots cut short by a crash are finished or forgotten, then images nothing names go.
+    await s.snapshots.recoverAtStart().catch((err) => log.warn({ err }, 'could not recover interrupted snapshots'));
+    const held = new Set([...s.snapshots.imagesInUse(), ...s.baseStore.list().map((b) => b.image)]);
+    await s.reconciler.collectOrphanImages(held).catch((err) => log.warn({ err }, 'could not collect orphan images'));
+  }
+}
+
 /** Starts the core: the same in Electron and headless. */
-export async function startCore(config: CoreConfig, options: { engine?: ContainerEngine; logger?: boolean | object; sqliteBinding?: string } = {}): Promise<Core> {
+export async function startCore(config: CoreConfig, options: CoreOptions = {}): Promise<Core> {
   const owned = new DisposableStore();
   const db = openDatabase(config.dataDir, { nativeBinding: options.sqliteBinding });
   owned.add(toDisposable(() => void db.close()));
@@ -60,76 +129,22 @@ export async function startCore(config: CoreConfig, options: { engine?: Containe
   const auth = new AuthService(tokens);
   auth.ensureAdminToken(config.dataDir);
 
-  const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
-    bodyLimit: JSON_BODY_LIMIT,
-    requestIdHeader: false,
-    forceCloseConnections: true,
-    return503OnClosing: true,
-  });
-  const log: FastifyBaseLogger = app.log;
   let port = config.port;
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Boxdesk API', version: CORE_VERSION, description: 'Local sandbox manager. Every error is application/problem+json with a stable code.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
-  installValidators(app);
-  installErrorHandling(app);
-  app.removeContentTypeParser('text/plain');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (_request, body, done) => {
-    // An empty body is no body (POST .../stop with a Content-Type but nothing after it).
-    if (body === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body as string));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
-  installHardening(app, loopbackPolicy(() => port, config.allowedOrigins));
+  const policy = loopbackPolicy(() => port, config.allowedOrigins);
   const limiter = new RateLimiter(config.rateLimit, config.rateLimit * 10);
-  installAuthGuard(app, auth, limiter);
-
+  const app = await createHttpApp({ config, policy, auth, limiter, logger: options.logger });
   const engine = options.engine ?? new DockerEngine();
-  const bus = new EventBus();
-  const monitor = owned.add(new EngineMonitor(engine, log));
-  const bases = new BaseService(new BaseStore(db), engine, bus, log);
-  const instance = instanceId(db);
-  const boxStore = new BoxStore(db);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log });
-  const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
-  const exec = owned.add(new ExecService({ engine, boxes, config, log }));
-  const publishing = owned.add(await startPublishing({ app, db, config, engine, boxes, boxStore, auth, tokens, bus, log }));
-
-  registerSystemRoutes(app, monitor, engine.name);
-  registerTokenRoutes(app, auth);
-  registerBaseRoutes(app, bases);
-  registerBoxRoutes(app, boxes);
-  registerEventRoutes(app, bus);
-  registerExecRoutes(app, exec, auth, loopbackPolicy(() => port, config.allowedOrigins), limiter);
-  if (config.uiDir) registerStaticUi(app, config.uiDir);
-
-  bases.registerDefault(config.defaultBase);
-  monitor.onChange((health) => bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
-  monitor.onUp(async () => {
-    await reconciler.resync();
-    void bases.ensureDefaultImage();
-  });
-  if ((await monitor.start()).up) await reconciler.collectOrphanImages().catch((err) => log.warn({ err }, 'could not collect orphan fork images'));
+  const services = createServices(config, db, engine, app.log, owned, options);
+  registerRoutes(app, services, config, engine, auth, new SocketRouter(app, { policy, auth, limiter }));
+  const publishing = owned.add(await startPublishing({ app, db, config, engine, boxes: services.boxes, boxStore: services.boxStore, auth, tokens, bus: services.bus, log: app.log }));
+  await startEngineWatch(services, config, app.log);
 
   await app.listen({ host: config.host, port: config.port });
   port = (app.server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
-
   let closing: Promise<void> | null = null;
   return {
-    url,
+    url: `http://${host}:${port}`,
     port,
     proxyPort: publishing.port,
     app,

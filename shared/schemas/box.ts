@@ -1,5 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
+import { SnapshotId } from './snapshots';
+
+/** The longest a stop waits between SIGTERM and SIGKILL, whatever the box asks: a stop always ends. */
+export const MAX_GRACE_SECONDS = 300;
 
 export const BOX_STATUSES = ['creating', 'running', 'stopping', 'stopped', 'resuming', 'deleting', 'error'] as const;
 export const BoxStatus = Type.Union(BOX_STATUSES.map((s) => Type.Literal(s)));
@@ -11,6 +15,7 @@ export const Config = Type.Object(
     ram_mb: Type.Optional(Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' })),
     region: Type.Optional(Type.String({ description: '"local" is the only region of a single machine.' })),
     storage_gb: Type.Optional(Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' })),
+    pids_limit: Type.Optional(Type.Integer({ minimum: 16, maximum: 4194304, description: 'Most processes (and threads) the box may run at once (engine limit); applies live. Default 1024.' })),
   },
   { additionalProperties: false },
 );
@@ -21,6 +26,7 @@ export const ResolvedConfig = Type.Object({
   ram_mb: Type.Integer(),
   region: Type.String(),
   storage_gb: Type.Integer(),
+  pids_limit: Type.Integer(),
 });
 export type ResolvedConfig = Static<typeof ResolvedConfig>;
 
@@ -64,7 +70,9 @@ export const BoxCreate = Type.Object(
     config: Type.Optional(Config),
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     environment: Type.Optional(EnvironmentMap),
-    fork: Type.Optional(DnsLabel),
+    fork: Type.Optional(
+      Type.Union([DnsLabel, SnapshotId], { description: 'A box of this project (its root at this instant) or a snapshot id of this project.' }),
+    ),
     tags: Type.Optional(TagMap),
   },
   { additionalProperties: false },
@@ -77,7 +85,11 @@ export const BoxUpdate = Type.Object(
     environment: Type.Optional(EnvironmentMap),
     port: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
     tags: Type.Optional(TagMap),
-    termination_grace_period_seconds: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
+    termination_grace_period_seconds: Type.Optional(
+      Type.Union([Int32NonNegative, Type.Null()], {
+        description: `Seconds between SIGTERM and SIGKILL on stop (default 10). Stored as given; values above ${MAX_GRACE_SECONDS} act as ${MAX_GRACE_SECONDS}.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -105,5 +117,5 @@ export const LogsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const DEFAULT_CONFIG: ResolvedConfig = { cpus: 1, ram_mb: 1024, region: 'local', storage_gb: 10 };
+export const DEFAULT_CONFIG: ResolvedConfig = { cpus: 1, ram_mb: 1024, region: 'local', storage_gb: 10, pids_limit: 1024 };
 export const DEFAULT_GRACE_SECONDS = 10;

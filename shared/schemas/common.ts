@@ -2,6 +2,31 @@ import { Type, type Static } from '@sinclair/typebox';
 
 export const DNS_LABEL_PATTERN = '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$';
 
+/**
+ * An image reference by the Docker reference grammar (distribution/reference):
+ * `[domain[:port]/]path-component[/path-component...][:tag][@digest]`, path components
+ * lower-case. Written without nested optional repetition so a JS regex cannot backtrack
+ * exponentially (the grammar's `[-]*` separator becomes `-+`, which matches the same names).
+ */
+const ALNUM = '[a-z0-9]+';
+const PATH_COMPONENT = `${ALNUM}(?:(?:[._]|__|-+)${ALNUM})*`;
+const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const DOMAIN = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?`;
+const TAG = '[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}';
+const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
+export const IMAGE_REFERENCE_PATTERN = `^(?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*(?::${TAG})?(?:@${DIGEST})?$`;
+
+export const ImageReference = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  pattern: IMAGE_REFERENCE_PATTERN,
+  description: 'An image reference, e.g. debian:bookworm-slim, registry.example:5000/team/app:1.2 or name@sha256:<hex>.',
+});
+
+export function isImageReference(value: string): boolean {
+  return value.length <= 512 && new RegExp(IMAGE_REFERENCE_PATTERN, 'u').test(value);
+}
+
 export const DnsLabel = Type.String({
   pattern: DNS_LABEL_PATTERN,
   maxLength: 63,
@@ -34,11 +59,21 @@ export const ProblemSchema = Type.Object(
   { description: 'RFC 9457 problem document' },
 );
 
-/** Environment variable names as POSIX shells accept them. */
-export const EnvironmentMap = Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 256 }), Type.String({ maxLength: 32768 }), {
-  description: 'Environment variables, name to value.',
+/**
+ * Environment variable names as POSIX shells accept them; values without NUL (the engine passes
+ * `KEY=value` C strings). A Record's key pattern becomes `patternProperties`, which alone lets
+ * other keys through: `additionalProperties: false` makes a bad key an error.
+ */
+/** A string without NUL characters. */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+export const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,255}$';
+export const EnvironmentMap = Type.Record(Type.String({ pattern: ENV_NAME_PATTERN }), Type.String({ maxLength: 32768, pattern: NO_NUL_PATTERN }), {
+  additionalProperties: false,
+  maxProperties: 1024,
+  description: 'Environment variables, name ([A-Za-z_][A-Za-z0-9_]*, up to 256 characters) to value (no NUL character).',
 });
 
 export const TagMap = Type.Record(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$' }), Type.String({ maxLength: 256 }), {
-  description: 'Tags, key to value.',
+  additionalProperties: false,
+  description: 'Tags, key ([A-Za-z0-9][A-Za-z0-9._/-]{0,62}) to value.',
 });

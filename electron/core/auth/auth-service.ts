@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors';
 import type { Scope, Token, TokenCreate, TokenCreated } from '../../../shared/schemas/system';
+import { isStorageBusy } from '../db/database';
 import { newId, now, randomBase32 } from '../ids';
 import type { TokenStore } from './token-store';
 
@@ -46,8 +47,13 @@ export class AuthService {
     // last_used_at has minute precision: no write per request
     const t = Date.now();
     if ((this.lastTouch.get(token.id) ?? 0) < t - 60_000) {
-      this.lastTouch.set(token.id, t);
-      this.store.touch(token.id, now());
+      // Bookkeeping only: a locked database must not turn a read into an error; retried next request.
+      try {
+        this.store.touch(token.id, now());
+        this.lastTouch.set(token.id, t);
+      } catch (err) {
+        if (!isStorageBusy(err)) throw err;
+      }
     }
     return token;
   }

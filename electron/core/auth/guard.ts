@@ -17,11 +17,29 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Whether a request needs a token: every /v1 path, judged by the path the router sees (an
+ * absolute-form target "http://127.0.0.1:7420/v1/..." is routed by its path too), and every
+ * route that names a scope.
+ */
+export function needsToken(url: string, scope: Scope | undefined): boolean {
+  if (scope !== undefined) return true;
+  let path = url.split('?')[0]!;
+  if (!path.startsWith('/')) {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return true;
+    }
+  }
+  return path === '/v1' || path.startsWith('/v1/');
+}
+
 /** Bearer token on every /v1 route; a token in the query string is never read. */
 export function installAuthGuard(app: FastifyInstance, auth: AuthService, limiter: RateLimiter): void {
   app.decorateRequest('token', null);
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/v1/') && request.url !== '/v1') return undefined;
+    if (!needsToken(request.url, request.routeOptions.config.scope)) return undefined;
     try {
       const token = auth.authenticate(request.headers.authorization);
       request.token = token;

@@ -5,16 +5,31 @@ import { MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
 
-/** Opens the store in the data dir: WAL, fsync on every commit, a busy timeout, migrations applied in order. */
+/**
+ * How long a statement waits for another process's lock. better-sqlite3 is synchronous: a
+ * wait blocks the whole event loop (every request, /healthz too), so the request path waits
+ * briefly and answers 503 storage_busy instead. Start-up (migrations) may wait longer.
+ */
+export const BUSY_TIMEOUT_MS = 100;
+const STARTUP_BUSY_TIMEOUT_MS = 5000;
+
+/** A statement failed because another connection holds a lock (SQLITE_BUSY*, SQLITE_LOCKED*). */
+export function isStorageBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Database.SqliteError && typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
+/** Opens the store in the data dir: WAL, fsync on every commit, a short busy timeout, migrations applied in order. */
 export function openDatabase(dataDir: string, options: { nativeBinding?: string } = {}): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Inside Electron the addon must be the copy built for Electron's ABI (scripts/electron-native.mjs).
   const db = new Database(path.join(dataDir, 'boxdesk.db'), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
   migrate(db);
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }
 

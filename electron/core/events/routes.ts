@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { RESET_EVENT, type BoxdeskEvent } from '../../../shared/events';
 import { requireToken } from '../auth/guard';
@@ -9,7 +10,7 @@ function frame(event: BoxdeskEvent): string {
 }
 
 export function registerEventRoutes(app: FastifyInstance, bus: EventBus, heartbeatMs = 15_000): void {
-  app.get(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v1/events',
     {
       config: { scope: 'read' },

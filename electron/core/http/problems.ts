@@ -1,9 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, type Problem } from '../../../shared/errors';
+import { isStorageBusy } from '../db/database';
 import { EngineError } from '../engine/container-engine';
 import { toFieldErrors } from './validation';
 
+/** Seconds a client should wait before retrying after storage_busy. */
+export const STORAGE_RETRY_AFTER_S = 1;
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  if (problem.code === 'storage_busy') reply.header('retry-after', String(STORAGE_RETRY_AFTER_S));
   return reply.code(problem.status).header('content-type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`).send(JSON.stringify(problem));
 }
 
@@ -26,6 +31,9 @@ export function engineErrorToApi(err: EngineError): ApiError {
 export function toApiError(err: unknown, reqId: string): { error: ApiError; bug: boolean } {
   if (err instanceof ApiError) return { error: err, bug: false };
   if (err instanceof EngineError) return { error: engineErrorToApi(err), bug: err.kind === 'failed' };
+  if (isStorageBusy(err)) {
+    return { error: new ApiError('storage_busy', `the database (boxdesk.db) is locked by another process; retry in ${STORAGE_RETRY_AFTER_S} s, and if it persists, find what holds the file open`), bug: false };
+  }
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
     const errors = toFieldErrors(fe.validation as never, fe.validationContext);
@@ -52,6 +60,9 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const { error, bug } = toApiError(err, request.id);
+    if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && request.routeOptions.config.body === 'stream') {
+      return sendProblem(reply, new ApiError('unsupported_media_type', 'send the body as application/octet-stream').toProblem());
+    }
     if (bug) request.log.error({ err }, 'request failed');
     return sendProblem(reply, error.toProblem());
   });

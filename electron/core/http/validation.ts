@@ -1,10 +1,13 @@
 import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { isStreamBodySchema } from './body-parsers';
 import type { FieldError } from '../../../shared/errors';
+import { NO_NUL_PATTERN } from '../../../shared/schemas/common';
 
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, ...options });
+  // verbose: errors carry their parent schema, so a bad map key can say which names are allowed.
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true, ...options });
   addFormats(ajv);
   return ajv;
 }
@@ -17,7 +20,10 @@ function makeAjv(options: Options): Ajv {
 export function installValidators(app: FastifyInstance): void {
   const body = makeAjv({ coerceTypes: false, removeAdditional: false });
   const text = makeAjv({ coerceTypes: 'array', removeAdditional: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : text.compile(schema)) as never);
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body' && isStreamBodySchema(schema)) return () => true;
+    return (httpPart === 'body' ? body.compile(schema) : text.compile(schema)) as never;
+  });
 }
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -32,12 +38,14 @@ export function toFieldErrors(errors: ErrorObject[], context: string | undefined
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'additionalProperties') {
       pointer = `${pointer}/${String((e.params as { additionalProperty: string }).additionalProperty)}`;
-      message = 'is not a known field';
+      const keyPatterns = Object.keys((e.parentSchema as { patternProperties?: object } | undefined)?.patternProperties ?? {});
+      message = keyPatterns.length > 0 ? `is not an allowed name (names must match ${keyPatterns.join(' or ')})` : 'is not a known field';
     } else if (e.keyword === 'required') {
       pointer = `${pointer}/${String((e.params as { missingProperty: string }).missingProperty)}`;
       message = 'is required';
     } else if (e.keyword === 'pattern') {
-      message = `must match ${String((e.params as { pattern: string }).pattern)}`;
+      const pattern = String((e.params as { pattern: string }).pattern);
+      message = pattern === NO_NUL_PATTERN ? 'must not contain a NUL character' : `must match ${pattern}`;
     }
     // A union reports one error per branch plus "must match a schema in anyOf"; keep the first useful one.
     if (e.keyword === 'anyOf' && out.some((f) => f.path.startsWith(`${part}${pointer.replace(/\//g, '.')}`))) continue;

@@ -48,7 +48,7 @@ export class PublishingService {
   publish(project: string, name: string, input: PublishRequest): Promise<Box> {
     return this.deps.boxes.mutex.run(this.deps.boxes.find(project, name).id, async () => {
       const row = this.deps.boxes.find(project, name);
-      assertTransition(name, row.status, 'update');
+      assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'update');
       const port = input.port ?? row.port;
       if (port === null || port < 1 || port > 65535) {
         throw new ApiError('invalid_body', `box "${name}" has no port to publish; give one, e.g. {"port": 8080}`, { errors: [{ path: 'body.port', message: 'is required while the box has no port' }] });
@@ -72,7 +72,7 @@ export class PublishingService {
     return this.deps.boxes.mutex.run(this.deps.boxes.find(project, name).id, async () => {
       const row = this.deps.boxes.find(project, name);
       if (row.url_auth === null) return toBox(row);
-      assertTransition(name, row.status, 'update');
+      assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'update');
       this.deps.store.unpublish(row.id, now());
       const box = toBox(this.deps.boxStore.getById(row.id)!);
       this.deps.bus.emit('box.unpublished', { box }, project);

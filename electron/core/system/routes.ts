@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Health, Version } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
@@ -5,12 +6,13 @@ import type { EngineMonitor } from '../engine/engine-monitor';
 export const CORE_VERSION = '0.1.0';
 
 export function registerSystemRoutes(app: FastifyInstance, monitor: EngineMonitor, engineName: string): void {
-  app.get('/version', { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } }, async () => {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.get('/version', { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } }, async () => {
     const info = monitor.current.info;
     return { api: 'v1' as const, version: CORE_VERSION, engine: { name: engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null } };
   });
 
-  app.get(
+  api.get(
     '/healthz',
     { schema: { tags: ['system'], summary: 'Health of the API and of the engine beneath it (no token needed)', response: { 200: Health, 503: Health } } },
     async (_request, reply) => {
@@ -29,5 +31,5 @@ export function registerSystemRoutes(app: FastifyInstance, monitor: EngineMonito
     },
   );
 
-  app.get('/v1/openapi.json', { config: { scope: 'read' }, schema: { hide: true } as never }, async () => app.swagger());
+  api.get('/v1/openapi.json', { config: { scope: 'read' }, schema: { hide: true } }, async () => app.swagger());
 }

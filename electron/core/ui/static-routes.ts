@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 
 const MIME_TYPES: Record<string, string> = {
@@ -14,7 +16,25 @@ const MIME_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-export const UI_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/**
+ * The renderer's Content-Security-Policy, written once for both ways it is served: by the
+ * headless core at `/` (the API is 'self') and by Electron at app://boxdesk (the API is the
+ * core's http:// and ws:// origin, given as `apiSources`).
+ */
+export function uiContentSecurityPolicy(apiSources: string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    ["connect-src 'self'", ...apiSources].join(' '),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+export const UI_CSP = uiContentSecurityPolicy();
 
 /**
  * The file of the renderer build a URL path names, and its content type.
@@ -36,8 +56,9 @@ export function resolveUiFile(root: string, urlPath: string): { file: string; co
 export function registerStaticUi(app: FastifyInstance, uiDir: string): void {
   const root = path.resolve(uiDir);
   if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`--ui-dir ${root} has no index.html; build the renderer first (npm run build:renderer)`);
-  app.get('/*', { schema: { hide: true } as never }, (request, reply) => {
-    const { file, contentType: type } = resolveUiFile(root, (request.params as { '*': string })['*'] ?? '');
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.get('/*', { schema: { hide: true, params: Type.Object({ '*': Type.String() }) } }, (request, reply) => {
+    const { file, contentType: type } = resolveUiFile(root, request.params['*']);
     const immutable = file.includes(`${path.sep}assets${path.sep}`);
     return reply
       .header('content-type', type)

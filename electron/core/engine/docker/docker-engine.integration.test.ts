@@ -18,7 +18,7 @@ async function box(name: string, command: string[]): Promise<string> {
     hostname: name,
     env: {},
     labels,
-    limits: { cpus: 1, ramMb: 128 },
+    limits: { cpus: 1, ramMb: 128, pidsLimit: 256 },
     storageGb: null,
     graceSeconds: 1,
   });
@@ -85,6 +85,18 @@ for (const which of ['running', 'stopped'] as const) {
     assert.ok(changes.some((c) => c.path === '/tmp/hello.txt' && c.kind === 'added'), JSON.stringify(changes));
   });
 }
+
+test('removePath on a stopped container: a tree recursively, a long name, never a directory replaced by a file', async () => {
+  const long = 'n'.repeat(150);
+  await engine.putArchive(stopped, '/tmp', tarOf({ 'rm/a/b.txt': 'b', 'rm/c.txt': 'c', [long]: 'long' }));
+  await engine.removePath(stopped, '/tmp/rm');
+  assert.equal(await engine.statPath(stopped, '/tmp/rm'), null);
+  await engine.removePath(stopped, `/tmp/${long}`);
+  assert.equal(await engine.statPath(stopped, `/tmp/${long}`), null);
+  assert.equal((await engine.statPath(stopped, '/tmp'))?.type, 'directory', 'the parent stays');
+  await assert.rejects(engine.putArchive(stopped, '/', tarOf({ tmp: 'not a directory' })), (err: Error & { kind?: string }) => err.kind === 'invalid');
+  assert.equal((await engine.statPath(stopped, '/tmp'))?.type, 'directory');
+});
 
 test('statPath on a missing container is an engine not_found, not null', async () => {
   await assert.rejects(engine.statPath('no-such-container-' + tag, '/tmp'), (err: Error & { kind?: string }) => err.kind === 'not_found');

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { BoxdeskClient, type FetchLike } from '../shared/client';
+import { ApiError } from '../shared/errors';
+import type { Box } from '../shared/schemas/box';
+import type { Context } from './context';
+import { parseEventStream } from './event-stream';
+import { resolveConnection } from './profile';
+import { waitForStatus } from './wait';
+
+const BOX_BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bin', 'box.mjs');
+const TEST_IMAGE = process.env.BOXDESK_TEST_IMAGE ?? 'boxdesk-test/busybox:1';
+const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit);
+
+describe('parseEventStream', () => {
+  it('reassembles events split anywhere, skips comments, joins data lines', async () => {
+    const text = ': hello\nretry: 2000\n\nid: 1\nevent: box.status\ndata: {"a":\ndata: 1}\n\r\n: keep-alive\n\nevent: reset\ndata: not json\n\n';
+    const bytes = Buffer.from(text);
+    async function* oneByteAtATime() {
+      for (const b of bytes) yield Uint8Array.of(b);
+    }
+    const events = [];
+    for await (const e of parseEventStream(oneByteAtATime())) events.push(e);
+    assert.deepEqual(events, [
+      { type: 'box.status', data: { a: 1 } },
+      { type: 'reset', data: 'not json' },
+    ]);
+  });
+});
+
+describe('waitForStatus against a real core (started with `box serve`)', () => {
+  let serve: ChildProcess;
+  let dataDir: string;
+  let ctx: Context;
+  const created: string[] = [];
+  const prefix = `wait-${crypto.randomBytes(3).toString('hex')}`;
+
+  const contextWith = (fetch: FetchLike): Context => ({ ...ctx, fetch, client: new BoxdeskClient({ baseUrl: ctx.connection.url, token: ctx.connection.token, fetch }) });
+  async function newBox(suffix: string): Promise<Box> {
+    const name = `${prefix}-${suffix}`;
+    created.push(name);
+    return ctx.client.createBox(ctx.project, { name });
+  }
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'box-wait-'));
+    serve = spawn(process.execPath, [BOX_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`box serve did not start within 30 s:\n${output}`)), 30_000);
+      const onData = (d: Buffer) => {
+        output += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(output);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      };
+      serve.stdout!.on('data', onData);
+      serve.stderr!.on('data', onData);
+      serve.on('exit', (code) => reject(new Error(`box serve exited ${code}:\n${output}`)));
+    });
+    const connection = resolveConnection({ url }, { env: { BOXDESK_DATA_DIR: dataDir }, platform: 'linux', homedir: os.homedir(), readFile: (f) => fs.readFileSync(f, 'utf8') });
+    const client = new BoxdeskClient({ baseUrl: url, token: connection.token, fetch: nodeFetch });
+    ctx = { client, connection, project: 'default', format: 'table', stdout: process.stdout, stderr: process.stderr, fetch: nodeFetch };
+  });
+
+  after(async () => {
+    for (const name of created) await ctx?.client.deleteBox('default', name).catch(() => undefined);
+    if (serve && serve.exitCode === null) {
+      const exited = new Promise((resolve) => serve.on('exit', resolve));
+      serve.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('follows the event stream to the target while the change is in flight', async () => {
+    const box = await newBox('events');
+    const stopping = ctx.client.stopBox(ctx.project, box.name);
+    const done = await waitForStatus(ctx, box, 'stopped', { timeoutS: 60 });
+    assert.equal(done.status, 'stopped');
+    await stopping;
+  });
+
+  it('polls when the event stream is not available', async () => {
+    const box = await newBox('poll');
+    await ctx.client.stopBox(ctx.project, box.name);
+    let eventRequests = 0;
+    const noEvents: FetchLike = (url, init) => {
+      if (url.endsWith('/v1/events')) {
+        eventRequests++;
+        return Promise.reject(new Error('no event stream here'));
+      }
+      return nodeFetch(url, init);
+    };
+    const resuming = ctx.client.resumeBox(ctx.project, box.name);
+    const stopped = { ...box, status: 'stopped' as const };
+    const done = await waitForStatus(contextWith(noEvents), stopped, 'running', { timeoutS: 60, pollMs: 100 });
+    assert.equal(done.status, 'running');
+    assert.equal(eventRequests, 1);
+    await resuming;
+  });
+
+  it('fails with the box’s status_reason when it lands in error', async () => {
+    const box = await newBox('error');
+    const waiting = waitForStatus(ctx, box, 'stopped', { timeoutS: 60 });
+    // Remove the box's container behind the core's back: the core turns the box to error.
+    const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=boxdesk.id=${box.id}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    assert.equal(ids.length, 1, 'the box has one container');
+    execFileSync('docker', ['rm', '-f', ids[0]!]);
+    const failure = await waiting.then(
+      () => assert.fail('the wait should fail'),
+      (e: unknown) => e,
+    );
+    assert.ok(failure instanceof ApiError, String(failure));
+    const now = await ctx.client.getBox(ctx.project, box.name);
+    assert.equal(now.status, 'error');
+    assert.ok(now.status_reason, 'the core gives a reason');
+    assert.equal(failure.message, `box ${box.name} failed: ${now.status_reason}`);
+  });
+
+  it('gives up after --timeout, saying where the box is', async () => {
+    const box = await newBox('timeout');
+    await assert.rejects(waitForStatus(ctx, box, 'stopped', { timeoutS: 1 }), new RegExp(`box ${box.name} is still running after 1 s \\(waiting for stopped\\)`));
+  });
+});

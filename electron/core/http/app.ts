@@ -1,0 +1,54 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AuthService } from '../auth/auth-service';
+import { installAuthGuard } from '../auth/guard';
+import type { RateLimiter } from '../auth/rate-limiter';
+import type { CoreConfig } from '../config';
+import { CORE_VERSION } from '../system/routes';
+import { JSON_BODY_LIMIT, installBodyParsers } from './body-parsers';
+import { clientErrorHandler, frameworkErrorHandler } from './framework-errors';
+import { installHardening, type HostPolicy } from './hardening';
+import { coreLoggerOptions } from './log-redaction';
+import { installProblemResponses } from './problem-responses';
+import { installErrorHandling } from './problems';
+import { installValidators } from './validation';
+
+export interface HttpAppDeps {
+  config: CoreConfig;
+  policy: HostPolicy;
+  auth: AuthService;
+  limiter: RateLimiter;
+  /** false: no log; an object: pino options (tests pass a stream); omitted: config.logLevel. */
+  logger?: boolean | object;
+}
+
+/**
+ * The Fastify instance every route registers on, with what applies to all of them, in the
+ * order a request meets it: Host/Origin, token and rate, body parsing, validation, problem+json.
+ */
+export async function createHttpApp({ config, policy, auth, limiter, logger }: HttpAppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: coreLoggerOptions(config.logLevel, logger),
+    bodyLimit: JSON_BODY_LIMIT,
+    requestIdHeader: false,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(policy),
+    clientErrorHandler,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Boxdesk API', version: CORE_VERSION, description: 'Local sandbox manager. Every error is application/problem+json with a stable code.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  installValidators(app);
+  installProblemResponses(app);
+  installErrorHandling(app);
+  installBodyParsers(app, { jsonLimit: JSON_BODY_LIMIT, uploadLimit: config.uploadLimit });
+  installHardening(app, policy);
+  installAuthGuard(app, auth, limiter);
+  return app;
+}

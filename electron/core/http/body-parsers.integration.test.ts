@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { tempDataDir } from '../../../test-support/core-process';
+import { AuthService } from '../auth/auth-service';
+import { RateLimiter } from '../auth/rate-limiter';
+import { TokenStore } from '../auth/token-store';
+import { resolveConfig } from '../config';
+import { openDatabase, type Db } from '../db/database';
+import { createHttpApp } from './app';
+import { streamBody, uploadStream } from './body-parsers';
+import { loopbackPolicy } from './hardening';
+
+const LIMIT = 64 * 1024;
+let app: FastifyInstance;
+let db: Db;
+let dir: string;
+let port = 0;
+let token: string;
+let streamStarted = false;
+
+before(async () => {
+  dir = tempDataDir();
+  db = openDatabase(dir);
+  const auth = new AuthService(new TokenStore(db));
+  token = auth.create({ name: 't', scopes: ['admin'] }, null).token;
+  const config = resolveConfig(['--data-dir', dir, '--upload-limit', String(LIMIT)], {});
+  app = await createHttpApp({ config, policy: loopbackPolicy(() => port, []), auth, limiter: new RateLimiter(0, 0), logger: false });
+  // Throwaway routes: one streamed upload that counts its bytes, one JSON route.
+  app.put(
+    '/v1/test/upload',
+    { config: { scope: 'write', body: 'stream' }, schema: { body: streamBody('bytes to count') } },
+    async (request) => {
+      streamStarted = true;
+      let bytes = 0;
+      for await (const chunk of uploadStream(request)) bytes += (chunk as Buffer).length;
+      return { bytes };
+    },
+  );
+  app.post('/v1/test/json', { config: { scope: 'write' }, schema: { body: Type.Object({ a: Type.Integer() }) } }, async (request) => request.body);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  port = (app.server.address() as AddressInfo).port;
+});
+after(async () => {
+  await app.close();
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const headers = (type: string) => ({ authorization: `Bearer ${token}`, 'content-type': type });
+const url = (p: string) => `http://127.0.0.1:${port}${p}`;
+
+async function problem(res: Response, status: number, code: string): Promise<string> {
+  assert.equal(res.status, status);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  const body = (await res.json()) as { code: string; detail: string };
+  assert.equal(body.code, code);
+  return body.detail;
+}
+
+test('an octet-stream route gets the request as a stream, before the body has arrived', async () => {
+  streamStarted = false;
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream') }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.write(Buffer.alloc(1000));
+    // The rest is sent only once the route runs: a buffering parser would wait forever.
+    const poll = setInterval(() => {
+      if (!streamStarted) return;
+      clearInterval(poll);
+      req.end(Buffer.alloc(2000));
+    }, 10);
+  });
+  const { status, body } = await answer;
+  assert.equal(status, 200);
+  assert.deepEqual(JSON.parse(body), { bytes: 3000 });
+});
+
+test('over the upload limit: 413, whether Content-Length says so or the bytes do', async () => {
+  const declared = await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream'), body: Buffer.alloc(LIMIT + 1) });
+  assert.match(await problem(declared, 413, 'payload_too_large'), /--upload-limit/);
+  const chunked = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < 3; i++) controller.enqueue(new Uint8Array(LIMIT / 2));
+      controller.close();
+    },
+  });
+  const streamed = await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream'), body: chunked, duplex: 'half' } as RequestInit);
+  await problem(streamed, 413, 'payload_too_large');
+  const exact = await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream'), body: Buffer.alloc(LIMIT) });
+  assert.deepEqual(await exact.json(), { bytes: LIMIT });
+});
+
+test('each route takes only its own kind of body: 415 otherwise', async () => {
+  assert.match(await problem(await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/json'), body: '{}' }), 415, 'unsupported_media_type'), /octet-stream/);
+  assert.match(await problem(await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('text/plain'), body: 'x' }), 415, 'unsupported_media_type'), /octet-stream/);
+  assert.match(await problem(await fetch(url('/v1/test/json'), { method: 'POST', headers: headers('application/octet-stream'), body: 'x' }), 415, 'unsupported_media_type'), /application\/json/);
+  const ok = await fetch(url('/v1/test/json'), { method: 'POST', headers: headers('application/json'), body: '{"a":1}' });
+  assert.deepEqual(await ok.json(), { a: 1 });
+});

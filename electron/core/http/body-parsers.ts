@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable, Transform, pipeline } from 'node:stream';
+import { ApiError } from '../../../shared/errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * How the route takes its body: `json` (the default; parsed, at most the JSON limit) or
+     * `stream` (`application/octet-stream`, handed over unbuffered as a Readable, at most the
+     * upload limit). A body of the other kind is a 415.
+     */
+    body?: 'json' | 'stream';
+  }
+}
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+export const OCTET_STREAM = 'application/octet-stream';
+
+/** The body schema of a streamed route: documents the upload in OpenAPI; the stream itself is not validated. */
+export function streamBody(description: string): { content: Record<string, { schema: { type: 'string'; format: 'binary'; description: string } }> } {
+  return { content: { [OCTET_STREAM]: { schema: { type: 'string', format: 'binary', description } } } };
+}
+
+/** True for the schema `streamBody` puts on a route: its validator lets the stream through. */
+export function isStreamBodySchema(schema: unknown): boolean {
+  return (schema as { format?: string } | null)?.format === 'binary';
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 ** 3 && n % 1024 ** 3 === 0) return `${n / 1024 ** 3} GiB`;
+  if (n >= 1024 ** 2 && n % 1024 ** 2 === 0) return `${n / 1024 ** 2} MiB`;
+  return `${n} bytes`;
+}
+
+/** Passes bytes through until `limit`, then fails with payload_too_large: the consumer must discard what it wrote. */
+export function limitStream(source: Readable, limit: number): Readable {
+  let seen = 0;
+  const counter = new Transform({
+    // Room for a few socket reads: the default 16 KiB makes a streamed upload wait on every chunk.
+    highWaterMark: 4 * 1024 * 1024,
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > limit) return done(new ApiError('payload_too_large', `the upload is larger than the ${formatBytes(limit)} limit (--upload-limit)`));
+      done(null, chunk);
+    },
+  });
+  pipeline(source, counter, () => undefined);
+  return counter;
+}
+
+/** The body of a `body: 'stream'` route. */
+export function uploadStream(request: FastifyRequest): Readable {
+  const body = request.body as unknown;
+  if (body instanceof Readable) return body;
+  throw new ApiError('invalid_body', `send the bytes as the request body with Content-Type: ${OCTET_STREAM}`);
+}
+
+/**
+ * Body parsers chosen per route (config.body): JSON up to `jsonLimit` for most routes; a
+ * streamed application/octet-stream up to `uploadLimit` for uploads, checked against
+ * Content-Length at once and counted as it flows. Nothing else is accepted (415).
+ */
+export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: number; uploadLimit: number }): void {
+  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.jsonLimit }, (request, body, done) => {
+    if (request.routeOptions.config.body === 'stream') return done(new ApiError('unsupported_media_type', `send the body as ${OCTET_STREAM}`), undefined);
+    // An empty body is no body (POST .../stop with a Content-Type but nothing after it).
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  app.addContentTypeParser(OCTET_STREAM, (request, payload, done) => {
+    if (request.routeOptions.config.body !== 'stream') return done(new ApiError('unsupported_media_type', 'send the body as application/json'), undefined);
+    const declared = Number(request.headers['content-length'] ?? NaN);
+    if (declared > limits.uploadLimit) {
+      return done(new ApiError('payload_too_large', `the upload (${declared} bytes) is larger than the ${formatBytes(limits.uploadLimit)} limit (--upload-limit)`), undefined);
+    }
+    done(null, limitStream(payload, limits.uploadLimit));
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ERROR_CATALOGUE, PROBLEM_CONTENT_TYPE } from '../../../shared/errors';
+import { ProblemSchema } from '../../../shared/schemas/common';
+
+/** Every /v1 route can answer these: validation, token, scope/Host/Origin, rate, bug, engine or storage down. */
+export const V1_PROBLEM_STATUSES = [400, 401, 403, 429, 500, 503] as const;
+/** Routes without a token (/version, /healthz) can still refuse a Host or fail. */
+export const UNVERSIONED_PROBLEM_STATUSES = [403, 500] as const;
+
+function describe(status: number): string {
+  const codes = Object.entries(ERROR_CATALOGUE)
+    .filter(([, v]) => v.status === status)
+    .map(([code]) => code);
+  return `Problem document (RFC 9457); code: ${codes.join(' | ') || 'see docs/api.md'}`;
+}
+
+/** The response entry for an error status: the shared problem schema as application/problem+json. */
+export function problemResponse(status: number): { description: string; content: Record<string, { schema: typeof ProblemSchema }> } {
+  return { description: describe(status), content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
+}
+
+/** Route-specific error answers, e.g. `response: { 201: Box, ...problemResponses(404, 409) }`. */
+export function problemResponses(...statuses: number[]): Record<number, ReturnType<typeof problemResponse>> {
+  return Object.fromEntries(statuses.map((s) => [s, problemResponse(s)]));
+}
+
+/**
+ * Adds the error answers every route shares to its schema (so the OpenAPI document shows
+ * them), keeping any a route declares itself. Must be installed before routes are added.
+ */
+export function installProblemResponses(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const schema = route.schema as (RouteOptions['schema'] & { hide?: boolean }) | undefined;
+    if (!schema || schema.hide) return;
+    const defaults: number[] = [...(route.url.startsWith('/v1/') ? V1_PROBLEM_STATUSES : UNVERSIONED_PROBLEM_STATUSES)];
+    // A route that takes a body can also refuse its size or its type.
+    if (schema.body) defaults.push(413, 415);
+    const response = { ...problemResponses(...defaults), ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
+    route.schema = { ...schema, response };
+  });
+}
