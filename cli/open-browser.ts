@@ -21,9 +21,19 @@ export function openInBrowser(url: string, platform: NodeJS.Platform = process.p
     } catch {
       return resolve(false);
     }
-    child.once('error', () => resolve(false));
-    // xdg-open exits non-zero when it finds no browser; open and start return at once.
-    child.once('exit', (code) => resolve(code === 0));
-    child.unref();
+    // xdg-open exits non-zero when it finds no browser; open and start return at once. One that
+    // stays (a browser run in the foreground through $BROWSER) is taken as opened after 3 s.
+    const timer = setTimeout(() => {
+      child.unref();
+      resolve(true);
+    }, 3000);
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0);
+    });
   });
 }
