@@ -3,6 +3,7 @@ import { ApiError } from '../../../shared/errors';
 import { Box } from '../../../shared/schemas/box';
 import { BoxParams } from '../../../shared/schemas/common';
 import { PublishRequest } from '../../../shared/schemas/publishing';
+import { problemResponses } from '../http/problem-responses';
 import { sendProblem } from '../http/problems';
 import type { PublishingService } from './service';
 
@@ -26,14 +27,14 @@ export function registerPublishingRoutes(app: FastifyInstance, publishing: Publi
           'Sets port (given, or the box\'s current one), published_domains and url_settings.auth (default "token"); fields not given keep their published values. A stopped box can be published: the proxy answers 502 until it runs. A domain another box publishes: 409 naming it.',
         params: BoxParams,
         body: PublishRequest,
-        response: { 200: Box },
+        response: { 200: Box, ...problemResponses(404, 409) },
       },
     },
     async (request) => publishing.publish(request.params.project, request.params.name, request.body),
   );
   app.delete<P>(
     path,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Unpublish: the URL and domains stop answering at once', params: BoxParams, response: { 200: Box } } },
+    { config: { scope: 'write' }, schema: { tags, summary: 'Unpublish: the URL and domains stop answering at once', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
     async (request) => publishing.unpublish(request.params.project, request.params.name),
   );
 }
