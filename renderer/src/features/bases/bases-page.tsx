@@ -19,11 +19,7 @@ function sourceOf(base: Base) {
         snapshot <Code>{base.from_snapshot}</Code>
       </>
     );
-  return (
-    <>
-      image <Code>{base.image}</Code>
-    </>
-  );
+  return <Code>{base.image}</Code>;
 }
 
 /** The base templates boxes start from: list, create, import a tar, delete. */

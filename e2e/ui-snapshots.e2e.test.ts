@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { TEST_IMAGE } from '../test-support/core-process';
+import { busyboxBinary, tinyRootfsTar } from '../test-support/snapshots';
+import { AppShell } from './pages/app-shell';
+import { BasesPage } from './pages/bases-page';
+import { BoxDetailPage } from './pages/box-detail-page';
+import { BoxListPage } from './pages/box-list-page';
+import { SnapshotsView } from './pages/snapshots-view';
+import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
+
+interface Snap {
+  id: string;
+  name: string;
+  box: string;
+  created_at: string;
+}
+
+async function exec(ui: UiFixture, project: string, box: string, script: string): Promise<string> {
+  const res = await ui.api('POST', `/v1/projects/${project}/boxes/${box}/exec`, { command: ['sh', '-c', script] });
+  assert.equal(res.status, 200, await res.clone().text());
+  const out = (await res.json()) as { exit_code: number; stdout: string; stderr: string };
+  assert.equal(out.exit_code, 0, out.stderr);
+  return out.stdout;
+}
+
+/** Boxes first (forks hold their snapshot), then snapshots newest first, so every delete is allowed. */
+async function cleanUp(ui: UiFixture, project: string, boxes: string[]): Promise<void> {
+  for (const b of boxes) await ui.api('DELETE', `/v1/projects/${project}/boxes/${b}`).then((r) => r.arrayBuffer());
+  const snaps = ((await (await ui.api('GET', `/v1/projects/${project}/snapshots`)).json()) as { items: Snap[] }).items;
+  for (const s of snaps.sort((a, b) => b.created_at.localeCompare(a.created_at))) await ui.api('DELETE', `/v1/projects/${project}/snapshots/${s.id}`).then((r) => r.arrayBuffer());
+}
+
+describe('snapshots and bases in the window', () => {
+  const ui = uiFixture();
+
+  test('a snapshot taken in the window brings a changed file back when restored from the lineage tree', async () => {
+    const project = uniqueName('snap');
+    const name = uniqueName('web');
+    await createBoxViaApi(ui, project, name);
+    try {
+      await exec(ui, project, name, 'echo original > /root/note');
+      const page = await ui.open();
+      await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+      const detail = new BoxDetailPage(page, name);
+      await detail.tab('Snapshots').click();
+      const view = new SnapshotsView(page, name);
+
+      await view.snapshotName.fill('Not_Valid');
+      await view.page.getByRole('main').getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
+      assert.equal(await view.takeButton.isDisabled(), true, 'an invalid name cannot be sent');
+      await view.snapshotName.fill('before-change');
+      await view.takeButton.click();
+      await view.taking.waitFor();
+      await view.snapshot('before-change').waitFor({ timeout: 60_000 });
+      await view.baseNode('default').waitFor();
+
+      await exec(ui, project, name, 'echo changed > /root/note');
+      assert.equal(await exec(ui, project, name, 'cat /root/note'), 'changed\n');
+
+      await view.act('before-change', 'Restore');
+      await view.dialog(`Restore ${name} to before-change?`).getByText('a running box restarts').waitFor();
+      await view.confirm('Restore').click();
+      // The box now descends from the snapshot: the tree shows it under it.
+      await view.snapshot('before-change').locator('xpath=ancestor::li[1]').getByText(`${name} (this box)`).waitFor({ timeout: 60_000 });
+      const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { status: string; origin: string };
+      assert.equal(box.status, 'running');
+      assert.equal(await exec(ui, project, name, 'cat /root/note'), 'original\n');
+      await screenshots(page, 'snapshots-tab');
+    } finally {
+      await cleanUp(ui, project, [name]);
+    }
+  });
+
+  test('a fork from a lineage node is a new running box with the snapshot’s file, and the snapshot cannot go while it lives', async () => {
+    const project = uniqueName('forks');
+    const name = uniqueName('src');
+    const copy = uniqueName('copy');
+    await createBoxViaApi(ui, project, name);
+    ui.track(project, copy);
+    try {
+      await exec(ui, project, name, 'echo from-snapshot > /root/marker');
+      const snap = (await (await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'golden' })).json()) as Snap;
+      await exec(ui, project, name, 'rm /root/marker');
+
+      const page = await ui.open();
+      await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/snapshots`);
+      const view = new SnapshotsView(page, name);
+      await view.act('golden', 'Fork into a new box');
+      const dialog = view.dialog('Fork golden into a new box');
+      const field = dialog.getByRole('textbox', { name: 'New box name' });
+      await field.fill('-bad');
+      await dialog.getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
+      await field.fill(copy);
+      await dialog.getByRole('alert').waitFor({ state: 'detached' });
+      await dialog.getByRole('button', { name: 'Fork', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await view.boxNode(copy).waitFor();
+
+      // The 409 names the fork that needs the snapshot.
+      await view.act('golden', 'Delete snapshot');
+      await view.confirm('Delete snapshot').click();
+      await view.alert.filter({ hasText: copy }).waitFor();
+      assert.equal((await ui.api('GET', `/v1/projects/${project}/snapshots/${snap.id}`)).status, 200, 'the snapshot is still there');
+
+      await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+      await new BoxListPage(page).status(copy, 'running').waitFor();
+      assert.equal(await exec(ui, project, copy, 'cat /root/marker'), 'from-snapshot\n');
+    } finally {
+      await cleanUp(ui, project, [copy, name]);
+    }
+  });
+
+  test('a rootfs tar dropped on the Bases page is imported with progress and listed', async () => {
+    const base = uniqueName('tiny');
+    const tar = await tinyRootfsTar(await busyboxBinary(TEST_IMAGE), 'imported\n');
+    try {
+      const page = await ui.open();
+      await new AppShell(page).navLink('Bases').click();
+      const bases = new BasesPage(page);
+      await bases.row('default').waitFor();
+      await bases.importName.fill('Bad Name');
+      await page.getByRole('main').getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
+      await bases.importName.fill(base);
+      await bases.dropFile(tar, 'tiny-rootfs.tar');
+      await bases.row(base).waitFor({ timeout: 60_000 });
+      const listed = ((await (await ui.api('GET', '/v1/bases')).json()) as { items: { name: string; size_bytes: number | null }[] }).items.find((b) => b.name === base);
+      assert.ok(listed, 'the API lists the imported base');
+      await screenshots(page, 'bases-page');
+
+      await bases.deleteButton(base).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete base', exact: true }).click();
+      await bases.row(base).waitFor({ state: 'detached' });
+    } finally {
+      await ui.api('DELETE', `/v1/bases/${base}`).then((r) => r.arrayBuffer());
+    }
+  });
+});
