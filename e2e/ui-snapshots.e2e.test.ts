@@ -66,7 +66,6 @@ describe('snapshots and bases in the window', () => {
       const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { status: string; origin: string };
       assert.equal(box.status, 'running');
       assert.equal(await exec(ui, project, name, 'cat /root/note'), 'original\n');
-      await screenshots(page, 'snapshots-tab');
     } finally {
       await cleanUp(ui, project, [name]);
     }
@@ -96,6 +95,7 @@ describe('snapshots and bases in the window', () => {
       await dialog.getByRole('button', { name: 'Fork', exact: true }).click();
       await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
       await view.boxNode(copy).waitFor();
+      await screenshots(page, 'snapshots-tab');
 
       // The 409 names the fork that needs the snapshot.
       await view.act('golden', 'Delete snapshot');
@@ -122,7 +122,14 @@ describe('snapshots and bases in the window', () => {
       await bases.importName.fill('Bad Name');
       await page.getByRole('main').getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
       await bases.importName.fill(base);
+      // Slow the upload (about 2 s) so its progress is there to see.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: Math.ceil(tar.length / 2) });
       await bases.dropFile(tar, 'tiny-rootfs.tar');
+      await page.getByRole('status', { name: `Importing ${base}` }).getByText(/^Uploading: .* of 1\.\d MiB/).waitFor();
+      await bases.uploadProgress.waitFor();
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       await bases.row(base).waitFor({ timeout: 60_000 });
       const listed = ((await (await ui.api('GET', '/v1/bases')).json()) as { items: { name: string; size_bytes: number | null }[] }).items.find((b) => b.name === base);
       assert.ok(listed, 'the API lists the imported base');

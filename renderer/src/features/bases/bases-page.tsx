@@ -19,6 +19,13 @@ function sourceOf(base: Base) {
         snapshot <Code>{base.from_snapshot}</Code>
       </>
     );
+  // An imported tar has no image name, only the engine's id.
+  if (base.image.startsWith('sha256:'))
+    return (
+      <>
+        imported tar <Code title={base.image}>{base.image.slice(0, 19)}</Code>
+      </>
+    );
   return <Code>{base.image}</Code>;
 }
 
@@ -85,7 +92,7 @@ export function BasesPage() {
                 <Table.Tr key={base.name}>
                   <Table.Th scope="row">{base.name}</Table.Th>
                   <Table.Td>{sourceOf(base)}</Table.Td>
-                  <Table.Td>{formatBytes(base.size_bytes)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(base.size_bytes)}</Table.Td>
                   <Table.Td>
                     <time dateTime={base.created_at}>{new Date(base.created_at).toLocaleString()}</time>
                   </Table.Td>

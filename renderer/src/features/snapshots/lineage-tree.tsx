@@ -36,7 +36,7 @@ function keyOf(n: LineageNode): string {
 function Children({ nodes, ...rest }: TreeProps) {
   if (nodes.length === 0) return null;
   return (
-    <List listStyleType="none" withPadding spacing={4} mt={4} className="lineage-children">
+    <List listStyleType="none" spacing={4} mt={4} ml={11} pl="md" style={{ borderLeft: '1px solid var(--mantine-color-default-border)' }}>
       {nodes.map((n) => (
         <Node key={keyOf(n)} node={n} {...rest} />
       ))}
@@ -89,7 +89,7 @@ function Node({ node, ...rest }: { node: LineageNode } & Omit<TreeProps, 'nodes'
     <List.Item>
       <Menu position="bottom-start" withinPortal>
         <Menu.Target>
-          <Button variant="subtle" size="compact-sm" leftSection={<IconCamera size={14} />} aria-label={`Snapshot ${s.name}`}>
+          <Button variant="subtle" size="compact-sm" px={4} leftSection={<IconCamera size={16} />} aria-label={`Snapshot ${s.name}`}>
             {s.name}
             <Text span size="xs" c="dimmed" ml="xs">
               {s.box} · {formatBytes(s.size_bytes)} · <time dateTime={s.created_at}>{new Date(s.created_at).toLocaleString()}</time>
