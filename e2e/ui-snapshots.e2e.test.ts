@@ -58,14 +58,27 @@ describe('snapshots and bases in the window', () => {
       await exec(ui, project, name, 'echo changed > /root/note');
       assert.equal(await exec(ui, project, name, 'cat /root/note'), 'changed\n');
 
-      await view.act('before-change', 'Restore');
+      // With the keyboard alone: the node, its menu, the confirmation.
+      await view.snapshot('before-change').focus();
+      await page.keyboard.press('Enter');
+      const restoreItem = page.getByRole('menuitem', { name: `Restore ${name} to this snapshot` });
+      await restoreItem.waitFor();
+      const focused = () => restoreItem.evaluate((el) => el === document.activeElement);
+      for (let i = 0; i < 5 && !(await focused()); i++) await page.keyboard.press('ArrowDown');
+      assert.equal(await focused(), true, 'the arrow keys reach the restore item');
+      await page.keyboard.press('Enter');
       await view.dialog(`Restore ${name} to before-change?`).getByText('a running box restarts').waitFor();
-      await view.confirm('Restore').click();
+      await view.confirm('Restore').focus();
+      await page.keyboard.press('Enter');
       // The box now descends from the snapshot: the tree shows it under it.
       await view.snapshot('before-change').locator('xpath=ancestor::li[1]').getByText(`${name} (this box)`).waitFor({ timeout: 60_000 });
       const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { status: string; origin: string };
       assert.equal(box.status, 'running');
       assert.equal(await exec(ui, project, name, 'cat /root/note'), 'original\n');
+
+      // A snapshot taken elsewhere (the API, the CLI) arrives over the event stream.
+      assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'from-outside' })).status, 201);
+      await view.snapshot('from-outside').waitFor();
     } finally {
       await cleanUp(ui, project, [name]);
     }
