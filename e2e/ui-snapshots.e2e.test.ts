@@ -74,6 +74,8 @@ describe('snapshots and bases in the window', () => {
       await view.snapshot('before-change').locator('xpath=ancestor::li[1]').getByText(`${name} (this box)`).waitFor({ timeout: 60_000 });
       const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { status: string; origin: string };
       assert.equal(box.status, 'running');
+      const [taken] = ((await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/snapshots`)).json()) as { items: Snap[] }).items;
+      assert.equal(box.origin, taken?.id, "the box's origin is the snapshot it was restored from");
       assert.equal(await exec(ui, project, name, 'cat /root/note'), 'original\n');
 
       // A snapshot taken elsewhere (the API, the CLI) arrives over the event stream.
@@ -119,6 +121,7 @@ describe('snapshots and bases in the window', () => {
       await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
       await new BoxListPage(page).status(copy, 'running').waitFor();
       assert.equal(await exec(ui, project, copy, 'cat /root/marker'), 'from-snapshot\n');
+      assert.equal(((await (await ui.api('GET', `/v1/projects/${project}/boxes/${copy}`)).json()) as { origin: string }).origin, snap.id);
     } finally {
       await cleanUp(ui, project, [copy, name]);
     }
