@@ -90,6 +90,7 @@ describe('snapshots and bases in the window', () => {
     const project = uniqueName('forks');
     const name = uniqueName('src');
     const copy = uniqueName('copy');
+    const baseName = uniqueName('golden');
     await createBoxViaApi(ui, project, name);
     ui.track(project, copy);
     try {
@@ -118,11 +119,20 @@ describe('snapshots and bases in the window', () => {
       await view.alert.filter({ hasText: copy }).waitFor();
       assert.equal((await ui.api('GET', `/v1/projects/${project}/snapshots/${snap.id}`)).status, 200, 'the snapshot is still there');
 
+      await view.act('golden', 'Make a base');
+      const baseDialog = view.dialog('Make a base from golden');
+      await baseDialog.getByRole('textbox', { name: 'Base name' }).fill(baseName);
+      await baseDialog.getByRole('button', { name: 'Make base', exact: true }).click();
+      await baseDialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await page.goto(`${ui.core().url}/#/bases`);
+      await new BasesPage(page).row(baseName).getByRole('cell', { name: `snapshot ${snap.id}` }).waitFor();
+
       await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
       await new BoxListPage(page).status(copy, 'running').waitFor();
       assert.equal(await exec(ui, project, copy, 'cat /root/marker'), 'from-snapshot\n');
       assert.equal(((await (await ui.api('GET', `/v1/projects/${project}/boxes/${copy}`)).json()) as { origin: string }).origin, snap.id);
     } finally {
+      await ui.api('DELETE', `/v1/bases/${baseName}`).then((r) => r.arrayBuffer());
       await cleanUp(ui, project, [copy, name]);
     }
   });
@@ -130,6 +140,7 @@ describe('snapshots and bases in the window', () => {
   test('a rootfs tar dropped on the Bases page is imported with progress and listed', async () => {
     const base = uniqueName('tiny');
     const tar = await tinyRootfsTar(await busyboxBinary(TEST_IMAGE), 'imported\n');
+    const made = [base];
     try {
       const page = await ui.open();
       await new AppShell(page).navLink('Bases').click();
@@ -151,11 +162,23 @@ describe('snapshots and bases in the window', () => {
       assert.ok(listed, 'the API lists the imported base');
       await screenshots(page, 'bases-page');
 
+      // A base from an image, through the create dialog.
+      const fromImage = uniqueName('img');
+      made.push(fromImage);
+      await bases.createButton.click();
+      const dialog = page.getByRole('dialog', { name: 'Create a base' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(fromImage);
+      await dialog.getByRole('radiogroup', { name: 'Made from' }).getByText('An image').click();
+      await dialog.getByRole('textbox', { name: 'Image' }).fill(TEST_IMAGE);
+      await dialog.getByRole('button', { name: 'Create base', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await bases.row(fromImage).getByRole('cell', { name: TEST_IMAGE, exact: true }).waitFor();
+
       await bases.deleteButton(base).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete base', exact: true }).click();
       await bases.row(base).waitFor({ state: 'detached' });
     } finally {
-      await ui.api('DELETE', `/v1/bases/${base}`).then((r) => r.arrayBuffer());
+      for (const b of made) await ui.api('DELETE', `/v1/bases/${b}`).then((r) => r.arrayBuffer());
     }
   });
 });

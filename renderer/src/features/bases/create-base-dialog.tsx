@@ -36,7 +36,7 @@ export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose
   }, [opened]);
   const submit = form.onSubmit((v) => {
     const body: BaseCreate =
-      v.source === 'snapshot' ? { name: v.name, from_snapshot: v.snapshot!, project } : v.source === 'box' ? { name: v.name, from_box: v.box!, project } : { name: v.name, image: v.image.trim() };
+      v.source === 'snapshot' ? { name: v.name, from_snapshot: v.snapshot! } : v.source === 'box' ? { name: v.name, from_box: v.box!, project } : { name: v.name, image: v.image.trim() };
     create.mutate(body, {
       onSuccess: (b) => {
         notifyDone(`Base ${b.name} made`, 'New boxes can start from it.');

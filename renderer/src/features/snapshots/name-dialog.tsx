@@ -19,6 +19,7 @@ interface NameDialogProps {
   description: string;
   submitLabel: string;
   pendingText: string;
+  errorTitle: string;
   pending: boolean;
   error: unknown;
   onSubmit(name: string): void;
@@ -26,7 +27,7 @@ interface NameDialogProps {
 }
 
 /** A dialog asking for one name (a fork's box, a base), checked by the DNS-label rule as you type. */
-export function NameDialog({ opened, title, label, description, submitLabel, pendingText, pending, error, onSubmit, onClose }: NameDialogProps) {
+export function NameDialog({ opened, title, label, description, submitLabel, pendingText, errorTitle, pending, error, onSubmit, onClose }: NameDialogProps) {
   const form = useForm({ initialValues: { name: '' }, validateInputOnChange: true, validate: { name: dnsLabelError } });
   useEffect(() => {
     if (opened) form.reset();
@@ -38,7 +39,7 @@ export function NameDialog({ opened, title, label, description, submitLabel, pen
           <Text size="sm">{description}</Text>
           <TextInput label={label} description="lower-case letters, digits and hyphens" required data-autofocus autoComplete="off" {...form.getInputProps('name')} errorProps={{ role: 'alert' }} />
           {error !== null && error !== undefined && (
-            <Alert color="red" role="alert" title="That did not work">
+            <Alert color="red" role="alert" title={errorTitle}>
               {describeError(error)}
             </Alert>
           )}

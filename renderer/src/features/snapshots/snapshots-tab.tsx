@@ -75,7 +75,7 @@ export function SnapshotsTab({ box }: DetailTabProps) {
     if (!dialog) return;
     const done = () => setDialog(null);
     if (dialog.action === 'fork') fork.mutate({ name: value, snapshot: dialog.snapshot }, { onSuccess: (b) => (done(), notifyDone(`Created ${b.name}`, `${b.name} starts from ${dialog.snapshot.name}; it is ${b.status}.`)) });
-    else makeBase.mutate({ name: value, from_snapshot: dialog.snapshot.id, project }, { onSuccess: (b) => (done(), notifyDone(`Base ${b.name} made`, `New boxes can start from ${dialog.snapshot.name}'s root.`)) });
+    else makeBase.mutate({ name: value, from_snapshot: dialog.snapshot.id }, { onSuccess: (b) => (done(), notifyDone(`Base ${b.name} made`, `New boxes can start from ${dialog.snapshot.name}'s root.`)) });
   };
 
   return (
@@ -137,6 +137,7 @@ export function SnapshotsTab({ box }: DetailTabProps) {
         label="New box name"
         description="A new box whose root is a copy of this snapshot's; it starts right away."
         submitLabel="Fork"
+        errorTitle="Could not create the box"
         pendingText="Creating the box: starting its container…"
         pending={fork.isPending}
         error={fork.error}
@@ -149,6 +150,7 @@ export function SnapshotsTab({ box }: DetailTabProps) {
         label="Base name"
         description="New boxes can start from this snapshot's root."
         submitLabel="Make base"
+        errorTitle="Could not make the base"
         pendingText="Making the base…"
         pending={makeBase.isPending}
         error={makeBase.error}
