@@ -174,6 +174,16 @@ describe('snapshots and bases in the window', () => {
       await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
       await bases.row(fromImage).getByRole('cell', { name: TEST_IMAGE, exact: true }).waitFor();
 
+      // While a box starts from it, the delete is refused and the 409 names the box.
+      const project = uniqueName('users');
+      const user = uniqueName('user');
+      await createBoxViaApi(ui, project, user, { base });
+      await bases.deleteButton(base).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete base', exact: true }).click();
+      await bases.alert.filter({ hasText: user }).waitFor();
+      await bases.row(base).waitFor();
+      assert.equal((await ui.api('DELETE', `/v1/projects/${project}/boxes/${user}`)).status, 204);
+
       await bases.deleteButton(base).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete base', exact: true }).click();
       await bases.row(base).waitFor({ state: 'detached' });
