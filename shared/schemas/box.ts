@@ -48,6 +48,7 @@ export const Box = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     base: Type.Union([Type.String(), Type.Null()]),
+    origin: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The snapshot (snap_…) this box\'s root descends from, when it was forked or restored from one.' })),
     config: ResolvedConfig,
     storage_enforced: Type.Boolean({ description: 'Whether the engine enforces config.storage_gb.' }),
     data_mounts: Type.Union([Type.Array(DataMount), Type.Null()]),

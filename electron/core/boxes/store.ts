@@ -52,6 +52,7 @@ export function toBox(row: BoxRow): Box {
     created_at: row.created_at,
     updated_at: row.updated_at,
     base: row.base,
+    origin: row.origin,
     config: configOf(row),
     storage_enforced: row.storage_enforced === 1,
     data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,

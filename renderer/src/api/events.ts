@@ -6,6 +6,7 @@ import { removeBoxes, upsertBoxes } from './box-cache';
 import { useApi } from './client-context';
 import { queryKeys } from './query-keys';
 import { isUnauthorized } from './session';
+import { snapshotKeys } from './snapshots';
 import { SseParser } from './sse-parser';
 
 /** Events are applied together, at most this long after the first of a batch arrived. */
@@ -43,6 +44,17 @@ function apply(qc: QueryClient, events: BoxdeskEvent[]): void {
         void qc.invalidateQueries({ queryKey: queryKeys.system });
         break;
       case 'base.pull':
+        if (e.data.done) void qc.invalidateQueries({ queryKey: queryKeys.bases });
+        break;
+      case 'snapshot.created':
+      case 'snapshot.deleted':
+        void qc.invalidateQueries({ queryKey: snapshotKeys.project(e.data.snapshot.project) });
+        break;
+      case 'base.created':
+      case 'base.deleted':
+        void qc.invalidateQueries({ queryKey: queryKeys.bases });
+        break;
+      case 'base.import':
         if (e.data.done) void qc.invalidateQueries({ queryKey: queryKeys.bases });
         break;
     }

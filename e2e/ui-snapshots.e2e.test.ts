@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { TEST_IMAGE } from '../test-support/core-process';
+import { busyboxBinary, tinyRootfsTar } from '../test-support/snapshots';
+import { AppShell } from './pages/app-shell';
+import { BasesPage } from './pages/bases-page';
+import { BoxDetailPage } from './pages/box-detail-page';
+import { BoxListPage } from './pages/box-list-page';
+import { SnapshotsView } from './pages/snapshots-view';
+import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
+
+interface Snap {
+  id: string;
+  name: string;
+  box: string;
+  created_at: string;
+}
+
+async function exec(ui: UiFixture, project: string, box: string, script: string): Promise<string> {
+  const res = await ui.api('POST', `/v1/projects/${project}/boxes/${box}/exec`, { command: ['sh', '-c', script] });
+  assert.equal(res.status, 200, await res.clone().text());
+  const out = (await res.json()) as { exit_code: number; stdout: string; stderr: string };
+  assert.equal(out.exit_code, 0, out.stderr);
+  return out.stdout;
+}
+
+/** Boxes first (forks hold their snapshot), then snapshots newest first, so every delete is allowed. */
+async function cleanUp(ui: UiFixture, project: string, boxes: string[]): Promise<void> {
+  for (const b of boxes) await ui.api('DELETE', `/v1/projects/${project}/boxes/${b}`).then((r) => r.arrayBuffer());
+  const snaps = ((await (await ui.api('GET', `/v1/projects/${project}/snapshots`)).json()) as { items: Snap[] }).items;
+  for (const s of snaps.sort((a, b) => b.created_at.localeCompare(a.created_at))) await ui.api('DELETE', `/v1/projects/${project}/snapshots/${s.id}`).then((r) => r.arrayBuffer());
+}
+
+describe('snapshots and bases in the window', () => {
+  const ui = uiFixture();
+
+  test('a snapshot taken in the window brings a changed file back when restored from the lineage tree', async () => {
+    const project = uniqueName('snap');
+    const name = uniqueName('web');
+    await createBoxViaApi(ui, project, name);
+    try {
+      await exec(ui, project, name, 'echo original > /root/note');
+      const page = await ui.open();
+      await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+      const detail = new BoxDetailPage(page, name);
+      await detail.tab('Snapshots').click();
+      const view = new SnapshotsView(page, name);
+
+      await view.snapshotName.fill('Not_Valid');
+      await view.page.getByRole('main').getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
+      assert.equal(await view.takeButton.isDisabled(), true, 'an invalid name cannot be sent');
+      await view.snapshotName.fill('before-change');
+      await view.takeButton.click();
+      await view.taking.waitFor();
+      await view.snapshot('before-change').waitFor({ timeout: 60_000 });
+      await view.baseNode('default').waitFor();
+
+      await exec(ui, project, name, 'echo changed > /root/note');
+      assert.equal(await exec(ui, project, name, 'cat /root/note'), 'changed\n');
+
+      // With the keyboard alone: the node, its menu, the confirmation.
+      await view.snapshot('before-change').focus();
+      await page.keyboard.press('Enter');
+      const restoreItem = page.getByRole('menuitem', { name: `Restore ${name} to this snapshot` });
+      await restoreItem.waitFor();
+      const focused = () => restoreItem.evaluate((el) => el === document.activeElement);
+      for (let i = 0; i < 5 && !(await focused()); i++) await page.keyboard.press('ArrowDown');
+      assert.equal(await focused(), true, 'the arrow keys reach the restore item');
+      await page.keyboard.press('Enter');
+      await view.dialog(`Restore ${name} to before-change?`).getByText('a running box restarts').waitFor();
+      await view.confirm('Restore').focus();
+      await page.keyboard.press('Enter');
+      // The box now descends from the snapshot: the tree shows it under it.
+      await view.snapshot('before-change').locator('xpath=ancestor::li[1]').getByText(`${name} (this box)`).waitFor({ timeout: 60_000 });
+      const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { status: string; origin: string };
+      assert.equal(box.status, 'running');
+      const [taken] = ((await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/snapshots`)).json()) as { items: Snap[] }).items;
+      assert.equal(box.origin, taken?.id, "the box's origin is the snapshot it was restored from");
+      assert.equal(await exec(ui, project, name, 'cat /root/note'), 'original\n');
+
+      // A snapshot taken elsewhere (the API, the CLI) arrives over the event stream.
+      assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'from-outside' })).status, 201);
+      await view.snapshot('from-outside').waitFor();
+    } finally {
+      await cleanUp(ui, project, [name]);
+    }
+  });
+
+  test('a fork from a lineage node is a new running box with the snapshot’s file, and the snapshot cannot go while it lives', async () => {
+    const project = uniqueName('forks');
+    const name = uniqueName('src');
+    const copy = uniqueName('copy');
+    const baseName = uniqueName('golden');
+    await createBoxViaApi(ui, project, name);
+    ui.track(project, copy);
+    try {
+      await exec(ui, project, name, 'echo from-snapshot > /root/marker');
+      const snap = (await (await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'golden' })).json()) as Snap;
+      await exec(ui, project, name, 'rm /root/marker');
+
+      const page = await ui.open();
+      await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/snapshots`);
+      const view = new SnapshotsView(page, name);
+      await view.act('golden', 'Fork into a new box');
+      const dialog = view.dialog('Fork golden into a new box');
+      const field = dialog.getByRole('textbox', { name: 'New box name' });
+      await field.fill('-bad');
+      await dialog.getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
+      await field.fill(copy);
+      await dialog.getByRole('alert').waitFor({ state: 'detached' });
+      await dialog.getByRole('button', { name: 'Fork', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await view.boxNode(copy).waitFor();
+      await screenshots(page, 'snapshots-tab');
+
+      // The 409 names the fork that needs the snapshot.
+      await view.act('golden', 'Delete snapshot');
+      await view.confirm('Delete snapshot').click();
+      await view.alert.filter({ hasText: copy }).waitFor();
+      assert.equal((await ui.api('GET', `/v1/projects/${project}/snapshots/${snap.id}`)).status, 200, 'the snapshot is still there');
+
+      await view.act('golden', 'Make a base');
+      const baseDialog = view.dialog('Make a base from golden');
+      await baseDialog.getByRole('textbox', { name: 'Base name' }).fill(baseName);
+      await baseDialog.getByRole('button', { name: 'Make base', exact: true }).click();
+      await baseDialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await page.goto(`${ui.core().url}/#/bases`);
+      await new BasesPage(page).row(baseName).getByRole('cell', { name: `snapshot ${snap.id}` }).waitFor();
+
+      await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+      await new BoxListPage(page).status(copy, 'running').waitFor();
+      assert.equal(await exec(ui, project, copy, 'cat /root/marker'), 'from-snapshot\n');
+      assert.equal(((await (await ui.api('GET', `/v1/projects/${project}/boxes/${copy}`)).json()) as { origin: string }).origin, snap.id);
+    } finally {
+      await ui.api('DELETE', `/v1/bases/${baseName}`).then((r) => r.arrayBuffer());
+      await cleanUp(ui, project, [copy, name]);
+    }
+  });
+
+  test('a rootfs tar dropped on the Bases page is imported with progress and listed', async () => {
+    const base = uniqueName('tiny');
+    const tar = await tinyRootfsTar(await busyboxBinary(TEST_IMAGE), 'imported\n');
+    const made = [base];
+    try {
+      const page = await ui.open();
+      await new AppShell(page).navLink('Bases').click();
+      const bases = new BasesPage(page);
+      await bases.row('default').waitFor();
+      await bases.importName.fill('Bad Name');
+      await page.getByRole('main').getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
+      await bases.importName.fill(base);
+      // Slow the upload (about 2 s) so its progress is there to see.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: Math.ceil(tar.length / 2) });
+      await bases.dropFile(tar, 'tiny-rootfs.tar');
+      await page.getByRole('status', { name: `Importing ${base}` }).getByText(/^Uploading: .* of 1\.\d MiB/).waitFor();
+      await bases.uploadProgress.waitFor();
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await bases.row(base).waitFor({ timeout: 60_000 });
+      const listed = ((await (await ui.api('GET', '/v1/bases')).json()) as { items: { name: string; size_bytes: number | null }[] }).items.find((b) => b.name === base);
+      assert.ok(listed, 'the API lists the imported base');
+      await screenshots(page, 'bases-page');
+
+      // A base from an image, through the create dialog.
+      const fromImage = uniqueName('img');
+      made.push(fromImage);
+      await bases.createButton.click();
+      const dialog = page.getByRole('dialog', { name: 'Create a base' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(fromImage);
+      await dialog.getByRole('radiogroup', { name: 'Made from' }).getByText('An image').click();
+      await dialog.getByRole('textbox', { name: 'Image' }).fill(TEST_IMAGE);
+      await dialog.getByRole('button', { name: 'Create base', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await bases.row(fromImage).getByRole('cell', { name: TEST_IMAGE, exact: true }).waitFor();
+
+      // While a box starts from it, the delete is refused and the 409 names the box.
+      const project = uniqueName('users');
+      const user = uniqueName('user');
+      await createBoxViaApi(ui, project, user, { base });
+      await bases.deleteButton(base).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete base', exact: true }).click();
+      await bases.alert.filter({ hasText: user }).waitFor();
+      await bases.row(base).waitFor();
+      assert.equal((await ui.api('DELETE', `/v1/projects/${project}/boxes/${user}`)).status, 204);
+
+      await bases.deleteButton(base).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete base', exact: true }).click();
+      await bases.row(base).waitFor({ state: 'detached' });
+    } finally {
+      for (const b of made) await ui.api('DELETE', `/v1/bases/${b}`).then((r) => r.arrayBuffer());
+    }
+  });
+});
