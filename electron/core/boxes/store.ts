@@ -68,7 +68,7 @@ export interface ListFilter {
   limit: number;
 }
 
-type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root'>>;
+type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root' | 'data_mounts'>>;
 
 export class BoxStore {
   constructor(private readonly db: Db) {}
