@@ -16,6 +16,7 @@ import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
 import { snapshotAndFork } from './scenarios/snapshot-fork';
+import { volumeCopies } from './scenarios/volume-copies';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -35,6 +36,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'rss under yes flood', run: rssUnderFlood },
   { name: 'file transfer', run: fileTransfer },
   { name: 'snapshot and fork', run: snapshotAndFork },
+  { name: 'volume snapshot and backup', run: volumeCopies },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
