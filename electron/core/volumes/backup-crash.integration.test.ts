@@ -88,3 +88,21 @@ for (const when of ['while the point-in-time copy runs', 'while the archive is w
     assert.equal(done.status, 'done', done.reason ?? '');
   });
 }
+
+test('at start, a labelled engine volume of this core with no record goes; every recorded volume and its data stay', async () => {
+  core ??= await startCoreProcess({ dataDir });
+  const kept = (await (await api(core, 'POST', `${P}/volumes`, { name: 'kept' })).json()) as Volume;
+  await api(core, 'POST', `${P}/boxes`, { name: 'keeper', data_mounts: [{ name: 'kept', path: '/k' }] });
+  assert.equal((await api(core, 'POST', `${P}/boxes/keeper/exec`, { command: ['sh', '-c', 'echo safe > /k/f'] })).status, 200);
+  const instance = instanceId();
+  await core.stop();
+  // What a crash between the engine call and the record leaves: a labelled volume nobody names.
+  const stray = `boxdesk-crashvol-stray-${Date.now().toString(36)}`;
+  await docker.createVolume({ Name: stray, Labels: { 'boxdesk.instance': instance, 'boxdesk.role': 'volume', 'boxdesk.id': 'vol_strayvolumestrayvolu', 'boxdesk.project': 'crashvol', 'boxdesk.volume': 'stray' } });
+  core = await startCoreProcess({ dataDir });
+  await assert.rejects(docker.getVolume(stray).inspect(), /no such volume/i);
+  const engineKept = (await docker.listVolumes({ filters: { label: [`boxdesk.id=${kept.id}`] } })).Volumes;
+  assert.equal(engineKept.length, 1);
+  const read = (await (await api(core, 'POST', `${P}/boxes/keeper/exec`, { command: ['cat', '/k/f'] })).json()) as { stdout: string };
+  assert.equal(read.stdout, 'safe\n');
+});

@@ -50,7 +50,16 @@ export class VolumeService {
   readonly inFlight = new Set<string>();
   private readonly measuring = new Set<string>();
 
-  constructor(readonly deps: VolumeServiceDeps) {}
+  constructor(readonly deps: VolumeServiceDeps) {
+    // A box created or deleted with data_mounts changes those volumes' mounts.
+    deps.bus.subscribe((event) => {
+      if (event.type !== 'box.created' && event.type !== 'box.deleted') return;
+      for (const m of event.data.box.data_mounts ?? []) {
+        const row = this.store.get(event.data.box.project, m.name);
+        if (row) this.emitUpdated(row.id);
+      }
+    });
+  }
 
   get store(): VolumeStore {
     return this.deps.store;
