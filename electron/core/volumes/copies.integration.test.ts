@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Box } from '../../../shared/schemas/box';
 import type { Volume, VolumeBackup, VolumeSnapshot } from '../../../shared/schemas/volumes';
 import { docker, waitFor } from '../../../test-support/docker';
+import { SseClient } from '../../../test-support/sse';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 // Snapshots, backups, restore and clones of a volume against the real engine.
@@ -80,9 +81,20 @@ test('a backup of a volume in use, downloaded and checked, restores into a clone
   await ok(await t.api('POST', `${P}/volumes`, { name: 'precious', backup_retention: 2 }), 201);
   await ok(await t.api('POST', `${P}/boxes`, { name: 'producer', data_mounts: [{ name: 'precious', path: '/data' }] }), 201);
   await sh('producer', 'head -c 300000 /dev/urandom > /data/blob && mkdir /data/sub && echo text > /data/sub/t && (cd /data && md5sum blob > sum)');
+  const sse = new SseClient(`${t.url}/v1/events`, t.token);
   const started = await ok<VolumeBackup>(await t.api('POST', `${P}/volumes/precious/backups`), 202);
   assert.equal(started.status, 'pending');
   const done = await backupDone('precious', started.id);
+  const backupEvent = (status: string) => (e: { event: string; data: string }) => {
+    if (e.event !== 'volume.backup') return false;
+    const data = (JSON.parse(e.data) as { data: { volume: string; backup: VolumeBackup } }).data;
+    return data.volume === 'precious' && data.backup.id === started.id && data.backup.status === status;
+  };
+  await sse.waitFor(backupEvent('pending'));
+  const doneEvent = JSON.parse((await sse.waitFor(backupEvent('done'))).data) as { project: string; data: { backup: VolumeBackup } };
+  assert.equal(doneEvent.project, project);
+  assert.equal(doneEvent.data.backup.sha256, done.sha256);
+  sse.close();
   assert.equal(done.status, 'done', done.reason ?? '');
   assert.match(done.sha256!, /^[0-9a-f]{64}$/);
   const file = path.join(t.dataDir, 'backups', (await ok<Volume>(await t.api('GET', `${P}/volumes/precious`))).id, `${done.id}.tar.gz`);
