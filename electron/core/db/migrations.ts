@@ -74,7 +74,12 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE boxes ADD COLUMN pending_root TEXT;
    ALTER TABLE bases ADD COLUMN owns_image INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE bases ADD COLUMN from_snapshot TEXT;`,
-  // 6: Data volumes (engine volumes that outlive boxes), their snapshots (engine volumes too) and
+  // 6: Publishing: a box is published when url_auth is set. url is the preview URL with the proxy's
+  // port at the time; the core rewrites it at start when the proxy's port changed.
+  `ALTER TABLE boxes ADD COLUMN url TEXT;
+   ALTER TABLE boxes ADD COLUMN url_auth TEXT;
+   ALTER TABLE boxes ADD COLUMN published_domains TEXT;`,
+  // 7: Data volumes (engine volumes that outlive boxes), their snapshots (engine volumes too) and
   // backups (.tar.gz files in the data dir). status holds the intent, so a crash is undone at start.
   `CREATE TABLE volumes (
      id TEXT PRIMARY KEY,
