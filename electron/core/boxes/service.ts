@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
-import { DEFAULT_CONFIG, DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS, type Box, type BoxCreate, type BoxListQuery, type BoxUpdate, type Config, type DataMount, type ResolvedConfig } from '../../../shared/schemas/box';
+import { DEFAULT_CONFIG, DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS, type Box, type BoxCreate, type BoxListQuery, type BoxUpdate, type Config, type ResolvedConfig } from '../../../shared/schemas/box';
 import { DEFAULT_BASE, type BaseService } from '../bases/service';
-import { EngineError, type ContainerEngine, type ContainerSpec, type VolumeMount } from '../engine/container-engine';
+import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import type { SnapshotStore } from '../snapshots/store';
-import { checkDataMounts } from '../volumes/mount-paths';
+import { checkDataMounts, engineMounts, requireVolumes } from '../volumes/mount-paths';
 import type { VolumeStore } from '../volumes/store';
 import { assertTransition, type BoxOperation } from './box-state-machine';
 import { CrashLoopDetector } from './crash-loop';
@@ -148,7 +148,7 @@ export class BoxService {
     // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
     const source = input.fork !== undefined ? resolveForkSource(this, this.deps.snapshots, project, input.fork) : null;
     const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
-    this.requireVolumes(project, dataMounts);
+    requireVolumes(this.deps.volumes, project, dataMounts);
     this.requireEngine();
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
@@ -183,7 +183,7 @@ export class BoxService {
     };
     // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
     try {
-      this.requireVolumes(project, dataMounts);
+      requireVolumes(this.deps.volumes, project, dataMounts);
     } catch (err) {
       if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
       throw err;
@@ -231,27 +231,6 @@ export class BoxService {
     return this.setStatus(row, 'running');
   }
 
-  /** 404 for a mount of a volume the project does not have (volumes/). */
-  private requireVolumes(project: string, mounts: DataMount[] | null): void {
-    for (const [i, m] of (mounts ?? []).entries()) {
-      if (this.deps.volumes.get(project, m.name)?.status !== 'ready') {
-        throw new ApiError('not_found', `volume "${m.name}" not found in project "${project}"; create it first (POST /v1/projects/${project}/volumes)`, {
-          errors: [{ path: `body.data_mounts[${i}].name`, message: 'no such volume' }],
-        });
-      }
-    }
-  }
-
-  /** The engine volumes the box's data_mounts name. */
-  private mountsOf(row: BoxRow): VolumeMount[] {
-    const mounts = row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : [];
-    return mounts.map((m) => {
-      const volume = this.deps.volumes.get(row.project, m.name);
-      if (!volume) throw new Error(`box "${row.name}" mounts volume "${m.name}", which has no record`);
-      return { volume: volume.engine_name, path: m.path, readOnly: m.read_only ?? false };
-    });
-  }
-
   containerSpec(row: BoxRow): ContainerSpec {
     const config = configOf(row);
     return {
@@ -266,7 +245,7 @@ export class BoxService {
       limits: limitsOf(config),
       storageGb: row.storage_enforced ? config.storage_gb : null,
       graceSeconds: this.graceOf(row),
-      mounts: this.mountsOf(row),
+      mounts: engineMounts(this.deps.volumes, row),
     };
   }
 
