@@ -20,6 +20,7 @@ import { snapshotAndFork } from './scenarios/snapshot-fork';
 import { uiEcho } from './scenarios/ui-echo';
 import { uiList } from './scenarios/ui-list';
 import { UI_DIR, ensureRendererBuilt } from '../test-support/chromium';
+import { volumeCopies } from './scenarios/volume-copies';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -42,6 +43,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'ui list and live status', run: uiList },
   { name: 'ui keystroke echo', run: uiEcho },
   { name: 'publish proxy', run: publishProxy },
+  { name: 'volume snapshot and backup', run: volumeCopies },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Box } from './schemas/box';
 import type { BaseImportProgress, Snapshot } from './schemas/snapshots';
 import type { Base } from './schemas/system';
+import type { Volume, VolumeBackup } from './schemas/volumes';
 
 /** The server-sent events of GET /v1/events, by type. */
 export type BoxdeskEvent =
@@ -18,6 +19,11 @@ export type BoxdeskEvent =
   | EventOf<'base.created', { base: Base }>
   | EventOf<'base.deleted', { base: Base }>
   | EventOf<'base.import', BaseImportProgress>
+  | EventOf<'volume.created', { volume: Volume }>
+  | EventOf<'volume.updated', { volume: Volume }>
+  | EventOf<'volume.deleted', { volume: Volume }>
+  /** A backup started (pending), then ended (done or failed). */
+  | EventOf<'volume.backup', { volume: string; backup: VolumeBackup }>
   | EventOf<'engine.status', { up: boolean; reason: string | null }>;
 
 interface EventOf<T extends string, D> {

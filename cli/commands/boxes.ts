@@ -28,6 +28,7 @@ export function boxDetails(b: Box): string {
     ['ram_mb', b.config.ram_mb],
     ['storage_gb', `${b.config.storage_gb}${b.storage_enforced ? '' : ' (not enforced)'}`],
     ['environment', map(b.environment)],
+    ['volumes', (b.data_mounts ?? []).map((m) => `${m.name}:${m.path}${m.read_only ? ':ro' : ''}`).join(', ')],
     ['tags', map(b.tags)],
     ['port', b.port],
     ['grace_seconds', b.termination_grace_period_seconds],
@@ -89,6 +90,14 @@ interface CreateFlags extends WaitFlags {
   storageGb?: number;
   env?: string[];
   tag?: string[];
+  volume?: string[];
+}
+
+/** `-v VOL:/path[:ro]` as a data mount. */
+export function dataMount(spec: string): NonNullable<BoxCreate['data_mounts']>[number] {
+  const m = /^([^:]+):(\/[^:]*)(?::(ro|rw))?$/.exec(spec);
+  if (!m) throw new UsageError(`-v expects VOLUME:/path or VOLUME:/path:ro, got "${spec}"`);
+  return { name: m[1]!, path: m[2]!, read_only: m[3] === 'ro' };
 }
 
 function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
@@ -101,6 +110,7 @@ function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
   if (environment) body.environment = environment;
   const tags = stringMap(opts.tag, 'tag');
   if (tags) body.tags = tags;
+  if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
   return body;
 }
 
@@ -116,7 +126,8 @@ function configOptions(cmd: Command): Command {
     .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
     .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
     .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
-    .option('--tag <K=V>', 'tag (repeatable)', collect);
+    .option('--tag <K=V>', 'tag (repeatable)', collect)
+    .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect);
 }
 
 export const registerBoxCommands: Area = (program, cli) => {

@@ -36,6 +36,14 @@ import { registerSnapshotRoutes } from './snapshots/routes';
 import { SnapshotService } from './snapshots/service';
 import { SnapshotStore } from './snapshots/store';
 import { DisposableStore, toDisposable } from './lifetime';
+import { VolumeBackups } from './volumes/backups';
+import { VolumeCopies } from './volumes/copies';
+import { VolumeHelpers } from './volumes/helpers';
+import { recoverVolumes } from './volumes/recovery';
+import { registerVolumeRoutes } from './volumes/routes';
+import { VolumeService } from './volumes/service';
+import { VolumeStore } from './volumes/store';
+import { DEFAULT_BASE } from './bases/service';
 import { registerSystemRoutes } from './system/routes';
 import { registerStaticUi } from './ui/static-routes';
 
@@ -77,14 +85,20 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
   const boxStore = new BoxStore(db);
   const snapshotStore = new SnapshotStore(db);
   const roots = new RootImages(engine, instance, log);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs, snapshots: snapshotStore, roots });
+  const volumeStore = new VolumeStore(db);
+  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs, snapshots: snapshotStore, roots, volumes: volumeStore });
   const recreator = new BoxRecreator({ store: boxStore, engine, boxes, roots, bus, instanceId: instance, log });
   const snapshots = new SnapshotService({ store: snapshotStore, boxes, boxStore, recreator, roots, engine, bus, instanceId: instance, log });
   const baseAuthoring = new BaseAuthoring({ store: baseStore, bases, boxes, snapshots: snapshotStore, roots, engine, bus });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
+  const helpers = new VolumeHelpers(engine, instance, () => bases.resolveImage(DEFAULT_BASE));
+  const volumes = new VolumeService({ store: volumeStore, boxes, boxStore, recreator, engine, monitor, helpers, bus, instanceId: instance, dataDir: config.dataDir, log });
+  const volumeCopies = new VolumeCopies(volumes);
+  const volumeBackups = new VolumeBackups(volumes, volumeCopies);
+  owned.add(toDisposable(() => Promise.allSettled(volumeBackups.running.values()).then(() => undefined)));
   const files = new FileService({ engine, boxes, log });
-  return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, idempotency: new IdempotencyStore(db) };
+  return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, volumes, volumeCopies, volumeBackups, idempotency: new IdempotencyStore(db) };
 }
 type Services = ReturnType<typeof createServices>;
 
@@ -99,6 +113,7 @@ function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, e
   registerEventRoutes(app, s.bus);
   registerExecRoutes(app, s.exec, sockets);
   registerFileRoutes(app, s.files, config);
+  registerVolumeRoutes(app, s.volumes, s.volumeCopies, s.volumeBackups);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 }
 
@@ -108,6 +123,8 @@ async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBas
   s.monitor.onChange((health) => s.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
   // Before the reconciler looks at containers: a root replacement cut short by a crash is finished.
   s.monitor.onUp(() => s.recreator.finishPending());
+  // Volume work a crash cut short (boxes it paused are thawed before the reconciler looks at them).
+  s.monitor.onUp(() => recoverVolumes(s.volumes, s.volumeCopies).catch((err) => log.warn({ err }, 'could not recover interrupted volume work')));
   s.monitor.onUp(async () => {
     await s.reconciler.resync();
     void s.bases.ensureDefaultImage();

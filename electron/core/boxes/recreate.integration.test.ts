@@ -11,6 +11,7 @@ import { DockerEngine } from '../engine/docker/docker-engine';
 import { EngineMonitor } from '../engine/engine-monitor';
 import { EventBus } from '../events/event-bus';
 import { randomBase32 } from '../ids';
+import { VolumeStore } from '../volumes/store';
 import { SnapshotStore } from '../snapshots/store';
 import { BoxRecreator } from './recreate';
 import { RootImages } from './root-images';
@@ -39,7 +40,7 @@ before(async () => {
   bases.registerDefault(TEST_IMAGE);
   store = new BoxStore(db);
   const roots = new RootImages(engine, instanceId, log);
-  boxes = new BoxService({ store, engine, bases, bus, monitor, instanceId, log, snapshots: new SnapshotStore(db), roots });
+  boxes = new BoxService({ store, engine, bases, bus, monitor, instanceId, log, snapshots: new SnapshotStore(db), roots, volumes: new VolumeStore(db) });
   recreator = new BoxRecreator({ store, engine, boxes, roots, bus, instanceId, log });
 });
 after(async () => {

@@ -3,11 +3,13 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import { DEFAULT_CONFIG, DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS, type Box, type BoxCreate, type BoxListQuery, type BoxUpdate, type Config, type ResolvedConfig } from '../../../shared/schemas/box';
 import { DEFAULT_BASE, type BaseService } from '../bases/service';
-import { EngineError, type ContainerEngine } from '../engine/container-engine';
+import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import type { SnapshotStore } from '../snapshots/store';
+import { checkDataMounts, engineMounts, requireVolumes } from '../volumes/mount-paths';
+import type { VolumeStore } from '../volumes/store';
 import { assertTransition, type BoxOperation } from './box-state-machine';
 import { CrashLoopDetector } from './crash-loop';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
@@ -34,6 +36,8 @@ export interface BoxServiceDeps {
   /** Fork sources and root images (snapshots/, boxes/fork-source.ts, boxes/root-images.ts). */
   snapshots: SnapshotStore;
   roots: RootImages;
+  /** The volumes data_mounts name (volumes/). */
+  volumes: VolumeStore;
 }
 
 export const DEFAULT_QUEUE_WAIT_MS = 60_000;
@@ -143,9 +147,8 @@ export class BoxService {
     }
     // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
     const source = input.fork !== undefined ? resolveForkSource(this, this.deps.snapshots, project, input.fork) : null;
-    // No volume exists until the volumes resource does: any mount names an unknown volume.
-    const mount = input.data_mounts?.[0];
-    if (mount) throw new ApiError('not_found', `volume "${mount.name}" not found in project "${project}"`);
+    const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
+    requireVolumes(this.deps.volumes, project, dataMounts);
     this.requireEngine();
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
@@ -166,7 +169,7 @@ export class BoxService {
       pending_root: null,
       config: JSON.stringify(config),
       storage_enforced: this.deps.monitor.current.info?.storageLimit ? 1 : 0,
-      data_mounts: input.data_mounts ? JSON.stringify(input.data_mounts) : null,
+      data_mounts: dataMounts?.length ? JSON.stringify(dataMounts) : null,
       environment: input.environment ? JSON.stringify(input.environment) : (source?.environment ?? '{}'),
       tags: JSON.stringify(input.tags ?? {}),
       port: null,
@@ -178,6 +181,13 @@ export class BoxService {
       created_at: at,
       updated_at: at,
     };
+    // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
+    try {
+      requireVolumes(this.deps.volumes, project, dataMounts);
+    } catch (err) {
+      if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
+      throw err;
+    }
     // The unique (project, name) constraint decides races: one insert wins, the others get 409.
     if (!this.store.insert(row)) {
       if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
@@ -221,7 +231,7 @@ export class BoxService {
     return this.setStatus(row, 'running');
   }
 
-  containerSpec(row: BoxRow) {
+  containerSpec(row: BoxRow): ContainerSpec {
     const config = configOf(row);
     return {
       name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,
@@ -235,6 +245,7 @@ export class BoxService {
       limits: limitsOf(config),
       storageGb: row.storage_enforced ? config.storage_gb : null,
       graceSeconds: this.graceOf(row),
+      mounts: engineMounts(this.deps.volumes, row),
     };
   }
 

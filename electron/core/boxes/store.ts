@@ -73,7 +73,7 @@ export interface ListFilter {
   limit: number;
 }
 
-type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root' | 'url' | 'url_auth' | 'published_domains'>>;
+type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root' | 'url' | 'url_auth' | 'published_domains' | 'data_mounts'>>;
 
 export class BoxStore {
   constructor(private readonly db: Db) {}

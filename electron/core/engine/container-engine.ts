@@ -25,6 +25,10 @@ export interface ContainerEngine {
   createContainer(spec: ContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;
   stopContainer(id: string, graceSeconds: number): Promise<void>;
+  /** Freezes every process of a running container (a consistent copy of what it writes). */
+  pauseContainer(id: string): Promise<void>;
+  /** Waits until the container's main process exits; returns its exit code. */
+  waitContainer(id: string): Promise<number>;
   /** Thaws a container frozen by a pause (one that is not paused is not an error). */
   unpauseContainer(id: string): Promise<void>;
   /** Kills and removes a container, whatever it is doing; one that does not exist is not an error. */
@@ -143,6 +147,16 @@ export interface ContainerSpec {
   limits: ResourceLimits;
   storageGb: number | null;
   graceSeconds: number;
+  /** Named volumes mounted into the container. */
+  mounts?: VolumeMount[];
+}
+
+export interface VolumeMount {
+  /** The engine volume's name. */
+  volume: string;
+  /** Absolute path in the container. */
+  path: string;
+  readOnly: boolean;
 }
 
 export interface ContainerState {

@@ -27,6 +27,8 @@ export async function createContainer(docker: Docker, spec: ContainerSpec): Prom
         MemorySwap: spec.limits.ramMb * 1024 * 1024,
         PidsLimit: spec.limits.pidsLimit,
         ...(spec.storageGb ? { StorageOpt: { size: `${spec.storageGb}G` } } : {}),
+        // NoCopy: a volume mounted over an image path never gets the image's files copied into it.
+        ...(spec.mounts?.length ? { Mounts: spec.mounts.map((m) => ({ Type: 'volume' as const, Source: m.volume, Target: m.path, ReadOnly: m.readOnly, VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'] })) } : {}),
       },
     }),
   );
@@ -50,6 +52,15 @@ export async function stopContainer(docker: Docker, id: string, graceSeconds: nu
     if ((err as DockerErrorLike).statusCode === 304) return;
     throw toEngineError(err);
   }
+}
+
+export async function pauseContainer(docker: Docker, id: string): Promise<void> {
+  await call(() => docker.getContainer(id).pause());
+}
+
+export async function waitContainer(docker: Docker, id: string): Promise<number> {
+  const result = (await call(() => docker.getContainer(id).wait())) as { StatusCode: number };
+  return result.StatusCode;
 }
 
 export async function unpauseContainer(docker: Docker, id: string): Promise<void> {

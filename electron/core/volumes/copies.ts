@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { ApiError } from '../../../shared/errors';
+import type { Volume, VolumeCreate, VolumeRestore, VolumeSnapshot } from '../../../shared/schemas/volumes';
+import { newId, now } from '../ids';
+import { COPY_SCRIPT, VOLUME_ROLES, WIPE_SCRIPT } from './helpers';
+import { names, type VolumeService } from './service';
+import { toVolumeSnapshot, type VolumeRow, type VolumeSnapshotRow } from './store';
+
+/** A restore or clone source, as recorded in pending_restore. */
+type Source = { snapshot_id: string } | { backup_id: string } | { volume_id: string };
+
+/**
+ * Copies of a volume's data: snapshots (engine volumes filled by a helper's
+ * cp), clones (from_volume|from_snapshot|from_backup) and restores.
+ */
+export class VolumeCopies {
+  constructor(private readonly volumes: VolumeService) {}
+
+  private get store() {
+    return this.volumes.store;
+  }
+
+  private get deps() {
+    return this.volumes.deps;
+  }
+
+  /**
+   * Copies a live volume into the engine volume `target`. The running boxes
+   * that mount it read-write are paused for the copy only (their container
+   * ids are recorded first, so a crash thaws them at start): the copy is one
+   * instant of the volume. The caller holds the volume's lock.
+   */
+  async copyLive(source: VolumeRow, target: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
+    const writers = this.store.mountsOf(source.project, source.name).filter((m) => !m.read_only);
+    return this.copyWithBoxes(source, target, writers.map((w) => w.box_id));
+  }
+
+  private async copyWithBoxes(source: VolumeRow, target: string, boxIds: string[]): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
+    const ids = [...new Set(boxIds)].sort();
+    const nest = async (i: number): Promise<{ method: 'reflink' | 'copy'; bytes: number }> => {
+      if (i < ids.length) return this.deps.boxes.mutex.run(ids[i]!, () => nest(i + 1));
+      const running = ids.map((id) => this.deps.boxStore.getById(id)).filter((b) => b?.status === 'running' && b.container_id);
+      const containers = running.map((b) => b!.container_id!);
+      this.store.update(source.id, { paused: containers.length ? JSON.stringify(containers) : null });
+      try {
+        for (const c of containers) await this.deps.engine.pauseContainer(c);
+        return await this.copy(source.engine_name, target, source.id);
+      } finally {
+        for (const c of containers) await this.deps.engine.unpauseContainer(c).catch(() => undefined);
+        this.store.update(source.id, { paused: null });
+      }
+    };
+    return nest(0);
+  }
+
+  /** Engine volume to engine volume through a helper (see COPY_SCRIPT). */
+  async copy(from: string, to: string, owner: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
+    const out = await this.deps.helpers.run(
+      owner,
+      [
+        { volume: from, path: '/src', readOnly: true },
+        { volume: to, path: '/dst', readOnly: false },
+      ],
+      COPY_SCRIPT,
+    );
+    const [method, bytes] = out.trim().split(/\s+/).slice(-2);
+    return { method: method === 'reflink' ? 'reflink' : 'copy', bytes: Number.parseInt(bytes ?? '0', 10) || 0 };
+  }
+
+  snapshotRow(volume: VolumeRow, internal: boolean): VolumeSnapshotRow {
+    const id = newId('vsnap');
+    return { id, project: volume.project, volume_id: volume.id, engine_name: `boxdesk-vsnap-${id.slice(6)}`, status: 'pending', size_bytes: 0, method: 'copy', internal: internal ? 1 : 0, created_at: now() };
+  }
+
+  /** A point-in-time copy as its own engine volume. The caller holds the volume's lock. */
+  async takeSnapshot(volume: VolumeRow, internal: boolean): Promise<VolumeSnapshotRow> {
+    const row = this.snapshotRow(volume, internal);
+    // The intent, on disk before the engine is asked: a crash leaves it pending, removed at start.
+    this.store.insertSnapshot(row);
+    this.volumes.inFlight.add(row.id);
+    try {
+      await this.deps.engine.createVolume(row.engine_name, this.volumes.labels(volume, VOLUME_ROLES.snapshot, row.id));
+      const { method, bytes } = await this.copyLive(volume, row.engine_name);
+      this.store.update(volume.id, { size_bytes: bytes, measured_at: now() });
+      return this.store.markSnapshotReady(row.id, bytes, method);
+    } catch (err) {
+      await this.dropSnapshot(row);
+      throw err;
+    } finally {
+      this.volumes.inFlight.delete(row.id);
+    }
+  }
+
+  async dropSnapshot(row: VolumeSnapshotRow): Promise<void> {
+    await this.deps.engine.removeVolume(row.engine_name).catch(() => undefined);
+    this.store.deleteSnapshot(row.id);
+  }
+
+  async snapshot(project: string, name: string): Promise<VolumeSnapshot> {
+    this.volumes.requireEngine();
+    const first = this.volumes.find(project, name);
+    const row = await this.volumes.mutex.run(first.id, () => this.takeSnapshot(this.volumes.find(project, name), false));
+    this.volumes.emitUpdated(first.id);
+    return toVolumeSnapshot(row, name);
+  }
+
+  listSnapshots(project: string, name: string): VolumeSnapshot[] {
+    const volume = this.volumes.find(project, name);
+    return this.store.snapshotsOf(volume.id).map((s) => toVolumeSnapshot(s, name));
+  }
+
+  /** A ready, listed snapshot of the project (of this volume when given), or 404. */
+  findSnapshot(project: string, id: string, volume?: VolumeRow): VolumeSnapshotRow {
+    const row = this.store.getSnapshot(id);
+    if (!row || row.project !== project || row.status !== 'ready' || row.internal || (volume && row.volume_id !== volume.id)) {
+      throw new ApiError('not_found', `volume snapshot "${id}" not found${volume ? ` for volume "${volume.name}"` : ''} in project "${project}"`);
+    }
+    return row;
+  }
+
+  async deleteSnapshot(project: string, name: string, id: string): Promise<void> {
+    const first = this.volumes.find(project, name);
+    await this.volumes.mutex.run(first.id, async () => {
+      const row = this.findSnapshot(project, id, this.volumes.find(project, name));
+      this.volumes.requireEngine();
+      await this.deps.engine.removeVolume(row.engine_name);
+      this.store.deleteSnapshot(row.id);
+    });
+  }
+
+  /** A clone source of the project, resolved before anything is made (404 / 409 at once). */
+  private resolveSource(project: string, input: VolumeCreate): Source | null {
+    const given = [input.from_volume, input.from_snapshot, input.from_backup].filter((v) => v !== undefined);
+    if (given.length > 1) {
+      throw new ApiError('invalid_body', 'give at most one of from_volume, from_snapshot, from_backup', { errors: [{ path: 'body', message: 'from_volume, from_snapshot and from_backup exclude each other' }] });
+    }
+    if (input.from_volume !== undefined) return { volume_id: this.volumes.find(project, input.from_volume).id };
+    if (input.from_snapshot !== undefined) return { snapshot_id: this.findSnapshot(project, input.from_snapshot).id };
+    if (input.from_backup !== undefined) return { backup_id: this.volumes.findDoneBackup(project, input.from_backup).id };
+    return null;
+  }
+
+  /** POST /volumes: an empty volume, or a clone filled before the answer. */
+  async create(project: string, input: VolumeCreate): Promise<Volume> {
+    const source = this.resolveSource(project, input);
+    if (!source) return this.volumes.represent(await this.volumes.createEmpty(project, input, 'ready'));
+    const row = await this.volumes.createEmpty(project, input, 'creating');
+    try {
+      await this.fill(row, source);
+      this.store.update(row.id, { status: 'ready' });
+    } catch (err) {
+      await this.deps.engine.removeVolume(row.engine_name).catch(() => undefined);
+      this.store.delete(row.id);
+      throw err;
+    } finally {
+      this.volumes.inFlight.delete(row.id);
+    }
+    const out = this.volumes.represent(this.store.getById(row.id)!);
+    this.deps.bus.emit('volume.created', { volume: out }, project);
+    return out;
+  }
+
+  /** Replaces `target`'s data by the source's (wiping it first) and records its size. */
+  private async fill(target: VolumeRow, source: Source): Promise<void> {
+    let bytes: number;
+    if ('volume_id' in source) {
+      const from = this.store.getById(source.volume_id);
+      if (!from || from.status !== 'ready') throw new ApiError('not_found', 'the source volume was deleted meanwhile');
+      bytes = (await this.volumes.mutex.run(from.id, () => this.copyLive(from, target.engine_name))).bytes;
+    } else if ('snapshot_id' in source) {
+      const snap = this.store.getSnapshot(source.snapshot_id);
+      if (!snap) throw new ApiError('not_found', `volume snapshot "${source.snapshot_id}" was deleted meanwhile`);
+      bytes = (await this.copy(snap.engine_name, target.engine_name, target.id)).bytes;
+    } else {
+      const backup = this.store.getBackup(source.backup_id);
+      if (!backup) throw new ApiError('not_found', `backup "${source.backup_id}" was deleted meanwhile`);
+      const file = this.volumes.backupFile(backup.volume_id, backup.id);
+      await this.deps.helpers.run(target.id, [{ volume: target.engine_name, path: '/dst', readOnly: false }], WIPE_SCRIPT);
+      await this.deps.helpers.withStopped(target.id, [{ volume: target.engine_name, path: '/dst', readOnly: false }], (c) =>
+        this.deps.engine.putArchive(c, '/dst', fs.createReadStream(file).pipe(createGunzip())),
+      );
+      bytes = await this.volumes.measure(target);
+    }
+    this.store.update(target.id, { size_bytes: bytes, measured_at: now() });
+  }
+
+  /** Restores from a snapshot or a backup of this volume; 409 while a box that mounts it is not stopped. */
+  async restore(project: string, name: string, input: VolumeRestore): Promise<Volume> {
+    if ((input.snapshot_id === undefined) === (input.backup_id === undefined)) {
+      throw new ApiError('invalid_body', 'give exactly one of snapshot_id, backup_id', { errors: [{ path: 'body', message: 'exactly one of snapshot_id, backup_id' }] });
+    }
+    const first = this.volumes.find(project, name);
+    const boxIds = this.store.mountsOf(project, name).map((m) => m.box_id);
+    await this.volumes.withLocks(first.id, boxIds, async () => {
+      const volume = this.volumes.find(project, name);
+      const source: Source = input.snapshot_id ? { snapshot_id: this.findSnapshot(project, input.snapshot_id, volume).id } : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
+      const busy = this.store.mountsOf(project, name).filter((m) => m.status !== 'stopped');
+      if (busy.length) {
+        throw new ApiError('conflict', `volume "${name}" is mounted by ${names(busy.map((m) => `${m.box} (${m.status})`))}; stop those boxes (or detach it) and restore again`);
+      }
+      this.volumes.requireEngine();
+      // The intent: a restore cut short by a crash is redone at start.
+      this.store.update(volume.id, { pending_restore: JSON.stringify(source) });
+      this.volumes.inFlight.add(volume.id);
+      try {
+        await this.fill(volume, source);
+        this.store.update(volume.id, { pending_restore: null });
+      } finally {
+        this.volumes.inFlight.delete(volume.id);
+      }
+    });
+    const out = this.volumes.represent(this.volumes.find(project, name));
+    this.deps.bus.emit('volume.updated', { volume: out }, project);
+    return out;
+  }
+
+  /** Redoes a restore a crash cut short (its source is still there: deleting it needs the volume's lock). */
+  async redoRestore(volume: VolumeRow): Promise<void> {
+    const source = JSON.parse(volume.pending_restore!) as Source;
+    try {
+      await this.fill(volume, source);
+    } catch (err) {
+      this.deps.log.error({ err, volume: volume.name }, 'could not finish a restore cut short by a crash; its data may be partial');
+    }
+    this.store.update(volume.id, { pending_restore: null });
+  }
+}

@@ -1,0 +1,266 @@
+import type { FastifyBaseLogger } from 'fastify';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiError } from '../../../shared/errors';
+import type { DataMount } from '../../../shared/schemas/box';
+import { DEFAULT_BACKUP_RETENTION, type Volume, type VolumeAttach, type VolumeCreate } from '../../../shared/schemas/volumes';
+import { KeyedMutex } from '../boxes/keyed-mutex';
+import type { BoxRecreator } from '../boxes/recreate';
+import type { BoxService } from '../boxes/service';
+import { toBox, type BoxRow, type BoxStore } from '../boxes/store';
+import type { ContainerEngine } from '../engine/container-engine';
+import type { EngineMonitor } from '../engine/engine-monitor';
+import type { EventBus } from '../events/event-bus';
+import { newId, now } from '../ids';
+import { VOLUME_ROLES, type VolumeHelpers } from './helpers';
+import { checkDataMounts } from './mount-paths';
+import { toVolume, type VolumeBackupRow, type VolumeRow, type VolumeStore } from './store';
+
+export interface VolumeServiceDeps {
+  store: VolumeStore;
+  boxes: BoxService;
+  boxStore: BoxStore;
+  recreator: BoxRecreator;
+  engine: ContainerEngine;
+  monitor: EngineMonitor;
+  helpers: VolumeHelpers;
+  bus: EventBus;
+  instanceId: string;
+  dataDir: string;
+  log: FastifyBaseLogger;
+}
+
+/** How stale a mounted volume's size may be before a read measures it again (in the background). */
+const MEASURE_EVERY_MS = 60_000;
+
+export function names(list: string[]): string {
+  const shown = list.slice(0, 5).map((n) => `"${n}"`).join(', ');
+  return list.length > 5 ? `${shown} and ${list.length - 5} more` : shown;
+}
+
+/**
+ * Data volumes: engine volumes labelled like boxes that outlive them. The
+ * record is the desired state; every operation on one volume is serialised
+ * (`mutex`, keyed by its id) and takes the boxes it touches after it, in id
+ * order, so locks never cross.
+ */
+export class VolumeService {
+  readonly mutex = new KeyedMutex();
+  /** Ids (volumes, snapshots, backups) whose operation runs in this process: the start-time recovery leaves them alone. */
+  readonly inFlight = new Set<string>();
+  private readonly measuring = new Set<string>();
+
+  constructor(readonly deps: VolumeServiceDeps) {
+    // A box created or deleted with data_mounts changes those volumes' mounts.
+    deps.bus.subscribe((event) => {
+      if (event.type !== 'box.created' && event.type !== 'box.deleted') return;
+      for (const m of event.data.box.data_mounts ?? []) {
+        const row = this.store.get(event.data.box.project, m.name);
+        if (row) this.emitUpdated(row.id);
+      }
+    });
+  }
+
+  get store(): VolumeStore {
+    return this.deps.store;
+  }
+
+  backupDir(volumeId: string): string {
+    return path.join(this.deps.dataDir, 'backups', volumeId);
+  }
+
+  backupFile(volumeId: string, backupId: string): string {
+    return path.join(this.backupDir(volumeId), `${backupId}.tar.gz`);
+  }
+
+  /** A done backup of the project (of this volume when given), or 404. */
+  findDoneBackup(project: string, id: string, volume?: VolumeRow): VolumeBackupRow {
+    const row = this.store.getBackup(id);
+    if (!row || row.project !== project || (volume && row.volume_id !== volume.id)) {
+      throw new ApiError('not_found', `backup "${id}" not found${volume ? ` for volume "${volume.name}"` : ''} in project "${project}"`);
+    }
+    if (row.status !== 'done') throw new ApiError('conflict', `backup "${id}" is ${row.status}${row.reason ? ` (${row.reason})` : ''}; only a done backup can be restored or downloaded`);
+    return row;
+  }
+
+  labels(row: Pick<VolumeRow, 'id' | 'project' | 'name'>, role: string, id = row.id): Record<string, string> {
+    return { 'boxdesk.id': id, 'boxdesk.project': row.project, 'boxdesk.volume': row.name, 'boxdesk.instance': this.deps.instanceId, 'boxdesk.role': role, 'boxdesk.owner': row.id };
+  }
+
+  requireEngine(): void {
+    const health = this.deps.monitor.current;
+    if (!health.up) throw new ApiError('engine_unavailable', `the container engine is unreachable (${health.reason}); start it and try again`);
+  }
+
+  /** A ready volume of the project, or 404. */
+  find(project: string, name: string): VolumeRow {
+    const row = this.store.get(project, name);
+    if (!row || row.status !== 'ready') throw new ApiError('not_found', `volume "${name}" not found in project "${project}"; GET /v1/projects/${project}/volumes lists them`);
+    return row;
+  }
+
+  represent(row: VolumeRow): Volume {
+    const mounts = this.store.mountsOf(row.project, row.name);
+    if (mounts.some((m) => m.status === 'running') && Date.now() - Date.parse(row.measured_at ?? row.created_at) > MEASURE_EVERY_MS) void this.measureLater(row.id);
+    return toVolume(row, mounts.map(({ box, path: p, read_only }) => ({ box, path: p, read_only })));
+  }
+
+  get(project: string, name: string): Volume {
+    return this.represent(this.find(project, name));
+  }
+
+  list(project: string): Volume[] {
+    return this.store.list(project).map((row) => this.represent(row));
+  }
+
+  emitUpdated(id: string): void {
+    const row = this.store.getById(id);
+    if (row?.status === 'ready') this.deps.bus.emit('volume.updated', { volume: this.represent(row) }, row.project);
+  }
+
+  /** Measures a volume's bytes through a helper (read-only mount) and records them. The caller need not hold the lock. */
+  async measure(row: VolumeRow): Promise<number> {
+    const out = await this.deps.helpers.run(row.id, [{ volume: row.engine_name, path: '/dst', readOnly: true }], 'du -sb /dst | cut -f1');
+    const bytes = Number.parseInt(out.trim(), 10) || 0;
+    this.store.update(row.id, { size_bytes: bytes, measured_at: now() });
+    return bytes;
+  }
+
+  private async measureLater(id: string): Promise<void> {
+    if (this.measuring.has(id)) return;
+    this.measuring.add(id);
+    try {
+      await this.mutex.run(id, async () => {
+        const row = this.store.getById(id);
+        if (row?.status !== 'ready') return;
+        const before = row.size_bytes;
+        if ((await this.measure(row)) !== before) this.emitUpdated(id);
+      });
+    } catch (err) {
+      this.deps.log.warn({ err, volume: id }, 'could not measure a volume');
+    } finally {
+      this.measuring.delete(id);
+    }
+  }
+
+  /** Makes the record (and, for a plain volume, the engine volume). Clones are filled by VolumeCopies.create. */
+  async createEmpty(project: string, input: VolumeCreate, status: VolumeRow['status']): Promise<VolumeRow> {
+    this.requireEngine();
+    const id = newId('vol');
+    const row: VolumeRow = {
+      id,
+      project,
+      name: input.name,
+      engine_name: `boxdesk-${project}-${input.name}-${id.slice(4, 12)}`,
+      status,
+      size_gb: input.size_gb ?? null,
+      size_bytes: 0,
+      measured_at: now(),
+      backup_retention: input.backup_retention ?? DEFAULT_BACKUP_RETENTION,
+      pending_restore: null,
+      paused: null,
+      created_at: now(),
+    };
+    if (!this.store.insert(row)) throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);
+    this.inFlight.add(id);
+    try {
+      await this.deps.engine.createVolume(row.engine_name, this.labels(row, VOLUME_ROLES.volume));
+    } catch (err) {
+      this.store.delete(id);
+      this.inFlight.delete(id);
+      throw err;
+    }
+    if (status === 'ready') {
+      this.inFlight.delete(id);
+      this.deps.bus.emit('volume.created', { volume: this.represent(row) }, project);
+    }
+    return row;
+  }
+
+  /** 409 while a box mounts it, naming them. Its snapshots and backups go with it. */
+  async delete(project: string, name: string): Promise<void> {
+    const first = this.find(project, name);
+    await this.mutex.run(first.id, async () => {
+      const row = this.find(project, name);
+      const mounts = this.store.mountsOf(project, name);
+      if (mounts.length) {
+        throw new ApiError('conflict', `volume "${name}" is mounted by box${mounts.length > 1 ? 'es' : ''} ${names(mounts.map((m) => m.box))}; detach it (POST …/volumes/${name}/detach) or delete those boxes first`);
+      }
+      this.requireEngine();
+      // The intent first: a crash from here on is finished at start.
+      this.store.update(row.id, { status: 'deleting' });
+      await this.finishDelete(row);
+    });
+  }
+
+  async finishDelete(row: VolumeRow): Promise<void> {
+    for (const snap of this.store.allSnapshots().filter((s) => s.volume_id === row.id)) {
+      await this.deps.engine.removeVolume(snap.engine_name);
+      this.store.deleteSnapshot(snap.id);
+    }
+    await this.deps.engine.removeVolume(row.engine_name);
+    fs.rmSync(this.backupDir(row.id), { recursive: true, force: true });
+    for (const b of this.store.backupsOf(row.id)) this.store.deleteBackup(b.id);
+    this.store.delete(row.id);
+    this.deps.bus.emit('volume.deleted', { volume: toVolume(row, []) }, row.project);
+  }
+
+  /** Runs `work` holding the volume's lock, then the given boxes' locks in id order. */
+  withLocks<T>(volumeId: string, boxIds: string[], work: () => Promise<T>): Promise<T> {
+    const ids = [...new Set(boxIds)].sort();
+    const nest = (i: number): Promise<T> => (i === ids.length ? work() : this.deps.boxes.mutex.run(ids[i]!, () => nest(i + 1)));
+    return this.mutex.run(volumeId, () => nest(0));
+  }
+
+  attach(project: string, name: string, input: VolumeAttach): Promise<Volume> {
+    const mount: DataMount = { name, path: input.path, read_only: input.read_only ?? false };
+    return this.changeMounts(project, name, input.box, (current) => {
+      const existing = current.find((m) => m.name === name);
+      if (existing) throw new ApiError('conflict', `volume "${name}" is already mounted in box "${input.box}" at ${existing.path}; detach it first to move it`);
+      return checkDataMounts([...current, mount], 'body');
+    });
+  }
+
+  detach(project: string, name: string, boxName: string): Promise<Volume> {
+    return this.changeMounts(project, name, boxName, (current) => {
+      if (!current.some((m) => m.name === name)) throw new ApiError('conflict', `volume "${name}" is not mounted in box "${boxName}"`);
+      return current.filter((m) => m.name !== name);
+    });
+  }
+
+  /**
+   * The engine cannot change a live container's mounts: the box's container
+   * is recreated with its root kept (boxes/recreate.ts); a running box runs
+   * again afterwards, a stopped one stays stopped.
+   */
+  private async changeMounts(project: string, name: string, boxName: string, next: (current: DataMount[]) => DataMount[]): Promise<Volume> {
+    const volume = this.find(project, name);
+    const firstBox = this.deps.boxes.find(project, boxName);
+    await this.withLocks(volume.id, [firstBox.id], async () => {
+      this.find(project, name);
+      const box = this.deps.boxes.find(project, boxName);
+      if (box.id !== firstBox.id) throw new ApiError('conflict', `box "${boxName}" was replaced while this request waited; try again`);
+      if (!['running', 'stopped'].includes(box.status)) throw new ApiError('conflict', `cannot change the mounts of box "${boxName}" while it is ${box.status}; wait until it is running or stopped`);
+      this.requireEngine();
+      const current = box.data_mounts ? (JSON.parse(box.data_mounts) as DataMount[]) : [];
+      const mounts = next(current);
+      this.setMounts(box, mounts);
+      try {
+        await this.deps.recreator.recreate(this.deps.boxStore.getById(box.id)!, 'current');
+      } catch (err) {
+        // Not yet recorded as a swap in flight: nothing changed, so the mounts are what they were.
+        if (!this.deps.boxStore.getById(box.id)?.pending_root) this.setMounts(box, current);
+        throw err;
+      }
+    });
+    const row = this.find(project, name);
+    const out = this.represent(row);
+    this.deps.bus.emit('volume.updated', { volume: out }, project);
+    return out;
+  }
+
+  private setMounts(box: BoxRow, mounts: DataMount[]): void {
+    const next = this.deps.boxStore.update(box.id, { data_mounts: mounts.length ? JSON.stringify(mounts) : null }, now());
+    this.deps.bus.emit('box.updated', { box: toBox(next) }, next.project);
+  }
+}
