@@ -1,6 +1,7 @@
 import { ApiError, type Problem } from './errors';
 import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
 import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
+import type { BoxStats } from './schemas/stats';
 import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
 /** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
@@ -117,6 +118,16 @@ export class BoxdeskClient {
   logs(project: string, name: string, options: { tail?: number; follow?: boolean } = {}): Promise<FetchResponse> {
     const qs = queryString([['tail', options.tail], ['follow', options.follow ? 'true' : undefined]]);
     return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`, undefined, { accept: 'text/plain' });
+  }
+
+  /** One resource sample of a running box. */
+  boxStats(project: string, name: string): Promise<BoxStats> {
+    return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats`);
+  }
+
+  /** One BoxStats JSON line a second (application/x-ndjson) until the box stops; cancel the body to leave. */
+  boxStatsStream(project: string, name: string): Promise<FetchResponse> {
+    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats?stream=1`, undefined, { accept: 'application/x-ndjson' });
   }
 
   exec(project: string, name: string, body: ExecRequest): Promise<ExecResult> {

@@ -6,6 +6,8 @@ export type BoxdeskEvent =
   | EventOf<'box.updated', { box: Box }>
   | EventOf<'box.status', { box: Box }>
   | EventOf<'box.deleted', { box: Box }>
+  /** The kernel killed a process of the box for memory: its main process, or one started by exec or a console. */
+  | EventOf<'box.oom', { box: string; id: string; process: 'main' | 'exec'; at: string }>
   | EventOf<'base.pull', { name: string; image: string; progress: string; done: boolean; error?: string }>
   | EventOf<'engine.status', { up: boolean; reason: string | null }>;
 

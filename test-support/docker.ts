@@ -20,3 +20,30 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * A throwaway image: the busybox test image with /bin/sh replaced by `script`
+ * (run by busybox's own sh), or removed when `script` is null. Remove it with
+ * removeImage when done.
+ */
+export async function imageWithShell(baseImage: string, tag: string, script: string | null): Promise<string> {
+  const setup = script === null ? 'rm /bin/sh' : `rm /bin/sh && cat > /bin/sh <<'SCRIPT'\n#!/bin/busybox sh\n${script}\nSCRIPT\nchmod 755 /bin/sh`;
+  const container = await docker.createContainer({ Image: baseImage, Entrypoint: [], Cmd: ['/bin/busybox', 'sh', '-c', setup], Labels: { 'boxdesk.test': 'image-builder' } });
+  try {
+    await container.start();
+    const { StatusCode } = (await container.wait()) as { StatusCode: number };
+    if (StatusCode !== 0) throw new Error(`building ${tag}: the setup exited with ${StatusCode}`);
+    const [repo, version] = tag.split(':') as [string, string];
+    await container.commit({ repo, tag: version });
+  } finally {
+    await container.remove({ force: true });
+  }
+  return tag;
+}
+
+export async function removeImage(tag: string): Promise<void> {
+  await docker
+    .getImage(tag)
+    .remove({ force: true })
+    .catch(() => undefined);
+}

@@ -9,6 +9,7 @@ import { BaseService } from './bases/service';
 import { BaseStore } from './bases/store';
 import { Reconciler } from './boxes/reconciler';
 import { registerBoxRoutes } from './boxes/routes';
+import { registerBoxStatsRoutes } from './boxes/stats-routes';
 import { BoxService } from './boxes/service';
 import { BoxStore } from './boxes/store';
 import type { CoreConfig } from './config';
@@ -42,6 +43,8 @@ export interface CoreOptions {
   logger?: boolean | object;
   /** The SQLite addon built for Electron's ABI (main.ts). */
   sqliteBinding?: string;
+  /** How long a box mutation may wait in its box's queue before answering 409 (default 60 s; tests shorten it). */
+  boxQueueWaitMs?: number;
 }
 
 function instanceId(db: Db): string {
@@ -54,13 +57,13 @@ function instanceId(db: Db): string {
 }
 
 /** The services, each owning its store; disposables go to `owned`. */
-function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log: FastifyBaseLogger, owned: DisposableStore) {
+function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log: FastifyBaseLogger, owned: DisposableStore, options: CoreOptions) {
   const bus = new EventBus();
   const monitor = owned.add(new EngineMonitor(engine, log));
   const bases = new BaseService(new BaseStore(db), engine, bus, log);
   const instance = instanceId(db);
   const boxStore = new BoxStore(db);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log });
+  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
   return { bus, monitor, bases, boxes, reconciler, exec, idempotency: new IdempotencyStore(db) };
@@ -68,11 +71,12 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
 type Services = ReturnType<typeof createServices>;
 
 /** Each resource registers its own routes; socket routes register with the one upgrade router. */
-function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engineName: string, auth: AuthService, sockets: SocketRouter): void {
-  registerSystemRoutes(app, s.monitor, engineName);
+function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engine: ContainerEngine, auth: AuthService, sockets: SocketRouter): void {
+  registerSystemRoutes(app, s.monitor, engine.name);
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, s.bases);
   registerBoxRoutes(app, s.boxes, s.idempotency);
+  registerBoxStatsRoutes(app, s.boxes, engine);
   registerEventRoutes(app, s.bus);
   registerExecRoutes(app, s.exec, sockets);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
@@ -102,8 +106,8 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   const limiter = new RateLimiter(config.rateLimit, config.rateLimit * 10);
   const app = await createHttpApp({ config, policy, auth, limiter, logger: options.logger });
   const engine = options.engine ?? new DockerEngine();
-  const services = createServices(config, db, engine, app.log, owned);
-  registerRoutes(app, services, config, engine.name, auth, new SocketRouter(app, { policy, auth, limiter }));
+  const services = createServices(config, db, engine, app.log, owned, options);
+  registerRoutes(app, services, config, engine, auth, new SocketRouter(app, { policy, auth, limiter }));
   await startEngineWatch(services, config, app.log);
 
   await app.listen({ host: config.host, port: config.port });

@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
 
+/** The longest a stop waits between SIGTERM and SIGKILL, whatever the box asks: a stop always ends. */
+export const MAX_GRACE_SECONDS = 300;
+
 export const BOX_STATUSES = ['creating', 'running', 'stopping', 'stopped', 'resuming', 'deleting', 'error'] as const;
 export const BoxStatus = Type.Union(BOX_STATUSES.map((s) => Type.Literal(s)));
 export type BoxStatus = Static<typeof BoxStatus>;
@@ -11,6 +14,7 @@ export const Config = Type.Object(
     ram_mb: Type.Optional(Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' })),
     region: Type.Optional(Type.String({ description: '"local" is the only region of a single machine.' })),
     storage_gb: Type.Optional(Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' })),
+    pids_limit: Type.Optional(Type.Integer({ minimum: 16, maximum: 4194304, description: 'Most processes (and threads) the box may run at once (engine limit); applies live. Default 1024.' })),
   },
   { additionalProperties: false },
 );
@@ -21,6 +25,7 @@ export const ResolvedConfig = Type.Object({
   ram_mb: Type.Integer(),
   region: Type.String(),
   storage_gb: Type.Integer(),
+  pids_limit: Type.Integer(),
 });
 export type ResolvedConfig = Static<typeof ResolvedConfig>;
 
@@ -77,7 +82,11 @@ export const BoxUpdate = Type.Object(
     environment: Type.Optional(EnvironmentMap),
     port: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
     tags: Type.Optional(TagMap),
-    termination_grace_period_seconds: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
+    termination_grace_period_seconds: Type.Optional(
+      Type.Union([Int32NonNegative, Type.Null()], {
+        description: `Seconds between SIGTERM and SIGKILL on stop (default 10). Stored as given; values above ${MAX_GRACE_SECONDS} act as ${MAX_GRACE_SECONDS}.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -105,5 +114,5 @@ export const LogsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const DEFAULT_CONFIG: ResolvedConfig = { cpus: 1, ram_mb: 1024, region: 'local', storage_gb: 10 };
+export const DEFAULT_CONFIG: ResolvedConfig = { cpus: 1, ram_mb: 1024, region: 'local', storage_gb: 10, pids_limit: 1024 };
 export const DEFAULT_GRACE_SECONDS = 10;

@@ -7,7 +7,7 @@ export const ExecRequest = Type.Object(
     env: Type.Optional(EnvironmentMap),
     cwd: Type.Optional(Type.String({ pattern: '^/', maxLength: 4096 })),
     stdin: Type.Optional(Type.String({ description: 'Written to the process, then stdin is closed.' })),
-    timeout_s: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, description: 'Kill the whole process tree after this many seconds.' })),
+    timeout_s: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, description: 'Answer after this many seconds at the latest (timed_out: true) and kill the whole process tree.' })),
   },
   { additionalProperties: false },
 );
@@ -18,7 +18,8 @@ export const ExecResult = Type.Object({
   stdout: Type.String(),
   stderr: Type.String(),
   truncated: Type.Boolean({ description: 'true when stdout or stderr passed the per-stream cap and the rest was dropped' }),
-  timed_out: Type.Boolean(),
+  timed_out: Type.Boolean({ description: 'true when timeout_s passed: the answer comes then, and the process tree is killed' }),
+  oom_killed: Type.Boolean({ description: 'true when the kernel killed the process for memory (the box hit config.ram_mb); exit_code is then 137' }),
   duration_ms: Type.Integer(),
 });
 export type ExecResult = Static<typeof ExecResult>;

@@ -40,7 +40,7 @@ describe('create', () => {
     assert.equal(box.status, 'running');
     assert.match(box.id, /^box_[a-z2-7]{20}$/);
     assert.match(box.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.deepEqual(box.config, { cpus: 1, ram_mb: 256, region: 'local', storage_gb: 10 });
+    assert.deepEqual(box.config, { cpus: 1, ram_mb: 256, region: 'local', storage_gb: 10, pids_limit: 1024 });
     assert.equal(box.base, 'default');
     const [c] = await containersOfBox(box.id);
     assert.ok(c, 'container exists');

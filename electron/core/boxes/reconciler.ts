@@ -4,11 +4,15 @@ import type { EngineMonitor } from '../engine/engine-monitor';
 import { now } from '../ids';
 import type { Disposable } from '../lifetime';
 import type { EventBus } from '../events/event-bus';
-import { LABELS, type BoxService } from './service';
+import { crashReason, readTail, REASON_TAIL_LINES } from './crash-loop';
+import { CONTAINER_GONE, LABELS, type BoxService } from './service';
 import { toBox, type BoxRow, type BoxStore } from './store';
 
 /** Events after which a box's container may no longer match its record. */
-const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'removed']);
+const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'removed', 'paused', 'unpaused']);
+
+/** The status reason of a box whose container was paused behind Boxdesk's back; resume thaws it. */
+export const PAUSED_REASON = 'its container was paused outside Boxdesk (e.g. docker pause), so nothing in it runs; resume the box to thaw it, or stop or delete it';
 
 /**
  * Makes the engine agree with the store, at start, when the engine comes
@@ -19,6 +23,8 @@ const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'r
 export class Reconciler implements Disposable {
   private watch: Disposable | null = null;
   private pending = new Map<string, NodeJS.Timeout>();
+  /** Boxes with an OOM kill not yet reported as an event. */
+  private readonly oomPending = new Set<string>();
   private disposed = false;
 
   constructor(
@@ -43,6 +49,10 @@ export class Reconciler implements Disposable {
       { [LABELS.instance]: this.instanceId },
       (event) => {
         const boxId = event.labels[LABELS.id];
+        if (boxId && event.kind === 'oom') {
+          this.boxes.noteOom(event.containerId);
+          this.oomPending.add(boxId);
+        }
         if (boxId && RECONCILE_ON.has(event.kind)) this.schedule(boxId);
       },
       (err) => {
@@ -118,12 +128,15 @@ export class Reconciler implements Disposable {
         return;
       }
       const container = row.container_id ? await this.engine.inspectContainer(row.container_id) : null;
+      const oom = this.oomPending.delete(boxId);
       try {
         await this.converge(row, container);
       } catch (err) {
         if (err instanceof EngineError && err.kind === 'unavailable') throw err;
         this.setError(row, `could not reach the desired state: ${(err as Error).message}`);
       }
+      // The main process lived through it: the kernel killed a process started by exec or a console.
+      if (oom && container?.running) this.bus.emit('box.oom', { box: row.name, id: row.id, process: 'exec', at: now() }, row.project);
     });
   }
 
@@ -136,20 +149,50 @@ export class Reconciler implements Disposable {
       case 'deleting':
         await this.boxes.finishDelete(row);
         return;
-      case 'error':
-        return;
     }
     if (!container) {
-      this.setError(row, 'its container was removed outside Boxdesk; delete the box and create it again');
+      // Forget the container: the box's status and hints then say it has none.
+      if (row.container_id) this.store.update(row.id, { container_id: null }, now());
+      if (row.status !== 'error' || row.container_id) this.setError(row, CONTAINER_GONE);
+      return;
+    }
+    if (row.status === 'error') {
+      // A pause from outside that was undone outside: the box runs again.
+      if (row.status_reason === PAUSED_REASON && container.state === 'running') this.setStatus(row, 'running');
       return;
     }
     if (row.status === 'stopping' || (row.status === 'stopped' && container.running)) {
       await this.boxes.stopContainer(row);
       if (row.status === 'stopping') this.setStatus(row, 'stopped');
-    } else if (row.status === 'resuming' || (row.status === 'running' && !container.running)) {
+    } else if (row.status === 'running' && container.state === 'paused') {
+      this.setError(row, PAUSED_REASON);
+    } else if (row.status === 'running' && !container.running) {
+      await this.mainExited(row, container);
+    } else if (row.status === 'resuming') {
       await this.engine.startContainer(container.id);
-      if (row.status === 'resuming') this.setStatus(row, 'running');
+      this.setStatus(row, 'running');
     }
+  }
+
+  /**
+   * The main process of a box that should run has exited: the core restarts
+   * it, unless this makes three exits within 60 s or the kernel killed it for
+   * memory; then the box turns `error`, saying how it ended and what it said last.
+   */
+  private async mainExited(row: BoxRow, container: ContainerState): Promise<void> {
+    const oomKilled = container.oomKilled && container.exitCode === 137;
+    const { count, loop } = this.boxes.crashes.record(row.id);
+    if (!oomKilled && !loop) {
+      this.log.warn({ box: row.name, project: row.project, exitCode: container.exitCode, exits: count }, 'main process exited; restarting it');
+      await this.engine.startContainer(container.id);
+      return;
+    }
+    const output = await this.engine
+      .logs(container.id, { tail: REASON_TAIL_LINES, follow: false })
+      .then(readTail)
+      .catch((err: Error) => `(could not read it: ${err.message})`);
+    this.setError(row, crashReason(container.exitCode, oomKilled, count, output));
+    if (oomKilled) this.bus.emit('box.oom', { box: row.name, id: row.id, process: 'main', at: now() }, row.project);
   }
 
   private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): void {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Box, BoxCreate, BoxList, BoxListQuery, BoxUpdate, LogsQuery } from '../../../shared/schemas/box';
 import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
 import { sendLiveStream } from '../http/streaming';
@@ -10,6 +10,15 @@ import type { BoxService } from './service';
 import { problemResponses, textStream } from '../http/problem-responses';
 
 const tags = ['boxes'];
+
+/** Aborts when the client goes away before its answer is sent: queued work for it is dropped. */
+function clientGone(reply: FastifyReply): { signal: AbortSignal } {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return { signal: controller.signal };
+}
 
 export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idempotency: IdempotencyStore): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -55,24 +64,24 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
         response: { 200: Box, ...problemResponses(404, 409) },
       },
     },
-    async (request) => boxes.update(request.params.project, request.params.name, request.body),
+    async (request, reply) => boxes.update(request.params.project, request.params.name, request.body, clientGone(reply)),
   );
 
   api.delete(`${base}/:name`, { config: { scope: 'write' }, schema: { tags, summary: 'Delete a box and its container', params: BoxParams, response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(404, 409) } } }, async (request, reply) => {
-    await boxes.delete(request.params.project, request.params.name);
+    await boxes.delete(request.params.project, request.params.name, clientGone(reply));
     return reply.code(204).send(null);
   });
 
   api.post(
     `${base}/:name/stop`,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Stop: SIGTERM, then SIGKILL after the grace period. Idempotent.', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
-    async (request) => boxes.stop(request.params.project, request.params.name),
+    { config: { scope: 'write' }, schema: { tags, summary: 'Stop: SIGTERM, then SIGKILL after the grace period (at most 300 s). Idempotent.', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
+    async (request, reply) => boxes.stop(request.params.project, request.params.name, clientGone(reply)),
   );
 
   api.post(
     `${base}/:name/resume`,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Resume a stopped box. Idempotent.', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
-    async (request) => boxes.resume(request.params.project, request.params.name),
+    { config: { scope: 'write' }, schema: { tags, summary: 'Resume a stopped box, or restart one in error. Idempotent.', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
+    async (request, reply) => boxes.resume(request.params.project, request.params.name, clientGone(reply)),
   );
 
   api.get(

@@ -1,15 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
-import { DEFAULT_CONFIG, DEFAULT_GRACE_SECONDS, type Box, type BoxCreate, type BoxListQuery, type BoxUpdate, type Config, type ResolvedConfig } from '../../../shared/schemas/box';
+import { DEFAULT_CONFIG, DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS, type Box, type BoxCreate, type BoxListQuery, type BoxUpdate, type Config, type ResolvedConfig } from '../../../shared/schemas/box';
 import { DEFAULT_BASE, type BaseService } from '../bases/service';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
-import { assertTransition } from './box-state-machine';
-import { KeyedMutex } from './keyed-mutex';
-import { toBox, type BoxRow, type BoxStore } from './store';
+import { assertTransition, type BoxOperation } from './box-state-machine';
+import { CrashLoopDetector } from './crash-loop';
+import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
+import { KeyedMutex, QueueWaitError } from './keyed-mutex';
+import { configOf, limitsOf, toBox, type BoxRow, type BoxStore } from './store';
 
 /** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
 export const MAIN_COMMAND = ['/bin/sh', '-c', "trap 'exit 0' TERM INT; while :; do sleep 2147483647 & wait $!; done"];
@@ -24,26 +26,65 @@ export interface BoxServiceDeps {
   monitor: EngineMonitor;
   instanceId: string;
   log: FastifyBaseLogger;
+  /** How long a mutation may wait behind the box's other operations before it answers 409 (default 60 s). */
+  queueWaitMs?: number;
 }
 
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c?: unknown; i?: unknown };
-    if (typeof value.c === 'string' && typeof value.i === 'string') return { created_at: value.c, id: value.i };
-  } catch {
-    // fall through
-  }
-  throw new ApiError('invalid_body', 'query.cursor is not a cursor this API returned', { errors: [{ path: 'query.cursor', message: 'is not valid' }] });
-}
+export const DEFAULT_QUEUE_WAIT_MS = 60_000;
 
-function encodeCursor(row: BoxRow): string {
-  return Buffer.from(JSON.stringify({ c: row.created_at, i: row.id })).toString('base64url');
+export const CONTAINER_GONE = 'its container was removed outside Boxdesk; delete the box and create it again';
+
+/** What a mutation knows of its caller: a client that goes away drops the queued work. */
+export interface CallOptions {
+  signal?: AbortSignal;
 }
 
 export class BoxService {
   readonly mutex = new KeyedMutex();
+  /** Main-process exits per box, for the crash-loop rule (the reconciler records them). */
+  readonly crashes = new CrashLoopDetector();
+  /** Boxes whose delete killed the container under an operation still in the queue. */
+  private readonly preempted = new Set<string>();
+  /** Last OOM kill seen per container (engine events), for exec to report. */
+  private readonly ooms = new Map<string, number>();
+  private readonly queueWaitMs: number;
 
-  constructor(private readonly deps: BoxServiceDeps) {}
+  constructor(private readonly deps: BoxServiceDeps) {
+    this.queueWaitMs = deps.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS;
+  }
+
+  /**
+   * Runs a mutation in the box's queue, in arrival order. One that would wait
+   * longer than the bound answers 409; one whose client has gone is dropped.
+   */
+  private queued<T>(row: BoxRow, task: () => Promise<T>, options: CallOptions = {}): Promise<T> {
+    return this.mutex.run(row.id, task, { signal: options.signal, maxWaitMs: this.queueWaitMs }).catch((err: unknown) => {
+      if (!(err instanceof QueueWaitError)) throw err;
+      const status = this.store.getById(row.id)?.status ?? row.status;
+      if (err.reason === 'aborted') throw new ApiError('conflict', `the client went away while this request waited for box "${row.name}"; nothing was done`);
+      const hint = 'try again later; a delete does not wait behind other operations';
+      throw new ApiError('conflict', `box "${row.name}" is busy: another operation on it (it is ${status}) did not finish within ${Math.round(this.queueWaitMs / 1000)} s; ${hint}`, { hint });
+    });
+  }
+
+  private check(row: BoxRow, op: BoxOperation): void {
+    assertTransition({ name: row.name, status: row.status, hasContainer: row.container_id !== null }, op);
+  }
+
+  /** The grace period a stop really waits: the box's own, at most MAX_GRACE_SECONDS. */
+  graceOf(row: BoxRow): number {
+    return Math.min(row.grace_seconds ?? DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS);
+  }
+
+  /** Notes an OOM kill in a container (from an engine event). */
+  noteOom(containerId: string): void {
+    this.ooms.set(containerId, Date.now());
+  }
+
+  /** Whether the kernel OOM-killed something in the container since `since` (epoch ms). */
+  oomSince(containerId: string, since: number): boolean {
+    return (this.ooms.get(containerId) ?? 0) >= since;
+  }
 
   private get store(): BoxStore {
     return this.deps.store;
@@ -75,23 +116,8 @@ export class BoxService {
     return { items: page.map(toBox), next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
   }
 
-  /** Checks limits against what the engine can give; the schema already checked types and minimums. */
   private resolveConfig(input: Config | undefined, current: ResolvedConfig): ResolvedConfig {
-    const config = { ...current, ...input };
-    if (config.region !== 'local') {
-      throw new ApiError('invalid_body', `config.region "${config.region}" is not available: "local" is the only region of this machine`, {
-        errors: [{ path: 'body.config.region', message: 'must be "local"' }],
-      });
-    }
-    const info = this.deps.monitor.current.info;
-    if (info && config.cpus > info.cpus) {
-      throw new ApiError('invalid_body', `config.cpus ${config.cpus} is more than the ${info.cpus} CPUs this machine has`, { errors: [{ path: 'body.config.cpus', message: `must be at most ${info.cpus}` }] });
-    }
-    const ramLimit = info ? Math.floor(info.memoryBytes / 1024 / 1024) : Infinity;
-    if (config.ram_mb > ramLimit) {
-      throw new ApiError('invalid_body', `config.ram_mb ${config.ram_mb} is more than the ${ramLimit} MiB this machine has`, { errors: [{ path: 'body.config.ram_mb', message: `must be at most ${ramLimit}` }] });
-    }
-    return config;
+    return resolveConfig(input, current, this.deps.monitor.current.info);
   }
 
   private requireEngine(): void {
@@ -114,7 +140,7 @@ export class BoxService {
     const mount = input.data_mounts?.[0];
     if (mount) throw new ApiError('not_found', `volume "${mount.name}" not found in project "${project}"`);
     this.requireEngine();
-    const config = this.resolveConfig(input.config, source ? (JSON.parse(source.config) as ResolvedConfig) : DEFAULT_CONFIG);
+    const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
     if (this.store.get(project, input.name)) throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
     const image = source ? await this.forkImage(source) : await this.deps.bases.resolveImage(baseName!);
@@ -171,7 +197,12 @@ export class BoxService {
     });
   }
 
-  /** Creates (or adopts, after a crash) the box's container and starts it. */
+  /**
+   * Creates (or adopts, after a crash) the box's container and starts it. A
+   * main process that cannot start leaves the box in `error` with the
+   * engine's reason: the box exists, its container can be inspected, and
+   * delete removes it.
+   */
   async bringUp(row: BoxRow): Promise<BoxRow> {
     let containerId = row.container_id;
     if (!containerId) {
@@ -179,12 +210,17 @@ export class BoxService {
       containerId = existing[0]?.id ?? (await this.engine.createContainer(this.containerSpec(row)));
       row = this.store.update(row.id, { container_id: containerId }, now());
     }
-    await this.engine.startContainer(containerId);
+    try {
+      await this.engine.startContainer(containerId);
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;
+      return this.setStatus(row, 'error', `main process could not start: ${err.message}; fix the base's image (its /bin/sh must run), then delete this box and create it again`);
+    }
     return this.setStatus(row, 'running');
   }
 
   private containerSpec(row: BoxRow) {
-    const config = JSON.parse(row.config) as ResolvedConfig;
+    const config = configOf(row);
     return {
       name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,
       image: row.image,
@@ -194,17 +230,21 @@ export class BoxService {
       // container: a baked-in value would outlive an update that removes it.
       env: {},
       labels: { [LABELS.id]: row.id, [LABELS.project]: row.project, [LABELS.box]: row.name, [LABELS.instance]: this.deps.instanceId },
-      limits: { cpus: config.cpus, ramMb: config.ram_mb },
+      limits: limitsOf(config),
       storageGb: row.storage_enforced ? config.storage_gb : null,
-      graceSeconds: row.grace_seconds ?? DEFAULT_GRACE_SECONDS,
+      graceSeconds: this.graceOf(row),
     };
   }
 
-  /** Runs an engine step; an unreachable engine leaves the transient status for the reconciler to finish. */
+  /**
+   * Runs an engine step; an unreachable engine leaves the transient status for
+   * the reconciler to finish. A step cut short by a delete stands aside.
+   */
   private async engineStep(row: BoxRow, step: () => Promise<void>): Promise<void> {
     try {
       await step();
     } catch (err) {
+      if (this.preempted.has(row.id)) throw this.deletedMeanwhile(row);
       if (err instanceof EngineError && err.kind === 'unavailable') {
         this.deps.monitor.reportDown(err.message);
         throw err;
@@ -213,44 +253,98 @@ export class BoxService {
       this.setStatus(row, 'error', reason);
       throw err;
     }
+    if (this.preempted.has(row.id)) throw this.deletedMeanwhile(row);
   }
 
-  stop(project: string, name: string): Promise<Box> {
-    return this.mutex.run(this.find(project, name).id, async () => {
-      let row = this.find(project, name);
-      assertTransition(name, row.status, 'stop');
-      if (row.status === 'stopped') return toBox(row);
-      this.requireEngine();
-      row = this.setStatus(row, 'stopping');
-      await this.engineStep(row, () => this.stopContainer(row));
-      return toBox(this.setStatus(row, 'stopped'));
-    });
+  private deletedMeanwhile(row: BoxRow): ApiError {
+    return new ApiError('conflict', `box "${row.name}" was deleted while this request was in progress`, { hint: 'create it again if you still need it' });
   }
 
+  stop(project: string, name: string, options: CallOptions = {}): Promise<Box> {
+    return this.queued(
+      this.find(project, name),
+      async () => {
+        let row = this.find(project, name);
+        this.check(row, 'stop');
+        if (row.status === 'stopped') return toBox(row);
+        this.requireEngine();
+        row = this.setStatus(row, 'stopping');
+        await this.engineStep(row, () => this.stopContainer(row));
+        return toBox(this.setStatus(row, 'stopped'));
+      },
+      options,
+    );
+  }
+
+  /** SIGTERM, the grace period (bounded), SIGKILL. A container paused from outside is thawed first so it can end. */
   async stopContainer(row: BoxRow): Promise<void> {
-    if (row.container_id) await this.engine.stopContainer(row.container_id, row.grace_seconds ?? DEFAULT_GRACE_SECONDS);
+    if (!row.container_id) return;
+    if (row.status === 'error' || row.status === 'stopping') await this.engine.unpauseContainer(row.container_id).catch(() => undefined);
+    await this.engine.stopContainer(row.container_id, this.graceOf(row));
   }
 
-  resume(project: string, name: string): Promise<Box> {
-    return this.mutex.run(this.find(project, name).id, async () => {
-      let row = this.find(project, name);
-      assertTransition(name, row.status, 'resume');
-      if (row.status === 'running') return toBox(row);
-      this.requireEngine();
-      row = this.setStatus(row, 'resuming');
-      await this.engineStep(row, () => this.engine.startContainer(row.container_id!));
-      return toBox(this.setStatus(row, 'running'));
-    });
+  resume(project: string, name: string, options: CallOptions = {}): Promise<Box> {
+    return this.queued(
+      this.find(project, name),
+      async () => {
+        let row = this.find(project, name);
+        this.check(row, 'resume');
+        if (row.status === 'running') return toBox(row);
+        this.requireEngine();
+        const fromError = row.status === 'error';
+        row = this.setStatus(row, 'resuming');
+        this.crashes.reset(row.id);
+        await this.engineStep(row, async () => {
+          const id = row.container_id!;
+          if (fromError) {
+            // An error box may be paused from outside, or hold limits recorded while it was down.
+            await this.engine.unpauseContainer(id);
+            await this.engine.updateContainer(id, limitsOf(configOf(row)));
+          }
+          await this.engine.startContainer(id);
+        }).catch((err: unknown) => {
+          if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
+          this.store.update(row.id, { container_id: null }, now());
+          this.setStatus(row, 'error', CONTAINER_GONE);
+          throw new ApiError('conflict', `cannot resume box "${name}": ${CONTAINER_GONE}`, { hint: 'delete the box and create it again' });
+        });
+        return toBox(this.setStatus(row, 'running'));
+      },
+      options,
+    );
   }
 
-  delete(project: string, name: string): Promise<void> {
-    return this.mutex.run(this.find(project, name).id, async () => {
-      let row = this.find(project, name);
-      assertTransition(name, row.status, 'delete');
+  /**
+   * Delete always wins: when another operation holds the box's queue (a stop
+   * waiting out a long grace period on frozen processes), the container is
+   * killed at once, the pending operation answers 409, and the delete runs next.
+   */
+  async delete(project: string, name: string, options: CallOptions = {}): Promise<void> {
+    const first = this.find(project, name);
+    if (this.mutex.isBusy(first.id) && first.container_id && first.status !== 'creating' && first.status !== 'deleting') {
       this.requireEngine();
-      row = this.setStatus(row, 'deleting');
-      await this.engineStep(row, () => this.finishDelete(row));
-    });
+      this.preempted.add(first.id);
+      this.setStatus(first, 'deleting');
+      await this.engine.removeContainer(first.container_id);
+    }
+    try {
+      await this.queued(
+        first,
+        async () => {
+          // The reconciler may have finished this delete (after the kill) while it waited: done.
+          if (this.preempted.has(first.id) && !this.store.getById(first.id)) return;
+          let row = this.find(project, name);
+          if (!this.preempted.has(row.id)) this.check(row, 'delete');
+          this.requireEngine();
+          row = this.setStatus(row, 'deleting');
+          this.preempted.delete(row.id);
+          await this.engineStep(row, () => this.finishDelete(row));
+        },
+        options,
+      );
+    } finally {
+      this.preempted.delete(first.id);
+    }
   }
 
   async finishDelete(row: BoxRow): Promise<void> {
@@ -259,55 +353,75 @@ export class BoxService {
     for (const c of leftovers) await this.engine.removeContainer(c.id);
     // A fork's committed image goes with it (the engine keeps it while other forks build on it).
     if (row.owns_image) await this.engine.removeImage(row.image);
+    this.crashes.reset(row.id);
+    if (row.container_id) this.ooms.delete(row.container_id);
     this.store.delete(row.id);
     this.deps.bus.emit('box.deleted', { box: toBox(row) }, row.project);
   }
 
-  update(project: string, name: string, input: BoxUpdate): Promise<Box> {
-    return this.mutex.run(this.find(project, name).id, async () => {
-      const row = this.find(project, name);
-      assertTransition(name, row.status, 'update');
-      const current = JSON.parse(row.config) as ResolvedConfig;
-      const config = this.resolveConfig(input.config, current);
-      if (row.storage_enforced && config.storage_gb !== current.storage_gb) {
-        throw new ApiError('conflict', 'config.storage_gb is enforced by the engine and can only be set when the box is created', {
-          errors: [{ path: 'body.config.storage_gb', message: 'cannot change after create' }],
-        });
-      }
-      if ((config.cpus !== current.cpus || config.ram_mb !== current.ram_mb) && row.container_id) {
-        this.requireEngine();
-        await this.engine.updateContainer(row.container_id, { cpus: config.cpus, ramMb: config.ram_mb });
-      }
-      const next = this.store.update(
-        row.id,
-        {
-          config: JSON.stringify(config),
-          ...(input.environment !== undefined ? { environment: JSON.stringify(input.environment) } : {}),
-          ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
-          ...(input.port !== undefined ? { port: input.port } : {}),
-          ...(input.termination_grace_period_seconds !== undefined ? { grace_seconds: input.termination_grace_period_seconds } : {}),
-        },
-        now(),
-      );
-      const box = toBox(next);
-      this.deps.bus.emit('box.updated', { box }, project);
-      return box;
-    });
+  update(project: string, name: string, input: BoxUpdate, options: CallOptions = {}): Promise<Box> {
+    return this.queued(
+      this.find(project, name),
+      async () => {
+        const row = this.find(project, name);
+        this.check(row, 'update');
+        const current = configOf(row);
+        const config = this.resolveConfig(input.config, current);
+        if (row.storage_enforced && config.storage_gb !== current.storage_gb) {
+          throw new ApiError('conflict', 'config.storage_gb is enforced by the engine and can only be set when the box is created', {
+            errors: [{ path: 'body.config.storage_gb', message: 'cannot change after create' }],
+          });
+        }
+        const limitsChanged = config.cpus !== current.cpus || config.ram_mb !== current.ram_mb || config.pids_limit !== current.pids_limit;
+        // A box in error may have lost its container: its new limits are recorded and applied when it is resumed.
+        if (limitsChanged && row.container_id && row.status !== 'error') {
+          this.requireEngine();
+          await this.engine.updateContainer(row.container_id, limitsOf(config));
+        }
+        const next = this.store.update(
+          row.id,
+          {
+            config: JSON.stringify(config),
+            ...(input.environment !== undefined ? { environment: JSON.stringify(input.environment) } : {}),
+            ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
+            ...(input.port !== undefined ? { port: input.port } : {}),
+            ...(input.termination_grace_period_seconds !== undefined ? { grace_seconds: input.termination_grace_period_seconds } : {}),
+          },
+          now(),
+        );
+        const box = toBox(next);
+        this.deps.bus.emit('box.updated', { box }, project);
+        return box;
+      },
+      options,
+    );
   }
 
   async logs(project: string, name: string, options: { tail?: number; follow: boolean }): Promise<Readable> {
     const row = this.find(project, name);
-    assertTransition(name, row.status, 'logs');
+    this.check(row, 'logs');
     if (!row.container_id) throw new ApiError('conflict', `box "${name}" has no container (${row.status_reason ?? row.status})`);
     this.requireEngine();
     return this.engine.logs(row.container_id, options);
   }
 
-  /** The running box's container, for exec and console. */
-  requireRunning(project: string, name: string): BoxRow {
+  /** The running box's container, for exec, console and stats. */
+  requireRunning(project: string, name: string, op: BoxOperation = 'exec'): BoxRow {
     const row = this.find(project, name);
-    assertTransition(name, row.status, 'exec');
+    this.check(row, op);
     this.requireEngine();
     return row;
+  }
+
+  /**
+   * The engine refused to run something in the box's container (paused, not
+   * running): a 409 about the box; the engine's event brings its status up to date.
+   */
+  containerRefused(row: BoxRow, err: EngineError): ApiError {
+    const paused = /paused/i.test(err.message);
+    const hint = paused
+      ? 'its container was paused outside Boxdesk: resume the box (POST …/resume) to thaw it'
+      : 'its main process is not running: GET the box for its status_reason; resume it to start it again';
+    return new ApiError('conflict', `box "${row.name}" cannot run commands now (${err.message}); ${hint}`, { hint });
   }
 }

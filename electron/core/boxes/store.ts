@@ -1,5 +1,6 @@
-import type { Box, BoxStatus, DataMount, ResolvedConfig } from '../../../shared/schemas/box';
+import { DEFAULT_CONFIG, type Box, type BoxStatus, type DataMount, type ResolvedConfig } from '../../../shared/schemas/box';
 import type { Db } from '../db/database';
+import type { ResourceLimits } from '../engine/container-engine';
 
 export interface BoxRow {
   id: string;
@@ -23,6 +24,16 @@ export interface BoxRow {
   updated_at: string;
 }
 
+/** The box's config; fields added since the row was written take their defaults. */
+export function configOf(row: Pick<BoxRow, 'config'>): ResolvedConfig {
+  return { ...DEFAULT_CONFIG, ...(JSON.parse(row.config) as Partial<ResolvedConfig>) };
+}
+
+/** The limits the engine enforces for a config. */
+export function limitsOf(config: ResolvedConfig): ResourceLimits {
+  return { cpus: config.cpus, ramMb: config.ram_mb, pidsLimit: config.pids_limit };
+}
+
 export function toBox(row: BoxRow): Box {
   return {
     id: row.id,
@@ -33,7 +44,7 @@ export function toBox(row: BoxRow): Box {
     created_at: row.created_at,
     updated_at: row.updated_at,
     base: row.base,
-    config: JSON.parse(row.config) as ResolvedConfig,
+    config: configOf(row),
     storage_enforced: row.storage_enforced === 1,
     data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
     environment: JSON.parse(row.environment) as Record<string, string>,

@@ -23,6 +23,9 @@ export interface ContainerEngine {
   createContainer(spec: ContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;
   stopContainer(id: string, graceSeconds: number): Promise<void>;
+  /** Thaws a container frozen by a pause (one that is not paused is not an error). */
+  unpauseContainer(id: string): Promise<void>;
+  /** Kills and removes a container, whatever it is doing; one that does not exist is not an error. */
   removeContainer(id: string): Promise<void>;
   inspectContainer(id: string): Promise<ContainerState | null>;
   listContainers(labels: Record<string, string>): Promise<ContainerState[]>;
@@ -91,6 +94,8 @@ export interface ImageInfo {
 export interface ResourceLimits {
   cpus: number;
   ramMb: number;
+  /** Most processes and threads at once. */
+  pidsLimit: number;
 }
 
 export interface ContainerSpec {
@@ -111,6 +116,8 @@ export interface ContainerState {
   /** created | running | paused | restarting | removing | exited | dead */
   state: string;
   exitCode: number | null;
+  /** The kernel killed a process of the container for memory (since it last started). */
+  oomKilled: boolean;
   labels: Record<string, string>;
 }
 

@@ -4,7 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { ExecRequest, ExecResult, ExecStreamLine } from '../../../shared/schemas/exec';
 import type { BoxService } from '../boxes/service';
 import type { CoreConfig } from '../config';
-import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
+import { EngineError, type ContainerEngine, type ExecStreams } from '../engine/container-engine';
+import type { BoxRow } from '../boxes/store';
 import { newId } from '../ids';
 import type { Disposable } from '../lifetime';
 import { ProcessSweeper, SESSION_ENV } from './process-sweeper';
@@ -16,6 +17,13 @@ export interface ExecServiceDeps {
   config: CoreConfig;
   log: FastifyBaseLogger;
 }
+
+/** After a timeout, how long the answer waits for the kill to end the output before it goes without it. */
+const KILL_GRACE_MS = 2000;
+/** How long an exec that ended with 137 waits for the engine's OOM event. */
+const OOM_EVENT_WAIT_MS = 1000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** A login shell: bash where the box has it, else sh. */
 export const CONSOLE_COMMAND = ['/bin/sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi'];
@@ -46,8 +54,10 @@ export class ExecService implements Disposable {
     const containerId = row.container_id!;
     const started = Date.now();
     const stdin = req.stdin !== undefined;
-    const execId = await this.deps.engine.createExec(containerId, { command: req.command, env, cwd: req.cwd, tty: false, stdin });
-    const streams = await this.deps.engine.startExec(execId, { tty: false, stdin });
+    const { execId, streams } = await this.refusedAsConflict(row, async () => {
+      const id = await this.deps.engine.createExec(containerId, { command: req.command, env, cwd: req.cwd, tty: false, stdin });
+      return { execId: id, streams: await this.deps.engine.startExec(id, { tty: false, stdin }) };
+    });
     const limit = this.deps.config.execOutputLimit;
     const out = { 1: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') }, 2: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') } };
     let truncated = false;
@@ -68,31 +78,39 @@ export class ExecService implements Disposable {
         o.parts.push(kept);
       }
     };
-    let timedOut = false;
-    const timer = req.timeout_s
-      ? setTimeout(() => {
-          timedOut = true;
-          void this.sweeper.killAll(containerId, sessionId).catch((err) => this.deps.log.warn({ err }, 'exec timeout kill failed'));
-        }, req.timeout_s * 1000)
-      : null;
+    const kill = (why: string) => this.sweeper.killAll(containerId, sessionId).catch((err) => this.deps.log.warn({ err }, `exec ${why} kill failed`));
     // A client that goes away (Ctrl-C on `box exec`) takes its command with it.
-    const onAbort = () => void this.sweeper.killAll(containerId, sessionId).catch((err) => this.deps.log.warn({ err }, 'exec abort kill failed'));
+    const onAbort = () => void kill('abort');
     signal?.addEventListener('abort', onAbort, { once: true });
+    const pumped = pump(streams, collect(1), collect(2), req.stdin).then(
+      () => true,
+      () => true,
+    );
+    let timer: NodeJS.Timeout | null = null;
+    const deadline = req.timeout_s ? new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), req.timeout_s! * 1000))) : null;
+    let timedOut: boolean;
     try {
-      await pump(streams, collect(1), collect(2), req.stdin);
+      timedOut = !(await (deadline ? Promise.race([pumped, deadline]) : pumped));
+      if (timedOut) {
+        // timeout_s bounds the answer: the kill gets a moment to end the output, then the answer goes
+        // without waiting for it (a fork bomb can keep the sweep itself from starting).
+        const killing = kill('timeout');
+        const ended = await Promise.race([Promise.all([pumped, killing]).then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
+        if (!ended) streams.close();
+      }
     } finally {
       if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
-    const exitCode = await this.exitCode(execId);
-    // Whatever the command left running in the background goes with it.
-    if (timedOut) await this.sweeper.killAll(containerId, sessionId).catch(() => undefined);
+    const exitCode = timedOut ? await this.exitCodeNow(execId) : await this.exitCode(execId);
+    const oomKilled = exitCode === 137 && (await this.oomKilled(containerId, started));
     const result: ExecResult = {
       exit_code: exitCode,
       stdout: onChunk ? '' : Buffer.concat(out[1].parts).toString('utf8'),
       stderr: onChunk ? '' : Buffer.concat(out[2].parts).toString('utf8'),
       truncated,
       timed_out: timedOut,
+      oom_killed: oomKilled,
       duration_ms: Date.now() - started,
     };
     if (onChunk) {
@@ -102,6 +120,31 @@ export class ExecService implements Disposable {
       }
     }
     return result;
+  }
+
+  /** Maps the engine refusing an exec (a paused or stopped container) to a 409 about the box. */
+  private async refusedAsConflict<T>(row: BoxRow, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (err) {
+      if (err instanceof EngineError && err.kind === 'conflict') throw this.deps.boxes.containerRefused(row, err);
+      throw err;
+    }
+  }
+
+  /** Whether the engine reported an OOM kill in the container since the exec started (its event may trail the exit). */
+  private async oomKilled(containerId: string, since: number): Promise<boolean> {
+    for (let waited = 0; ; waited += 100) {
+      if (this.deps.boxes.oomSince(containerId, since)) return true;
+      if (waited >= OOM_EVENT_WAIT_MS) return false;
+      await delay(100);
+    }
+  }
+
+  /** The exit code if the process has ended, else -1 (a timed-out answer does not wait for it). */
+  private async exitCodeNow(execId: string): Promise<number> {
+    const state = await this.deps.engine.inspectExec(execId).catch(() => null);
+    return state && !state.running && state.exitCode !== null ? state.exitCode : -1;
   }
 
   /** The exit code, once the engine has recorded it. */
@@ -124,7 +167,12 @@ export class ExecService implements Disposable {
     );
     this.sessions.set(id, session);
     session.onEnd(() => this.sessions.delete(id));
-    await session.start();
+    try {
+      await this.refusedAsConflict(row, () => session.start());
+    } catch (err) {
+      this.sessions.delete(id);
+      throw err;
+    }
     return session;
   }
 

@@ -25,6 +25,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec): Prom
         NanoCpus: spec.limits.cpus * NANO,
         Memory: spec.limits.ramMb * 1024 * 1024,
         MemorySwap: spec.limits.ramMb * 1024 * 1024,
+        PidsLimit: spec.limits.pidsLimit,
         ...(spec.storageGb ? { StorageOpt: { size: `${spec.storageGb}G` } } : {}),
       },
     }),
@@ -51,30 +52,53 @@ export async function stopContainer(docker: Docker, id: string, graceSeconds: nu
   }
 }
 
-export async function removeContainer(docker: Docker, id: string): Promise<void> {
+export async function unpauseContainer(docker: Docker, id: string): Promise<void> {
   try {
-    await docker.getContainer(id).remove({ force: true, v: true });
+    await docker.getContainer(id).unpause();
   } catch (err) {
     const e = toEngineError(err);
-    if (e.kind === 'not_found' || /already in progress/.test(e.message)) return;
+    if (/is not paused/.test(e.message)) return;
     throw e;
+  }
+}
+
+/** A container full of processes (a fork bomb) can make one removal fail or time out: kill it and try again. */
+export async function removeContainer(docker: Docker, id: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await docker.getContainer(id).remove({ force: true, v: true });
+      return;
+    } catch (err) {
+      const e = toEngineError(err);
+      if (e.kind === 'not_found') return;
+      if (attempt >= 3 || e.kind === 'unavailable') throw e;
+      if (!/already in progress/.test(e.message)) await docker.getContainer(id).kill().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
   }
 }
 
 export async function inspectContainer(docker: Docker, id: string): Promise<ContainerState | null> {
   const c = await orNull(() => docker.getContainer(id).inspect());
   if (!c) return null;
-  return { id: c.Id, running: c.State.Running, state: c.State.Status, exitCode: c.State.Running ? null : c.State.ExitCode, labels: c.Config.Labels ?? {} };
+  return {
+    id: c.Id,
+    running: c.State.Running,
+    state: c.State.Status,
+    exitCode: c.State.Running ? null : c.State.ExitCode,
+    oomKilled: c.State.OOMKilled,
+    labels: c.Config.Labels ?? {},
+  };
 }
 
 export async function listContainers(docker: Docker, labels: Record<string, string>): Promise<ContainerState[]> {
   const list = await call(() => docker.listContainers({ all: true, filters: { label: labelFilter(labels) } }));
-  return list.map((c) => ({ id: c.Id, running: c.State === 'running', state: c.State, exitCode: null, labels: c.Labels ?? {} }));
+  return list.map((c) => ({ id: c.Id, running: c.State === 'running' || c.State === 'paused', state: c.State, exitCode: null, oomKilled: false, labels: c.Labels ?? {} }));
 }
 
 export async function updateContainer(docker: Docker, id: string, limits: ResourceLimits): Promise<void> {
   const bytes = limits.ramMb * 1024 * 1024;
-  await call(() => docker.getContainer(id).update({ NanoCpus: limits.cpus * NANO, Memory: bytes, MemorySwap: bytes }));
+  await call(() => docker.getContainer(id).update({ NanoCpus: limits.cpus * NANO, Memory: bytes, MemorySwap: bytes, PidsLimit: limits.pidsLimit }));
 }
 
 export async function commitContainer(docker: Docker, id: string, labels: Record<string, string>): Promise<string> {

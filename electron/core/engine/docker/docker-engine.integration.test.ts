@@ -18,7 +18,7 @@ async function box(name: string, command: string[]): Promise<string> {
     hostname: name,
     env: {},
     labels,
-    limits: { cpus: 1, ramMb: 128 },
+    limits: { cpus: 1, ramMb: 128, pidsLimit: 256 },
     storageGb: null,
     graceSeconds: 1,
   });

@@ -66,6 +66,7 @@ export class DockerEngine implements ContainerEngine {
   createContainer = (spec: ContainerSpec): Promise<string> => containers.createContainer(this.docker, spec);
   startContainer = (id: string): Promise<void> => containers.startContainer(this.docker, id);
   stopContainer = (id: string, graceSeconds: number): Promise<void> => containers.stopContainer(this.docker, id, graceSeconds);
+  unpauseContainer = (id: string): Promise<void> => containers.unpauseContainer(this.docker, id);
   removeContainer = (id: string): Promise<void> => containers.removeContainer(this.docker, id);
   inspectContainer = (id: string): Promise<ContainerState | null> => containers.inspectContainer(this.docker, id);
   listContainers = (labels: Record<string, string>): Promise<ContainerState[]> => containers.listContainers(this.docker, labels);
