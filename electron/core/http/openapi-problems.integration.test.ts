@@ -57,4 +57,7 @@ test('streaming answers document their 200 and its content type (logs, events)',
   const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as { paths: Record<string, Record<string, Operation>> };
   assert.deepEqual(Object.keys(doc.paths['/v1/projects/{project}/boxes/{name}/logs']!.get!.responses!['200']!.content ?? {}), ['text/plain']);
   assert.deepEqual(Object.keys(doc.paths['/v1/events']!.get!.responses!['200']!.content ?? {}), ['text/event-stream']);
+  const stats = doc.paths['/v1/projects/{project}/boxes/{name}/stats']!.get!.responses!;
+  assert.deepEqual(Object.keys(stats['200']!.content ?? {}), ['application/json', 'application/x-ndjson']);
+  for (const status of ['404', '409']) assert.ok(stats[status], `stats declares ${status} (an unknown box, a box not running)`);
 });
