@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Docker from 'dockerode';
 import { tempDataDir } from './core-process';
+import { docker as sharedDocker } from './docker';
 
 /**
  * A second, private Docker engine (its own socket, data root and containerd),
@@ -33,6 +35,13 @@ export class PrivateEngine {
       await new Promise((r) => setTimeout(r, 250));
     }
     throw new Error(`private dockerd did not start:\n${fs.readFileSync(path.join(this.dir, 'dockerd.log'), 'utf8').slice(-2000)}`);
+  }
+
+  /** Copies an image from the shared engine into this one (it starts with none). */
+  async loadImageFromShared(image: string): Promise<void> {
+    const tar = await sharedDocker.getImage(image).get();
+    const res = await new Docker({ socketPath: this.socketPath }).loadImage(tar);
+    await new Promise<void>((resolve, reject) => res.on('end', resolve).on('error', reject).resume());
   }
 
   async stop(): Promise<void> {

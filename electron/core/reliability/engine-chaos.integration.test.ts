@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import Docker from 'dockerode';
 import { after, before, test } from 'node:test';
 import { TEST_IMAGE } from '../../../test-support/core-process';
-import { waitFor, docker as hostDocker } from '../../../test-support/docker';
+import { waitFor } from '../../../test-support/docker';
 import { PrivateEngine } from '../../../test-support/private-engine';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 import { WsSession } from '../../../test-support/ws-session';
@@ -25,13 +24,7 @@ before(async () => {
   engine = new PrivateEngine();
   await engine.start();
   // The private engine has no images: give it the test base from the shared one.
-  const privateDocker = new Docker({ socketPath: engine.socketPath });
-  const tar = await hostDocker.getImage(TEST_IMAGE).get();
-  await new Promise<void>((resolve, reject) => {
-    void privateDocker.loadImage(tar).then((res) => {
-      res.on('end', resolve).on('error', reject).resume();
-    }, reject);
-  });
+  await engine.loadImageFromShared(TEST_IMAGE);
   t = await startTestCore({ engine: new DockerEngine({ socketPath: engine.socketPath }), args: ['--rate-limit', '0'] });
 });
 
