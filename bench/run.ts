@@ -12,8 +12,10 @@ import { renderTable, writeReport, type BenchReport, type ScenarioResult } from 
 import { consoleThroughput } from './scenarios/console-throughput';
 import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
+import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
+import { snapshotAndFork } from './scenarios/snapshot-fork';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -31,6 +33,8 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'exec round trip', run: execRoundTrip },
   { name: 'console throughput', run: consoleThroughput },
   { name: 'rss under yes flood', run: rssUnderFlood },
+  { name: 'file transfer', run: fileTransfer },
+  { name: 'snapshot and fork', run: snapshotAndFork },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
@@ -63,7 +67,9 @@ async function main(): Promise<number> {
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    for (const s of SCENARIOS) {
+    // BENCH_ONLY=snapshot runs only the scenarios whose name contains that text.
+    const only = process.env.BENCH_ONLY;
+    for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
       try {
         const result = await s.run(ctx);
         scenarios.push(...(Array.isArray(result) ? result : [result]));

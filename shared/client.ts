@@ -1,7 +1,9 @@
 import { ApiError, type Problem } from './errors';
 import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
 import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
+import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from './schemas/snapshots';
 import type { BoxStats } from './schemas/stats';
+import type { FileChanges, FileList, FileStat } from './schemas/files';
 import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
 /** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
@@ -13,7 +15,12 @@ export interface FetchResponse {
   json(): Promise<unknown>;
   body: unknown;
 }
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: unknown }) => Promise<FetchResponse>;
+/**
+ * A request body: JSON text, bytes, or a stream of bytes (a web ReadableStream, a Blob, or an async
+ * iterable of Uint8Array). Streams go with duplex: 'half', which Node's fetch requires.
+ */
+export type RequestBody = string | Uint8Array | object;
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: RequestBody; signal?: unknown; duplex?: 'half' }) => Promise<FetchResponse>;
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:7420 */
@@ -57,9 +64,21 @@ export class BoxdeskClient {
     const h: Record<string, string> = { accept: 'application/json', ...headers };
     if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
     if (body !== undefined) h['content-type'] = 'application/json';
+    return this.send(method, path, h, body === undefined ? undefined : JSON.stringify(body));
+  }
+
+  /** Sends a body of bytes as application/octet-stream (streamed when it is a stream); hands back the response. */
+  async rawBytes(method: string, path: string, body: RequestBody, headers: Record<string, string> = {}): Promise<FetchResponse> {
+    const h: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream', ...headers };
+    if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
+    return this.send(method, path, h, body);
+  }
+
+  private async send(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<FetchResponse> {
+    const streamed = body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array);
     let res: FetchResponse;
     try {
-      res = await this.options.fetch(this.baseUrl + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await this.options.fetch(this.baseUrl + path, { method, headers, body, ...(streamed ? { duplex: 'half' as const } : {}) });
     } catch (err) {
       throw new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${this.baseUrl} (${(err as Error).message}); is it running?`);
     }
@@ -139,12 +158,96 @@ export class BoxdeskClient {
     return this.raw('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/exec`, body, { accept: 'application/x-ndjson' });
   }
 
+  private filesPath(project: string, name: string, route = ''): string {
+    return `/v1/projects/${enc(project)}/boxes/${enc(name)}/files${route}`;
+  }
+
+  /** A file's bytes: the response's body is the stream (Content-Length says how many). */
+  readFile(project: string, name: string, path: string): Promise<FetchResponse> {
+    return this.raw('GET', this.filesPath(project, name) + queryString([['path', path]]), undefined, { accept: 'application/octet-stream' });
+  }
+
+  /** A directory's tree as a tar stream (regular files and directories, names relative to it). */
+  readArchive(project: string, name: string, path: string): Promise<FetchResponse> {
+    return this.raw('GET', this.filesPath(project, name, '/archive') + queryString([['path', path]]), undefined, { accept: 'application/x-tar' });
+  }
+
+  /**
+   * Writes a file from bytes or a stream; creates missing parents. Give `size` with a stream so it
+   * goes with a Content-Length and straight into the box (without it the core spools it first).
+   */
+  async writeFile(project: string, name: string, path: string, body: RequestBody, options: { mode?: string; size?: number } = {}): Promise<FileStat> {
+    const headers: Record<string, string> = options.size !== undefined ? { 'content-length': String(options.size) } : {};
+    const res = await this.rawBytes('PUT', this.filesPath(project, name) + queryString([['path', path], ['mode', options.mode]]), body, headers);
+    return (await res.json()) as FileStat;
+  }
+
+  statFile(project: string, name: string, path: string): Promise<FileStat> {
+    return this.request('GET', this.filesPath(project, name, '/stat') + queryString([['path', path]]));
+  }
+
+  listFiles(project: string, name: string, path: string): Promise<FileList> {
+    return this.request('GET', this.filesPath(project, name, '/list') + queryString([['path', path]]));
+  }
+
+  deleteFile(project: string, name: string, path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    return this.request('DELETE', this.filesPath(project, name) + queryString([['path', path], ['recursive', options.recursive ? 'true' : undefined]]));
+  }
+
+  makeDirectory(project: string, name: string, path: string, options: { parents?: boolean } = {}): Promise<FileStat> {
+    return this.request('POST', this.filesPath(project, name, '/mkdir') + queryString([['path', path], ['parents', options.parents ? 'true' : undefined]]));
+  }
+
+  fileChanges(project: string, name: string): Promise<FileChanges> {
+    return this.request('GET', this.filesPath(project, name, '/changes'));
+  }
+
   listBases(): Promise<{ items: Base[] }> {
     return this.request('GET', '/v1/bases');
   }
 
   createBase(body: BaseCreate): Promise<Base> {
     return this.request('POST', '/v1/bases', body);
+  }
+
+  deleteBase(name: string): Promise<void> {
+    return this.request('DELETE', `/v1/bases/${enc(name)}`);
+  }
+
+  /** Streams a root filesystem tar into a new base; `size` (bytes) lets the core report progress against a total. */
+  async importBase(name: string, tar: RequestBody, size?: number): Promise<Base> {
+    const headers: Record<string, string> = size !== undefined ? { 'content-length': String(size) } : {};
+    const res = await this.rawBytes('POST', `/v1/bases/${enc(name)}/import`, tar, headers);
+    return (await res.json()) as Base;
+  }
+
+  createSnapshot(project: string, box: string, body: SnapshotCreate = {}): Promise<Snapshot> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`, body);
+  }
+
+  listSnapshots(project: string, box: string): Promise<SnapshotList> {
+    return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`);
+  }
+
+  listProjectSnapshots(project: string): Promise<SnapshotList> {
+    return this.request('GET', `/v1/projects/${enc(project)}/snapshots`);
+  }
+
+  getSnapshot(project: string, id: string): Promise<Snapshot> {
+    return this.request('GET', `/v1/projects/${enc(project)}/snapshots/${enc(id)}`);
+  }
+
+  deleteSnapshot(project: string, id: string): Promise<void> {
+    return this.request('DELETE', `/v1/projects/${enc(project)}/snapshots/${enc(id)}`);
+  }
+
+  restoreBox(project: string, box: string, body: RestoreRequest): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/restore`, body);
+  }
+
+  /** A new box whose root is a copy-on-write copy of a box (at this instant) or of a snapshot (its id). */
+  forkBox(project: string, source: string, name: string, extra: Omit<BoxCreate, 'name' | 'fork' | 'base'> = {}): Promise<Box> {
+    return this.createBox(project, { ...extra, name, fork: source });
   }
 
   listTokens(): Promise<{ items: Token[] }> {

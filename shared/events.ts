@@ -1,4 +1,6 @@
 import type { Box } from './schemas/box';
+import type { BaseImportProgress, Snapshot } from './schemas/snapshots';
+import type { Base } from './schemas/system';
 
 /** The server-sent events of GET /v1/events, by type. */
 export type BoxdeskEvent =
@@ -9,6 +11,11 @@ export type BoxdeskEvent =
   /** The kernel killed a process of the box for memory: its main process, or one started by exec or a console. */
   | EventOf<'box.oom', { box: string; id: string; process: 'main' | 'exec'; at: string }>
   | EventOf<'base.pull', { name: string; image: string; progress: string; done: boolean; error?: string }>
+  | EventOf<'snapshot.created', { snapshot: Snapshot }>
+  | EventOf<'snapshot.deleted', { snapshot: Snapshot }>
+  | EventOf<'base.created', { base: Base }>
+  | EventOf<'base.deleted', { base: Base }>
+  | EventOf<'base.import', BaseImportProgress>
   | EventOf<'engine.status', { up: boolean; reason: string | null }>;
 
 interface EventOf<T extends string, D> {

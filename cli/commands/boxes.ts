@@ -125,10 +125,10 @@ export const registerBoxCommands: Area = (program, cli) => {
     .description('create and start a box')
     .argument('<NAME>', 'the box name (a DNS label)')
     .option('--base <BASE>', 'base template (default: the default base)')
-    .option('--fork <SRC>', 'start from a copy-on-write copy of box SRC');
+    .option('--fork <SRC>', 'start from a copy-on-write copy of box SRC, or of the snapshot with id SRC');
   cli.action<CreateFlags>(waitOptions(configOptions(createCmd), 'running'), (ctx, [name], opts) => create(ctx, createBody(name!, opts), opts));
 
-  const forkCmd = program.command('fork').description('create box NEW from a copy-on-write copy of box SRC').argument('<SRC>').argument('<NEW>');
+  const forkCmd = program.command('fork').description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)').argument('<SRC>').argument('<NEW>');
   cli.action<CreateFlags>(waitOptions(configOptions(forkCmd), 'running'), (ctx, [src, name], opts) => create(ctx, createBody(name!, opts, src), opts));
 
   const ls = program

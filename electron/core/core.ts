@@ -4,10 +4,13 @@ import { AuthService } from './auth/auth-service';
 import { RateLimiter } from './auth/rate-limiter';
 import { registerTokenRoutes } from './auth/routes';
 import { TokenStore } from './auth/token-store';
+import { BaseAuthoring } from './bases/authoring';
 import { registerBaseRoutes } from './bases/routes';
 import { BaseService } from './bases/service';
 import { BaseStore } from './bases/store';
 import { Reconciler } from './boxes/reconciler';
+import { BoxRecreator } from './boxes/recreate';
+import { RootImages } from './boxes/root-images';
 import { registerBoxRoutes } from './boxes/routes';
 import { registerBoxStatsRoutes } from './boxes/stats-routes';
 import { BoxService } from './boxes/service';
@@ -21,11 +24,16 @@ import { EventBus } from './events/event-bus';
 import { registerEventRoutes } from './events/routes';
 import { registerExecRoutes } from './exec/routes';
 import { ExecService } from './exec/service';
+import { registerFileRoutes } from './files/routes';
+import { FileService } from './files/service';
 import { createHttpApp } from './http/app';
 import { loopbackPolicy } from './http/hardening';
 import { SocketRouter } from './http/socket-router';
 import { IdempotencyStore } from './idempotency/store';
 import { randomBase32 } from './ids';
+import { registerSnapshotRoutes } from './snapshots/routes';
+import { SnapshotService } from './snapshots/service';
+import { SnapshotStore } from './snapshots/store';
 import { DisposableStore, toDisposable } from './lifetime';
 import { registerSystemRoutes } from './system/routes';
 import { registerStaticUi } from './ui/static-routes';
@@ -60,13 +68,20 @@ function instanceId(db: Db): string {
 function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log: FastifyBaseLogger, owned: DisposableStore, options: CoreOptions) {
   const bus = new EventBus();
   const monitor = owned.add(new EngineMonitor(engine, log));
-  const bases = new BaseService(new BaseStore(db), engine, bus, log);
+  const baseStore = new BaseStore(db);
+  const bases = new BaseService(baseStore, engine, bus, log);
   const instance = instanceId(db);
   const boxStore = new BoxStore(db);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs });
+  const snapshotStore = new SnapshotStore(db);
+  const roots = new RootImages(engine, instance, log);
+  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs, snapshots: snapshotStore, roots });
+  const recreator = new BoxRecreator({ store: boxStore, engine, boxes, roots, bus, instanceId: instance, log });
+  const snapshots = new SnapshotService({ store: snapshotStore, boxes, boxStore, recreator, roots, engine, bus, instanceId: instance, log });
+  const baseAuthoring = new BaseAuthoring({ store: baseStore, bases, boxes, snapshots: snapshotStore, roots, engine, bus });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
-  return { bus, monitor, bases, boxes, reconciler, exec, idempotency: new IdempotencyStore(db) };
+  const files = new FileService({ engine, boxes, log });
+  return { bus, monitor, bases, baseStore, baseAuthoring, boxes, recreator, snapshots, reconciler, exec, files, idempotency: new IdempotencyStore(db) };
 }
 type Services = ReturnType<typeof createServices>;
 
@@ -74,11 +89,13 @@ type Services = ReturnType<typeof createServices>;
 function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engine: ContainerEngine, auth: AuthService, sockets: SocketRouter): void {
   registerSystemRoutes(app, s.monitor, engine.name);
   registerTokenRoutes(app, auth);
-  registerBaseRoutes(app, s.bases);
+  registerBaseRoutes(app, s.bases, s.baseAuthoring);
   registerBoxRoutes(app, s.boxes, s.idempotency);
   registerBoxStatsRoutes(app, s.boxes, engine);
+  registerSnapshotRoutes(app, s.snapshots);
   registerEventRoutes(app, s.bus);
   registerExecRoutes(app, s.exec, sockets);
+  registerFileRoutes(app, s.files, config);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 }
 
@@ -86,11 +103,18 @@ function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, e
 async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBaseLogger): Promise<void> {
   s.bases.registerDefault(config.defaultBase);
   s.monitor.onChange((health) => s.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
+  // Before the reconciler looks at containers: a root replacement cut short by a crash is finished.
+  s.monitor.onUp(() => s.recreator.finishPending());
   s.monitor.onUp(async () => {
     await s.reconciler.resync();
     void s.bases.ensureDefaultImage();
   });
-  if ((await s.monitor.start()).up) await s.reconciler.collectOrphanImages().catch((err) => log.warn({ err }, 'could not collect orphan fork images'));
+  if ((await s.monitor.start()).up) {
+    // Snapshots cut short by a crash are finished or forgotten, then images nothing names go.
+    await s.snapshots.recoverAtStart().catch((err) => log.warn({ err }, 'could not recover interrupted snapshots'));
+    const held = new Set([...s.snapshots.imagesInUse(), ...s.baseStore.list().map((b) => b.image)]);
+    await s.reconciler.collectOrphanImages(held).catch((err) => log.warn({ err }, 'could not collect orphan images'));
+  }
 }
 
 /** Starts the core: the same in Electron and headless. */

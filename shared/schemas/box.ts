@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
+import { SnapshotId } from './snapshots';
 
 /** The longest a stop waits between SIGTERM and SIGKILL, whatever the box asks: a stop always ends. */
 export const MAX_GRACE_SECONDS = 300;
@@ -69,7 +70,9 @@ export const BoxCreate = Type.Object(
     config: Type.Optional(Config),
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     environment: Type.Optional(EnvironmentMap),
-    fork: Type.Optional(DnsLabel),
+    fork: Type.Optional(
+      Type.Union([DnsLabel, SnapshotId], { description: 'A box of this project (its root at this instant) or a snapshot id of this project.' }),
+    ),
     tags: Type.Optional(TagMap),
   },
   { additionalProperties: false },

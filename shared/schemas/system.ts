@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, ImageReference, Timestamp } from './common';
+import { SnapshotId } from './snapshots';
 
 export const EngineInfo = Type.Object({
   name: Type.String(),
@@ -32,14 +33,21 @@ export const Base = Type.Object(
     image_id: Type.Union([Type.String(), Type.Null()]),
     size_bytes: Type.Union([Type.Integer(), Type.Null()]),
     created_at: Timestamp,
+    from_snapshot: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The snapshot its root descends from, when it was made from one.' })),
   },
   {},
 );
 export type Base = Static<typeof Base>;
 
 export const BaseCreate = Type.Object(
-  { name: DnsLabel, image: ImageReference },
-  { additionalProperties: false },
+  {
+    name: DnsLabel,
+    image: Type.Optional(ImageReference),
+    from_snapshot: Type.Optional(SnapshotId),
+    from_box: Type.Optional(DnsLabel),
+    project: Type.Optional(DnsLabel),
+  },
+  { additionalProperties: false, description: 'Exactly one of image, from_snapshot, from_box.' },
 );
 export type BaseCreate = Static<typeof BaseCreate>;
 

@@ -65,12 +65,12 @@ export class BaseService {
     return Promise.all(this.store.list().map((row) => this.describe(row)));
   }
 
-  private async describe(row: BaseRow): Promise<Base> {
+  async describe(row: BaseRow): Promise<Base> {
     const image = await this.engine.inspectImage(row.image).catch(() => null);
-    return { name: row.name, image: row.image, image_id: image?.id ?? null, size_bytes: image?.sizeBytes ?? null, created_at: row.created_at };
+    return { name: row.name, image: row.image, image_id: image?.id ?? null, size_bytes: image?.sizeBytes ?? null, created_at: row.created_at, from_snapshot: row.from_snapshot ?? null };
   }
 
-  async register(input: BaseCreate): Promise<Base> {
+  async register(input: BaseCreate & { image: string }): Promise<Base> {
     // The reference becomes part of an Engine API URL: never let an unchecked one reach it.
     if (!isImageReference(input.image)) {
       throw new ApiError('invalid_body', `"${input.image}" is not an image reference; write it as [registry[:port]/]name[:tag][@digest], e.g. debian:bookworm-slim`, {

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../shared/errors';
 import type { BoxStatus } from '../../../shared/schemas/box';
 
-export type BoxOperation = 'stop' | 'resume' | 'delete' | 'update' | 'exec' | 'logs' | 'stats';
+export type BoxOperation = 'stop' | 'resume' | 'delete' | 'update' | 'exec' | 'logs' | 'stats' | 'files';
 
 /** Statuses in which a box is mid-transition: every operation on it is refused. */
 const TRANSIENT: BoxStatus[] = ['creating', 'stopping', 'resuming', 'deleting'];
@@ -18,6 +18,7 @@ const ALLOWED: Record<BoxOperation, BoxStatus[]> = {
   exec: ['running'],
   logs: ['running', 'stopped', 'error'],
   stats: ['running'],
+  files: ['running', 'stopped', 'error'],
 };
 
 export interface BoxFacts {
@@ -41,7 +42,7 @@ function hintFor(box: BoxFacts): string {
 
 /** Throws 409 when `op` is not allowed for the box, with a hint that names what is. */
 export function assertTransition(box: BoxFacts, op: BoxOperation): void {
-  const lostContainer = box.status === 'error' && !box.hasContainer && (op === 'stop' || op === 'resume' || op === 'logs');
+  const lostContainer = box.status === 'error' && !box.hasContainer && (op === 'stop' || op === 'resume' || op === 'logs' || op === 'files');
   if (ALLOWED[op].includes(box.status) && !lostContainer) return;
   const detail = TRANSIENT.includes(box.status) ? `box "${box.name}" is ${box.status}` : `cannot ${op} box "${box.name}" while it is ${box.status}`;
   const hint = hintFor(box);

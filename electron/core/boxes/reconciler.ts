@@ -5,6 +5,7 @@ import { now } from '../ids';
 import type { Disposable } from '../lifetime';
 import type { EventBus } from '../events/event-bus';
 import { crashReason, readTail, REASON_TAIL_LINES } from './crash-loop';
+import { IMAGE_LABELS } from './root-images';
 import { CONTAINER_GONE, LABELS, type BoxService } from './service';
 import { toBox, type BoxRow, type BoxStore } from './store';
 
@@ -111,21 +112,23 @@ export class Reconciler implements Disposable {
   }
 
   /**
-   * Removes fork images of this instance that no box uses (left by a crash
-   * between the commit and the box's record). Only at start, before the API
+   * Removes images of this instance that no box, snapshot or base uses (left
+   * by a crash between a commit and its record). Only at start, before the API
    * answers: a create in flight holds an image no box names yet.
    */
-  async collectOrphanImages(): Promise<void> {
+  async collectOrphanImages(alsoInUse: ReadonlySet<string> = new Set()): Promise<void> {
     const rows = this.store.all();
-    const used = new Set(rows.map((row) => row.image));
-    // Fork images are the only images this core labels with its instance.
-    const forkImages = await this.engine.listImages({ [LABELS.instance]: this.instanceId });
-    const forkIds = new Set(forkImages.map((image) => image.id));
+    // Images named by boxes, and by snapshots and bases (alsoInUse), stay.
+    const used = new Set([...rows.map((row) => row.image), ...alsoInUse]);
+    // Every image this core commits or imports carries its instance label (boxes/root-images.ts).
+    const ourImages = await this.engine.listImages({ [LABELS.instance]: this.instanceId });
+    // Fork images from before images said their role have none.
+    const forkIds = new Set(ourImages.filter((image) => (image.labels[IMAGE_LABELS.role] ?? 'fork') === 'fork').map((image) => image.id));
     // Boxes recorded before the store said who owns an image: a box on one of our fork images owns it.
     for (const row of rows) if (!row.owns_image && forkIds.has(row.image)) this.store.update(row.id, { owns_image: 1 }, row.updated_at);
-    for (const image of forkImages) {
+    for (const image of ourImages) {
       if (used.has(image.id)) continue;
-      this.log.warn({ image: image.id }, 'removing a fork image that no box uses');
+      this.log.warn({ image: image.id, role: image.labels[IMAGE_LABELS.role] }, 'removing an image of this core that nothing uses');
       await this.engine.removeImage(image.id);
     }
   }

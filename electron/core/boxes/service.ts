@@ -7,10 +7,13 @@ import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
+import type { SnapshotStore } from '../snapshots/store';
 import { assertTransition, type BoxOperation } from './box-state-machine';
 import { CrashLoopDetector } from './crash-loop';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
+import { forkRoot, resolveForkSource, type NewRoot } from './fork-source';
 import { KeyedMutex, QueueWaitError } from './keyed-mutex';
+import type { RootImages } from './root-images';
 import { configOf, limitsOf, toBox, type BoxRow, type BoxStore } from './store';
 
 /** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
@@ -28,6 +31,9 @@ export interface BoxServiceDeps {
   log: FastifyBaseLogger;
   /** How long a mutation may wait behind the box's other operations before it answers 409 (default 60 s). */
   queueWaitMs?: number;
+  /** Fork sources and root images (snapshots/, boxes/fork-source.ts, boxes/root-images.ts). */
+  snapshots: SnapshotStore;
+  roots: RootImages;
 }
 
 export const DEFAULT_QUEUE_WAIT_MS = 60_000;
@@ -135,7 +141,8 @@ export class BoxService {
     if (input.fork !== undefined && input.base !== undefined) {
       throw new ApiError('invalid_body', 'give either fork or base, not both', { errors: [{ path: 'body.fork', message: 'cannot be combined with base' }] });
     }
-    const source = input.fork !== undefined ? this.find(project, input.fork) : null;
+    // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
+    const source = input.fork !== undefined ? resolveForkSource(this, this.deps.snapshots, project, input.fork) : null;
     // No volume exists until the volumes resource does: any mount names an unknown volume.
     const mount = input.data_mounts?.[0];
     if (mount) throw new ApiError('not_found', `volume "${mount.name}" not found in project "${project}"`);
@@ -143,7 +150,8 @@ export class BoxService {
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
     if (this.store.get(project, input.name)) throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
-    const image = source ? await this.forkImage(source) : await this.deps.bases.resolveImage(baseName!);
+    const root: NewRoot = source ? await forkRoot(this, this.deps.roots, this.deps.snapshots, source) : { image: await this.deps.bases.resolveImage(baseName!), ownsImage: false, origin: null };
+    const image = root.image;
     const at = now();
     const row: BoxRow = {
       id: newId('box'),
@@ -153,7 +161,9 @@ export class BoxService {
       status_reason: null,
       base: baseName,
       image,
-      owns_image: source ? 1 : 0,
+      owns_image: root.ownsImage ? 1 : 0,
+      origin: root.origin,
+      pending_root: null,
       config: JSON.stringify(config),
       storage_enforced: this.deps.monitor.current.info?.storageLimit ? 1 : 0,
       data_mounts: input.data_mounts ? JSON.stringify(input.data_mounts) : null,
@@ -167,7 +177,7 @@ export class BoxService {
     };
     // The unique (project, name) constraint decides races: one insert wins, the others get 409.
     if (!this.store.insert(row)) {
-      if (source) await this.engine.removeImage(image).catch(() => undefined);
+      if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
       throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
     }
     this.deps.bus.emit('box.created', { box: toBox(row) }, project);
@@ -178,22 +188,11 @@ export class BoxService {
         // Nothing half-made survives a failed create: the container and the row go.
         const current = this.store.getById(row.id);
         if (current?.container_id) await this.engine.removeContainer(current.container_id).catch(() => undefined);
-        if (source) await this.engine.removeImage(image).catch(() => undefined);
+        if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
         this.store.delete(row.id);
         this.deps.bus.emit('box.deleted', { box: toBox(current ?? row) }, project);
         throw err;
       }
-    });
-  }
-
-  /** A copy-on-write image of the source box's root at this instant; the source keeps running. */
-  private forkImage(source: BoxRow): Promise<string> {
-    return this.mutex.run(source.id, async () => {
-      const row = this.find(source.project, source.name);
-      if (!row.container_id || !['running', 'stopped'].includes(row.status)) {
-        throw new ApiError('conflict', `cannot fork box "${row.name}" while it is ${row.status}`);
-      }
-      return this.engine.commitContainer(row.container_id, { [LABELS.instance]: this.deps.instanceId, [LABELS.forkOf]: row.id });
     });
   }
 
@@ -219,7 +218,7 @@ export class BoxService {
     return this.setStatus(row, 'running');
   }
 
-  private containerSpec(row: BoxRow) {
+  containerSpec(row: BoxRow) {
     const config = configOf(row);
     return {
       name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,

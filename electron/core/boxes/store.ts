@@ -12,6 +12,10 @@ export interface BoxRow {
   image: string;
   /** 1 when the image was committed for this box (a fork) and is removed with it. */
   owns_image: number;
+  /** The snapshot this box's root descends from (restored or forked from it), if any. */
+  origin: string | null;
+  /** JSON of a root replacement in flight (boxes/recreate.ts), finished at start after a crash. */
+  pending_root: string | null;
   config: string;
   storage_enforced: number;
   data_mounts: string | null;
@@ -64,7 +68,7 @@ export interface ListFilter {
   limit: number;
 }
 
-type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image'>>;
+type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root'>>;
 
 export class BoxStore {
   constructor(private readonly db: Db) {}

@@ -51,4 +51,27 @@ export const MIGRATIONS: string[] = [
      PRIMARY KEY (token_id, key)
    );
    CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);`,
+  // 5: Snapshots (a box's root committed as an engine image), what a box's root descends from, a
+  // recreate in flight (so a crash mid-restore is finished at start), and bases the core made itself.
+  `CREATE TABLE snapshots (
+     id TEXT PRIMARY KEY,
+     project TEXT NOT NULL,
+     box_id TEXT NOT NULL,
+     box TEXT NOT NULL,
+     name TEXT NOT NULL,
+     status TEXT NOT NULL,
+     image TEXT,
+     size_bytes INTEGER,
+     parent_id TEXT,
+     base TEXT,
+     config TEXT NOT NULL,
+     environment TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     UNIQUE (project, box_id, name)
+   );
+   CREATE INDEX snapshots_project_box ON snapshots (project, box_id, created_at);
+   ALTER TABLE boxes ADD COLUMN origin TEXT;
+   ALTER TABLE boxes ADD COLUMN pending_root TEXT;
+   ALTER TABLE bases ADD COLUMN owns_image INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE bases ADD COLUMN from_snapshot TEXT;`,
 ];

@@ -13,12 +13,14 @@ export interface ContainerEngine {
   ping(timeoutMs?: number): Promise<void>;
   info(): Promise<EngineInfo>;
 
-  inspectImage(ref: string): Promise<ImageInfo | null>;
+  inspectImage(ref: string): Promise<ImageDetails | null>;
   pullImage(ref: string, onProgress: (line: string) => void): Promise<void>;
   /** Images carrying all these labels. */
   listImages(labels: Record<string, string>): Promise<ImageInfo[]>;
   /** Removes an image; one still used by a container or by another image's chain is kept. */
   removeImage(id: string): Promise<void>;
+  /** Makes a single-layer image from a root filesystem tar stream; returns the image id. */
+  importImage(tar: Readable, options: ImageImportOptions): Promise<string>;
 
   createContainer(spec: ContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;
@@ -32,6 +34,8 @@ export interface ContainerEngine {
   updateContainer(id: string, limits: ResourceLimits): Promise<void>;
   /** Commits the container's writable layer to a new image; returns the image id. */
   commitContainer(id: string, labels: Record<string, string>): Promise<string>;
+  /** The container's whole filesystem (its image and writable layer, flattened) as a tar stream. */
+  exportContainer(id: string): Promise<Readable>;
   /** The main process's output, stdout and stderr interleaved, as plain bytes. */
   logs(id: string, options: { tail?: number; follow: boolean }): Promise<Readable>;
   /** Domain events of the containers carrying all these labels, until disposed or the engine goes. */
@@ -45,8 +49,14 @@ export interface ContainerEngine {
 
   /** A tar stream of `path` (file or directory) in the container; works on stopped containers too. */
   getArchive(containerId: string, path: string): Promise<Readable>;
-  /** Extracts a tar stream into the existing directory `dirPath`; works on stopped containers too. */
+  /**
+   * Extracts a tar stream into the existing directory `dirPath`; works on stopped containers too.
+   * An entry never replaces a directory with a non-directory or the reverse (that is an `invalid` error).
+   * Entries are written in place, not atomically: a stream that fails midway leaves what was written.
+   */
   putArchive(containerId: string, dirPath: string, tar: Readable): Promise<void>;
+  /** Removes `path` (recursively, a symlink itself rather than its target); works on stopped containers too. */
+  removePath(containerId: string, path: string): Promise<void>;
   /** What is at `path` in the container, or null when nothing is. */
   statPath(containerId: string, path: string): Promise<PathStat | null>;
   /** Paths of the container's root that differ from its image. */
@@ -88,7 +98,32 @@ export interface EngineInfo {
 
 export interface ImageInfo {
   id: string;
+  /** The image with everything below it. */
   sizeBytes: number;
+  labels: Record<string, string>;
+}
+
+export interface ImageDetails extends ImageInfo {
+  /** Filesystem layers in the image's chain (the engine caps a container's depth). */
+  layers: number;
+  /** The image it was committed on, when the engine knows. */
+  parentId: string | null;
+  config: ImageConfig;
+}
+
+/** What a container started from the image runs, as the image says. */
+export interface ImageConfig {
+  cmd: string[] | null;
+  entrypoint: string[] | null;
+  env: string[];
+  workingDir: string;
+  user: string;
+}
+
+export interface ImageImportOptions {
+  labels: Record<string, string>;
+  /** The run configuration to give the new image (an imported tar has none). */
+  config?: ImageConfig;
 }
 
 export interface ResourceLimits {

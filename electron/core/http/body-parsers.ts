@@ -36,6 +36,8 @@ function formatBytes(n: number): string {
 export function limitStream(source: Readable, limit: number): Readable {
   let seen = 0;
   const counter = new Transform({
+    // Room for a few socket reads: the default 16 KiB makes a streamed upload wait on every chunk.
+    highWaterMark: 4 * 1024 * 1024,
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
       if (seen > limit) return done(new ApiError('payload_too_large', `the upload is larger than the ${formatBytes(limit)} limit (--upload-limit)`));

@@ -1,6 +1,8 @@
 import type Docker from 'dockerode';
 import type { IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
+import path from 'node:path/posix';
+import { Readable } from 'node:stream';
+import tar from 'tar-stream';
 import { EngineError, type PathChange, type PathStat, type PathType } from '../container-engine';
 import { call, toEngineError } from './errors';
 
@@ -24,10 +26,58 @@ export async function getArchive(docker: Docker, containerId: string, path: stri
   return call(() => docker.getContainer(containerId).getArchive({ path }) as Promise<Readable>);
 }
 
-export async function putArchive(docker: Docker, containerId: string, dirPath: string, tar: Readable): Promise<void> {
-  const res = (await call(() => docker.getContainer(containerId).putArchive(tar, { path: dirPath }))) as unknown;
+export async function putArchive(docker: Docker, containerId: string, dirPath: string, archive: Readable): Promise<void> {
+  // noOverwriteDirNonDir: an entry never silently replaces a directory with a file (the engine's default would rm -rf it).
+  const res = (await call(async () => {
+    try {
+      return await docker.getContainer(containerId).putArchive(archive, { path: dirPath, noOverwriteDirNonDir: true });
+    } catch (err) {
+      const message = toEngineError(err).message;
+      if (/cannot overwrite (non-)?directory/i.test(message)) throw new EngineError('invalid', message.replace(/^.*?(cannot overwrite)/i, '$1'));
+      throw err;
+    }
+  })) as unknown;
   // dockerode answers with the response stream; drain it so the request completes.
   if (res && typeof (res as Readable).resume === 'function') (res as Readable).resume();
+}
+
+/** A byte that no tar format defines as an entry type. */
+const UNKNOWN_TYPEFLAG = 'Z'.charCodeAt(0);
+
+/**
+ * A one-entry tar naming `name` with an entry type no tar defines. The engine's extractor removes
+ * whatever is at an entry's path before creating the entry, then refuses the unknown type: the net
+ * effect is a recursive delete, resolved inside the container's root like every archive call, and
+ * it works on stopped containers, where there is no process to run `rm`.
+ */
+async function removalArchive(name: string): Promise<Buffer> {
+  const pack = tar.pack();
+  pack.entry({ name, size: 0, type: 'file', mode: 0o600 }, '');
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  const buf = Buffer.concat(chunks);
+  // The entry's own header is the block before the two-block trailer (a long name adds a PAX header before it).
+  const header = buf.subarray(buf.length - 1536, buf.length - 1024);
+  header[156] = UNKNOWN_TYPEFLAG;
+  header.fill(0x20, 148, 156);
+  let sum = 0;
+  for (const b of header) sum += b;
+  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+  return buf;
+}
+
+export async function removePath(docker: Docker, containerId: string, target: string): Promise<void> {
+  const dir = path.dirname(target);
+  const name = path.basename(target);
+  if (!name || dir === target) throw new EngineError('invalid', `cannot remove "${target}"`);
+  try {
+    await docker.getContainer(containerId).putArchive(Readable.from(await removalArchive(name)), { path: dir });
+  } catch (err) {
+    const e = toEngineError(err);
+    if (!/unhandled tar header type/i.test(e.message)) throw e;
+  }
+  if (await statPath(docker, containerId, target)) throw new EngineError('failed', `the engine did not remove "${target}"`);
 }
 
 export async function statPath(docker: Docker, containerId: string, path: string): Promise<PathStat | null> {

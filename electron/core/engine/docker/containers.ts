@@ -106,6 +106,10 @@ export async function commitContainer(docker: Docker, id: string, labels: Record
   return result.Id;
 }
 
+export async function exportContainer(docker: Docker, id: string): Promise<Readable> {
+  return call(() => docker.getContainer(id).export() as Promise<Readable>);
+}
+
 export async function logs(docker: Docker, id: string, options: { tail?: number; follow: boolean }): Promise<Readable> {
   const container = docker.getContainer(id);
   const base = { stdout: true, stderr: true, ...(options.tail !== undefined ? { tail: options.tail } : {}) };

@@ -86,6 +86,18 @@ for (const which of ['running', 'stopped'] as const) {
   });
 }
 
+test('removePath on a stopped container: a tree recursively, a long name, never a directory replaced by a file', async () => {
+  const long = 'n'.repeat(150);
+  await engine.putArchive(stopped, '/tmp', tarOf({ 'rm/a/b.txt': 'b', 'rm/c.txt': 'c', [long]: 'long' }));
+  await engine.removePath(stopped, '/tmp/rm');
+  assert.equal(await engine.statPath(stopped, '/tmp/rm'), null);
+  await engine.removePath(stopped, `/tmp/${long}`);
+  assert.equal(await engine.statPath(stopped, `/tmp/${long}`), null);
+  assert.equal((await engine.statPath(stopped, '/tmp'))?.type, 'directory', 'the parent stays');
+  await assert.rejects(engine.putArchive(stopped, '/', tarOf({ tmp: 'not a directory' })), (err: Error & { kind?: string }) => err.kind === 'invalid');
+  assert.equal((await engine.statPath(stopped, '/tmp'))?.type, 'directory');
+});
+
 test('statPath on a missing container is an engine not_found, not null', async () => {
   await assert.rejects(engine.statPath('no-such-container-' + tag, '/tmp'), (err: Error & { kind?: string }) => err.kind === 'not_found');
 });

@@ -14,6 +14,8 @@ import {
   type ExecSpec,
   type ExecState,
   type ExecStreams,
+  type ImageDetails,
+  type ImageImportOptions,
   type ImageInfo,
   type PathChange,
   type PathStat,
@@ -58,10 +60,11 @@ export class DockerEngine implements ContainerEngine {
     return { name: this.name, version: version.Version, apiVersion: version.ApiVersion, storageLimit, cpus: info.NCPU, memoryBytes: info.MemTotal };
   }
 
-  inspectImage = (ref: string): Promise<ImageInfo | null> => images.inspectImage(this.docker, ref);
+  inspectImage = (ref: string): Promise<ImageDetails | null> => images.inspectImage(this.docker, ref);
   pullImage = (ref: string, onProgress: (line: string) => void): Promise<void> => images.pullImage(this.docker, ref, onProgress);
   listImages = (labels: Record<string, string>): Promise<ImageInfo[]> => images.listImages(this.docker, labels);
   removeImage = (id: string): Promise<void> => images.removeImage(this.docker, id);
+  importImage = (tar: Readable, options: ImageImportOptions): Promise<string> => images.importImage(this.docker, tar, options);
 
   createContainer = (spec: ContainerSpec): Promise<string> => containers.createContainer(this.docker, spec);
   startContainer = (id: string): Promise<void> => containers.startContainer(this.docker, id);
@@ -72,6 +75,7 @@ export class DockerEngine implements ContainerEngine {
   listContainers = (labels: Record<string, string>): Promise<ContainerState[]> => containers.listContainers(this.docker, labels);
   updateContainer = (id: string, limits: ResourceLimits): Promise<void> => containers.updateContainer(this.docker, id, limits);
   commitContainer = (id: string, labels: Record<string, string>): Promise<string> => containers.commitContainer(this.docker, id, labels);
+  exportContainer = (id: string): Promise<Readable> => containers.exportContainer(this.docker, id);
   logs = (id: string, options: { tail?: number; follow: boolean }): Promise<Readable> => containers.logs(this.docker, id, options);
   watchEvents = (labels: Record<string, string>, onEvent: (event: ContainerEvent) => void, onEnd: (err?: Error) => void): Promise<Disposable> =>
     events.watchEvents(this.docker, labels, onEvent, onEnd);
@@ -83,6 +87,7 @@ export class DockerEngine implements ContainerEngine {
 
   getArchive = (containerId: string, path: string): Promise<Readable> => archive.getArchive(this.docker, containerId, path);
   putArchive = (containerId: string, dirPath: string, tar: Readable): Promise<void> => archive.putArchive(this.docker, containerId, dirPath, tar);
+  removePath = (containerId: string, path: string): Promise<void> => archive.removePath(this.docker, containerId, path);
   statPath = (containerId: string, path: string): Promise<PathStat | null> => archive.statPath(this.docker, containerId, path);
   containerChanges = (containerId: string): Promise<PathChange[]> => archive.containerChanges(this.docker, containerId);
 

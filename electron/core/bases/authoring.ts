@@ -1,0 +1,143 @@
+import { Transform, type Readable } from 'node:stream';
+import { ApiError } from '../../../shared/errors';
+import type { Base, BaseCreate } from '../../../shared/schemas/system';
+import type { RootImages } from '../boxes/root-images';
+import type { BoxService } from '../boxes/service';
+import type { ContainerEngine } from '../engine/container-engine';
+import type { EventBus } from '../events/event-bus';
+import { now } from '../ids';
+import type { SnapshotStore } from '../snapshots/store';
+import { DEFAULT_BASE, type BaseService } from './service';
+import type { BaseRow, BaseStore } from './store';
+
+export interface BaseAuthoringDeps {
+  store: BaseStore;
+  bases: BaseService;
+  boxes: BoxService;
+  snapshots: SnapshotStore;
+  roots: RootImages;
+  engine: ContainerEngine;
+  bus: EventBus;
+}
+
+function list(names: string[]): string {
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
+}
+
+/**
+ * Making and removing bases: from an image the engine has, from a snapshot,
+ * from a box's root, or from an uploaded rootfs tar. Images the core makes
+ * carry its instance label and go with the base; a crash before the base's
+ * row is written leaves an image no row names, removed at the next start.
+ */
+export class BaseAuthoring {
+  constructor(private readonly deps: BaseAuthoringDeps) {}
+
+  async create(input: BaseCreate): Promise<Base> {
+    const given = (['image', 'from_snapshot', 'from_box'] as const).filter((k) => input[k] !== undefined);
+    if (given.length !== 1) {
+      throw new ApiError('invalid_body', `give exactly one of image, from_snapshot or from_box (got ${given.length ? given.join(', ') : 'none'})`, {
+        errors: [{ path: given.length ? `body.${given[1]}` : 'body.image', message: 'exactly one of image, from_snapshot, from_box' }],
+      });
+    }
+    if (input.project !== undefined && input.from_box === undefined) {
+      throw new ApiError('invalid_body', 'project only goes with from_box', { errors: [{ path: 'body.project', message: 'only with from_box' }] });
+    }
+    this.assertFree(input.name);
+    let base: Base;
+    if (input.image !== undefined) base = await this.deps.bases.register({ name: input.name, image: input.image });
+    else if (input.from_snapshot !== undefined) base = await this.fromSnapshot(input.name, input.from_snapshot);
+    else base = await this.fromBox(input.name, input.project ?? 'default', input.from_box!);
+    this.deps.bus.emit('base.created', { base }, null);
+    return base;
+  }
+
+  private assertFree(name: string): void {
+    if (this.deps.store.get(name)) throw new ApiError('already_exists', `base "${name}" already exists`);
+  }
+
+  private async insert(row: BaseRow): Promise<Base> {
+    if (!this.deps.store.insert(row)) {
+      if (row.owns_image) await this.deps.engine.removeImage(row.image).catch(() => undefined);
+      throw new ApiError('already_exists', `base "${row.name}" already exists`);
+    }
+    return this.deps.bases.describe(row);
+  }
+
+  /** The snapshot's image, shared: the snapshot cannot be deleted while the base exists. */
+  private async fromSnapshot(name: string, snapshotId: string): Promise<Base> {
+    const snapshot = this.deps.snapshots.get(snapshotId);
+    if (!snapshot || snapshot.status !== 'ready') throw new ApiError('not_found', `snapshot "${snapshotId}" not found`);
+    return this.insert({ name, image: snapshot.image!, created_at: now(), owns_image: 0, from_snapshot: snapshot.id });
+  }
+
+  /** A commit of the box's root at this instant (paused only for the commit), owned by the base. */
+  private async fromBox(name: string, project: string, boxName: string): Promise<Base> {
+    const box = this.deps.boxes.find(project, boxName);
+    const row = await this.deps.boxes.mutex.run(box.id, async () => {
+      const current = this.deps.boxes.find(project, boxName);
+      if (!current.container_id || !['running', 'stopped'].includes(current.status)) throw new ApiError('conflict', `cannot make a base of box "${boxName}" while it is ${current.status}`);
+      const image = await this.deps.roots.commit(current.container_id, current.image, 'base', name);
+      return { name, image: image.id, created_at: now(), owns_image: 1, from_snapshot: current.origin };
+    });
+    return this.insert(row);
+  }
+
+  /** A single-layer base from a rootfs tar, streamed into the engine as it arrives (the HTTP layer enforces the upload limit). */
+  async importTar(name: string, body: Readable, total: number | null): Promise<Base> {
+    this.assertFree(name);
+    let bytes = 0;
+    let lastEmit = 0;
+    const progress = (done: boolean, error?: string) => this.deps.bus.emit('base.import', { name, bytes, total, done, ...(error ? { error } : {}) }, null);
+    let bodyError: unknown = null;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        bytes += chunk.length;
+        if (Date.now() - lastEmit >= 250) {
+          lastEmit = Date.now();
+          progress(false);
+        }
+        cb(null, chunk);
+      },
+    });
+    body.on('error', (err) => {
+      bodyError = err;
+      counter.destroy(err);
+    });
+    body.pipe(counter);
+    let image: string;
+    try {
+      image = await this.deps.engine.importImage(counter, { labels: this.deps.roots.labels('base', name) });
+    } catch (err) {
+      // An upload that failed on our side (over the limit, cut off) says so, not the engine's view of it.
+      const error = bodyError instanceof ApiError ? bodyError : err;
+      progress(true, (error as Error).message);
+      throw error;
+    }
+    if (bytes === 0) {
+      await this.deps.engine.removeImage(image).catch(() => undefined);
+      progress(true, 'empty body');
+      throw new ApiError('invalid_body', 'the body is empty: send a tar archive of a root filesystem (application/octet-stream)');
+    }
+    progress(true);
+    const base = await this.insert({ name, image, created_at: now(), owns_image: 1, from_snapshot: null });
+    this.deps.bus.emit('base.created', { base }, null);
+    return base;
+  }
+
+  /** 409 while a box was made from it or a snapshot descends from it; `default` stays. */
+  async delete(name: string): Promise<void> {
+    if (name === DEFAULT_BASE) throw new ApiError('conflict', 'the base "default" cannot be deleted: new boxes start from it (start the core with --default-base to change its image)');
+    const row = this.deps.store.get(name);
+    if (!row) throw new ApiError('not_found', `base "${name}" not found; GET /v1/bases lists them`);
+    const boxes = this.deps.store.boxesUsing(name).map((b) => `box "${b.name}" (project ${b.project})`);
+    const snapshots = this.deps.snapshots.children(name).map((s) => `snapshot "${s.name}" (${s.id})`);
+    const users = [...boxes, ...snapshots];
+    if (users.length) throw new ApiError('conflict', `base "${name}" is still used by ${list(users)}; delete those first`);
+    const base = await this.deps.bases.describe(row);
+    this.deps.store.delete(name);
+    if (row.owns_image) await this.deps.engine.removeImage(row.image);
+    this.deps.bus.emit('base.deleted', { base }, null);
+  }
+}

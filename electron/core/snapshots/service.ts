@@ -1,0 +1,168 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../../../shared/errors';
+import type { Box } from '../../../shared/schemas/box';
+import type { Snapshot, SnapshotCreate } from '../../../shared/schemas/snapshots';
+import type { BoxRecreator } from '../boxes/recreate';
+import { IMAGE_LABELS, type RootImages } from '../boxes/root-images';
+import type { BoxService } from '../boxes/service';
+import { toBox, type BoxStore } from '../boxes/store';
+import type { ContainerEngine } from '../engine/container-engine';
+import type { EventBus } from '../events/event-bus';
+import { newId, now, randomBase32 } from '../ids';
+import { toSnapshot, type SnapshotRow, type SnapshotStore } from './store';
+
+export interface SnapshotServiceDeps {
+  store: SnapshotStore;
+  boxes: BoxService;
+  boxStore: BoxStore;
+  recreator: BoxRecreator;
+  roots: RootImages;
+  engine: ContainerEngine;
+  bus: EventBus;
+  instanceId: string;
+  log: FastifyBaseLogger;
+}
+
+function list(names: string[]): string {
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
+}
+
+/** A readable default name: snap-20261122-081502-x7k2. */
+function defaultName(): string {
+  const t = now().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `snap-${t}-${randomBase32(4)}`;
+}
+
+/**
+ * Snapshots: a box's root committed as an engine image, taken running or
+ * stopped (the box is paused only for the commit). The intent is written
+ * before the commit and the image carries the snapshot's id, so a crash
+ * leaves a snapshot complete or absent (see recoverAtStart).
+ */
+export class SnapshotService {
+  constructor(private readonly deps: SnapshotServiceDeps) {}
+
+  private get store(): SnapshotStore {
+    return this.deps.store;
+  }
+
+  /** A ready snapshot of the project, or 404. */
+  find(project: string, id: string): SnapshotRow {
+    const row = this.store.get(id);
+    if (!row || row.project !== project || row.status !== 'ready') throw new ApiError('not_found', `snapshot "${id}" not found in project "${project}"`);
+    return row;
+  }
+
+  get(project: string, id: string): Snapshot {
+    return toSnapshot(this.find(project, id));
+  }
+
+  listOfBox(project: string, boxName: string): Snapshot[] {
+    const box = this.deps.boxes.find(project, boxName);
+    return this.store.listOfBox(project, box.id).map(toSnapshot);
+  }
+
+  listOfProject(project: string): Snapshot[] {
+    return this.store.listOfProject(project).map(toSnapshot);
+  }
+
+  async create(project: string, boxName: string, input: SnapshotCreate): Promise<Snapshot> {
+    const { boxes } = this.deps;
+    const snapshot = await boxes.mutex.run(boxes.find(project, boxName).id, async () => {
+      const box = boxes.find(project, boxName);
+      if (!box.container_id || !['running', 'stopped'].includes(box.status)) {
+        throw new ApiError('conflict', `cannot snapshot box "${boxName}" while it is ${box.status}${box.status === 'error' ? '' : '; wait until it settles'}`);
+      }
+      const name = input.name ?? defaultName();
+      const row: SnapshotRow = {
+        id: newId('snap'),
+        project,
+        box_id: box.id,
+        box: box.name,
+        name,
+        status: 'pending',
+        image: null,
+        size_bytes: null,
+        parent_id: box.origin ?? box.base,
+        base: box.base,
+        config: box.config,
+        environment: box.environment,
+        created_at: now(),
+      };
+      // The intent, on disk before the engine is asked.
+      if (!this.store.insert(row)) throw new ApiError('already_exists', `box "${boxName}" already has a snapshot named "${name}"`);
+      try {
+        const image = await this.deps.roots.commit(box.container_id, box.image, 'snapshot', row.id);
+        return this.store.markReady(row.id, image.id, image.ownBytes);
+      } catch (err) {
+        this.store.delete(row.id);
+        throw err;
+      }
+    });
+    const out = toSnapshot(snapshot);
+    this.deps.bus.emit('snapshot.created', { snapshot: out }, project);
+    return out;
+  }
+
+  /** 409 while anything descends from the snapshot, naming it. */
+  async delete(project: string, id: string): Promise<void> {
+    const row = this.find(project, id);
+    const users = [
+      ...this.store.boxesFrom(id).map((b) => `box "${b.name}"${b.project === project ? '' : ` (project ${b.project})`}`),
+      ...this.store.children(id).map((s) => `snapshot "${s.name}" (${s.id})`),
+      ...this.store.basesFrom(id).map((b) => `base "${b}"`),
+    ];
+    if (users.length) throw new ApiError('conflict', `snapshot "${row.name}" (${id}) is still needed by ${list(users)}; delete those (or restore the boxes to another snapshot) first`);
+    this.store.delete(id);
+    await this.deps.engine.removeImage(row.image!);
+    this.deps.bus.emit('snapshot.deleted', { snapshot: toSnapshot(row) }, project);
+  }
+
+  /** Replaces the box's root by the snapshot's (boxes/recreate.ts). Any snapshot of the project will do. */
+  async restore(project: string, boxName: string, snapshotId: string): Promise<Box> {
+    const { boxes } = this.deps;
+    return boxes.mutex.run(boxes.find(project, boxName).id, async () => {
+      const box = boxes.find(project, boxName);
+      const snapshot = this.find(project, snapshotId);
+      const next = await this.deps.recreator.recreate(box, { image: snapshot.image!, ownsImage: false, origin: snapshot.id });
+      return toBox(next);
+    });
+  }
+
+  /**
+   * At start, before the API answers: a snapshot whose commit was under way
+   * when the core died is finished when its image exists, else forgotten.
+   */
+  async recoverAtStart(): Promise<void> {
+    const { engine, instanceId, log } = this.deps;
+    for (const row of this.store.all()) {
+      if (row.status !== 'pending') continue;
+      await this.commitSettled(row.box_id);
+      const [image] = await engine.listImages({ 'boxdesk.instance': instanceId, [IMAGE_LABELS.role]: 'snapshot', [IMAGE_LABELS.owner]: row.id });
+      const details = image ? await engine.inspectImage(image.id) : null;
+      if (details) {
+        const below = details.parentId ? await engine.inspectImage(details.parentId) : null;
+        this.store.markReady(row.id, details.id, below ? Math.max(0, details.sizeBytes - below.sizeBytes) : details.sizeBytes);
+        log.warn({ snapshot: row.id }, 'finished a snapshot interrupted by a crash');
+      } else {
+        this.store.delete(row.id);
+        log.warn({ snapshot: row.id }, 'dropped a snapshot whose commit never completed');
+      }
+    }
+    await this.deps.roots.removeHelpers();
+  }
+
+  /** A commit pauses the box; the engine may still be finishing one that the dead core asked for. */
+  private async commitSettled(boxId: string): Promise<void> {
+    const containerId = this.deps.boxStore.getById(boxId)?.container_id;
+    if (!containerId) return;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && (await this.deps.engine.inspectContainer(containerId))?.state === 'paused') await new Promise((r) => setTimeout(r, 200));
+  }
+
+  /** Image ids that snapshots hold, for the start-time collection of images nobody owns. */
+  imagesInUse(): Set<string> {
+    return new Set(this.store.all().flatMap((row) => (row.image ? [row.image] : [])));
+  }
+}

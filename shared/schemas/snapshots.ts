@@ -1,0 +1,38 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DnsLabel, Timestamp } from './common';
+
+export const SNAPSHOT_ID_PATTERN = '^snap_[a-z2-7]{20}$';
+export const SnapshotId = Type.String({ pattern: SNAPSHOT_ID_PATTERN, maxLength: 25, description: 'A snapshot id: snap_ and 20 base32 characters.' });
+
+export const Snapshot = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    project: Type.String(),
+    box: Type.String({ description: 'The name of the box it was taken of.' }),
+    created_at: Timestamp,
+    size_bytes: Type.Integer({ description: 'Bytes the snapshot adds over what it descends from (the whole root when the chain was flattened).' }),
+    parent_id: Type.Union([Type.String(), Type.Null()], { description: 'The snapshot (snap_…) or base (a name) the root descends from.' }),
+  },
+  {},
+);
+export type Snapshot = Static<typeof Snapshot>;
+
+export const SnapshotCreate = Type.Object({ name: Type.Optional(DnsLabel) }, { additionalProperties: false });
+export type SnapshotCreate = Static<typeof SnapshotCreate>;
+
+export const SnapshotList = Type.Object({ items: Type.Array(Snapshot) });
+export type SnapshotList = Static<typeof SnapshotList>;
+
+export const SnapshotParams = Type.Object({ project: DnsLabel, id: SnapshotId }, { additionalProperties: false });
+export type SnapshotParams = Static<typeof SnapshotParams>;
+
+export const RestoreRequest = Type.Object({ snapshot_id: SnapshotId }, { additionalProperties: false });
+export type RestoreRequest = Static<typeof RestoreRequest>;
+
+export const BaseParams = Type.Object({ name: DnsLabel }, { additionalProperties: false });
+export type BaseParams = Static<typeof BaseParams>;
+
+/** Progress of a base import, as events and in the CLI. */
+export const BaseImportProgress = Type.Object({ name: Type.String(), bytes: Type.Integer(), total: Type.Union([Type.Integer(), Type.Null()]), done: Type.Boolean(), error: Type.Optional(Type.String()) });
+export type BaseImportProgress = Static<typeof BaseImportProgress>;
