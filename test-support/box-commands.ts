@@ -176,13 +176,14 @@ export class Snapshot extends OnBox {
     if (!box) return expectStatus(res, 404, `snapshot missing ${this.name}`);
     await expectStatus(res, 201, `snapshot ${this.name}`);
     const snap = await json<{ id: string }>(res);
-    model.snapshots.set(snap.id, { box: this.name, marker: box.marker });
+    model.snapshots.set(snap.id, { box: this.name, marker: box.marker, environment: box.environment });
   }
   toString(): string {
     return `snapshot ${this.name}`;
   }
 }
 
+/** Any snapshot of the project into a box: its root becomes the snapshot's; a running box restarts, a stopped one stays stopped. */
 export class Restore extends OnBox {
   constructor(
     name: string,
@@ -191,21 +192,41 @@ export class Restore extends OnBox {
     super(name);
   }
   override check(model: Readonly<Model>): boolean {
-    return [...model.snapshots.values()].some((s) => s.box === this.name) && model.boxes.has(this.name);
+    return model.snapshots.size > 0 && model.boxes.has(this.name);
   }
   protected async apply(model: Model, real: Real): Promise<void> {
-    const mine = [...model.snapshots].filter(([, s]) => s.box === this.name);
-    const [id, snap] = mine[this.pick % mine.length]!;
+    const [id, snap] = [...model.snapshots][this.pick % model.snapshots.size]!;
     const res = await api(real.core, 'POST', `${boxesPath(real, this.name)}/restore`, { snapshot_id: id });
     await expectStatus(res, 200, `restore ${this.name} to ${id}`);
     const box = model.boxes.get(this.name)!;
-    const got = await json<ApiBox>(res);
-    assert.ok(got.status === 'running' || got.status === 'stopped', `restored box is ${got.status}`);
-    box.status = got.status as ModelBox['status'];
+    assert.equal((await json<ApiBox>(res)).status, box.status, 'a restore keeps the box running or stopped');
     box.marker = snap.marker;
   }
   toString(): string {
     return `restore ${this.name} (snapshot #${this.pick})`;
+  }
+}
+
+/** A new box from a snapshot: its root and environment are the snapshot's. */
+export class ForkSnapshot extends BoxCommand {
+  constructor(
+    readonly name: string,
+    readonly pick: number,
+  ) {
+    super();
+  }
+  check(model: Readonly<Model>): boolean {
+    return model.snapshots.size > 0 && (model.boxes.size < MAX_BOXES || model.boxes.has(this.name));
+  }
+  protected async apply(model: Model, real: Real): Promise<void> {
+    const [id, snap] = [...model.snapshots][this.pick % model.snapshots.size]!;
+    const res = await api(real.core, 'POST', boxesPath(real), { name: this.name, fork: id });
+    if (model.boxes.has(this.name)) return expectStatus(res, 409, `fork into existing ${this.name}`);
+    await expectStatus(res, 201, `fork ${this.name} from snapshot ${id}`);
+    model.boxes.set(this.name, { status: 'running', environment: snap.environment, tags: {}, marker: snap.marker });
+  }
+  toString(): string {
+    return `create ${this.name} from snapshot #${this.pick}`;
   }
 }
 
@@ -223,5 +244,6 @@ export function boxCommands(routes: Set<string>): fc.Arbitrary<fc.AsyncCommand<M
   ];
   if (routes.has('/v1/projects/{project}/boxes/{name}/snapshots')) list.push(name.map((n) => new Snapshot(n)));
   if (routes.has('/v1/projects/{project}/boxes/{name}/restore')) list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new Restore(n, p)));
+  if (routes.has('/v1/projects/{project}/boxes/{name}/snapshots')) list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new ForkSnapshot(n, p)));
   return list;
 }

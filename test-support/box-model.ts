@@ -15,7 +15,7 @@ export interface ModelBox {
 export interface Model {
   boxes: Map<string, ModelBox>;
   /** Snapshot id → the marker the box had when it was taken (snapshot routes only). */
-  snapshots: Map<string, { box: string; marker: string | null }>;
+  snapshots: Map<string, { box: string; marker: string | null; environment: Record<string, string> }>;
 }
 
 /** The system under test for one sequence: a core (replaced on a restart) and the project the sequence owns. */
@@ -85,6 +85,12 @@ export async function assertAgreement(model: Model, real: Real, instance: string
     [...listed].sort((a, b) => a.name.localeCompare(b.name)).map((b) => ({ id: b.id, name: b.name, status: b.status, environment: b.environment, tags: b.tags })),
     'the SQLite rows agree with the API',
   );
+  // Snapshots, where the core has them: the project's list holds exactly the model's.
+  const snaps = await api(real.core, 'GET', `/v1/projects/${real.project}/snapshots`);
+  if (snaps.status === 200) {
+    const ids = ((await snaps.json()) as { items: { id: string }[] }).items.map((s) => s.id).sort();
+    assert.deepEqual(ids, [...model.snapshots.keys()].sort(), 'the snapshot list agrees with the model');
+  }
   const containers = await docker.listContainers({ all: true, filters: { label: [`boxdesk.instance=${instance}`] } });
   const allRows = boxRows(real.core.dataDir);
   const rowIds = new Set(allRows.map((r) => r.id));

@@ -16,7 +16,8 @@ import { operationsOf, requestFor, type FuzzRequest, type Operation } from '../.
 
 const FIXED_SEED = 20261122;
 const RANDOM_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 80);
+/** About this many requests per run in all (both seeds), spread over however many operations are served. */
+const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
 /** Valid creates per operation and seed: the fuzzer makes a few boxes and tokens, not hundreds. */
 const CREATE_BUDGET = 2;
 const PROJECT = 'fuzz';
@@ -54,6 +55,11 @@ async function ensurePool(): Promise<void> {
   }
 }
 
+/** Requests per operation and seed: the total budget shared out, at least 40 and at most 80 each. */
+function perOperation(): number {
+  return Math.max(40, Math.min(80, Math.ceil(TOTAL_REQUESTS / 2 / operations.length)));
+}
+
 function hash(text: string): number {
   let h = 0;
   for (const ch of text) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
@@ -73,7 +79,7 @@ async function fuzz(seed: number): Promise<string[]> {
   const failures: string[] = [];
   for (const op of operations) {
     await ensurePool();
-    const requests = fc.sample(requestFor(op, POOL, core.token), { seed: (seed + hash(op.id)) | 0, numRuns: PER_OPERATION });
+    const requests = fc.sample(requestFor(op, POOL, core.token), { seed: (seed + hash(op.id)) | 0, numRuns: perOperation() });
     let created = 0;
     for (const generated of requests) {
       const req = capped(op, generated, created);
