@@ -29,6 +29,11 @@ abstract class BoxCommand implements fc.AsyncCommand<Model, Real> {
   protected abstract apply(model: Model, real: Real): Promise<void>;
   abstract toString(): string;
 
+  /** How fast-check prints the command in a counterexample. */
+  [fc.toStringMethod](): string {
+    return this.toString();
+  }
+
   async run(model: Model, real: Real): Promise<void> {
     await this.apply(model, real);
     real.steps++;
@@ -246,4 +251,16 @@ export function boxCommands(routes: Set<string>): fc.Arbitrary<fc.AsyncCommand<M
   if (routes.has('/v1/projects/{project}/boxes/{name}/restore')) list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new Restore(n, p)));
   if (routes.has('/v1/projects/{project}/boxes/{name}/snapshots')) list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new ForkSnapshot(n, p)));
   return list;
+}
+
+/**
+ * A sequence of MIN to MAX commands that starts with a create (a sequence of 404s says little),
+ * with creates weighted up so boxes exist for the other commands to act on. fc.commands makes
+ * many short sequences, and commands whose precondition fails are skipped: hence the floor.
+ */
+export function sequenceOf(commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[], min: number, max: number): fc.Arbitrary<fc.AsyncCommand<Model, Real>[]> {
+  const create = commands[0]!;
+  return fc
+    .tuple(create, fc.array(fc.oneof(create, ...commands), { minLength: min - 1, maxLength: max - 1 }))
+    .map(([first, rest]) => [first, ...rest]);
 }

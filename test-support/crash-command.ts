@@ -84,6 +84,10 @@ export class CrashDuring implements fc.AsyncCommand<Model, Real> {
     await assertAgreement(model, real, context.instance);
   }
 
+  [fc.toStringMethod](): string {
+    return this.toString();
+  }
+
   toString(): string {
     const m = this.mutation;
     const what = m.kind === 'create' ? m.create.toString() : m.kind === 'update' ? `update ${m.name} tags ${JSON.stringify(m.tags)}` : `${m.kind} ${m.name}`;

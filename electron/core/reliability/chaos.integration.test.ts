@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { boxCommands, context } from '../../../test-support/box-commands';
+import { boxCommands, context, sequenceOf } from '../../../test-support/box-commands';
 import type { Model, Real } from '../../../test-support/box-model';
 import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
 import { crashCommands } from '../../../test-support/crash-command';
@@ -15,7 +15,8 @@ import { instanceIdOf, removeInstanceLeftovers } from '../../../test-support/rel
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SEQUENCES = Number(process.env.CHAOS_RUNS ?? 5);
-const MAX_STEPS = 10;
+const MIN_STEPS = 4;
+const MAX_STEPS = 8;
 
 const dataDir = tempDataDir();
 let core: CoreProcess;
@@ -38,10 +39,11 @@ after(async () => {
 test(`kill -9 of the core mid-operation loses nothing acknowledged and leaves nothing stuck (seed ${SEED})`, async () => {
   console.log(`chaos seed ${SEED} (reproduce: CHAOS_SEED=${SEED})`);
   let run = 0;
-  // Three entries: about a third of the steps are crashes.
-  const commands = [...boxCommands(routes), crashCommands(), crashCommands(), crashCommands()];
+  // As many crash entries as plain ones: about half the steps are kills.
+  const plain = boxCommands(routes);
+  const commands = [...plain, ...plain.map(() => crashCommands())];
   await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_STEPS, size: 'max' }), fc.context(), async (cmds, ctx) => {
+    fc.asyncProperty(sequenceOf(commands, MIN_STEPS, MAX_STEPS), fc.context(), async (cmds, ctx) => {
       const real: Real = {
         core,
         project: `chaos-${SEED % 100000}-${run++}`,

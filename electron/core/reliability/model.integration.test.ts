@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
-import { boxCommands, context } from '../../../test-support/box-commands';
+import { boxCommands, context, sequenceOf } from '../../../test-support/box-commands';
 import type { Model, Real } from '../../../test-support/box-model';
 import { instanceIdOf, removeInstanceLeftovers } from '../../../test-support/reliability';
 import fs from 'node:fs';
@@ -12,8 +12,9 @@ import fs from 'node:fs';
 // and get), the engine's labelled containers and the SQLite rows must agree.
 
 const SEED = Number(process.env.MODEL_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const SEQUENCES = Number(process.env.MODEL_RUNS ?? 12);
-const MAX_STEPS = 10;
+const SEQUENCES = Number(process.env.MODEL_RUNS ?? 15);
+const MIN_STEPS = 4;
+const MAX_STEPS = 8;
 
 const dataDir = tempDataDir();
 let core: CoreProcess;
@@ -37,7 +38,7 @@ test(`random box operation sequences keep model, API, engine and SQLite in agree
   console.log(`model seed ${SEED} (reproduce: MODEL_SEED=${SEED})`);
   let run = 0;
   await fc.assert(
-    fc.asyncProperty(fc.commands(boxCommands(routes), { maxCommands: MAX_STEPS, size: 'max' }), async (commands) => {
+    fc.asyncProperty(sequenceOf(boxCommands(routes), MIN_STEPS, MAX_STEPS), async (commands) => {
       const real: Real = { core, project: `model-${SEED % 100000}-${run++}`, restart: () => Promise.reject(new Error('no restarts in the model test')), kills: 0, steps: 0 };
       try {
         await fc.asyncModelRun(() => ({ model: { boxes: new Map(), snapshots: new Map() } satisfies Model, real }), commands);
