@@ -20,6 +20,8 @@ const RANDOM_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2
 const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
 /** Valid creates per operation and seed: the fuzzer makes a few boxes and tokens, not hundreds. */
 const CREATE_BUDGET = 2;
+/** Requests in flight at once in the racing run. */
+const CONCURRENCY = 8;
 const PROJECT = 'fuzz';
 const POOL = { project: [PROJECT], name: ['fz-run', 'fz-stop', 'fz-none'] };
 
@@ -55,9 +57,9 @@ async function ensurePool(): Promise<void> {
   }
 }
 
-/** Requests per operation and seed: the total budget shared out, at least 40 and at most 80 each. */
+/** Requests per operation and run (three runs: fixed seed, new seed, concurrent): the budget shared out, 30 to 80 each. */
 function perOperation(): number {
-  return Math.max(40, Math.min(80, Math.ceil(TOTAL_REQUESTS / 2 / operations.length)));
+  return Math.max(30, Math.min(80, Math.ceil(TOTAL_REQUESTS / 3 / operations.length)));
 }
 
 function hash(text: string): number {
@@ -75,32 +77,46 @@ function capped(op: Operation, req: FuzzRequest, created: number): FuzzRequest {
   return { ...req, json, body: JSON.stringify(json), kind: `${req.kind}, over the create budget` };
 }
 
-async function fuzz(seed: number): Promise<string[]> {
+/** Sends one request and judges the answer; what is wrong goes to `failures`. */
+async function exercise(op: Operation, req: FuzzRequest, failures: string[]): Promise<number | null> {
+  totals.requests++;
+  let problems: string[];
+  let status: number | null = null;
+  try {
+    const res = await send(core.url, req);
+    status = res.status;
+    totals.byStatus.set(res.status, (totals.byStatus.get(res.status) ?? 0) + 1);
+    if (res.status >= 500) totals.fiveXx++;
+    if (res.cut) totals.cut++;
+    if (res.status === 201) totals.created++;
+    problems = checker.check(op, res).map((p) => `${p} — body ${res.body.toString('utf8').slice(0, 200)}`);
+  } catch (err) {
+    problems = [`no answer: ${(err as Error).message}`];
+  }
+  if (coreExited()) problems.push(`the core exited (${core.child.exitCode ?? core.child.signalCode}):\n${core.output().slice(-2000)}`);
+  for (const p of problems) failures.push(`${describeRequest(req)}\n    → ${p}`);
+  return status;
+}
+
+function coreExited(): boolean {
+  return core.child.exitCode !== null || core.child.signalCode !== null;
+}
+
+/**
+ * Every operation's generated requests, `concurrency` at a time (1: one after another, so a
+ * seed replays the same sequence; more: the same kind of requests racing on the same boxes).
+ */
+async function fuzz(seed: number, concurrency = 1): Promise<string[]> {
   const failures: string[] = [];
   for (const op of operations) {
     await ensurePool();
     const requests = fc.sample(requestFor(op, POOL, core.token), { seed: (seed + hash(op.id)) | 0, numRuns: perOperation() });
     let created = 0;
-    for (const generated of requests) {
-      const req = capped(op, generated, created);
-      totals.requests++;
-      let problems: string[];
-      try {
-        const res = await send(core.url, req);
-        totals.byStatus.set(res.status, (totals.byStatus.get(res.status) ?? 0) + 1);
-        if (res.status >= 500) totals.fiveXx++;
-        if (res.cut) totals.cut++;
-        if (res.status === 201) {
-          created++;
-          totals.created++;
-        }
-        problems = checker.check(op, res).map((p) => `${p} — body ${res.body.toString('utf8').slice(0, 200)}`);
-      } catch (err) {
-        problems = [`no answer: ${(err as Error).message}`];
-      }
-      if (core.child.exitCode !== null || core.child.signalCode !== null) problems.push(`the core exited (${core.child.exitCode ?? core.child.signalCode}):\n${core.output().slice(-2000)}`);
-      for (const p of problems) failures.push(`${describeRequest(req)}\n    → ${p}`);
-      if (core.child.exitCode !== null || core.child.signalCode !== null) return failures;
+    for (let i = 0; i < requests.length; i += concurrency) {
+      const batch = requests.slice(i, i + concurrency).map((generated) => capped(op, generated, created));
+      const statuses = await Promise.all(batch.map((req) => exercise(op, req, failures)));
+      created += statuses.filter((st) => st === 201).length;
+      if (coreExited()) return failures;
     }
   }
   return failures;
@@ -125,4 +141,9 @@ test(`the API answers generated requests within its contract (seed ${RANDOM_SEED
   console.log(`fuzz seed ${RANDOM_SEED} (reproduce: FUZZ_SEED=${RANDOM_SEED})`);
   const failures = await fuzz(RANDOM_SEED);
   assert.ok(failures.length === 0, report(RANDOM_SEED, failures));
+});
+
+test(`the API answers generated requests within its contract when they race, ${CONCURRENCY} at a time (seed ${RANDOM_SEED + 1})`, async () => {
+  const failures = await fuzz(RANDOM_SEED + 1, CONCURRENCY);
+  assert.ok(failures.length === 0, report(RANDOM_SEED + 1, failures).replace(/FUZZ_SEED=(\d+)/, () => `FUZZ_SEED=${RANDOM_SEED}`));
 });
