@@ -16,6 +16,9 @@ import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
 import { rssUnderFlood } from './scenarios/rss-flood';
 import { snapshotAndFork } from './scenarios/snapshot-fork';
+import { uiEcho } from './scenarios/ui-echo';
+import { uiList } from './scenarios/ui-list';
+import { UI_DIR, ensureRendererBuilt } from '../test-support/chromium';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -35,6 +38,8 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'rss under yes flood', run: rssUnderFlood },
   { name: 'file transfer', run: fileTransfer },
   { name: 'snapshot and fork', run: snapshotAndFork },
+  { name: 'ui list and live status', run: uiList },
+  { name: 'ui keystroke echo', run: uiEcho },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
@@ -62,12 +67,14 @@ async function main(): Promise<number> {
 
   progress(`starting a fresh core (image ${TEST_IMAGE}, n=${n}, flood ${floodSeconds} s)`);
   // A short session grace only shortens the wait before the flood check's sweep; it is not on any timed path.
-  const core = await startCoreProcess({ args: ['--session-grace', String(graceSeconds)] });
+  // The core also serves the UI, for the window's scenarios.
+  ensureRendererBuilt();
+  const core = await startCoreProcess({ args: ['--session-grace', String(graceSeconds), '--ui-dir', UI_DIR] });
   const ctx: BenchContext = { core, project: `bench${Date.now().toString(36)}`, image: TEST_IMAGE, n, floodSeconds, graceSeconds, rawIds: new Set(), boxes: new Set() };
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
-    // BENCH_ONLY=snapshot runs only the scenarios whose name contains that text.
+    // BENCH_ONLY=ui runs only the scenarios whose name contains that text.
     const only = process.env.BENCH_ONLY;
     for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
       try {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { ROOT, TEST_IMAGE, tempDataDir } from '../test-support/core-process';
-import { BoxdeskPage } from './boxdesk-page';
+import { AppShell } from './pages/app-shell';
+import { BasesPage } from './pages/bases-page';
 
 /** Electron's executable, looked up without electron/index.js (which would try to download it). */
 function electronBinary(): { executable: string } | { reason: string } {
@@ -43,13 +44,14 @@ test('the Electron window shows the core version', async (t) => {
     });
     const page = await app.firstWindow();
     page.setDefaultTimeout(15_000);
-    const ui = new BoxdeskPage(page);
+    const ui = new AppShell(page);
     await ui.heading.waitFor();
     const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    await ui.version(version).waitFor();
+    await ui.nav.getByText(`Boxdesk v${version}`).waitFor();
     assert.ok(page.url().startsWith('app://boxdesk/'), `the window loads app://boxdesk/, not ${page.url()}`);
     // The preload hands over the token, so the window is signed in.
-    await ui.baseRow('default').waitFor();
+    await ui.navLink('Bases').click();
+    await new BasesPage(page).row('default').waitFor();
   } finally {
     await app?.close().catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,9 +1,11 @@
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell, type WebContents } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, pickCoreArgs, resolveConfig, type CoreConfig } from './core/config';
 import { startCore, type Core } from './core/core';
 import { resolveUiFile, uiContentSecurityPolicy } from './core/ui/static-routes';
+import { installAppMenu } from './app-menu';
+import { loadWindowState, trackWindowState } from './window-state';
 
 const SCHEME = 'app';
 const APP_HOST = 'boxdesk';
@@ -36,16 +38,24 @@ function electronSqliteBinding(): string | undefined {
 }
 
 function lockDown(contents: WebContents): void {
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // Links (a published box's URL, a link in a terminal) open in the user's browser; nothing else opens.
+  contents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
   contents.on('will-navigate', (event, url) => {
     if (!url.startsWith(APP_URL)) event.preventDefault();
   });
 }
 
-function openWindow(): BrowserWindow {
+function openWindow(stateDir: string): BrowserWindow {
+  const state = loadWindowState(stateDir);
   const window = new BrowserWindow({
-    width: 1100,
-    height: 760,
+    ...(state.bounds.x >= 0 ? { x: state.bounds.x, y: state.bounds.y } : {}),
+    width: state.bounds.width,
+    height: state.bounds.height,
+    minWidth: 720,
+    minHeight: 480,
     title: 'Boxdesk',
     show: false,
     webPreferences: {
@@ -55,7 +65,11 @@ function openWindow(): BrowserWindow {
       nodeIntegration: false,
     },
   });
-  window.once('ready-to-show', () => window.show());
+  window.once('ready-to-show', () => {
+    if (state.maximized) window.maximize();
+    window.show();
+  });
+  trackWindowState(window, stateDir);
   void window.loadURL(APP_URL);
   return window;
 }
@@ -100,14 +114,28 @@ function main(): void {
     event.returnValue = window !== null && event.sender === window.webContents ? bridge : null;
   });
 
+  // A long operation finished while the user looked elsewhere: a native notification.
+  ipcMain.on('boxdesk:notify', (event, message: unknown) => {
+    if (!window || event.sender !== window.webContents || window.isFocused() || !Notification.isSupported()) return;
+    const { title, body } = (message ?? {}) as { title?: unknown; body?: unknown };
+    if (typeof title !== 'string' || typeof body !== 'string') return;
+    const note = new Notification({ title: title.slice(0, 200), body: body.slice(0, 1000) });
+    note.on('click', () => window?.show());
+    note.show();
+  });
+
   const showWindow = () => {
-    window = openWindow();
+    window = openWindow(config.dataDir);
     window.on('closed', () => (window = null));
   };
   app
     .whenReady()
     .then(async () => {
-      session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+      // Only the clipboard (copy a token, paste into a console), and only for our own window.
+      session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
+        callback((permission === 'clipboard-read' || permission === 'clipboard-sanitized-write') && contents.getURL().startsWith(APP_URL)),
+      );
+      installAppMenu();
       core = await startCore(config, { sqliteBinding: electronSqliteBinding() }).catch((err: Error) => {
         throw new Error(`the core did not start on ${config.host}:${config.port}: ${err.message}`);
       });

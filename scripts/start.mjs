@@ -69,10 +69,10 @@ function startHeadless(reason) {
     process.stdout.write(chunk);
     if (banner) return;
     seen += chunk.toString();
-    const m = /listening on (http:\/\/\S+) \(data dir (.+); token in (.+)\)/.exec(seen);
+    const m = /sign in at (http:\/\/\S+)/.exec(seen);
     if (m) {
       banner = true;
-      console.log(`\n  Boxdesk is running headless.\n  Open ${m[1]}/ in your browser and sign in with the token in ${m[3]}\n  (Ctrl-C stops it.)\n`);
+      console.log(`\n  Boxdesk is running headless.\n  Open this address in your browser to sign in:\n    ${m[1]}\n  (Ctrl-C stops it.)\n`);
     }
   });
   forwardSignals(child);

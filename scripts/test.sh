@@ -14,7 +14,7 @@ npm run --silent lint
 echo "== build"
 npm run --silent build >/dev/null
 
-mapfile -t files < <(find electron shared cli e2e test-support -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+mapfile -t files < <(find electron shared cli renderer e2e test-support -name '*.test.ts' -not -path '*/node_modules/*' | sort)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "no test files found" >&2
   exit 1

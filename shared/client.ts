@@ -4,7 +4,7 @@ import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
 import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from './schemas/snapshots';
 import type { BoxStats } from './schemas/stats';
 import type { FileChanges, FileList, FileStat } from './schemas/files';
-import type { Base, BaseCreate, Health, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
+import type { Base, BaseCreate, Health, SystemInfo, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
 /** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
 export interface FetchResponse {
@@ -60,11 +60,11 @@ export class BoxdeskClient {
   }
 
   /** Like request, but hands back the response for streaming bodies. */
-  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<FetchResponse> {
+  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: unknown): Promise<FetchResponse> {
     const h: Record<string, string> = { accept: 'application/json', ...headers };
     if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
     if (body !== undefined) h['content-type'] = 'application/json';
-    return this.send(method, path, h, body === undefined ? undefined : JSON.stringify(body));
+    return this.send(method, path, h, body === undefined ? undefined : JSON.stringify(body), signal);
   }
 
   /** Sends a body of bytes as application/octet-stream (streamed when it is a stream); hands back the response. */
@@ -74,11 +74,11 @@ export class BoxdeskClient {
     return this.send(method, path, h, body);
   }
 
-  private async send(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<FetchResponse> {
+  private async send(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined, signal?: unknown): Promise<FetchResponse> {
     const streamed = body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array);
     let res: FetchResponse;
     try {
-      res = await this.options.fetch(this.baseUrl + path, { method, headers, body, ...(streamed ? { duplex: 'half' as const } : {}) });
+      res = await this.options.fetch(this.baseUrl + path, { method, headers, body, signal, ...(streamed ? { duplex: 'half' as const } : {}) });
     } catch (err) {
       throw new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${this.baseUrl} (${(err as Error).message}); is it running?`);
     }
@@ -97,6 +97,11 @@ export class BoxdeskClient {
 
   version(): Promise<Version> {
     return this.request('GET', '/version');
+  }
+
+  /** The data dir and the engine's capacity (scope read). */
+  system(): Promise<SystemInfo> {
+    return this.request('GET', '/v1/system');
   }
 
   /** Health answers 503 when degraded; that is a state, not an error. */
@@ -134,19 +139,19 @@ export class BoxdeskClient {
     return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/resume`);
   }
 
-  logs(project: string, name: string, options: { tail?: number; follow?: boolean } = {}): Promise<FetchResponse> {
+  logs(project: string, name: string, options: { tail?: number; follow?: boolean; signal?: unknown } = {}): Promise<FetchResponse> {
     const qs = queryString([['tail', options.tail], ['follow', options.follow ? 'true' : undefined]]);
-    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`, undefined, { accept: 'text/plain' });
+    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`, undefined, { accept: 'text/plain' }, options.signal);
   }
 
-  /** One resource sample of a running box. */
+  /** One sample of the box's resource use. */
   boxStats(project: string, name: string): Promise<BoxStats> {
     return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats`);
   }
 
-  /** One BoxStats JSON line a second (application/x-ndjson) until the box stops; cancel the body to leave. */
-  boxStatsStream(project: string, name: string): Promise<FetchResponse> {
-    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats?stream=1`, undefined, { accept: 'application/x-ndjson' });
+  /** One BoxStats JSON line a second (application/x-ndjson) until the client leaves. */
+  boxStatsStream(project: string, name: string, signal?: unknown): Promise<FetchResponse> {
+    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats?stream=1`, undefined, { accept: 'application/x-ndjson' }, signal);
   }
 
   exec(project: string, name: string, body: ExecRequest): Promise<ExecResult> {
@@ -260,6 +265,15 @@ export class BoxdeskClient {
 
   deleteToken(id: string): Promise<void> {
     return this.request('DELETE', `/v1/tokens/${enc(id)}`);
+  }
+
+  /** The server-sent event stream (text/event-stream); pass Last-Event-ID to resume. */
+  events(lastEventId?: string, signal?: unknown): Promise<FetchResponse> {
+    return this.raw('GET', '/v1/events', undefined, { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal);
+  }
+
+  get token(): string | undefined {
+    return this.options.token;
   }
 
   /** ws(s) URL of an exec or console socket; the token goes in the subprotocol, never the URL. */

@@ -87,7 +87,7 @@ type Services = ReturnType<typeof createServices>;
 
 /** Each resource registers its own routes; socket routes register with the one upgrade router. */
 function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engine: ContainerEngine, auth: AuthService, sockets: SocketRouter): void {
-  registerSystemRoutes(app, s.monitor, engine.name);
+  registerSystemRoutes(app, s.monitor, engine.name, config.dataDir);
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, s.bases, s.baseAuthoring);
   registerBoxRoutes(app, s.boxes, s.idempotency);

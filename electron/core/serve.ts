@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, USAGE, resolveConfig } from './config';
 import { startCore } from './core';
 
@@ -20,7 +22,11 @@ async function main(): Promise<void> {
   }
   const core = await startCore(config);
   process.stdout.write(`Boxdesk core listening on ${core.url} (data dir ${config.dataDir}; token in ${config.dataDir}/token)\n`);
-  if (config.uiDir) process.stdout.write(`UI: open ${core.url}/ and paste the token from ${config.dataDir}/token\n`);
+  if (config.uiDir) {
+    // The token rides in the fragment, which browsers never send to a server; the page takes it and clears the address bar.
+    const token = fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim();
+    process.stdout.write(`UI: sign in at ${core.url}/#token=${encodeURIComponent(token)}\n    (or open ${core.url}/ and paste the token from ${path.join(config.dataDir, 'token')})\n`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

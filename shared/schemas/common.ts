@@ -73,7 +73,9 @@ export const EnvironmentMap = Type.Record(Type.String({ pattern: ENV_NAME_PATTER
   description: 'Environment variables, name ([A-Za-z_][A-Za-z0-9_]*, up to 256 characters) to value (no NUL character).',
 });
 
-export const TagMap = Type.Record(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$' }), Type.String({ maxLength: 256 }), {
+export const TAG_KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$';
+
+export const TagMap = Type.Record(Type.String({ pattern: TAG_KEY_PATTERN }), Type.String({ maxLength: 256 }), {
   additionalProperties: false,
   description: 'Tags, key ([A-Za-z0-9][A-Za-z0-9._/-]{0,62}) to value.',
 });

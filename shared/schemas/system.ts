@@ -11,6 +11,22 @@ export const EngineInfo = Type.Object({
 export const Version = Type.Object({ api: Type.Literal('v1'), version: Type.String(), engine: EngineInfo });
 export type Version = Static<typeof Version>;
 
+/** `GET /v1/system` (scope read): what the settings page and the create form need to know of the machine. */
+export const SystemInfo = Type.Object({
+  version: Type.String(),
+  data_dir: Type.String({ description: "The core's data directory (database and token file)." }),
+  engine: Type.Object({
+    name: Type.String(),
+    up: Type.Boolean(),
+    version: Type.Union([Type.String(), Type.Null()]),
+    api_version: Type.Union([Type.String(), Type.Null()]),
+    cpus: Type.Union([Type.Integer(), Type.Null()], { description: 'CPUs the engine can give a box; null while it is unreachable.' }),
+    memory_bytes: Type.Union([Type.Integer(), Type.Null()], { description: "The engine machine's memory; null while it is unreachable." }),
+    storage_limit: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether config.storage_gb is enforced.' }),
+  }),
+});
+export type SystemInfo = Static<typeof SystemInfo>;
+
 export const Health = Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),

@@ -1,16 +1,37 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Health, Version } from '../../../shared/schemas/system';
+import { Health, SystemInfo, Version } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 
 export const CORE_VERSION = '0.1.0';
 
-export function registerSystemRoutes(app: FastifyInstance, monitor: EngineMonitor, engineName: string): void {
+export function registerSystemRoutes(app: FastifyInstance, monitor: EngineMonitor, engineName: string, dataDir: string): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get('/version', { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } }, async () => {
     const info = monitor.current.info;
     return { api: 'v1' as const, version: CORE_VERSION, engine: { name: engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null } };
   });
+
+  api.get(
+    '/v1/system',
+    { config: { scope: 'read' }, schema: { tags: ['system'], summary: "The core's data dir and what the engine can give a box", response: { 200: SystemInfo } } },
+    async () => {
+      const { up, info } = monitor.current;
+      return {
+        version: CORE_VERSION,
+        data_dir: dataDir,
+        engine: {
+          name: engineName,
+          up,
+          version: info?.version ?? null,
+          api_version: info?.apiVersion ?? null,
+          cpus: info?.cpus ?? null,
+          memory_bytes: info?.memoryBytes ?? null,
+          storage_limit: info?.storageLimit ?? null,
+        },
+      };
+    },
+  );
 
   api.get(
     '/healthz',

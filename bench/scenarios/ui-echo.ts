@@ -1,0 +1,122 @@
+import type { Duplex } from 'node:stream';
+import { launchChromium } from '../../test-support/chromium';
+import { containerOfBox, docker } from '../raw-engine';
+import type { ScenarioResult } from '../report';
+import { progress, summarize } from '../stats';
+import { createBox, type BenchContext } from './context';
+
+const BOX = 'echo';
+const KEYS = 'abcdefghijklmnop';
+const FRAME_MS = 1000 / 60;
+
+/**
+ * Runs in the page: stamps each keydown, then the render in which xterm's
+ * cursor line shows the typed text (through the renderer's opt-in
+ * __boxdeskProbe; the screen-reader rows are refreshed only once a second).
+ */
+const RECORD_ECHO = `(() => {
+  const s = { typed: '', at: 0, samples: [] };
+  window.__echo = s;
+  document.addEventListener('keydown', (e) => {
+    if (e.key.length !== 1 || e.ctrlKey) return;
+    s.typed += e.key;
+    s.at = performance.now();
+  }, true);
+  window.__boxdeskProbe = {
+    render(cursorLine) {
+      if (!s.at || !cursorLine().trimEnd().endsWith(s.typed)) return;
+      s.samples.push(performance.now() - s.at);
+      s.at = 0;
+    },
+  };
+})()`;
+
+async function throughWindow(ctx: BenchContext, n: number): Promise<number[]> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${ctx.core.url}/#token=${encodeURIComponent(ctx.core.token)}`);
+    await page.goto(`${ctx.core.url}/#/projects/${ctx.project}/boxes/${BOX}/console`);
+    await page.getByRole('status', { name: 'Console 1: open' }).waitFor();
+    await page.getByRole('region', { name: 'Console 1' }).click();
+    await page.waitForTimeout(500);
+    await page.evaluate(RECORD_ECHO);
+    for (let i = 0; i < n + 3; i++) {
+      if (i > 0 && i % KEYS.length === 0) {
+        await page.keyboard.press('Control+u');
+        await page.evaluate('window.__echo.typed = ""');
+        await page.waitForTimeout(100);
+      }
+      await page.keyboard.press(KEYS[i % KEYS.length]!);
+      // Polled with evaluate: the page's CSP forbids the eval that waitForFunction needs.
+      for (let tries = 0; ((await page.evaluate('window.__echo.samples.length')) as number) < i + 1; tries++) {
+        if (tries > 5000) throw new Error(`key ${i} never echoed in the window`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    }
+    const samples = (await page.evaluate('window.__echo.samples')) as number[];
+    return samples.slice(3); // the first keys warm the path
+  } finally {
+    await browser.close();
+  }
+}
+
+async function throughEngine(ctx: BenchContext, n: number): Promise<number[]> {
+  const id = await containerOfBox(ctx.project, BOX);
+  const exec = await docker.getContainer(id).exec({ Cmd: ['sh', '-l'], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: true, Env: ['TERM=xterm-256color'] });
+  const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
+  let seen = '';
+  let waiter: (() => void) | null = null;
+  stream.on('data', (c: Buffer) => {
+    seen += c.toString('latin1');
+    waiter?.();
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < n + 3; i++) {
+      if (i > 0 && i % KEYS.length === 0) {
+        stream.write('\x15');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const key = KEYS[i % KEYS.length]!;
+      seen = '';
+      const start = performance.now();
+      const echoed = new Promise<void>((resolve) => {
+        waiter = () => {
+          if (seen.includes(key)) resolve();
+        };
+      });
+      stream.write(key);
+      await echoed;
+      if (i >= 3) out.push(performance.now() - start);
+    }
+  } finally {
+    stream.write('exit\r');
+    stream.destroy();
+  }
+  return out;
+}
+
+/** A keystroke typed into the window's console until its echo is painted, against the same key's echo on a raw engine TTY exec. */
+export async function uiEcho(ctx: BenchContext): Promise<ScenarioResult> {
+  await createBox(ctx, BOX);
+  const n = Math.min(ctx.n, 30);
+  progress(`ui: keystroke echo, ${n} keys through the window, then ${n} on a raw TTY exec`);
+  const ours = summarize(await throughWindow(ctx, n));
+  const raw = summarize(await throughEngine(ctx, n));
+  const slack = ours.p50 - raw.p50;
+  return {
+    name: 'ui: keystroke echo (console)',
+    unit: 'ms',
+    n,
+    ours,
+    raw,
+    ratioKind: 'ours − raw p50 (ms)',
+    ratio: slack,
+    target: 'p50 ≤ raw + 2 frames',
+    verdict: slack <= 2 * FRAME_MS ? 'PASS' : 'MISS',
+    notes: ['ours: keydown in headless Chromium (WebGL renderer on SwiftShader) → the xterm render that shows the echo (WebSocket, core, engine, xterm); raw: a byte written to a hijacked TTY exec of sh → its echo read back in Node'],
+  };
+}

@@ -1,0 +1,36 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** The create (or edit) dialog. */
+export class BoxFormDialog {
+  readonly dialog: Locator;
+  readonly name: Locator;
+  readonly cpus: Locator;
+  readonly memory: Locator;
+  readonly submit: Locator;
+  readonly progress: Locator;
+
+  constructor(readonly page: Page, title: string | RegExp = 'Create a box') {
+    this.dialog = page.getByRole('dialog', { name: title });
+    this.name = this.dialog.getByRole('textbox', { name: 'Name', exact: true });
+    this.cpus = this.dialog.getByRole('textbox', { name: 'CPUs' });
+    this.memory = this.dialog.getByRole('textbox', { name: 'Memory (MiB)' });
+    this.submit = this.dialog.getByRole('button', { name: /^(Create|Save)$/ });
+    this.progress = this.dialog.getByRole('status', { name: 'Progress' });
+  }
+
+  /** The error shown at a field, found through the field's own description. */
+  fieldError(field: Locator): Promise<string | null> {
+    return field.evaluate((el) => {
+      const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+      const texts = ids.map((id) => document.getElementById(id)).filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error')).map((n) => n!.textContent ?? '');
+      return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
+    });
+  }
+
+  async addPair(noun: 'variable' | 'tag', key: string, value: string): Promise<void> {
+    await this.dialog.getByRole('button', { name: `Add ${noun}` }).click();
+    const n = await this.dialog.getByRole('textbox', { name: new RegExp(`^${noun} \\d+ name$`) }).count();
+    await this.dialog.getByRole('textbox', { name: `${noun} ${n} name` }).fill(key);
+    await this.dialog.getByRole('textbox', { name: `${noun} ${n} value` }).fill(value);
+  }
+}

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
+import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
+
+export interface OpenOptions {
+  /** Sign in through the sign-in URL (default), or arrive signed out. */
+  signedIn?: boolean;
+  colorScheme?: 'light' | 'dark';
+  clipboard?: boolean;
+  viewport?: { width: number; height: number };
+}
+
+export interface UiFixture {
+  core(): CoreProcess;
+  /** A fresh browser context on the served UI. */
+  open(options?: OpenOptions): Promise<Page>;
+  /** fetch against the core with its admin token. */
+  api(method: string, pathname: string, body?: unknown): Promise<Response>;
+  /** Runs the `box` CLI against this core; resolves with its exit code and output. */
+  cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Boxes to delete after the file's tests, whatever happened. */
+  track(project: string, name: string): void;
+}
+
+/** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and every tracked box. */
+export function uiFixture(options: { env?: NodeJS.ProcessEnv; args?: string[] } = {}): UiFixture {
+  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; boxes: Set<string> } = { contexts: [], boxes: new Set() };
+  before(async () => {
+    ensureRendererBuilt();
+    state.core = await startCoreProcess({ args: ['--ui-dir', UI_DIR, ...(options.args ?? [])], env: { BOXDESK_RATE_LIMIT: '0', ...options.env } });
+    state.browser = await launchChromium();
+  });
+  after(async () => {
+    await Promise.allSettled(state.contexts.map((c) => c.close()));
+    await state.browser?.close().catch(() => undefined);
+    const core = state.core;
+    if (core) {
+      const names = [...state.boxes];
+      const queue = [...names];
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          for (let b = queue.shift(); b; b = queue.shift()) await api(core, 'DELETE', `/v1/projects/${b}`).then((r) => r.arrayBuffer()).catch(() => undefined);
+        }),
+      );
+      await core.stop();
+    }
+  });
+  const fixture: UiFixture = {
+    core: () => state.core!,
+    async open(o: OpenOptions = {}) {
+      const context = await state.browser!.newContext({
+        colorScheme: o.colorScheme ?? 'light',
+        viewport: o.viewport ?? { width: 1280, height: 800 },
+        permissions: o.clipboard ? ['clipboard-read', 'clipboard-write'] : [],
+      });
+      context.setDefaultTimeout(15_000);
+      state.contexts.push(context);
+      const page = await context.newPage();
+      const core = state.core!;
+      await page.goto(o.signedIn === false ? `${core.url}/` : `${core.url}/#token=${encodeURIComponent(core.token)}`);
+      return page;
+    },
+    api: (method, pathname, body) => api(state.core!, method, pathname, body),
+    cli: (...args) =>
+      new Promise((resolve) => {
+        const core = state.core!;
+        const child = spawn(process.execPath, [path.join(ROOT, 'cli/bin/box.mjs'), '--url', core.url, '--token', core.token, ...args], { cwd: ROOT });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      }),
+    track: (project, name) => state.boxes.add(`${project}/boxes/${name}`),
+  };
+  return fixture;
+}
+
+/** A box name no other test or run uses. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/** Creates a box through the API (for tests whose subject is not the form). */
+export async function createBoxViaApi(ui: UiFixture, project: string, name: string, body: Record<string, unknown> = {}): Promise<void> {
+  ui.track(project, name);
+  const res = await ui.api('POST', `/v1/projects/${project}/boxes`, { name, ...body });
+  assert.equal(res.status, 201, `creating ${name}: ${await res.text()}`);
+  await res.arrayBuffer().catch(() => undefined);
+}
+
+/** With BOXDESK_SCREENSHOTS=1, the page in both themes into docs/screenshots/<name>-{light,dark}.png. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  if (!process.env.BOXDESK_SCREENSHOTS) return;
+  const dir = path.join(ROOT, 'docs', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(dir, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

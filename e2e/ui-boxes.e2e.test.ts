@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AppShell } from './pages/app-shell';
+import { BoxDetailPage } from './pages/box-detail-page';
+import { BoxFormDialog } from './pages/box-form-dialog';
+import { BoxListPage } from './pages/box-list-page';
+import { createBoxViaApi, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
+
+describe('managing boxes in the window', () => {
+  const ui = uiFixture();
+
+  test('a box created through the form shows up running, with its tags and environment', async () => {
+    const project = uniqueName('form');
+    const name = uniqueName('web');
+    ui.track(project, name);
+    // Neighbours, so the list (and its screenshot) shows more than one state.
+    await Promise.all([createBoxViaApi(ui, project, 'api', { tags: { team: 'red', tier: 'backend' } }), createBoxViaApi(ui, project, 'worker', { tags: { team: 'blue' } })]);
+    assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/worker/stop`)).status, 200);
+    const page = await ui.open();
+    const shell = new AppShell(page);
+    await shell.switchProject(project);
+    const list = new BoxListPage(page);
+    await list.heading(project).waitFor();
+    await list.status('worker', 'stopped').waitFor();
+
+    await list.createButton.click();
+    const form = new BoxFormDialog(page);
+    await form.name.fill(name);
+    await form.cpus.fill('1');
+    await form.memory.fill('256');
+    await form.addPair('variable', 'GREETING', 'hello');
+    await form.addPair('tag', 'team', 'blue');
+    await screenshots(page, 'create-dialog');
+    await form.submit.click();
+    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+
+    await list.status(name, 'running').waitFor();
+    const res = await ui.api('GET', `/v1/projects/${project}/boxes/${name}`);
+    const box = (await res.json()) as { status: string; config: { ram_mb: number }; environment: Record<string, string>; tags: Record<string, string> };
+    assert.equal(box.status, 'running');
+    assert.equal(box.config.ram_mb, 256);
+    assert.deepEqual(box.environment, { GREETING: 'hello' });
+    assert.deepEqual(box.tags, { team: 'blue' });
+    await screenshots(page, 'box-list');
+
+    await list.row(name).getByRole('link', { name, exact: true }).click();
+    const detail = new BoxDetailPage(page, name);
+    await detail.heading().waitFor();
+    await detail.field('Memory').getByText('256 MiB').waitFor();
+    await screenshots(page, 'box-detail');
+  });
+
+  test("an invalid name is flagged at the field as you type, and the server's own error lands there too", async () => {
+    const project = uniqueName('names');
+    const taken = uniqueName('taken');
+    await createBoxViaApi(ui, project, taken);
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.row(taken).waitFor();
+
+    await list.createButton.click();
+    const form = new BoxFormDialog(page);
+    await form.name.fill('Bad_Name');
+    assert.match((await form.fieldError(form.name)) ?? '', /lower-case letters, digits and hyphens/);
+    await form.name.fill('good-name');
+    assert.equal(await form.fieldError(form.name), null, 'a valid name clears the error');
+
+    // The schema's rule passes; the server says the name is taken, at the name field.
+    await form.name.fill(taken);
+    await form.submit.click();
+    await form.dialog.getByRole('alert').filter({ hasText: taken }).waitFor();
+    assert.match((await form.fieldError(form.name)) ?? '', /already|exists|taken/i);
+    const listed = (await (await ui.api('GET', `/v1/projects/${project}/boxes`)).json()) as { items: unknown[] };
+    assert.equal(listed.items.length, 1, 'nothing was created');
+  });
+
+  test('a box stopped from the CLI turns stopped in the list without a reload, and resumes from its row', async () => {
+    const project = uniqueName('live');
+    const name = uniqueName('cli');
+    await createBoxViaApi(ui, project, name);
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.status(name, 'running').waitFor();
+
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const stop = await ui.cli('-p', project, 'stop', name);
+    assert.equal(stop.code, 0, stop.stderr);
+    await list.status(name, 'stopped').waitFor();
+    assert.deepEqual(
+      requests.filter((u) => u.includes('/boxes')),
+      [],
+      'the change came over the event stream, not a refetch',
+    );
+
+    await list.rowAction(name, 'Resume').click();
+    await list.status(name, 'running').waitFor({ timeout: 30_000 });
+  });
+
+  test('three boxes selected and deleted together, after a confirmation', async () => {
+    const project = uniqueName('bulk');
+    const names = [uniqueName('a'), uniqueName('b'), uniqueName('c')];
+    const keep = uniqueName('keep');
+    await Promise.all([...names, keep].map((n) => createBoxViaApi(ui, project, n)));
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.row(keep).waitFor();
+
+    for (const n of names) await list.select(n).check();
+    await list.bulkBar.getByText('3 selected').waitFor();
+    await list.bulk('Delete selected').click();
+    await list.confirm('Delete 3 boxes').click();
+    for (const n of names) await list.row(n).waitFor({ state: 'detached', timeout: 60_000 });
+    await list.row(keep).waitFor();
+
+    const left = (await (await ui.api('GET', `/v1/projects/${project}/boxes`)).json()) as { items: { name: string }[] };
+    assert.deepEqual(
+      left.items.map((b) => b.name),
+      [keep],
+    );
+  });
+
+  test('a fork made through the form starts from a copy of its source, with progress shown meanwhile', async () => {
+    const project = uniqueName('fork');
+    const source = uniqueName('src');
+    const copy = uniqueName('copy');
+    await createBoxViaApi(ui, project, source);
+    ui.track(project, copy);
+    const wrote = await ui.api('POST', `/v1/projects/${project}/boxes/${source}/exec`, { command: ['sh', '-c', 'echo forked-content > /root/marker'] });
+    assert.equal(((await wrote.json()) as { exit_code: number }).exit_code, 0);
+
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const list = new BoxListPage(page);
+    await list.status(source, 'running').waitFor();
+    await list.createButton.click();
+    const form = new BoxFormDialog(page);
+    await form.name.fill(copy);
+    await form.dialog.getByRole('radiogroup', { name: 'Start from' }).getByText('A copy of a box (fork)').click();
+    await form.dialog.getByRole('combobox', { name: 'Fork source' }).click();
+    await page.getByRole('option', { name: source }).click();
+    await form.submit.click();
+    await form.progress.waitFor();
+    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await list.status(copy, 'running').waitFor();
+
+    const read = await ui.api('POST', `/v1/projects/${project}/boxes/${copy}/exec`, { command: ['cat', '/root/marker'] });
+    assert.equal(((await read.json()) as { stdout: string }).stdout, 'forked-content\n');
+  });
+
+  test('editing a box changes its memory and tags at once', async () => {
+    const project = uniqueName('edit');
+    const name = uniqueName('ed');
+    await createBoxViaApi(ui, project, name, { tags: { team: 'blue' } });
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+    const detail = new BoxDetailPage(page, name);
+    await detail.field('Memory').getByText('1024 MiB').waitFor();
+    await detail.button('Edit').click();
+    const form = new BoxFormDialog(page, `Edit ${name}`);
+    assert.equal(await form.name.isDisabled(), true, 'the name cannot change');
+    await form.memory.fill('512');
+    await form.addPair('tag', 'tier', 'web');
+    await form.submit.click();
+    await form.dialog.waitFor({ state: 'hidden' });
+    await detail.field('Memory').getByText('512 MiB').waitFor();
+    await detail.field('Tags').getByText(/tier=web/).waitFor();
+    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { config: { ram_mb: number }; tags: Record<string, string> };
+    assert.equal(box.config.ram_mb, 512);
+    assert.deepEqual(box.tags, { team: 'blue', tier: 'web' });
+  });
+
+  test('the command palette opens a console in a box', async () => {
+    const project = uniqueName('palette');
+    const name = uniqueName('pal');
+    await createBoxViaApi(ui, project, name);
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const list = new BoxListPage(page);
+    await list.status(name, 'running').waitFor();
+    await new AppShell(page).runCommand(name, `Console in ${name}`);
+    await page.getByRole('status', { name: 'Console 1: open' }).waitFor();
+    assert.match(page.url(), new RegExp(`/projects/${project}/boxes/${name}/console$`));
+  });
+
+  test('a box can be made with the keyboard alone, and the tag filter finds it', async () => {
+    const project = uniqueName('keys');
+    const name = uniqueName('kb');
+    ui.track(project, name);
+    await createBoxViaApi(ui, project, uniqueName('other'), { tags: { team: 'red' } });
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const list = new BoxListPage(page);
+    await list.count.getByText('1 box').waitFor();
+
+    await list.createButton.focus();
+    await page.keyboard.press('Enter');
+    const form = new BoxFormDialog(page);
+    await form.name.waitFor();
+    assert.equal(await form.name.evaluate((el) => el === document.activeElement), true, 'the name field has the focus');
+    await page.keyboard.type(name);
+    await page.keyboard.press('Enter');
+    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await list.status(name, 'running').waitFor();
+
+    // A tag set from outside arrives over the event stream and becomes a filter choice.
+    assert.equal((await ui.api('PUT', `/v1/projects/${project}/boxes/${name}`, { tags: { team: 'blue' } })).status, 200);
+    await list.tagFilter.click();
+    await page.getByRole('option', { name: 'team:blue' }).click();
+    await list.count.getByText('1 of 2 boxes').waitFor();
+    await list.row(name).waitFor();
+  });
+
+  test('search and the status filter narrow the list', async () => {
+    const project = uniqueName('filter');
+    const [one, two] = [uniqueName('alpha'), uniqueName('beta')];
+    await Promise.all([createBoxViaApi(ui, project, one), createBoxViaApi(ui, project, two)]);
+    assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${two}/stop`)).status, 200);
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    const list = new BoxListPage(page);
+    await list.status(two, 'stopped').waitFor();
+
+    await list.search.fill('alpha');
+    await list.row(two).waitFor({ state: 'detached' });
+    await list.row(one).waitFor();
+    await list.search.fill('');
+    await list.statusFilter.click();
+    await page.getByRole('option', { name: 'stopped' }).click();
+    await list.row(one).waitFor({ state: 'detached' });
+    await list.row(two).waitFor();
+    await list.count.getByText('1 of 2 boxes').waitFor();
+  });
+});

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AppShell } from './pages/app-shell';
+import { SettingsPage } from './pages/settings-page';
+import { screenshots, uiFixture } from './support/ui-fixture';
+
+describe('settings', () => {
+  const ui = uiFixture();
+
+  test('a token is created with its scopes and project, its secret copied once, then revoked', async () => {
+    const page = await ui.open({ clipboard: true });
+    await new AppShell(page).navLink('Settings').click();
+    const settings = new SettingsPage(page);
+    await settings.tokens.waitFor();
+
+    await settings.createToken.click();
+    const dialog = settings.createDialog();
+    await dialog.name.fill('ci-reader');
+    await dialog.scope('exec').check();
+    await dialog.project.fill('ci');
+    await dialog.submit.click();
+    const secret = ((await dialog.secret.textContent()) ?? '').trim();
+    assert.ok(secret.length > 20, 'the secret is shown');
+    await dialog.copy.click();
+    await dialog.dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret, 'the clipboard holds the secret');
+
+    // The secret works, with exactly the scopes and project chosen.
+    const me = await fetch(`${ui.core().url}/v1/projects/ci/boxes`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(me.status, 200);
+    const other = await fetch(`${ui.core().url}/v1/projects/elsewhere/boxes`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(other.status, 403);
+
+    await dialog.done.click();
+    const row = settings.tokenRow('ci-reader');
+    await row.getByText('ci', { exact: true }).waitFor();
+    await row.getByText('exec', { exact: true }).waitFor();
+    assert.equal(await row.getByText(secret).count(), 0, 'the list never shows the secret');
+    await screenshots(page, 'settings');
+
+    await row.getByRole('button', { name: 'Revoke ci-reader' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+    await row.waitFor({ state: 'detached' });
+    const after = await fetch(`${ui.core().url}/v1/projects/ci/boxes`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(after.status, 401, 'the revoked token is refused');
+  });
+
+  test('the engine, the data dir and the theme', async () => {
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/settings`);
+    const settings = new SettingsPage(page);
+    await settings.engineField('Data directory').getByText(ui.core().dataDir).waitFor();
+    await settings.engineField('Engine state').getByText('reachable').waitFor();
+
+    const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    assert.equal(await scheme(), 'light', 'follows the system (light here)');
+    await settings.chooseTheme('Dark');
+    assert.equal(await scheme(), 'dark');
+    await page.reload();
+    await settings.engine.waitFor();
+    assert.equal(await scheme(), 'dark', 'the choice is kept');
+    await settings.chooseTheme('Follow the system');
+    assert.equal(await scheme(), 'light');
+  });
+});

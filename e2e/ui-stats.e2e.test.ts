@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BoxDetailPage } from './pages/box-detail-page';
+import { StatsView } from './pages/stats-view';
+import { createBoxViaApi, uiFixture, uniqueName } from './support/ui-fixture';
+
+describe('live stats in the window', () => {
+  const ui = uiFixture();
+
+  test("the Memory chart shows the box's memory, as the stats stream reports it", async () => {
+    const project = uniqueName('stats');
+    const name = uniqueName('mem');
+    await createBoxViaApi(ui, project, name, { config: { ram_mb: 256 } });
+    const page = await ui.open();
+    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+    await new BoxDetailPage(page, name).tab('Stats').click();
+    const stats = new StatsView(page);
+
+    // "1.4 MiB of 256.0 MiB": a real, non-zero reading against the box's own limit.
+    const caption = stats.now('Memory').filter({ hasText: /[\d.]+ [MG]iB of 256\.0 MiB/ });
+    await caption.waitFor({ timeout: 20_000 });
+    const used = Number(/([\d.]+) MiB of/.exec((await caption.textContent()) ?? '')?.[1]);
+    assert.ok(used > 0, `the box uses some memory: ${await caption.textContent()}`);
+    const sample = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/stats`)).json()) as { memory_limit_bytes: number };
+    assert.equal(sample.memory_limit_bytes, 256 * 1024 * 1024);
+    // The chart draws a line once samples arrive.
+    await stats.chart('Memory').locator('.recharts-line-curve').first().waitFor({ timeout: 10_000 });
+  });
+});

@@ -1,0 +1,57 @@
+import { Autocomplete } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { DNS_LABEL_PATTERN } from '../../../shared/schemas/common';
+import { subscribeEvents } from '../api/events';
+import { addKnownProjects, knownProjects, paths, rememberProject, useProject } from './project';
+
+const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
+
+/**
+ * Type a project's name or pick one used before or seen in the event stream
+ * (the API has no project list); the first box created in a project makes it exist.
+ */
+export function ProjectSwitcher() {
+  const project = useProject();
+  const navigate = useNavigate();
+  const [value, setValue] = useState(project);
+  const [known, setKnown] = useState(knownProjects);
+  useEffect(() => {
+    setValue(project);
+    rememberProject(project);
+    setKnown(knownProjects());
+  }, [project]);
+  useEffect(
+    () =>
+      subscribeEvents((events) => {
+        const seen = events.map((e) => e.project).filter((p): p is string => p !== null);
+        if (addKnownProjects(seen)) setKnown(knownProjects());
+      }),
+    [],
+  );
+
+  const go = (next: string) => {
+    const name = next.trim();
+    if (!DNS_LABEL.test(name)) return;
+    rememberProject(name);
+    void navigate(paths.boxes(name));
+  };
+  const invalid = value !== '' && !DNS_LABEL.test(value.trim());
+
+  return (
+    <Autocomplete
+      aria-label="Project"
+      placeholder="project"
+      w={180}
+      data={known}
+      value={value}
+      onChange={setValue}
+      onOptionSubmit={go}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') go(value);
+      }}
+      onBlur={() => setValue(project)}
+      error={invalid ? 'lower-case letters, digits, hyphens' : undefined}
+    />
+  );
+}

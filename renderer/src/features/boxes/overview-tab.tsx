@@ -1,0 +1,76 @@
+import { ActionIcon, Code, CopyButton, Group, Table, Text, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import type { DetailTabProps } from './detail-tabs';
+
+function mapText(map: Record<string, string>): ReactNode {
+  const entries = Object.entries(map);
+  if (entries.length === 0) return <Text c="dimmed">none</Text>;
+  return (
+    <Code block>
+      {entries.map(([k, v]) => `${k}=${v}`).join('\n')}
+    </Code>
+  );
+}
+
+function time(iso: string): ReactNode {
+  return (
+    <time dateTime={iso} title={iso}>
+      {new Date(iso).toLocaleString()}
+    </time>
+  );
+}
+
+/** Every field of the box's representation. */
+export function OverviewTab({ box }: DetailTabProps) {
+  const rows: [string, ReactNode][] = [
+    [
+      'Id',
+      <Group gap={4} key="id">
+        <Code>{box.id}</Code>
+        <CopyButton value={box.id}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? 'Copied' : 'Copy the id'}>
+              <ActionIcon variant="subtle" aria-label="Copy the id" onClick={copy} color={copied ? 'green' : undefined}>
+                {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>,
+    ],
+    ['Name', box.name],
+    ['Project', box.project],
+    ['Status', box.status],
+    ['Status reason', box.status_reason ?? '—'],
+    ['Base', box.base ?? '— (a fork)'],
+    ['CPUs', box.config.cpus],
+    ['Memory', `${box.config.ram_mb} MiB`],
+    ['Storage', `${box.config.storage_gb} GiB${box.storage_enforced ? '' : ' (recorded, not enforced by this engine)'}`],
+    ['Region', box.config.region],
+    ['Environment', mapText(box.environment)],
+    ['Tags', mapText(box.tags)],
+    ['Data mounts', box.data_mounts?.length ? box.data_mounts.map((m) => `${m.name} → ${m.path}${m.read_only ? ' (read-only)' : ''}`).join(', ') : '—'],
+    ['Port', box.port ?? '—'],
+    ['URL', box.url ?? '— (not published)'],
+    ['URL access', box.url_settings?.auth ?? '—'],
+    ['Published domains', box.published_domains?.join(', ') || '—'],
+    ['Stop grace period', box.termination_grace_period_seconds === null ? '10 s (default)' : `${box.termination_grace_period_seconds} s`],
+    ['Created', time(box.created_at)],
+    ['Updated', time(box.updated_at)],
+  ];
+  return (
+    <Table aria-label="Box details" withRowBorders variant="vertical" layout="fixed" maw={900}>
+      <Table.Tbody>
+        {rows.map(([k, v]) => (
+          <Table.Tr key={k}>
+            <Table.Th w={180} scope="row">
+              {k}
+            </Table.Th>
+            <Table.Td>{v}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
