@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
@@ -56,7 +56,11 @@ export class PrivateEngine {
   /** Stops the engine and removes its data root. */
   async destroy(): Promise<void> {
     await this.stop();
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    // dockerd leaves its data root bind-mounted on itself once it has run containers; the
+    // mount lives in the host's mount namespace (only the network is private), so undo it.
+    const mounts = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '').filter((m) => m.startsWith(this.dir + '/'));
+    for (const m of mounts.sort((a, b) => b.length - a.length)) spawnSync('umount', ['-l', m]);
+    fs.rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 
   private async answers(): Promise<boolean> {
