@@ -14,6 +14,7 @@ import type { BenchContext } from './scenarios/context';
 import { execRoundTrip } from './scenarios/exec-round-trip';
 import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
+import { publishProxy } from './scenarios/publish-proxy';
 import { rssUnderFlood } from './scenarios/rss-flood';
 import { snapshotAndFork } from './scenarios/snapshot-fork';
 import { uiEcho } from './scenarios/ui-echo';
@@ -40,6 +41,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'snapshot and fork', run: snapshotAndFork },
   { name: 'ui list and live status', run: uiList },
   { name: 'ui keystroke echo', run: uiEcho },
+  { name: 'publish proxy', run: publishProxy },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {

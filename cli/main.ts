@@ -16,6 +16,7 @@ import { registerBoxCommands } from './commands/boxes';
 import { registerCompletionCommand } from './commands/completion';
 import { registerExecCommands } from './commands/exec';
 import { registerFileCommands } from './commands/files';
+import { registerPublishingCommands } from './commands/publishing';
 import { registerServeCommand } from './commands/serve';
 import { registerSnapshotCommands } from './commands/snapshots';
 import { registerSystemCommands } from './commands/system';
@@ -23,7 +24,7 @@ import type { Io } from './context';
 import { realPlatform } from './profile';
 import { run, type Area } from './program';
 
-export const AREAS: readonly Area[] = [registerBoxCommands, registerExecCommands, registerFileCommands, registerSystemCommands, registerSnapshotCommands, registerServeCommand, registerCompletionCommand];
+export const AREAS: readonly Area[] = [registerBoxCommands, registerExecCommands, registerFileCommands, registerSystemCommands, registerSnapshotCommands, registerPublishingCommands, registerServeCommand, registerCompletionCommand];
 
 /** Runs one command line; returns the exit status. */
 export function main(argv: readonly string[], io: Io, areas: readonly Area[] = AREAS): Promise<number> {

@@ -1,6 +1,7 @@
 import { ApiError, type Problem } from './errors';
 import type { Box, BoxCreate, BoxList, BoxUpdate } from './schemas/box';
 import type { ExecRequest, ExecResult, ExecStreamLine } from './schemas/exec';
+import type { PublishRequest } from './schemas/publishing';
 import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from './schemas/snapshots';
 import type { BoxStats } from './schemas/stats';
 import type { FileChanges, FileList, FileStat } from './schemas/files';
@@ -137,6 +138,15 @@ export class BoxdeskClient {
 
   resumeBox(project: string, name: string): Promise<Box> {
     return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/resume`);
+  }
+
+  /** Publishes the box at its preview URL (`url` in the answer). */
+  publishBox(project: string, name: string, body: PublishRequest = {}): Promise<Box> {
+    return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/publish`, body);
+  }
+
+  unpublishBox(project: string, name: string): Promise<Box> {
+    return this.request('DELETE', `/v1/projects/${enc(project)}/boxes/${enc(name)}/publish`);
   }
 
   logs(project: string, name: string, options: { tail?: number; follow?: boolean; signal?: unknown } = {}): Promise<FetchResponse> {

@@ -8,6 +8,8 @@ export type BoxdeskEvent =
   | EventOf<'box.updated', { box: Box }>
   | EventOf<'box.status', { box: Box }>
   | EventOf<'box.deleted', { box: Box }>
+  | EventOf<'box.published', { box: Box }>
+  | EventOf<'box.unpublished', { box: Box }>
   /** The kernel killed a process of the box for memory: its main process, or one started by exec or a console. */
   | EventOf<'box.oom', { box: string; id: string; process: 'main' | 'exec'; at: string }>
   | EventOf<'base.pull', { name: string; image: string; progress: string; done: boolean; error?: string }>

@@ -37,7 +37,7 @@ export function tempDataDir(prefix = 'boxdesk-test-'): string {
 export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreProcess> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
-  const args = ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--port', String(options.port ?? 0), '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn', ...(options.args ?? [])];
+  const args = ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--port', String(options.port ?? 0), '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn', ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));

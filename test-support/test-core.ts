@@ -21,7 +21,7 @@ export async function startTestCore(
 ): Promise<TestCore> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
-  const config = resolveConfig(['--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])], options.env ?? {});
+  const config = resolveConfig(['--port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])], options.env ?? {});
   const core = await startCore(config, { engine: options.engine, logger: process.env.DBG ? { level: 'error' } : false, boxQueueWaitMs: options.boxQueueWaitMs });
   const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
   const api = (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>

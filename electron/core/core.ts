@@ -30,6 +30,7 @@ import { createHttpApp } from './http/app';
 import { loopbackPolicy } from './http/hardening';
 import { SocketRouter } from './http/socket-router';
 import { IdempotencyStore } from './idempotency/store';
+import { startPublishing } from './publishing/publishing';
 import { randomBase32 } from './ids';
 import { registerSnapshotRoutes } from './snapshots/routes';
 import { SnapshotService } from './snapshots/service';
@@ -41,6 +42,8 @@ import { registerStaticUi } from './ui/static-routes';
 export interface Core {
   url: string;
   port: number;
+  /** The preview proxy's port (published boxes' URLs use it). */
+  proxyPort: number;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -81,7 +84,7 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
   const files = new FileService({ engine, boxes, log });
-  return { bus, monitor, bases, baseStore, baseAuthoring, boxes, recreator, snapshots, reconciler, exec, files, idempotency: new IdempotencyStore(db) };
+  return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, idempotency: new IdempotencyStore(db) };
 }
 type Services = ReturnType<typeof createServices>;
 
@@ -122,7 +125,8 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   const owned = new DisposableStore();
   const db = openDatabase(config.dataDir, { nativeBinding: options.sqliteBinding });
   owned.add(toDisposable(() => void db.close()));
-  const auth = new AuthService(new TokenStore(db));
+  const tokens = new TokenStore(db);
+  const auth = new AuthService(tokens);
   auth.ensureAdminToken(config.dataDir);
 
   let port = config.port;
@@ -132,6 +136,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   const engine = options.engine ?? new DockerEngine();
   const services = createServices(config, db, engine, app.log, owned, options);
   registerRoutes(app, services, config, engine, auth, new SocketRouter(app, { policy, auth, limiter }));
+  const publishing = owned.add(await startPublishing({ app, db, config, engine, boxes: services.boxes, boxStore: services.boxStore, auth, tokens, bus: services.bus, log: app.log }));
   await startEngineWatch(services, config, app.log);
 
   await app.listen({ host: config.host, port: config.port });
@@ -141,6 +146,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   return {
     url: `http://${host}:${port}`,
     port,
+    proxyPort: publishing.port,
     app,
     close: () =>
       (closing ??= (async () => {

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   }
   const core = await startCore(config);
   process.stdout.write(`Boxdesk core listening on ${core.url} (data dir ${config.dataDir}; token in ${config.dataDir}/token)\n`);
+  process.stdout.write(`Published boxes: http://{box}--{project}.localhost:${core.proxyPort}\n`);
   if (config.uiDir) {
     // The token rides in the fragment, which browsers never send to a server; the page takes it and clears the address bar.
     const token = fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim();

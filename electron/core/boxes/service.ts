@@ -172,6 +172,9 @@ export class BoxService {
       port: null,
       grace_seconds: null,
       container_id: null,
+      url: null,
+      url_auth: null,
+      published_domains: null,
       created_at: at,
       updated_at: at,
     };

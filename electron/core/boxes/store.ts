@@ -24,6 +24,10 @@ export interface BoxRow {
   port: number | null;
   grace_seconds: number | null;
   container_id: string | null;
+  /** Publishing (publishing/): the preview URL, "public" | "token" while published, a JSON array of extra hostnames. */
+  url: string | null;
+  url_auth: 'public' | 'token' | null;
+  published_domains: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -53,11 +57,11 @@ export function toBox(row: BoxRow): Box {
     data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
     environment: JSON.parse(row.environment) as Record<string, string>,
     port: row.port,
-    published_domains: null,
+    published_domains: row.published_domains ? (JSON.parse(row.published_domains) as string[]) : null,
     tags: JSON.parse(row.tags) as Record<string, string>,
     termination_grace_period_seconds: row.grace_seconds,
-    url: null,
-    url_settings: null,
+    url: row.url,
+    url_settings: row.url_auth ? { auth: row.url_auth } : null,
   };
 }
 
@@ -68,7 +72,7 @@ export interface ListFilter {
   limit: number;
 }
 
-type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root'>>;
+type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root' | 'url' | 'url_auth' | 'published_domains'>>;
 
 export class BoxStore {
   constructor(private readonly db: Db) {}

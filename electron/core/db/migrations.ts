@@ -74,4 +74,9 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE boxes ADD COLUMN pending_root TEXT;
    ALTER TABLE bases ADD COLUMN owns_image INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE bases ADD COLUMN from_snapshot TEXT;`,
+  // 6: Publishing: a box is published when url_auth is set. url is the preview URL with the proxy's
+  // port at the time; the core rewrites it at start when the proxy's port changed.
+  `ALTER TABLE boxes ADD COLUMN url TEXT;
+   ALTER TABLE boxes ADD COLUMN url_auth TEXT;
+   ALTER TABLE boxes ADD COLUMN published_domains TEXT;`,
 ];

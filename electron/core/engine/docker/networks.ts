@@ -32,18 +32,29 @@ export async function connectNetwork(docker: Docker, network: string, containerI
 }
 
 /**
- * Dials `port` on the container's address on one of its networks. On Linux
- * the engine's bridge networks are routable from the host, so this is a plain
- * TCP connection. An engine whose containers live in a VM the host cannot
- * route to (Docker Desktop on macOS/Windows) would instead tunnel: publish the
- * port on the VM's loopback forwarder, or run a small relay over an exec
- * (`nc 127.0.0.1 <port>`) and hand up that exec's streams as the socket.
+ * Container addresses recently read from the engine, per engine client. A
+ * proxied page opens many short connections; an inspect for each would add
+ * milliseconds to every one. An entry lives briefly and goes at the first
+ * failed dial, so a restarted container's new address is found at once.
  */
-export async function connect(docker: Docker, containerId: string, port: number): Promise<Socket> {
+const ADDRESS_TTL_MS = 2000;
+const addressBooks = new WeakMap<Docker, Map<string, { address: string; until: number }>>();
+
+function addressBook(docker: Docker): Map<string, { address: string; until: number }> {
+  let book = addressBooks.get(docker);
+  if (!book) addressBooks.set(docker, (book = new Map()));
+  return book;
+}
+
+async function inspectAddress(docker: Docker, containerId: string, port: number): Promise<string> {
   const info = await call(() => docker.getContainer(containerId).inspect());
   if (!info.State.Running) throw new EngineError('conflict', `container ${containerId.slice(0, 12)} is not running, so nothing listens on port ${port}`);
   const address = Object.values(info.NetworkSettings.Networks ?? {}).map((n) => n.IPAddress).find(Boolean);
   if (!address) throw new EngineError('failed', `container ${containerId.slice(0, 12)} has no network address; connect it to a network first`);
+  return address;
+}
+
+function dial(address: string, port: number): Promise<Socket> {
   return new Promise<Socket>((resolve, reject) => {
     const socket = createConnection({ host: address, port });
     socket.once('connect', () => {
@@ -55,4 +66,27 @@ export async function connect(docker: Docker, containerId: string, port: number)
       reject(new EngineError(err.code === 'ECONNREFUSED' ? 'not_found' : 'failed', `nothing answers on port ${port} in the container (${err.code ?? err.message})`));
     });
   });
+}
+
+/**
+ * Dials `port` on the container's address on one of its networks. On Linux
+ * the engine's bridge networks are routable from the host, so this is a plain
+ * TCP connection. An engine whose containers live in a VM the host cannot
+ * route to (Docker Desktop on macOS/Windows) would instead tunnel: publish the
+ * port on the VM's loopback forwarder, or run a small relay over an exec
+ * (`nc 127.0.0.1 <port>`) and hand up that exec's streams as the socket.
+ */
+export async function connect(docker: Docker, containerId: string, port: number): Promise<Socket> {
+  const book = addressBook(docker);
+  const known = book.get(containerId);
+  if (known && known.until > Date.now()) {
+    try {
+      return await dial(known.address, port);
+    } catch {
+      book.delete(containerId); // stale, or the port is closed: ask the engine again
+    }
+  }
+  const address = await inspectAddress(docker, containerId, port);
+  book.set(containerId, { address, until: Date.now() + ADDRESS_TTL_MS });
+  return dial(address, port);
 }

@@ -1,0 +1,157 @@
+import http from 'node:http';
+import type { ScenarioResult } from '../report';
+import { containerOfBox, docker } from '../raw-engine';
+import { alternate, percentile, progress, summarize } from '../stats';
+import { api } from '../../test-support/core-process';
+import { createBox, execInBox, type BenchContext } from './context';
+
+const BOX = 'pubweb';
+const BIG = 100 * 1024 * 1024;
+const LATENCY_N = 1000;
+const LOAD_S = 3;
+const CONCURRENCY = 8;
+const ROUNDS = 2;
+
+interface Endpoint {
+  host: string;
+  port: number;
+  /** The Host header to send. */
+  hostHeader: string;
+  agent: http.Agent;
+}
+
+function get(ep: Endpoint, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: ep.host, port: ep.port, path, headers: { host: ep.hostHeader }, agent: ep.agent }, (res) => {
+      let bytes = 0;
+      res.on('data', (d: Buffer) => (bytes += d.length));
+      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`HTTP ${res.statusCode} from ${ep.hostHeader}${path}`))));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sequential GETs: per-request latencies in ms. */
+async function latencies(ep: Endpoint, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await get(ep, '/index.html');
+    out.push(performance.now() - start);
+  }
+  return out;
+}
+
+/** CONCURRENCY clients for LOAD_S seconds: requests per second. */
+async function requestsPerSecond(ep: Endpoint): Promise<number> {
+  const until = performance.now() + LOAD_S * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        await get(ep, '/index.html');
+        done++;
+      }
+    }),
+  );
+  return done / LOAD_S;
+}
+
+async function download(ep: Endpoint): Promise<number> {
+  const start = performance.now();
+  const bytes = await get(ep, '/big');
+  if (bytes !== BIG) throw new Error(`downloaded ${bytes} of ${BIG} bytes`);
+  return bytes / 1024 / 1024 / ((performance.now() - start) / 1000);
+}
+
+/**
+ * A busybox httpd in a box, published (auth public), against the same server
+ * reached directly at the container's address, in the same run.
+ */
+export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]> {
+  await createBox(ctx, BOX);
+  const made = await execInBox(ctx, BOX, ['sh', '-c', `mkdir -p /www && echo ok > /www/index.html && head -c ${BIG} /dev/zero > /www/big && httpd -p 8080 -h /www`], 60);
+  if (made.exit_code !== 0) throw new Error(`could not start httpd: ${JSON.stringify(made)}`);
+  const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${BOX}/publish`, { port: 8080, auth: 'public' });
+  const box = (await res.json()) as { url: string };
+  if (res.status !== 200) throw new Error(`publish: HTTP ${res.status} ${JSON.stringify(box)}`);
+  const url = new URL(box.url);
+  const info = await docker.getContainer(await containerOfBox(ctx.project, BOX)).inspect();
+  const address = Object.values(info.NetworkSettings.Networks).map((n) => n.IPAddress).find(Boolean)!;
+  // Clients keep connections alive on both sides; busybox httpd itself closes after each answer.
+  const agent = () => new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const proxy: Endpoint = { host: '127.0.0.1', port: Number(url.port), hostHeader: url.host, agent: agent() };
+  const direct: Endpoint = { host: address, port: 8080, hostHeader: `${address}:8080`, agent: agent() };
+
+  progress(`publish proxy: warm-up, then ${ROUNDS} rounds of ${LATENCY_N} sequential GETs, ${LOAD_S} s at concurrency ${CONCURRENCY}, and a ${BIG / 1024 / 1024} MiB download, alternating`);
+  await latencies(proxy, 50);
+  await latencies(direct, 50);
+  const lat = { ours: [] as number[], raw: [] as number[] };
+  const rps = await alternate(
+    ROUNDS,
+    async () => {
+      lat.ours.push(...(await latencies(proxy, LATENCY_N)));
+      return requestsPerSecond(proxy);
+    },
+    async () => {
+      lat.raw.push(...(await latencies(direct, LATENCY_N)));
+      return requestsPerSecond(direct);
+    },
+  );
+  const mbs = await alternate(ROUNDS + 1, () => download(proxy), () => download(direct), (i) => progress(`  download round ${i + 1} done`));
+  proxy.agent.destroy();
+  direct.agent.destroy();
+
+  const r = { ours: summarize(rps.ours), raw: summarize(rps.raw) };
+  const l = { ours: summarize(lat.ours), raw: summarize(lat.raw) };
+  const m = { ours: summarize(mbs.ours), raw: summarize(mbs.raw) };
+  const p99 = (v: number[]) => percentile(v, 99).toFixed(2);
+  const rpsRatio = r.ours.p50 / r.raw.p50;
+  const latDelta = l.ours.p50 - l.raw.p50;
+  const mbRatio = m.ours.p50 / m.raw.p50;
+  const note = `proxy: 127.0.0.1:${url.port} with Host ${url.host}; direct: ${address}:8080`;
+  return [
+    {
+      name: 'publish: requests/s (c=8)',
+      unit: 'req/s',
+      n: ROUNDS,
+      ours: r.ours,
+      raw: r.raw,
+      ratioKind: 'proxy/direct median',
+      ratio: rpsRatio,
+      target: '≥ 0.8',
+      verdict: rpsRatio >= 0.8 ? 'PASS' : 'MISS',
+      notes: [note],
+      cells: { ours: r.ours.p50.toFixed(0), raw: r.raw.p50.toFixed(0) },
+    },
+    {
+      name: 'publish: GET latency',
+      unit: 'ms',
+      n: lat.ours.length,
+      ours: l.ours,
+      raw: l.raw,
+      ratioKind: 'p50 ms added',
+      ratio: latDelta,
+      target: 'p50 ≤ +1 ms',
+      verdict: latDelta <= 1 ? 'PASS' : 'MISS',
+      notes: [`p99: proxy ${p99(lat.ours)} ms, direct ${p99(lat.raw)} ms`],
+      cells: { ours: `${l.ours.p50.toFixed(2)} / p99 ${p99(lat.ours)}`, raw: `${l.raw.p50.toFixed(2)} / p99 ${p99(lat.raw)}` },
+      extra: { p99_ours_ms: percentile(lat.ours, 99), p99_raw_ms: percentile(lat.raw, 99) },
+    },
+    {
+      name: 'publish: 100 MiB download',
+      unit: 'MiB/s',
+      n: ROUNDS + 1,
+      ours: m.ours,
+      raw: m.raw,
+      ratioKind: 'proxy/direct median',
+      ratio: mbRatio,
+      target: '≥ 0.9',
+      verdict: mbRatio >= 0.9 ? 'PASS' : 'MISS',
+      notes: [],
+      cells: { ours: m.ours.p50.toFixed(0), raw: m.raw.p50.toFixed(0) },
+    },
+  ];
+}

@@ -1,0 +1,79 @@
+import { Option } from 'commander';
+import type { Box } from '../../shared/schemas/box';
+import type { PublishRequest } from '../../shared/schemas/publishing';
+import type { Context } from '../context';
+import { openInBrowser } from '../open-browser';
+import { UsageError, collect, wholeNumber } from '../options';
+import { details, render } from '../output';
+import type { Area } from '../program';
+
+function printPublished(ctx: Context, box: Box): void {
+  ctx.stdout.write(
+    render(ctx.format, box, () =>
+      box.url
+        ? `${box.url}\n` +
+          (ctx.stderr.isTTY
+            ? details([
+                ['port', box.port],
+                ['auth', box.url_settings?.auth],
+                ['domains', (box.published_domains ?? []).join(', ') || null],
+              ])
+                .split('\n')
+                .map((l) => (l ? `  ${l}` : l))
+                .join('\n')
+            : '')
+        : `box ${box.name} is not published\n`,
+    ),
+  );
+}
+
+/** The URL a browser should open: with auth "token", once with ?token= (the proxy swaps it for a cookie and redirects). */
+function browserUrl(box: Box, token: string | undefined, withToken: boolean): string {
+  if (!box.url) throw new UsageError(`box "${box.name}" is not published; publish it first: box publish ${box.name} --port N`);
+  if (box.url_settings?.auth !== 'token' || !withToken || !token) return box.url;
+  return `${box.url}/?token=${encodeURIComponent(token)}`;
+}
+
+export const registerPublishingCommands: Area = (program, cli) => {
+  cli.action<{ port?: number; domain?: string[]; auth?: 'public' | 'token' }>(
+    program
+      .command('publish')
+      .description("publish a box's web server at http://NAME--PROJECT.localhost:PROXY_PORT (prints the URL)")
+      .argument('<NAME>')
+      .option('--port <N>', "the box's port to publish (default: the box's port)", wholeNumber('--port', 1))
+      .option('--domain <HOST>', 'also answer to this hostname (repeatable)', collect)
+      .addOption(new Option('--auth <MODE>', 'public: anyone on this machine; token: a token that can read the project (default on first publish)').choices(['public', 'token'])),
+    async (ctx, [name], opts) => {
+      if (opts.port !== undefined && opts.port > 65535) throw new UsageError(`--port must be at most 65535, got ${opts.port}`);
+      const body: PublishRequest = {};
+      if (opts.port !== undefined) body.port = opts.port;
+      if (opts.domain) body.domains = opts.domain;
+      if (opts.auth) body.auth = opts.auth;
+      printPublished(ctx, await ctx.client.publishBox(ctx.project, name!, body));
+    },
+  );
+
+  cli.action(program.command('unpublish').description("stop publishing a box: its URL and domains stop answering at once").argument('<NAME>'), async (ctx, [name]) => {
+    const box = await ctx.client.unpublishBox(ctx.project, name!);
+    ctx.stdout.write(render(ctx.format, box, () => `box ${box.name} unpublished\n`));
+  });
+
+  cli.action<{ bare?: boolean; print?: boolean }>(
+    program
+      .command('open')
+      .description("open a published box's URL in the system browser (xdg-open, open or start); prints the URL where there is none")
+      .argument('<NAME>')
+      .option('--bare', 'with auth "token", open the URL without ?token= (sign in yourself) instead of passing this CLI\'s token once')
+      .option('--print', 'only print the URL'),
+    async (ctx, [name], opts) => {
+      const box = await ctx.client.getBox(ctx.project, name!);
+      const url = browserUrl(box, ctx.connection.token, !opts.bare);
+      if (!opts.print && (await openInBrowser(url))) {
+        ctx.stderr.write(`opened ${box.url}\n`);
+        return;
+      }
+      if (!opts.print) ctx.stderr.write('no browser to open it with; open this URL yourself:\n');
+      ctx.stdout.write(`${url}\n`);
+    },
+  );
+};

@@ -1,0 +1,124 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { ProxyServer } from 'http-proxy-3';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { BoxRow } from '../boxes/store';
+import { EngineError, type ContainerEngine } from '../engine/container-engine';
+import type { Disposable } from '../lifetime';
+import { BoxAgent, ListenerError } from './box-connector';
+import type { PreviewAuth } from './preview-auth';
+import { refuseUpgrade, sendPage } from './preview-pages';
+import type { PublishingService } from './service';
+
+type Target = { containerId: string; port: number };
+type Refusal = { status: number; message: string; headers?: Record<string, string> };
+
+/**
+ * The reverse proxy of published boxes: its own loopback listener, routing by
+ * Host to the box's port through the engine driver's connections. Bodies
+ * stream both ways; WebSocket (and any other) upgrades are piped.
+ */
+export class PreviewProxy implements Disposable {
+  private readonly server: http.Server;
+  private readonly proxy = new ProxyServer({ ws: true, xfwd: false, proxyTimeout: 0 });
+  private readonly agent: BoxAgent;
+  private readonly upgraded = new Set<Duplex>();
+
+  constructor(
+    private readonly publishing: PublishingService,
+    private readonly access: PreviewAuth,
+    private readonly engine: ContainerEngine,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.agent = new BoxAgent(engine);
+    // No limit on how long a request body may take: a large upload to a box is fine on loopback.
+    this.server = http.createServer({ requestTimeout: 0 }, (req, res) => this.onRequest(req, res));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
+    this.server.on('clientError', (_err, socket: Duplex) => refuseUpgrade(socket, 400, 'the request could not be parsed'));
+    // Errors without a callback (after a response began) must not crash the core.
+    this.proxy.on('error', (err) => this.log.debug({ err }, 'preview proxy stream error'));
+  }
+
+  async listen(host: string, port: number): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) =>
+        reject(new Error(err.code === 'EADDRINUSE' ? `the preview proxy's port ${port} is in use; choose another with --proxy-port (0 picks a free one)` : err.message));
+      this.server.once('error', onError);
+      this.server.listen({ host, port }, () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Routes and checks access: the box's target, a refusal to answer, or (a page's ?token=) a redirect. */
+  private admit(req: IncomingMessage, upgrade: boolean): { target: Target } | { refusal: Refusal } | { redirect: Refusal } {
+    const row = this.publishing.route(req.headers.host);
+    if (!row) return { refusal: { status: 404, message: `nothing is published at "${req.headers.host ?? ''}"; publish a box with: box publish NAME --port N` } };
+    const access = this.access.check(req, row, upgrade);
+    if (access.kind === 'deny') return { refusal: { status: access.status, message: access.message } };
+    if (access.kind === 'redirect') return { redirect: { status: 302, message: 'signed in', headers: { location: access.location, 'set-cookie': access.cookie } } };
+    const down = unreachable(row);
+    if (down) return { refusal: { status: 502, message: down } };
+    setForwardedHeaders(req);
+    return { target: { containerId: row.container_id!, port: row.port! } };
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const verdict = this.admit(req, false);
+    if ('refusal' in verdict) return sendPage(res, verdict.refusal.status, verdict.refusal.message);
+    if ('redirect' in verdict) return sendPage(res, 302, verdict.redirect.message, verdict.redirect.headers);
+    const { containerId, port } = verdict.target;
+    this.proxy.web(req, res, { target: { host: containerId, port }, agent: this.agent }, (err) => {
+      sendPage(res, 502, this.explain(err, port));
+    });
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.upgraded.add(socket);
+    socket.once('close', () => this.upgraded.delete(socket));
+    const verdict = this.admit(req, true);
+    if ('refusal' in verdict) return refuseUpgrade(socket, verdict.refusal.status, verdict.refusal.message);
+    // PreviewAuth never redirects an upgrade (a WebSocket cannot follow one); this is for the type.
+    if ('redirect' in verdict) return refuseUpgrade(socket, 401, 'sign in first');
+    const { containerId, port } = verdict.target;
+    this.proxy.ws(req, socket, head, { target: { host: containerId, port }, agent: this.agent }, (err) => {
+      refuseUpgrade(socket, 502, this.explain(err, port));
+    });
+  }
+
+  /** What the 502 page says: what happened, and what to change. */
+  private explain(err: Error, port: number): string {
+    if (err instanceof ListenerError) return err.message;
+    if (!(err instanceof EngineError)) return `the box's server on port ${port} broke the connection (${err.message})`;
+    if (err.kind === 'conflict') return `the box is not running, so nothing answers on port ${port}; resume it (box resume NAME)`;
+    return `the box's port ${port} cannot be reached: ${err.message}`;
+  }
+
+  async dispose(): Promise<void> {
+    for (const socket of this.upgraded) socket.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.agent.destroy();
+  }
+}
+
+function unreachable(row: BoxRow): string | null {
+  if (row.status !== 'running' || !row.container_id) {
+    return `box "${row.name}" is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}; it answers once it runs (box resume ${row.name})`;
+  }
+  if (row.port === null) return `box "${row.name}" has no port; publish it again with one (box publish ${row.name} --port N)`;
+  return null;
+}
+
+/** We are the first proxy: what the client sent as X-Forwarded-* is not to be trusted, so it is replaced. */
+function setForwardedHeaders(req: IncomingMessage): void {
+  const socket = req.socket as Socket;
+  req.headers['x-forwarded-for'] = socket.remoteAddress ?? '127.0.0.1';
+  req.headers['x-forwarded-proto'] = 'http';
+  req.headers['x-forwarded-host'] = req.headers.host ?? '';
+  delete req.headers['x-forwarded-port'];
+  delete req.headers.forwarded;
+}

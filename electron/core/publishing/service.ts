@@ -1,0 +1,117 @@
+import { ApiError } from '../../../shared/errors';
+import type { Box } from '../../../shared/schemas/box';
+import type { PublishRequest } from '../../../shared/schemas/publishing';
+import { assertTransition } from '../boxes/box-state-machine';
+import type { BoxService } from '../boxes/service';
+import { toBox, type BoxRow, type BoxStore } from '../boxes/store';
+import type { EventBus } from '../events/event-bus';
+import { now } from '../ids';
+import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
+import type { PublishingStore } from './store';
+
+export interface PublishingDeps {
+  boxes: BoxService;
+  boxStore: BoxStore;
+  store: PublishingStore;
+  bus: EventBus;
+}
+
+/** Publishing rules: which box a host names, and publish/unpublish. Knows nothing of HTTP. */
+export class PublishingService {
+  private proxyPort = 0;
+  /**
+   * Host → the box it routes to, as of the last state change. Every change to
+   * a box (publish, update, status, delete) is an event, and any event clears
+   * the table, so a port change or an unpublish applies to the next request.
+   */
+  private readonly routes = new Map<string, BoxRow | null>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: PublishingDeps) {
+    this.unsubscribe = deps.bus.subscribe(() => this.routes.clear());
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Called once the proxy listens: URLs carry the port it actually got. */
+  setProxyPort(port: number): void {
+    this.proxyPort = port;
+    this.deps.store.refreshUrls((name, project) => previewUrl(name, project, port));
+  }
+
+  get port(): number {
+    return this.proxyPort;
+  }
+
+  publish(project: string, name: string, input: PublishRequest): Promise<Box> {
+    return this.deps.boxes.mutex.run(this.deps.boxes.find(project, name).id, async () => {
+      const row = this.deps.boxes.find(project, name);
+      assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'update');
+      const port = input.port ?? row.port;
+      if (port === null || port < 1 || port > 65535) {
+        throw new ApiError('invalid_body', `box "${name}" has no port to publish; give one, e.g. {"port": 8080}`, { errors: [{ path: 'body.port', message: 'is required while the box has no port' }] });
+      }
+      const domains = input.domains ? checkDomains(input.domains) : row.published_domains ? (JSON.parse(row.published_domains) as string[]) : [];
+      const auth = input.auth ?? row.url_auth ?? 'token';
+      const clash = this.deps.store.publish(row.id, { port, url: previewUrl(name, project, this.proxyPort), auth, domains }, now());
+      if (clash) {
+        throw new ApiError('already_exists', `domain "${clash.domain}" is already published by box "${clash.owner.name}" in project "${clash.owner.project}"; unpublish it there first`, {
+          errors: [{ path: `body.domains.${domains.indexOf(clash.domain)}`, message: 'is taken' }],
+        });
+      }
+      const box = toBox(this.deps.boxStore.getById(row.id)!);
+      this.deps.bus.emit('box.published', { box }, project);
+      return box;
+    });
+  }
+
+  /** Removes the box's URL and domains; unpublishing a box that is not published changes nothing. */
+  unpublish(project: string, name: string): Promise<Box> {
+    return this.deps.boxes.mutex.run(this.deps.boxes.find(project, name).id, async () => {
+      const row = this.deps.boxes.find(project, name);
+      if (row.url_auth === null) return toBox(row);
+      assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'update');
+      this.deps.store.unpublish(row.id, now());
+      const box = toBox(this.deps.boxStore.getById(row.id)!);
+      this.deps.bus.emit('box.unpublished', { box }, project);
+      return box;
+    });
+  }
+
+  /** The published box a Host header names, or null. */
+  route(host: string | undefined): BoxRow | null {
+    if (!host) return null;
+    const hostname = hostnameOf(host);
+    const known = this.routes.get(hostname);
+    if (known !== undefined) return known;
+    const row = this.lookup(hostname);
+    if (this.routes.size > 10_000) this.routes.clear(); // random Host headers must not grow it without bound
+    this.routes.set(hostname, row);
+    return row;
+  }
+
+  private lookup(hostname: string): BoxRow | null {
+    for (const { name, project } of previewCandidates(hostname)) {
+      const row = this.deps.store.published(project, name);
+      if (row) return row;
+    }
+    if (isPreviewHostname(hostname)) return null;
+    return this.deps.store.byDomain(hostname) ?? null;
+  }
+
+  /** Whether a browser origin is a preview page (a box's host or a published domain): it may never call the API. */
+  isPreviewOrigin(origin: string): boolean {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    const hostname = hostnameOf(url.host);
+    if (isPreviewHostname(hostname)) return true;
+    if (this.proxyPort && Number(url.port || (url.protocol === 'https:' ? 443 : 80)) === this.proxyPort) return true;
+    return this.deps.store.byDomain(hostname) !== undefined;
+  }
+}
