@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Docker from 'dockerode';
 import { tempDataDir } from './core-process';
+import { docker as sharedDocker } from './docker';
 
 /**
  * A second, private Docker engine (its own socket, data root and containerd),
@@ -35,6 +37,13 @@ export class PrivateEngine {
     throw new Error(`private dockerd did not start:\n${fs.readFileSync(path.join(this.dir, 'dockerd.log'), 'utf8').slice(-2000)}`);
   }
 
+  /** Copies an image from the shared engine into this one (it starts with none). */
+  async loadImageFromShared(image: string): Promise<void> {
+    const tar = await sharedDocker.getImage(image).get();
+    const res = await new Docker({ socketPath: this.socketPath }).loadImage(tar);
+    await new Promise<void>((resolve, reject) => res.on('end', resolve).on('error', reject).resume());
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
@@ -47,7 +56,11 @@ export class PrivateEngine {
   /** Stops the engine and removes its data root. */
   async destroy(): Promise<void> {
     await this.stop();
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    // dockerd leaves its data root bind-mounted on itself once it has run containers; the
+    // mount lives in the host's mount namespace (only the network is private), so undo it.
+    const mounts = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '').filter((m) => m.startsWith(this.dir + '/'));
+    for (const m of mounts.sort((a, b) => b.length - a.length)) spawnSync('umount', ['-l', m]);
+    fs.rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 
   private async answers(): Promise<boolean> {

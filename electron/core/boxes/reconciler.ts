@@ -15,6 +15,11 @@ const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'r
 /** The status reason of a box whose container was paused behind Boxdesk's back; resume thaws it. */
 export const PAUSED_REASON = 'its container was paused outside Boxdesk (e.g. docker pause), so nothing in it runs; resume the box to thaw it, or stop or delete it';
 
+/** A refused restart of a main process is tried again this much later: the engine may be on its way down. */
+export const RESTART_RETRY_MS = 2000;
+/** Refused restarts in a row before the box turns `error` with the engine's reason. */
+export const RESTART_ATTEMPTS = 3;
+
 /**
  * Makes the engine agree with the store, at start, when the engine comes
  * back, and on engine events. The store is the desired state: unfinished
@@ -26,6 +31,8 @@ export class Reconciler implements Disposable {
   private pending = new Map<string, NodeJS.Timeout>();
   /** Boxes with an OOM kill not yet reported as an event. */
   private readonly oomPending = new Set<string>();
+  /** Boxes whose main process the engine refused to restart, with the attempts so far. */
+  private readonly refusedRestarts = new Map<string, number>();
   private disposed = false;
 
   constructor(
@@ -40,6 +47,10 @@ export class Reconciler implements Disposable {
 
   /** Subscribes to engine events, then reconciles everything. Called each time the engine comes up. */
   async resync(): Promise<void> {
+    // Exits seen across an engine outage are the engine's doing (it stops every container on
+    // its way down), not a crash loop of the box: count afresh.
+    for (const row of this.store.all()) this.boxes.crashes.reset(row.id);
+    this.refusedRestarts.clear();
     await this.watchEvents();
     await this.reconcileAll();
   }
@@ -64,13 +75,13 @@ export class Reconciler implements Disposable {
     );
   }
 
-  private schedule(boxId: string): void {
+  private schedule(boxId: string, delayMs = 250): void {
     if (this.disposed) return;
     clearTimeout(this.pending.get(boxId));
     const timer = setTimeout(() => {
       this.pending.delete(boxId);
       void this.reconcileBox(boxId).catch((err) => this.log.warn({ err, boxId }, 'reconcile failed'));
-    }, 250);
+    }, delayMs);
     timer.unref();
     this.pending.set(boxId, timer);
   }
@@ -184,10 +195,12 @@ export class Reconciler implements Disposable {
    */
   private async mainExited(row: BoxRow, container: ContainerState): Promise<void> {
     const oomKilled = container.oomKilled && container.exitCode === 137;
-    const { count, loop } = this.boxes.crashes.record(row.id);
+    // A retry after a refused restart is the same exit, not another one.
+    const retrying = this.refusedRestarts.has(row.id);
+    const { count, loop } = retrying ? { count: 0, loop: false } : this.boxes.crashes.record(row.id);
     if (!oomKilled && !loop) {
-      this.log.warn({ box: row.name, project: row.project, exitCode: container.exitCode, exits: count }, 'main process exited; restarting it');
-      await this.engine.startContainer(container.id);
+      if (!retrying) this.log.warn({ box: row.name, project: row.project, exitCode: container.exitCode, exits: count }, 'main process exited; restarting it');
+      await this.restartMain(row, container);
       return;
     }
     const output = await this.engine
@@ -196,6 +209,29 @@ export class Reconciler implements Disposable {
       .catch((err: Error) => `(could not read it: ${err.message})`);
     this.setError(row, crashReason(container.exitCode, oomKilled, count, output));
     if (oomKilled) this.bus.emit('box.oom', { box: row.name, id: row.id, process: 'main', at: now() }, row.project);
+  }
+
+  /**
+   * Starts the main process again. An engine that refuses (one shutting down stops every
+   * container, then refuses to start them: "failed to update store …") gets two more tries
+   * a little later; by then it is gone (unavailable: the box waits for the engine to come
+   * back) or it starts the container. Only a refusal that persists turns the box `error`.
+   */
+  private async restartMain(row: BoxRow, container: ContainerState): Promise<void> {
+    try {
+      await this.engine.startContainer(container.id);
+      this.refusedRestarts.delete(row.id);
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;
+      const attempts = (this.refusedRestarts.get(row.id) ?? 0) + 1;
+      if (attempts >= RESTART_ATTEMPTS) {
+        this.refusedRestarts.delete(row.id);
+        throw err;
+      }
+      this.refusedRestarts.set(row.id, attempts);
+      this.log.warn({ box: row.name, project: row.project, err: err.message, attempts }, 'the engine refused to restart the main process; trying again shortly');
+      this.schedule(row.id, RESTART_RETRY_MS);
+    }
   }
 
   private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): void {

@@ -7,7 +7,7 @@ import { sendLiveStream } from '../http/streaming';
 import { IdempotencyHeaders, answerIdempotently } from '../idempotency/idempotent';
 import type { IdempotencyStore } from '../idempotency/store';
 import type { BoxService } from './service';
-import { problemResponses } from '../http/problem-responses';
+import { problemResponses, textStream } from '../http/problem-responses';
 
 const tags = ['boxes'];
 
@@ -88,7 +88,7 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
     `${base}/:name/logs`,
     {
       config: { scope: 'read' },
-      schema: { tags, summary: "The main process's output (text/plain); follow streams until the client leaves or the box stops", params: BoxParams, querystring: LogsQuery, response: problemResponses(404) },
+      schema: { tags, summary: "The main process's output (text/plain); follow streams until the client leaves or the box stops", params: BoxParams, querystring: LogsQuery, response: { 200: textStream('text/plain', "The main process's output"), ...problemResponses(404) } },
     },
     async (request, reply) => {
       const stream = await boxes.logs(request.params.project, request.params.name, { tail: request.query.tail, follow: request.query.follow ?? false });

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { BoxParams } from '../../../shared/schemas/common';
 import { BoxStats, StatsQuery } from '../../../shared/schemas/stats';
 import type { ContainerEngine } from '../engine/container-engine';
+import { problemResponses } from '../http/problem-responses';
 import { sendLiveStream } from '../http/streaming';
 import type { BoxService } from './service';
 
@@ -48,7 +49,7 @@ export function registerBoxStatsRoutes(app: FastifyInstance, boxes: BoxService, 
           'One BoxStats. With ?stream=1 the answer is application/x-ndjson: one BoxStats line a second until the client leaves or the box stops. A box that is not running: 409.',
         params: BoxParams,
         querystring: StatsQuery,
-        response: { 200: BoxStats },
+        response: { 200: { description: 'One sample (application/json), or with ?stream=1 one sample a line (application/x-ndjson)', content: { 'application/json': { schema: BoxStats }, 'application/x-ndjson': { schema: BoxStats } } }, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {

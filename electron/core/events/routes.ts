@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { RESET_EVENT, type BoxdeskEvent } from '../../../shared/events';
 import { requireToken } from '../auth/guard';
+import { textStream } from '../http/problem-responses';
 import { sendLiveStream } from '../http/streaming';
 import type { EventBus } from './event-bus';
 
@@ -19,6 +20,7 @@ export function registerEventRoutes(app: FastifyInstance, bus: EventBus, heartbe
         summary: 'Server-sent events for every state change',
         description:
           'text/event-stream. Each event has an id; reconnect with the Last-Event-ID header to receive what you missed. When that id is unknown or too old, a "reset" event tells the client to refetch. A project-restricted token sees only its project.',
+        response: { 200: textStream('text/event-stream', 'Server-sent events, until the client leaves') },
       },
     },
     (request, reply) => {

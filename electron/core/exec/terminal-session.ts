@@ -189,8 +189,15 @@ export class TerminalSession {
     if (this.ended || this.exit !== null) return;
     this.exit = -1;
     this.notifyEnded();
-    this.exit = await this.deps.exitCode(this.execId).catch(() => -1);
-    this.closeWithExit(this.exit);
+    const code = await this.deps.exitCode(this.execId).catch(() => -1);
+    if (code < 0) {
+      // The engine lost the process (it went down, taking the box's processes with it): there
+      // is no exit code, and a made-up one would read as the process's own.
+      await this.end('the container engine lost the process (it stopped or is unreachable); the session ended without an exit code', 'engine_unavailable', 1011);
+      return;
+    }
+    this.exit = code;
+    this.closeWithExit(code);
     await this.end('process exited');
   }
 
@@ -200,14 +207,14 @@ export class TerminalSession {
   }
 
   /** Ends the session: every process it started in the box is killed. */
-  async end(reason: string): Promise<void> {
+  async end(reason: string, code = 'session_ended', closeCode = 1000): Promise<void> {
     if (this.ended) return;
     this.ended = true;
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.deps.log.debug({ session: this.id, reason }, 'session ended');
     if (this.client) {
-      this.sendControl({ type: 'error', code: 'session_ended', message: reason });
-      this.client.close(1000, reason.slice(0, 120));
+      this.sendControl({ type: 'error', code, message: reason });
+      this.client.close(closeCode, reason.slice(0, 120));
       this.client = null;
     }
     this.stream?.close();

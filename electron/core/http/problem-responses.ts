@@ -4,6 +4,8 @@ import { ProblemSchema } from '../../../shared/schemas/common';
 
 /** Every /v1 route can answer these: validation, token, scope/Host/Origin, rate, bug, engine or storage down. */
 export const V1_PROBLEM_STATUSES = [400, 401, 403, 429, 500, 503] as const;
+/** Methods whose requests may carry a body that Fastify parses (and so may refuse: 413, 415). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes without a token (/version, /healthz) can still refuse a Host or fail. */
 export const UNVERSIONED_PROBLEM_STATUSES = [403, 500] as const;
 
@@ -24,6 +26,11 @@ export function problemResponses(...statuses: number[]): Record<number, ReturnTy
   return Object.fromEntries(statuses.map((s) => [s, problemResponse(s)]));
 }
 
+/** A 200 that streams text (logs, events): documented so a client knows the type; never serialised by Fastify. */
+export function textStream(contentType: string, description: string): { description: string; content: Record<string, { schema: { type: 'string' } }> } {
+  return { description, content: { [contentType]: { schema: { type: 'string' } } } };
+}
+
 /**
  * Adds the error answers every route shares to its schema (so the OpenAPI document shows
  * them), keeping any a route declares itself. Must be installed before routes are added.
@@ -33,8 +40,10 @@ export function installProblemResponses(app: FastifyInstance): void {
     const schema = route.schema as (RouteOptions['schema'] & { hide?: boolean }) | undefined;
     if (!schema || schema.hide) return;
     const defaults: number[] = [...(route.url.startsWith('/v1/') ? V1_PROBLEM_STATUSES : UNVERSIONED_PROBLEM_STATUSES)];
-    // A route that takes a body can also refuse its size or its type.
-    if (schema.body) defaults.push(413, 415);
+    // A route that takes a body can refuse its size or its type; so can any route of a method
+    // that may carry one (a body sent to DELETE or to POST .../stop is parsed, and refused).
+    const methods = [route.method].flat().map((m) => m.toUpperCase());
+    if (schema.body || methods.some((m) => BODY_METHODS.has(m))) defaults.push(413, 415);
     const response = { ...problemResponses(...defaults), ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
     route.schema = { ...schema, response };
   });

@@ -60,8 +60,14 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const { error, bug } = toApiError(err, request.id);
-    if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && request.routeOptions.config.body === 'stream') {
-      return sendProblem(reply, new ApiError('unsupported_media_type', 'send the body as application/octet-stream').toProblem());
+    if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      if (request.routeOptions.config.body === 'stream') return sendProblem(reply, new ApiError('unsupported_media_type', 'send the body as application/octet-stream').toProblem());
+      const type = request.headers['content-type'];
+      const got = type ? `Content-Type ${type}` : 'no Content-Type';
+      const detail = request.routeOptions.schema?.body
+        ? `send the body as application/json (got ${got})`
+        : `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} takes no request body (got one with ${got}); send the request without a body`;
+      return sendProblem(reply, new ApiError('unsupported_media_type', detail).toProblem());
     }
     if (bug) request.log.error({ err }, 'request failed');
     return sendProblem(reply, error.toProblem());
