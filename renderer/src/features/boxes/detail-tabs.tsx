@@ -1,4 +1,4 @@
-import { IconActivity, IconFileText, IconInfoCircle, IconTerminal2, type Icon } from '@tabler/icons-react';
+import { IconActivity, IconFileText, IconFolders, IconInfoCircle, IconTerminal2, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
 import { LogsTab } from '../logs/logs-tab';
@@ -6,6 +6,7 @@ import { OverviewTab } from './overview-tab';
 
 // xterm.js and the charts load when their tab first opens, not with the window.
 const ConsoleTab = lazy(() => import('../console/console-tab').then((m) => ({ default: m.ConsoleTab })));
+const FilesTab = lazy(() => import('../files/files-tab').then((m) => ({ default: m.FilesTab })));
 const StatsTab = lazy(() => import('../stats/stats-tab').then((m) => ({ default: m.StatsTab })));
 
 export interface DetailTabProps {
@@ -29,4 +30,5 @@ export const DETAIL_TABS: DetailTab[] = [
   { value: 'logs', label: 'Logs', icon: IconFileText, Component: LogsTab },
   { value: 'console', label: 'Console', icon: IconTerminal2, Component: ConsoleTab },
   { value: 'stats', label: 'Stats', icon: IconActivity, Component: StatsTab },
+  { value: 'files', label: 'Files', icon: IconFolders, Component: FilesTab },
 ];
