@@ -27,6 +27,9 @@ export function FilesTab({ box }: DetailTabProps) {
   const [dir, setDir] = useState('/');
   const [file, setFile] = useState<FileStat | null>(null);
   const dirty = useRef(false);
+  const setDirty = useCallback((d: boolean) => {
+    dirty.current = d;
+  }, []);
 
   /** Runs `go` now, or after the user agrees to drop the editor's unsaved changes. */
   const guard = useCallback((go: () => void) => {
@@ -66,6 +69,7 @@ export function FilesTab({ box }: DetailTabProps) {
               setView('browse');
               setDir(stat.path);
             } else if (stat.type === 'file') {
+              setView('browse');
               setDir(parentPath(stat.path));
               setFile(stat);
             } else notifyDone(`Cannot open ${path}`, stat.type === 'symlink' ? 'The link points nowhere (or to a loop).' : 'It is neither a file nor a folder (a device, socket or pipe).', false);
@@ -100,7 +104,7 @@ export function FilesTab({ box }: DetailTabProps) {
               project={project}
               name={name}
               file={file}
-              onDirtyChange={(d) => (dirty.current = d)}
+              onDirtyChange={setDirty}
               onClose={() => browse(parentPath(file.path))}
             />
           </Suspense>
