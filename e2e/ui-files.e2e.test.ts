@@ -106,6 +106,8 @@ describe('the Files tab in the window', () => {
     await createBoxViaApi(ui, project, name);
     await putFile(ui, project, name, '/data/hello.txt', 'hello while stopped\n');
     await putFile(ui, project, name, '/data/old.log', 'old\n');
+    await putFile(ui, project, name, '/data/big.log', 'line of a big log\n'.repeat(70_000));
+    await putFile(ui, project, name, '/data/blob.bin', 'PK\u0000\u0003 not text');
     assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${name}/stop`)).status, 200);
     const page = await ui.open();
     await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
@@ -117,6 +119,19 @@ describe('the Files tab in the window', () => {
     await files.folder('/data').waitFor();
     await files.entry('hello.txt').click();
     await files.editor('/data/hello.txt').filter({ hasText: 'hello while stopped' }).waitFor();
+    await files.button('Save').waitFor();
+    await files.button('Back to the folder').click();
+
+    // Over 1 MiB: its start, read-only, no Save. Not UTF-8 text: a note, no editor.
+    await files.entry('big.log').click();
+    await page.getByRole('note').filter({ hasText: 'Read-only: this file is larger than 1 MiB' }).waitFor();
+    await files.editor('/data/big.log').filter({ hasText: 'line of a big log' }).waitFor();
+    assert.equal(await files.editor('/data/big.log').getAttribute('contenteditable'), 'false');
+    assert.equal(await files.button('Save').count(), 0);
+    await files.button('Back to the folder').click();
+    await files.entry('blob.bin').click();
+    await page.getByRole('note').filter({ hasText: 'This file is not text' }).waitFor();
+    assert.equal(await files.editor('/data/blob.bin').count(), 0);
     await files.button('Back to the folder').click();
 
     await files.button('New folder').click();

@@ -155,6 +155,9 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
           </Text>
         )}
       </Paper>
+      <Text size="xs" c="dimmed" mt={4}>
+        Drop files onto the list to upload them here. Enter opens the focused entry; Backspace or Alt+↑ goes up a folder.
+      </Text>
       {pages > 1 && (
         <Group justify="space-between" mt="xs">
           <Text size="sm" c="dimmed">

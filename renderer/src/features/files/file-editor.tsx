@@ -31,6 +31,7 @@ export function FileEditor({ project, name, file, onDirtyChange, onClose }: Prop
   const [text, setText] = useState('');
   const [saving, setSaving] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const [size, setSize] = useState(file.size);
   const dirty = loaded?.kind === 'text' && text !== saved;
   const editable = loaded?.kind === 'text' && !loaded.truncated;
 
@@ -75,10 +76,11 @@ export function FileEditor({ project, name, file, onDirtyChange, onClose }: Prop
     setSaving(true);
     const content = text;
     try {
-      await transfers.writeText(file.path, content, file.mode);
+      const stat = await transfers.writeText(file.path, content, file.mode);
       setSaved(content);
+      setSize(stat.size);
       invalidate();
-      notifyDone(`Saved ${file.path}`, `${formatSize(new TextEncoder().encode(content).length)} written with mode ${file.mode}.`);
+      notifyDone(`Saved ${file.path}`, `${formatSize(stat.size)} written with mode ${stat.mode}.`);
     } catch (err) {
       notifyDone(`Could not save ${file.path}`, describeError(err), false);
     } finally {
@@ -101,7 +103,7 @@ export function FileEditor({ project, name, file, onDirtyChange, onClose }: Prop
             Back to the folder
           </Button>
           <Text size="sm" c="dimmed">
-            {formatSize(file.size)} · mode {file.mode}
+            {formatSize(size)} · mode {file.mode}
           </Text>
           {dirty && (
             <Badge color="yellow" variant="light" role="status">

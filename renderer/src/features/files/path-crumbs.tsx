@@ -6,7 +6,7 @@ export function PathCrumbs({ path, onNavigate }: { path: string; onNavigate(path
   const crumbs = pathCrumbs(path);
   return (
     <nav aria-label="Path in the box">
-    <Breadcrumbs separatorMargin={4} style={{ flexWrap: 'wrap' }}>
+    <Breadcrumbs separator="›" separatorMargin={6} style={{ flexWrap: 'wrap' }}>
       {crumbs.map((c, i) =>
         i === crumbs.length - 1 ? (
           <Text key={c.path} fw={600} size="sm" aria-current="location" ff="monospace">
