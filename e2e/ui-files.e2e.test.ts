@@ -31,6 +31,8 @@ describe('the Files tab in the window', () => {
     const name = uniqueName('fs');
     await createBoxViaApi(ui, project, name);
     await putFile(ui, project, name, '/srv/app/config/settings.ini', '[server]\nport = 8080\n', '0640');
+    const ln = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, { command: ['ln', '-s', 'app/config', '/srv/cfg'] });
+    assert.equal(ln.status, 200, await ln.text());
     const page = await ui.open();
     await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/files`);
     const files = new FilesTab(page);
@@ -39,11 +41,16 @@ describe('the Files tab in the window', () => {
     await files.folder('/').waitFor();
     await files.entry('srv').click();
     await files.folder('/srv').waitFor();
+    // A symlink shows its target, and opening it follows it.
+    await files.row('cfg').getByText('→ app/config').waitFor();
+    await files.entry('cfg').click();
+    await files.folder('/srv/app/config').waitFor();
+    await files.entry('settings.ini').waitFor();
+    await files.crumb('/srv').click();
     await files.entry('app').focus();
     await page.keyboard.press('Enter');
     await files.entry('config').click();
     await files.folder('/srv/app/config').waitFor();
-    await files.entry('settings.ini').waitFor();
 
     // Back up by the breadcrumbs, then down again; Backspace goes up one.
     await files.crumb('/srv').click();
@@ -77,6 +84,12 @@ describe('the Files tab in the window', () => {
     await page.keyboard.type('host = 0.0.0.0');
     await files.unsavedBadge().waitFor();
     await screenshots(page, 'files-editor');
+    // Leaving with unsaved changes asks first; keeping them stays in the editor.
+    await files.button('Back to the folder').click();
+    const discard = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+    await discard.getByRole('button', { name: 'Keep editing' }).click();
+    await discard.waitFor({ state: 'hidden' });
+    await editor.click();
     await page.keyboard.press('Control+s');
     await files.unsavedBadge().waitFor({ state: 'hidden' });
     const expected = '[server]\nport = 8080\nhost = 0.0.0.0';

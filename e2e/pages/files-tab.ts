@@ -18,6 +18,14 @@ export class FilesTab {
     return this.page.getByRole('table', { name: /^Files in / }).getByRole('button', { name, exact: true });
   }
 
+  /** The row of an entry of the folder shown. */
+  row(name: string): Locator {
+    return this.page
+      .getByRole('table', { name: /^Files in / })
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('button', { name, exact: true }) });
+  }
+
   /** A breadcrumb: `/` or a folder's absolute path. */
   crumb(path: string): Locator {
     return this.page.getByRole('navigation', { name: 'Path in the box' }).getByRole('button', { name: path === '/' ? 'Root folder /' : `Folder ${path}`, exact: true });
