@@ -158,6 +158,13 @@ describe('the Files tab in the window', () => {
     const made = (await (await ui.api('GET', `${filesUrl(project, name, '/stat')}?path=/data/reports`)).json()) as { type: string };
     assert.equal(made.type, 'dir');
 
+    // The picker uploads too, into a stopped box.
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), files.button('Upload files').click()]);
+    await chooser.setFiles({ name: 'picked.txt', mimeType: 'text/plain', buffer: Buffer.from('picked while stopped\n') });
+    await files.uploadStatus('/data/picked.txt').filter({ hasText: /^uploaded/ }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await readFile(ui, project, name, '/data/picked.txt'), { status: 200, text: 'picked while stopped\n' });
+    await files.entry('picked.txt').waitFor();
+
     await files.rowAction('Delete', 'old.log').click();
     const confirm = page.getByRole('dialog', { name: 'Delete /data/old.log?' });
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();

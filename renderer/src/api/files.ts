@@ -68,6 +68,10 @@ function xhrFetch(onProgress: (sent: number, total: number) => void, signal?: Ab
 
 export function useFileTransfers(project: string, name: string) {
   const { client, token } = useApi();
+  const readBlob = async (path: string): Promise<Blob> => {
+    const res = (await client.readFile(project, name, path)) as unknown as Response;
+    return res.blob();
+  };
   return {
     /** Writes one picked or dropped file into the box, reporting bytes sent as it goes. */
     upload(path: string, file: Blob, onProgress: (sent: number, total: number) => void, signal?: AbortSignal): Promise<FileStat> {
@@ -75,10 +79,7 @@ export function useFileTransfers(project: string, name: string) {
       return uploader.writeFile(project, name, path, file);
     },
     /** The file's bytes as a Blob; the token goes in the header, never in a URL. */
-    async readBlob(path: string): Promise<Blob> {
-      const res = (await client.readFile(project, name, path)) as unknown as Response;
-      return res.blob();
-    },
+    readBlob,
     /** At most `max` bytes from the start of the file, and whether there was more. */
     async readHead(path: string, max: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
       const res = (await client.readFile(project, name, path)) as unknown as Response;
@@ -105,7 +106,7 @@ export function useFileTransfers(project: string, name: string) {
     },
     /** Saves the file to the user's downloads, through an object URL. */
     async download(path: string): Promise<void> {
-      const blob = await this.readBlob(path);
+      const blob = await readBlob(path);
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
