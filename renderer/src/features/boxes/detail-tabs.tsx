@@ -1,4 +1,4 @@
-import { IconActivity, IconCamera, IconFileText, IconInfoCircle, IconTerminal2, type Icon } from '@tabler/icons-react';
+import { IconActivity, IconCamera, IconFileText, IconFolders, IconInfoCircle, IconTerminal2, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
 import { LogsTab } from '../logs/logs-tab';
@@ -6,6 +6,7 @@ import { OverviewTab } from './overview-tab';
 
 // xterm.js and the charts load when their tab first opens, not with the window.
 const ConsoleTab = lazy(() => import('../console/console-tab').then((m) => ({ default: m.ConsoleTab })));
+const FilesTab = lazy(() => import('../files/files-tab').then((m) => ({ default: m.FilesTab })));
 const SnapshotsTab = lazy(() => import('../snapshots/snapshots-tab').then((m) => ({ default: m.SnapshotsTab })));
 const StatsTab = lazy(() => import('../stats/stats-tab').then((m) => ({ default: m.StatsTab })));
 
@@ -30,5 +31,6 @@ export const DETAIL_TABS: DetailTab[] = [
   { value: 'logs', label: 'Logs', icon: IconFileText, Component: LogsTab },
   { value: 'console', label: 'Console', icon: IconTerminal2, Component: ConsoleTab },
   { value: 'stats', label: 'Stats', icon: IconActivity, Component: StatsTab },
+  { value: 'files', label: 'Files', icon: IconFolders, Component: FilesTab },
   { value: 'snapshots', label: 'Snapshots', icon: IconCamera, Component: SnapshotsTab },
 ];

@@ -1,0 +1,106 @@
+import { Alert, Anchor, Badge, Button, Chip, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import type { FileChange } from '../../../../shared/schemas/files';
+import { useFileChanges } from '../../api/files';
+import { describeError } from '../../api/session';
+
+const KINDS = ['added', 'changed', 'deleted'] as const;
+const COLORS = { added: 'green', changed: 'yellow', deleted: 'red' };
+const SHOWN = 1000;
+
+/** What differs from the box's base (added, changed, deleted), filtered by kind and path; a click opens the entry. */
+export function ChangesView({ project, name, onOpen }: { project: string; name: string; onOpen(path: string): void }) {
+  const changes = useFileChanges(project, name, true);
+  const [kinds, setKinds] = useState<string[]>([...KINDS]);
+  const [filter, setFilter] = useState('');
+  const items = changes.data ?? [];
+  const counts = useMemo(() => Object.fromEntries(KINDS.map((k) => [k, items.filter((c) => c.kind === k).length])), [items]);
+  const matching = useMemo(() => items.filter((c) => kinds.includes(c.kind) && c.path.toLowerCase().includes(filter.toLowerCase())).sort((a, b) => a.path.localeCompare(b.path)), [items, kinds, filter]);
+
+  return (
+    <Stack>
+      <Group justify="space-between" gap="xs">
+        <Group gap="xs">
+          <Chip.Group multiple value={kinds} onChange={setKinds}>
+            {KINDS.map((k) => (
+              <Chip key={k} value={k} color={COLORS[k]} size="sm">
+                {k} ({counts[k] ?? 0})
+              </Chip>
+            ))}
+          </Chip.Group>
+          <TextInput aria-label="Filter changed paths" placeholder="Filter paths" leftSection={<IconSearch size={14} />} size="xs" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+        </Group>
+        <Button variant="default" size="xs" leftSection={<IconRefresh size={14} />} onClick={() => void changes.refetch()} loading={changes.isFetching}>
+          Refresh
+        </Button>
+      </Group>
+      {changes.isError ? (
+        <Alert color="red" title="Cannot list the changes" role="alert">
+          <Text size="sm">{describeError(changes.error)}</Text>
+          <Button mt="xs" size="xs" variant="light" onClick={() => void changes.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : (
+        <Paper withBorder>
+          <Table aria-label="Changed since base" aria-busy={changes.isPending} verticalSpacing={4} fz="sm" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={100}>Change</Table.Th>
+                <Table.Th>Path</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {matching.slice(0, SHOWN).map((c) => (
+                <ChangeRow key={`${c.kind}:${c.path}`} change={c} onOpen={onOpen} />
+              ))}
+              {!changes.isPending && matching.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={2}>
+                    <Text size="sm" c="dimmed" ta="center" py="md">
+                      {items.length === 0 ? 'Nothing changed since the base.' : 'No change matches these filters.'}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+          {changes.isPending && (
+            <Text role="status" size="sm" c="dimmed" p="sm">
+              Comparing with the base…
+            </Text>
+          )}
+          {matching.length > SHOWN && (
+            <Text size="sm" c="dimmed" p="sm">
+              Showing {SHOWN} of {matching.length}; narrow the filter to see the rest.
+            </Text>
+          )}
+        </Paper>
+      )}
+    </Stack>
+  );
+}
+
+function ChangeRow({ change, onOpen }: { change: FileChange; onOpen(path: string): void }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Badge color={COLORS[change.kind]} variant="light">
+          {change.kind}
+        </Badge>
+      </Table.Td>
+      <Table.Td ff="monospace">
+        {change.kind === 'deleted' ? (
+          <Text span size="sm" td="line-through" c="dimmed" ff="monospace">
+            {change.path}
+          </Text>
+        ) : (
+          <Anchor component="button" type="button" size="sm" ff="monospace" onClick={() => onOpen(change.path)}>
+            {change.path}
+          </Anchor>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
