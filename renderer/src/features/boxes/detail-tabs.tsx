@@ -1,7 +1,8 @@
-import { IconActivity, IconFileText, IconInfoCircle, IconTerminal2, type Icon } from '@tabler/icons-react';
+import { IconActivity, IconFileText, IconInfoCircle, IconTerminal2, IconWorld, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
 import { LogsTab } from '../logs/logs-tab';
+import { PublishTab } from '../publishing/publish-tab';
 import { OverviewTab } from './overview-tab';
 
 // xterm.js and the charts load when their tab first opens, not with the window.
@@ -29,4 +30,5 @@ export const DETAIL_TABS: DetailTab[] = [
   { value: 'logs', label: 'Logs', icon: IconFileText, Component: LogsTab },
   { value: 'console', label: 'Console', icon: IconTerminal2, Component: ConsoleTab },
   { value: 'stats', label: 'Stats', icon: IconActivity, Component: StatsTab },
+  { value: 'publish', label: 'Publish', icon: IconWorld, Component: PublishTab },
 ];
