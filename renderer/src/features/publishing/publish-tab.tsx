@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, NumberInput, Paper, SegmentedControl, Stack, TagsInput, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, TagsInput, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconWorld, IconWorldOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -77,7 +77,7 @@ export function PublishTab({ box }: DetailTabProps) {
   };
 
   return (
-    <Paper withBorder p="md" maw={900} component="section" aria-labelledby="publish-heading">
+    <Paper withBorder p="md" maw={1200} component="section" aria-labelledby="publish-heading">
       <Stack gap="md">
         <Group gap="sm">
           <Title order={3} id="publish-heading">
@@ -96,7 +96,7 @@ export function PublishTab({ box }: DetailTabProps) {
         <Text size="sm" c="dimmed">
           Serve a web server running in this box at a stable URL on this machine, through Boxdesk’s proxy.
         </Text>
-        {published && <PublishedUrl box={box} />}
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
         <form onSubmit={submit} noValidate aria-label={`Publish ${box.name}`}>
           <Stack gap="sm">
             <NumberInput label="Port" description="The port your server listens on inside the box" min={1} max={65535} allowDecimal={false} allowNegative={false} w={240} required {...form.getInputProps('port')} errorProps={{ role: 'alert' }} />
@@ -153,6 +153,14 @@ export function PublishTab({ box }: DetailTabProps) {
             </Group>
           </Stack>
         </form>
+        {published ? (
+          <PublishedUrl box={box} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            Not published. Publishing gives this box a URL on Boxdesk’s proxy, <Code>http://{box.name}--{box.project}.localhost:PORT</Code>, that browsers on this machine resolve by themselves.
+          </Text>
+        )}
+        </SimpleGrid>
       </Stack>
     </Paper>
   );

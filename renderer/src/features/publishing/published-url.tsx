@@ -20,7 +20,7 @@ export function PublishedUrl({ box }: { box: Box }) {
   return (
     <Stack gap="xs" component="section" aria-label="Published URL">
       <Group gap="xs" wrap="nowrap">
-        <Anchor href={url} target="_blank" rel="noopener" fw={500} aria-label={`Open ${url} in the browser`}>
+        <Anchor href={url} target="_blank" rel="noopener" fw={500} style={{ wordBreak: 'break-all' }} aria-label={`Open ${url} in the browser`}>
           <Group gap={4} wrap="nowrap" component="span">
             {url}
             <IconExternalLink size={16} aria-hidden />
@@ -53,7 +53,7 @@ export function PublishedUrl({ box }: { box: Box }) {
         </Alert>
       )}
       <Text size="sm" c="dimmed">
-        A “502” page means nothing answered: the box must be running, and your server must listen on <Code>0.0.0.0:{box.port}</Code> inside the box (vite: <Code>--host 0.0.0.0</Code>). A server on
+        A “502” page means nothing answered: the box must be running, and your server must listen on <Code>0.0.0.0:{box.port}</Code> inside the box (vite: <Code style={{ whiteSpace: 'nowrap' }}>--host 0.0.0.0</Code>). A server on
         127.0.0.1 only is reached through a relay when the box has <Code>nc</Code> or <Code>socat</Code>; without them the 502 page says what to change.
       </Text>
     </Stack>
