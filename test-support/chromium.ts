@@ -13,10 +13,10 @@ export function ensureRendererBuilt(): void {
   if (build.status !== 0) throw new Error(`npm run build:renderer failed:\n${build.stdout}\n${build.stderr}`);
 }
 
-/** Headless Chromium from the system (/usr/bin/chromium, or BOXDESK_CHROMIUM). */
-export function launchChromium(): Promise<Browser> {
+/** Headless Chromium from the system (/usr/bin/chromium, or BOXDESK_CHROMIUM); `extraArgs` go on its command line. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.BOXDESK_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }

@@ -28,12 +28,12 @@ export interface UiFixture {
 }
 
 /** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and every tracked box. */
-export function uiFixture(options: { env?: NodeJS.ProcessEnv; args?: string[] } = {}): UiFixture {
+export function uiFixture(options: { env?: NodeJS.ProcessEnv; args?: string[]; browserArgs?: string[] } = {}): UiFixture {
   const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; boxes: Set<string> } = { contexts: [], boxes: new Set() };
   before(async () => {
     ensureRendererBuilt();
     state.core = await startCoreProcess({ args: ['--ui-dir', UI_DIR, ...(options.args ?? [])], env: { BOXDESK_RATE_LIMIT: '0', ...options.env } });
-    state.browser = await launchChromium();
+    state.browser = await launchChromium(options.browserArgs);
   });
   after(async () => {
     await Promise.allSettled(state.contexts.map((c) => c.close()));

@@ -32,6 +32,8 @@ function apply(qc: QueryClient, events: BoxdeskEvent[]): void {
       case 'box.created':
       case 'box.updated':
       case 'box.status':
+      case 'box.published':
+      case 'box.unpublished':
         upserts.set(`${e.data.box.project}/${e.data.box.name}`, e.data.box);
         break;
       case 'box.deleted':

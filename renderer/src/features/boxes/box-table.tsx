@@ -5,6 +5,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { Box } from '../../../../shared/schemas/box';
 import { paths } from '../../app/project';
+import { PublishedMarker } from '../publishing/published-marker';
 import { StatusBadge, isTransitioning } from './status-badge';
 
 const ROW_HEIGHT = 45;
@@ -49,7 +50,7 @@ export function BoxTable({ project, boxes, selected, onSelect, onStop, onResume,
               <Checkbox aria-label="Select all boxes shown" checked={allSelected} indeterminate={someSelected} onChange={(e) => onSelect(boxes.map((b) => b.name), e.currentTarget.checked)} />
             </Table.Th>
             <Table.Th>Name</Table.Th>
-            <Table.Th w={130}>Status</Table.Th>
+            <Table.Th w={150}>Status</Table.Th>
             <Table.Th w={140}>Base</Table.Th>
             <Table.Th>Tags</Table.Th>
             <Table.Th w={170}>Created</Table.Th>
@@ -72,7 +73,10 @@ export function BoxTable({ project, boxes, selected, onSelect, onStop, onResume,
                   </Anchor>
                 </Table.Th>
                 <Table.Td>
-                  <StatusBadge box={box} />
+                  <Group gap={4} wrap="nowrap">
+                    <StatusBadge box={box} />
+                    <PublishedMarker box={box} />
+                  </Group>
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" truncate="end">
