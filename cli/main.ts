@@ -19,13 +19,14 @@ import { registerFileCommands } from './commands/files';
 import { registerPublishingCommands } from './commands/publishing';
 import { registerServeCommand } from './commands/serve';
 import { registerSnapshotCommands } from './commands/snapshots';
+import { registerStatsCommands } from './commands/stats';
 import { registerSystemCommands } from './commands/system';
 import { registerVolumeCommands } from './commands/volumes';
 import type { Io } from './context';
 import { realPlatform } from './profile';
 import { run, type Area } from './program';
 
-export const AREAS: readonly Area[] = [registerBoxCommands, registerExecCommands, registerFileCommands, registerSystemCommands, registerSnapshotCommands, registerPublishingCommands, registerVolumeCommands, registerServeCommand, registerCompletionCommand];
+export const AREAS: readonly Area[] = [registerBoxCommands, registerExecCommands, registerStatsCommands, registerFileCommands, registerSystemCommands, registerSnapshotCommands, registerPublishingCommands, registerVolumeCommands, registerServeCommand, registerCompletionCommand];
 
 /** Runs one command line; returns the exit status. */
 export function main(argv: readonly string[], io: Io, areas: readonly Area[] = AREAS): Promise<number> {
