@@ -6,6 +6,7 @@ import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from './s
 import type { BoxStats } from './schemas/stats';
 import type { FileChanges, FileList, FileStat } from './schemas/files';
 import type { Volume, VolumeAttach, VolumeBackup, VolumeBackupList, VolumeCreate, VolumeList, VolumeRestore, VolumeSnapshot, VolumeSnapshotList } from './schemas/volumes';
+import { ServicesClient } from './services-client';
 import type { Base, BaseCreate, Health, SystemInfo, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
 /** The slice of the Fetch API the client needs; browsers and Node 20 both provide it. */
@@ -48,7 +49,12 @@ export function queryString(pairs: [string, string | number | boolean | undefine
 
 /** A typed client for the /v1 API, shared by the renderer, the CLI and tests. */
 export class BoxdeskClient {
-  constructor(private readonly options: ClientOptions) {}
+  /** Services and their deployments. */
+  readonly services: ServicesClient;
+
+  constructor(private readonly options: ClientOptions) {
+    this.services = new ServicesClient(this);
+  }
 
   get baseUrl(): string {
     return this.options.baseUrl.replace(/\/+$/, '');

@@ -1,5 +1,6 @@
 import type { Box } from './schemas/box';
 import type { BaseImportProgress, Snapshot } from './schemas/snapshots';
+import type { Deployment, Service } from './schemas/services';
 import type { Base } from './schemas/system';
 import type { Volume, VolumeBackup } from './schemas/volumes';
 
@@ -24,6 +25,11 @@ export type BoxdeskEvent =
   | EventOf<'volume.deleted', { volume: Volume }>
   /** A backup started (pending), then ended (done or failed). */
   | EventOf<'volume.backup', { volume: string; backup: VolumeBackup }>
+  | EventOf<'service.created', { service: Service }>
+  | EventOf<'service.updated', { service: Service }>
+  | EventOf<'service.deleted', { service: Service }>
+  /** Every status or step change of a deployment (the service's representation follows as service.updated when its live deployment changes). */
+  | EventOf<'deployment.updated', { service: string; deployment: Deployment }>
   | EventOf<'engine.status', { up: boolean; reason: string | null }>;
 
 interface EventOf<T extends string, D> {
