@@ -110,3 +110,16 @@ test('bad input: 400 or 404 and nothing made', async () => {
   await other.remove('elsewhere');
   await s.expect(await t.api('DELETE', `/v1/projects/snaps-other/snapshots/${foreign.id}`), 204);
 });
+
+test('a snapshot the engine cannot make is an error, never a 201, and leaves nothing listed', async () => {
+  const box = await s.create('doomed');
+  // The container goes behind the core's back: the commit has nothing to commit.
+  for (const c of await containersOfBox(box.id)) await docker.getContainer(c.Id).remove({ force: true });
+  const res = await t.api('POST', `${s.boxes}/doomed/snapshots`, { name: 'never' });
+  assert.ok(res.status >= 400 && res.status < 600 && res.status !== 500, `expected a problem other than 500, got ${res.status}`);
+  const problem = (await res.json()) as { code: string; detail: string };
+  assert.ok(problem.detail.length > 0);
+  assert.equal((await s.expect<{ items: Snapshot[] }>(await t.api('GET', `${s.boxes}/doomed/snapshots`), 200)).items.length, 0);
+  const all = await s.expect<{ items: Snapshot[] }>(await t.api('GET', '/v1/projects/snaps/snapshots'), 200);
+  assert.equal(all.items.filter((x) => x.name === 'never').length, 0);
+});
