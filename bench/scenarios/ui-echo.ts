@@ -10,19 +10,26 @@ const KEYS = 'abcdefghijklmnop';
 const FRAME_MS = 1000 / 60;
 
 /**
- * Runs in the page: stamps each keydown, then the render in which xterm's
- * cursor line shows the typed text (through the renderer's opt-in
- * __boxdeskProbe; the screen-reader rows are refreshed only once a second).
+ * Runs in the page: stamps each keydown, then the console socket's output
+ * that carries the key's echo (arrived), and the render in which xterm's
+ * cursor line shows the typed text (painted), through the renderer's opt-in
+ * __boxdeskProbe (the screen-reader rows are refreshed only once a second).
  */
 const RECORD_ECHO = `(() => {
-  const s = { typed: '', at: 0, samples: [] };
+  const s = { typed: '', at: 0, key: '', keyAt: 0, samples: [], arrived: [] };
   window.__echo = s;
   document.addEventListener('keydown', (e) => {
     if (e.key.length !== 1 || e.ctrlKey) return;
     s.typed += e.key;
-    s.at = performance.now();
+    s.at = s.keyAt = performance.now();
+    s.key = e.key;
   }, true);
   window.__boxdeskProbe = {
+    output(bytes) {
+      if (!s.keyAt || !String.fromCharCode(...bytes).includes(s.key)) return;
+      s.arrived.push(performance.now() - s.keyAt);
+      s.keyAt = 0;
+    },
     render(cursorLine) {
       if (!s.at || !cursorLine().trimEnd().endsWith(s.typed)) return;
       s.samples.push(performance.now() - s.at);
@@ -31,7 +38,7 @@ const RECORD_ECHO = `(() => {
   };
 })()`;
 
-async function throughWindow(ctx: BenchContext, n: number): Promise<number[]> {
+async function throughWindow(ctx: BenchContext, n: number): Promise<{ painted: number[]; arrived: number[] }> {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -55,8 +62,9 @@ async function throughWindow(ctx: BenchContext, n: number): Promise<number[]> {
         await new Promise((r) => setTimeout(r, 2));
       }
     }
-    const samples = (await page.evaluate('window.__echo.samples')) as number[];
-    return samples.slice(3); // the first keys warm the path
+    const painted = (await page.evaluate('window.__echo.samples')) as number[];
+    const arrived = (await page.evaluate('window.__echo.arrived')) as number[];
+    return { painted: painted.slice(3), arrived: arrived.slice(3) }; // the first keys warm the path
   } finally {
     await browser.close();
   }
@@ -99,24 +107,38 @@ async function throughEngine(ctx: BenchContext, n: number): Promise<number[]> {
   return out;
 }
 
-/** A keystroke typed into the window's console until its echo is painted, against the same key's echo on a raw engine TTY exec. */
-export async function uiEcho(ctx: BenchContext): Promise<ScenarioResult> {
+/**
+ * A keystroke typed into the window's console until its echo reaches the page (the issue's target:
+ * at most 2 ms more than the same key's echo on a raw engine TTY exec), and until it is painted
+ * (reported beside it: xterm draws on the next animation frame, which no raw path has).
+ */
+export async function uiEcho(ctx: BenchContext): Promise<ScenarioResult[]> {
   await createBox(ctx, BOX);
   const n = Math.min(ctx.n, 30);
   progress(`ui: keystroke echo, ${n} keys through the window, then ${n} on a raw TTY exec`);
-  const ours = summarize(await throughWindow(ctx, n));
+  const inWindow = await throughWindow(ctx, n);
   const raw = summarize(await throughEngine(ctx, n));
-  const slack = ours.p50 - raw.p50;
-  return {
-    name: 'ui: keystroke echo (console)',
-    unit: 'ms',
-    n,
-    ours,
-    raw,
-    ratioKind: 'ours − raw p50 (ms)',
-    ratio: slack,
-    target: 'p50 ≤ raw + 2 frames',
-    verdict: slack <= 2 * FRAME_MS ? 'PASS' : 'MISS',
-    notes: ['ours: keydown in headless Chromium (WebGL renderer on SwiftShader) → the xterm render that shows the echo (WebSocket, core, engine, xterm); raw: a byte written to a hijacked TTY exec of sh → its echo read back in Node'],
-  };
+  const arrived = summarize(inWindow.arrived);
+  const painted = summarize(inWindow.painted);
+  const common = { unit: 'ms', n, raw, ratioKind: 'ours − raw p50 (ms)' };
+  return [
+    {
+      ...common,
+      name: 'ui: keystroke echo, bytes in the window',
+      ours: arrived,
+      ratio: arrived.p50 - raw.p50,
+      target: 'p50 ≤ raw + 2 ms',
+      verdict: arrived.p50 - raw.p50 <= 2 ? 'PASS' : 'MISS',
+      notes: ["ours: keydown in headless Chromium → the console socket's message carrying the echo, in the page (xterm, WebSocket, core, engine); raw: a byte written to a hijacked TTY exec of sh → its echo read back in Node"],
+    },
+    {
+      ...common,
+      name: 'ui: keystroke echo, painted',
+      ours: painted,
+      ratio: painted.p50 - raw.p50,
+      target: 'reported (p50 ≤ raw + 2 frames)',
+      verdict: painted.p50 - raw.p50 <= 2 * FRAME_MS ? 'PASS' : 'MISS',
+      notes: ['ours: the same keydown → the xterm render that shows the echo (WebGL renderer on SwiftShader; drawn on the next animation frame)'],
+    },
+  ];
 }

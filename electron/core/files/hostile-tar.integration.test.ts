@@ -35,7 +35,7 @@ after(async () => {
 async function hostileTar(extra: (p: ReturnType<typeof pack>) => void = () => undefined): Promise<Buffer> {
   const p = pack();
   const chunks: Buffer[] = [];
-  p.on('data', (c: Buffer) => chunks.push(c));
+  p.on('data', (c) => chunks.push(c as Buffer));
   const ended = new Promise<void>((resolve) => p.on('end', () => resolve()));
   extra(p);
   p.entry({ name: `${'../'.repeat(24)}${escapes[0]!.slice(1)}` }, 'escaped by ..\n');

@@ -32,6 +32,12 @@ function openLink(_event: MouseEvent, uri: string): void {
 }
 
 /** One console: an xterm.js terminal on a console socket, sized to its pane. */
+/** The keystroke-echo bench's hooks (bench/scenarios/ui-echo.ts): output bytes as they arrive, and each render. */
+interface EchoProbe {
+  output?(bytes: Uint8Array): void;
+  render?(cursorLine: () => string): void;
+}
+
 export function TerminalView({ project, box, label, session, active, onSession, onSocket, onNewSession, onClose }: Props) {
   const client = useClient();
   const hostRef = useRef<HTMLDivElement>(null);
@@ -68,9 +74,9 @@ export function TerminalView({ project, box, label, session, active, onSession, 
     fitRef.current = fit;
 
     // An opt-in probe for the keystroke-echo bench (bench/scenarios/ui-echo.ts); inert unless a page sets it.
+    const probe = () => (window as { __boxdeskProbe?: EchoProbe }).__boxdeskProbe;
     term.onRender(() => {
-      const probe = (window as { __boxdeskProbe?: { render?(cursorLine: () => string): void } }).__boxdeskProbe;
-      probe?.render?.(() => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)?.translateToString(true) ?? '');
+      probe()?.render?.(() => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)?.translateToString(true) ?? '');
     });
 
     const queue = new OutputQueue(term);
@@ -90,7 +96,10 @@ export function TerminalView({ project, box, label, session, active, onSession, 
           term.onResize(({ cols, rows }) => socket.resize(cols, rows));
         }
       },
-      onOutput: (bytes) => queue.push(bytes),
+      onOutput: (bytes) => {
+        probe()?.output?.(bytes);
+        queue.push(bytes);
+      },
     });
     callbacks.current.onSocket(socket);
 
