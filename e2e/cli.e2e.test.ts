@@ -115,6 +115,33 @@ describe('box CLI against a real core', () => {
     assert.equal(ok(await cli('exec', name, '--', 'echo', 'back'), 'exec after resume --wait').stdout, 'back\n');
   });
 
+  test('stats prints one sample (table or JSON); --stream prints one line a second until stopped', async () => {
+    const table = ok(await cli('stats', name), 'stats').stdout;
+    assert.match(table.split('\n')[0]!, /^BOX\s+CPU %\s+MEM\s+MEM %\s+NET RX\/TX\s+BLOCK R\/W\s+PIDS/);
+    assert.match(table.split('\n')[1]!, new RegExp(`^${name}\\s+\\d+\\.\\d\\s+\\d`));
+    const sample = JSON.parse(ok(await cli('stats', name, '-o', 'json'), 'stats -o json').stdout) as { memory_bytes: number; memory_limit_bytes: number; pids: number };
+    assert.ok(sample.memory_bytes > 0 && sample.memory_limit_bytes >= sample.memory_bytes && sample.pids >= 1, JSON.stringify(sample));
+    const child = spawn(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, 'stats', name, '--stream', '-o', 'json'], { cwd: ROOT, env: cleanEnv() });
+    const lines: string[] = [];
+    let buffered = '';
+    await new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => reject(new Error(`stats --stream ended early with ${code}`)));
+      child.stdout.on('data', (d: Buffer) => {
+        buffered += d.toString();
+        const parts = buffered.split('\n');
+        buffered = parts.pop()!;
+        lines.push(...parts.filter(Boolean));
+        if (lines.length >= 2) resolve();
+      });
+    });
+    child.removeAllListeners('close');
+    child.kill('SIGINT');
+    const [first, second] = lines.map((l) => JSON.parse(l) as { at: string });
+    assert.ok(Date.parse(second!.at) > Date.parse(first!.at), 'two distinct samples');
+    assert.equal((await cli('stats', 'no-such-box')).code, 1);
+  });
+
   test('exec: options between NAME and the command are ours, the command’s own flags pass through', async () => {
     const run = ok(await cli('exec', name, '-e', 'X=from-cli', '--cwd', '/tmp', 'sh', '-c', 'echo "$X $(pwd) $*"', 'sh', '-x', '--cpus'), 'exec with flags');
     assert.equal(run.stdout, 'from-cli /tmp -x --cpus\n');
