@@ -5,6 +5,8 @@ import type { Box } from '../../../shared/schemas/box';
 import { cgiEnv, previewRequest, rawUpgrade, readBytes, startBoxServers } from '../../../test-support/preview-http';
 import { SseClient, boxOf } from '../../../test-support/sse';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { startWsEchoServer } from '../../../test-support/ws-echo-server';
+import WebSocket from 'ws';
 
 let t: TestCore;
 const project = `pub${randomBytes(3).toString('hex')}`;
@@ -17,6 +19,7 @@ before(async () => {
   await startBoxServers(t.api, `${P}/web`, { port: 8080, text: 'hello from 8080', echoPort: 9000 });
   await startBoxServers(t.api, `${P}/web`, { port: 8081, text: 'hello from 8081' });
   await startBoxServers(t.api, `${P}/web`, { port: 8082, text: 'loopback only', bind: '127.0.0.1' });
+  await startWsEchoServer(t.api, `${P}/web`, 9100);
 });
 after(async () => {
   for (const name of ['web', 'idle', 'other']) await t.api('DELETE', `${P}/${name}`);
@@ -124,6 +127,37 @@ describe('the proxy', () => {
       const echoed = await readBytes(socket, payload.length);
       assert.ok(echoed.equals(payload), `echoed ${echoed.length} bytes, equal to what was sent`);
       socket.destroy();
+    } finally {
+      await publish('web', { port: 8080 });
+    }
+  });
+
+  test('a WebSocket client talks to a WebSocket echo server in the box: text and binary messages come back, close is clean', async () => {
+    await publish('web', { port: 9100 });
+    try {
+      const ws = new WebSocket(`ws://127.0.0.1:${t.core.proxyPort}/echo`, { headers: { host: host('web') } });
+      const received: { data: Buffer; binary: boolean }[] = [];
+      const twoBack = new Promise<void>((resolve, reject) => {
+        ws.on('message', (data: Buffer, binary: boolean) => {
+          received.push({ data, binary });
+          if (received.length === 2) resolve();
+        });
+        ws.on('error', reject);
+      });
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      const bytes = randomBytes(100);
+      ws.send('through the proxy, both ways');
+      ws.send(bytes, { binary: true });
+      await twoBack;
+      assert.deepEqual(received[0], { data: Buffer.from('through the proxy, both ways'), binary: false });
+      assert.equal(received[1]!.binary, true);
+      assert.ok(received[1]!.data.equals(bytes));
+      const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+      ws.close(1000);
+      await closed;
     } finally {
       await publish('web', { port: 8080 });
     }
