@@ -114,6 +114,16 @@ describe('data volumes in the window', () => {
       assert.equal(createHash('sha256').update(bytes).digest('hex'), shown, 'the download hashes to the sha256 shown');
       assert.ok(gunzipSync(bytes).includes('hello.txt'), 'the archive holds the file the box wrote');
 
+      // Clone the backup into a new volume: it holds the file too.
+      await volumes.item(backups, backup.id).getByRole('button', { name: `Clone backup ${backup.id} into a new volume` }).click();
+      const clone = page.getByRole('dialog', { name: 'Clone a backup of data into a new volume' });
+      await clone.getByRole('textbox', { name: 'Name' }).fill('data-copy');
+      await clone.getByRole('button', { name: 'Clone', exact: true }).click();
+      await clone.waitFor({ state: 'hidden', timeout: 120_000 });
+      await volumes.row('data-copy').waitFor({ state: 'attached' });
+      const copy = await getJson<Volume>(ui, `/v1/projects/${project}/volumes/data-copy`);
+      assert.ok(copy.size_bytes > 0, 'the clone is filled from the archive');
+
       // A restore from the snapshot is refused while the box runs: the problem says what to do.
       await snapshots.getByRole('button', { name: /^Restore data from snapshot vsnap_/ }).click();
       await volumes.confirm('Restore').click();
