@@ -9,7 +9,8 @@ import { useBoxes, useCreateBox, useUpdateBox } from '../../api/boxes';
 import { describeError } from '../../api/session';
 import { useBases, useSystem } from '../../api/system';
 import { notifyDone } from '../../app/notify';
-import { MountsEditor, mountsError, rowsToMounts, type MountRow } from '../volumes/mounts-editor';
+import { mountsError, rowsToMounts, type MountRow } from '../volumes/mount-rows';
+import { MountsEditor } from '../volumes/mounts-editor';
 import { fieldOfPath } from './form-errors';
 import { KeyValueEditor, mapToPairs, pairsError, pairsToMap, type Pair } from './key-value-editor';
 

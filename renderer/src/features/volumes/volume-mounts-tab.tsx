@@ -10,7 +10,7 @@ import { useAttachVolume, useDetachVolume, useVolumes } from '../../api/volumes'
 import { notifyDone } from '../../app/notify';
 import { paths } from '../../app/project';
 import type { DetailTabProps } from '../boxes/detail-tabs';
-import { mountPathError } from './mounts-editor';
+import { mountPathError } from './mount-rows';
 
 const RESTART_NOTE = 'Attaching or detaching recreates the box’s container: a running box restarts (its root files are kept, running processes are not).';
 
