@@ -124,12 +124,18 @@ describe('data volumes in the window', () => {
       const copy = await getJson<Volume>(ui, `/v1/projects/${project}/volumes/data-copy`);
       assert.ok(copy.size_bytes > 0, 'the clone is filled from the archive');
 
+      // A backup started elsewhere (the API, the CLI) shows up and ends done by events alone.
+      assert.equal((await ui.api('POST', `/v1/projects/${project}/volumes/data/backups`)).status, 202);
+      await backups.getByText('done', { exact: true }).nth(1).waitFor({ timeout: 120_000 });
+
       // A restore from the snapshot is refused while the box runs: the problem says what to do.
       await snapshots.getByRole('button', { name: /^Restore data from snapshot vsnap_/ }).click();
       await volumes.confirm('Restore').click();
       await volumes.drawer.getByRole('alert').filter({ hasText: 'stop those boxes' }).waitFor({ timeout: 60_000 });
       await page.getByRole('button', { name: 'Close' }).click();
       await volumes.drawer.waitFor({ state: 'hidden' });
+      assert.equal((await ui.api('POST', `/v1/projects/${project}/volumes`, { name: 'from-api' })).status, 201);
+      await volumes.row('from-api').getByText('not mounted').waitFor();
       await page.mouse.move(600, 600);
       await page.getByText('Snapshot of data taken').waitFor({ state: 'detached' });
       await screenshots(page, 'volumes');
