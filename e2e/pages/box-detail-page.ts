@@ -12,7 +12,7 @@ export class BoxDetailPage {
     return this.page.getByRole('heading', { level: 2, name: this.name, exact: true });
   }
 
-  tab(label: 'Overview' | 'Logs' | 'Console' | 'Stats' | 'Snapshots'): Locator {
+  tab(label: 'Overview' | 'Logs' | 'Console' | 'Stats' | 'Snapshots' | 'Volumes'): Locator {
     return this.page.getByRole('tab', { name: label, exact: true });
   }
 

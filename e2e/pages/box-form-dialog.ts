@@ -33,4 +33,14 @@ export class BoxFormDialog {
     await this.dialog.getByRole('textbox', { name: `${noun} ${n} name` }).fill(key);
     await this.dialog.getByRole('textbox', { name: `${noun} ${n} value` }).fill(value);
   }
+
+  /** Adds a data volume mount row: the volume picked from its list, the path, read-only or not. */
+  async addMount(volume: string, path: string, readOnly = false): Promise<void> {
+    await this.dialog.getByRole('button', { name: 'Add volume mount' }).click();
+    const n = await this.dialog.getByRole('combobox', { name: /^Mount \d+ volume$/ }).count();
+    await this.dialog.getByRole('combobox', { name: `Mount ${n} volume` }).click();
+    await this.page.getByRole('option', { name: volume, exact: true }).click();
+    await this.dialog.getByRole('textbox', { name: `Mount ${n} path` }).fill(path);
+    if (readOnly) await this.dialog.getByRole('checkbox', { name: `Mount ${n} read-only` }).check();
+  }
 }

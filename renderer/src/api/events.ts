@@ -8,6 +8,7 @@ import { queryKeys } from './query-keys';
 import { isUnauthorized } from './session';
 import { snapshotKeys } from './snapshots';
 import { SseParser } from './sse-parser';
+import { patchBackup, patchVolume, volumeKeys } from './volumes';
 
 /** Events are applied together, at most this long after the first of a batch arrived. */
 const BATCH_MS = 30;
@@ -58,6 +59,22 @@ function apply(qc: QueryClient, events: BoxdeskEvent[]): void {
         break;
       case 'base.import':
         if (e.data.done) void qc.invalidateQueries({ queryKey: queryKeys.bases });
+        break;
+      case 'volume.created':
+      case 'volume.updated':
+        patchVolume(qc, e.data.volume);
+        // A snapshot taken or a restore done is told as an update of its volume.
+        if (e.type === 'volume.updated') void qc.invalidateQueries({ queryKey: volumeKeys.snapshots(e.data.volume.project, e.data.volume.name) });
+        break;
+      case 'volume.deleted':
+        patchVolume(qc, e.data.volume, true);
+        break;
+      case 'volume.backup':
+        if (e.project) {
+          patchBackup(qc, e.project, e.data.backup);
+          // A finished backup may have pushed the oldest past the retention.
+          if (e.data.backup.status !== 'pending') void qc.invalidateQueries({ queryKey: volumeKeys.backups(e.project, e.data.volume) });
+        }
         break;
     }
   }

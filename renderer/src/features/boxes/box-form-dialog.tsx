@@ -9,6 +9,8 @@ import { useBoxes, useCreateBox, useUpdateBox } from '../../api/boxes';
 import { describeError } from '../../api/session';
 import { useBases, useSystem } from '../../api/system';
 import { notifyDone } from '../../app/notify';
+import { mountsError, rowsToMounts, type MountRow } from '../volumes/mount-rows';
+import { MountsEditor } from '../volumes/mounts-editor';
 import { fieldOfPath } from './form-errors';
 import { KeyValueEditor, mapToPairs, pairsError, pairsToMap, type Pair } from './key-value-editor';
 
@@ -27,6 +29,7 @@ interface Values {
   ram_mb: number | string;
   environment: Pair[];
   tags: Pair[];
+  mounts: MountRow[];
 }
 
 function bounded(value: number | string, min: number, max: number | null, what: string): string | null {
@@ -52,7 +55,7 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
 
   const form = useForm<Values>({
     mode: 'controlled',
-    initialValues: { name: '', source: 'base', base: null, fork: null, cpus: '', ram_mb: '', environment: [], tags: [] },
+    initialValues: { name: '', source: 'base', base: null, fork: null, cpus: '', ram_mb: '', environment: [], tags: [], mounts: [] },
     validateInputOnChange: true,
     validate: {
       name: (v) => (editing || DNS_LABEL.test(v) ? null : v === '' ? 'A name is needed' : NAME_RULE),
@@ -61,6 +64,7 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
       ram_mb: (v) => bounded(v, 64, maxRam, 'Memory'),
       environment: (v) => pairsError(v, ENV_NAME, 'Variable', 'letters, digits and _, not starting with a digit'),
       tags: (v) => pairsError(v, TAG_KEY, 'Tag', 'letters, digits and . _ / -, starting with a letter or digit'),
+      mounts: (v) => (editing ? null : mountsError(v)),
     },
   });
 
@@ -77,6 +81,7 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
       ram_mb: box?.config.ram_mb ?? '',
       environment: mapToPairs(box?.environment),
       tags: mapToPairs(box?.tags),
+      mounts: [],
     });
     form.resetDirty();
     form.clearErrors();
@@ -100,6 +105,7 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
         if (v.source === 'base' && v.base) body.base = v.base;
         if (v.environment.length) body.environment = pairsToMap(v.environment);
         if (v.tags.length) body.tags = pairsToMap(v.tags);
+        if (v.mounts.length) body.data_mounts = rowsToMounts(v.mounts);
         const made = await create.mutateAsync(body);
         notifyDone(`Created ${made.name}`, `${made.name} is ${made.status}.`);
       }
@@ -150,6 +156,7 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
           </Group>
           <KeyValueEditor label="Environment" noun="variable" keyPattern={ENV_NAME} keyHint="letters, digits, _" pairs={form.values.environment} error={form.errors.environment as string | undefined} onChange={(p) => form.setFieldValue('environment', p)} />
           <KeyValueEditor label="Tags" noun="tag" keyPattern={TAG_KEY} keyHint="letters, digits, . _ / -" pairs={form.values.tags} error={form.errors.tags as string | undefined} onChange={(p) => form.setFieldValue('tags', p)} />
+          {!editing && <MountsEditor project={project} rows={form.values.mounts} error={form.errors.mounts as string | undefined} onChange={(rows) => form.setFieldValue('mounts', rows)} />}
           {general && (
             <Alert color="red" title={editing ? 'Could not save' : 'Could not create the box'} role="alert">
               {describeError(general)}

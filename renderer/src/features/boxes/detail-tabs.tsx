@@ -1,8 +1,9 @@
-import { IconActivity, IconCamera, IconFileText, IconFolders, IconInfoCircle, IconTerminal2, IconWorld, type Icon } from '@tabler/icons-react';
+import { IconActivity, IconCamera, IconDatabase, IconFileText, IconFolders, IconInfoCircle, IconTerminal2, IconWorld, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
 import { LogsTab } from '../logs/logs-tab';
 import { PublishTab } from '../publishing/publish-tab';
+import { VolumeMountsTab } from '../volumes/volume-mounts-tab';
 import { OverviewTab } from './overview-tab';
 
 // xterm.js and the charts load when their tab first opens, not with the window.
@@ -34,5 +35,6 @@ export const DETAIL_TABS: DetailTab[] = [
   { value: 'stats', label: 'Stats', icon: IconActivity, Component: StatsTab },
   { value: 'files', label: 'Files', icon: IconFolders, Component: FilesTab },
   { value: 'snapshots', label: 'Snapshots', icon: IconCamera, Component: SnapshotsTab },
+  { value: 'volumes', label: 'Volumes', icon: IconDatabase, Component: VolumeMountsTab },
   { value: 'publish', label: 'Publish', icon: IconWorld, Component: PublishTab },
 ];

@@ -1,5 +1,5 @@
 /** The fields of the box form that a problem's `errors[].path` can point at. */
-export type FormField = 'name' | 'base' | 'fork' | 'cpus' | 'ram_mb' | 'environment' | 'tags';
+export type FormField = 'name' | 'base' | 'fork' | 'cpus' | 'ram_mb' | 'environment' | 'tags' | 'mounts';
 
 /** The form field a problem's `errors[].path` concerns (`body.config.cpus` → cpus). */
 export function fieldOfPath(path: string): FormField | null {
@@ -9,6 +9,7 @@ export function fieldOfPath(path: string): FormField | null {
   if (p.startsWith('config.ram_mb')) return 'ram_mb';
   if (p.startsWith('environment')) return 'environment';
   if (p.startsWith('tags')) return 'tags';
+  if (p.startsWith('data_mounts')) return 'mounts';
   return null;
 }
 

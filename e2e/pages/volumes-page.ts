@@ -1,0 +1,66 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** The Volumes page: the table, the create dialog, one volume's drawer (snapshots, backups). */
+export class VolumesPage {
+  readonly table: Locator;
+  readonly createButton: Locator;
+  readonly createDialog: Locator;
+  readonly drawer: Locator;
+  readonly alert: Locator;
+
+  constructor(readonly page: Page) {
+    this.table = page.getByRole('table', { name: 'Volumes' });
+    this.createButton = page.getByRole('button', { name: 'Create volume', exact: true });
+    this.createDialog = page.getByRole('dialog', { name: 'Create a volume' });
+    this.drawer = page.getByRole('dialog', { name: /^Volume / });
+    this.alert = page.getByRole('alert');
+  }
+
+  heading(project: string): Locator {
+    return this.page.getByRole('heading', { level: 2, name: `Volumes in ${project}`, exact: true });
+  }
+
+  field(label: 'Name' | 'Size (GB)' | 'Backups kept'): Locator {
+    return this.createDialog.getByRole('textbox', { name: label });
+  }
+
+  row(name: string): Locator {
+    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
+  }
+
+  /** Opens the volume's drawer from its name in the table. */
+  async open(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name, exact: true }).click();
+    await this.drawer.waitFor();
+  }
+
+  deleteButton(name: string): Locator {
+    return this.row(name).getByRole('button', { name: `Delete volume ${name}`, exact: true });
+  }
+
+  drawerButton(label: 'Take snapshot' | 'Back up now'): Locator {
+    return this.drawer.getByRole('button', { name: label, exact: true });
+  }
+
+  snapshots(volume: string): Locator {
+    return this.drawer.getByRole('table', { name: `Snapshots of ${volume}` });
+  }
+
+  backups(volume: string): Locator {
+    return this.drawer.getByRole('table', { name: `Backups of ${volume}` });
+  }
+
+  /** A row of a drawer table, by the snapshot's or backup's id (its row header's name). */
+  item(table: Locator, id: string): Locator {
+    return table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: id, exact: true }) });
+  }
+
+  sha256(id: string): Locator {
+    return this.drawer.getByLabel(`sha256 of backup ${id}`, { exact: true });
+  }
+
+  /** The confirmation dialog's button (Delete volume, Restore, …). */
+  confirm(label: string): Locator {
+    return this.page.getByRole('dialog').getByRole('button', { name: label, exact: true });
+  }
+}

@@ -1,0 +1,52 @@
+import { Badge, Code, Group, Stack, Text } from '@mantine/core';
+import type { Volume } from '../../../../shared/schemas/volumes';
+import { formatBytes } from '../snapshots/format';
+
+/** The data held, and the size asked for with whether the engine holds the volume to it. */
+export function VolumeSize({ volume }: { volume: Volume }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatBytes(volume.size_bytes)} used
+      </Text>
+      {volume.size_gb === null ? (
+        <Text size="xs" c="dimmed">
+          no size set
+        </Text>
+      ) : (
+        <Group gap={4} wrap="nowrap">
+          <Text size="xs" c="dimmed">
+            of {volume.size_gb} GB
+          </Text>
+          <Badge size="xs" variant="light" color={volume.size_enforced ? 'green' : 'gray'} title={volume.size_enforced ? 'The engine holds the volume to this size' : 'The local volume driver cannot enforce a size: it is recorded only'}>
+            {volume.size_enforced ? 'enforced' : 'not enforced'}
+          </Badge>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** Which boxes mount the volume, at which path, and read-only or not. */
+export function VolumeMounts({ volume }: { volume: Volume }) {
+  if (volume.mounts.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        not mounted
+      </Text>
+    );
+  return (
+    <Stack gap={2}>
+      {volume.mounts.map((m) => (
+        <Text key={m.box} size="sm">
+          {m.box} at <Code>{m.path}</Code>
+          {m.read_only ? ' (read-only)' : ''}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+export function When({ at }: { at: string }) {
+  return <time dateTime={at}>{new Date(at).toLocaleString()}</time>;
+}
