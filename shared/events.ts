@@ -25,6 +25,8 @@ export type BoxdeskEvent =
   | EventOf<'volume.deleted', { volume: Volume }>
   /** A backup started (pending), then ended (done or failed). */
   | EventOf<'volume.backup', { volume: string; backup: VolumeBackup }>
+  /** A backup deleted, by request or past the volume's retention (a deleted snapshot is told as volume.updated). */
+  | EventOf<'volume.backup.deleted', { volume: string; backup: VolumeBackup }>
   | EventOf<'service.created', { service: Service }>
   | EventOf<'service.updated', { service: Service }>
   | EventOf<'service.deleted', { service: Service }>

@@ -109,13 +109,14 @@ export class VolumeBackups {
     const all = this.store.backupsOf(volume.id);
     for (const status of ['done', 'failed'] as const) {
       const list = all.filter((b) => b.status === status);
-      for (const old of list.slice(0, Math.max(0, list.length - volume.backup_retention))) this.remove(old);
+      for (const old of list.slice(0, Math.max(0, list.length - volume.backup_retention))) this.remove(old, volume);
     }
   }
 
-  private remove(row: VolumeBackupRow): void {
+  private remove(row: VolumeBackupRow, volume: VolumeRow): void {
     fs.rmSync(this.volumes.backupFile(row.volume_id, row.id), { force: true });
     this.store.deleteBackup(row.id);
+    this.volumes.deps.bus.emit('volume.backup.deleted', { volume: volume.name, backup: toVolumeBackup(row, volume.name) }, volume.project);
   }
 
   list(project: string, name: string): VolumeBackup[] {
@@ -145,6 +146,6 @@ export class VolumeBackups {
   async delete(project: string, name: string, id: string): Promise<void> {
     const first = this.find(project, name, id);
     if (first.status === 'pending') throw new ApiError('conflict', `backup "${id}" is still being written; wait for its volume.backup event, then delete it`);
-    await this.volumes.mutex.run(first.volume_id, async () => this.remove(this.find(project, name, id)));
+    await this.volumes.mutex.run(first.volume_id, async () => this.remove(this.find(project, name, id), this.volumes.find(project, name)));
   }
 }

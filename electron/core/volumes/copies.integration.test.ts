@@ -136,6 +136,10 @@ test('a backup of a volume in use, downloaded and checked, restores into a clone
   await ok(await t.api('POST', `${P}/boxes/producer/resume`));
   assert.equal(await sh('producer', 'cd /data && md5sum -c sum >/dev/null && cat sub/t'), 'text\n');
 
+  const deletions = new SseClient(`${t.url}/v1/events`, t.token);
   assert.equal((await t.api('DELETE', `${P}/volumes/precious/backups/${second.id}`)).status, 204);
-  assert.equal((await t.api('GET', `${P}/volumes/precious/backups`)).status, 200);
+  const deleted = await deletions.waitFor((e) => e.event === 'volume.backup.deleted');
+  deletions.close();
+  assert.equal((JSON.parse(deleted.data) as { data: { backup: VolumeBackup } }).data.backup.id, second.id);
+  assert.deepEqual((await ok<{ items: VolumeBackup[] }>(await t.api('GET', `${P}/volumes/precious/backups`))).items.map((b) => b.id), [third.id]);
 });

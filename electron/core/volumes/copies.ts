@@ -127,6 +127,7 @@ export class VolumeCopies {
       await this.deps.engine.removeVolume(row.engine_name);
       this.store.deleteSnapshot(row.id);
     });
+    this.volumes.emitUpdated(first.id);
   }
 
   /** A clone source of the project, resolved before anything is made (404 / 409 at once). */

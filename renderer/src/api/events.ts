@@ -76,6 +76,9 @@ function apply(qc: QueryClient, events: BoxdeskEvent[]): void {
           if (e.data.backup.status !== 'pending') void qc.invalidateQueries({ queryKey: volumeKeys.backups(e.project, e.data.volume) });
         }
         break;
+      case 'volume.backup.deleted':
+        if (e.project) patchBackup(qc, e.project, e.data.backup, true);
+        break;
     }
   }
   if (upserts.size) upsertBoxes(qc, [...upserts.values()]);

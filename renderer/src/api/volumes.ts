@@ -18,11 +18,12 @@ export function patchVolume(qc: QueryClient, volume: Volume, removed = false): v
   });
 }
 
-/** Puts a backup (from a volume.backup event or an answer) in its volume's list, newest first. */
-export function patchBackup(qc: QueryClient, project: string, backup: VolumeBackup): void {
+/** Puts a backup (from a volume.backup event or an answer) in its volume's list, newest first, or takes it out. */
+export function patchBackup(qc: QueryClient, project: string, backup: VolumeBackup, removed = false): void {
   qc.setQueryData<VolumeBackup[]>(volumeKeys.backups(project, backup.volume), (list) => {
     if (!list) return list;
-    return [...list.filter((b) => b.id !== backup.id), backup].sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const rest = list.filter((b) => b.id !== backup.id);
+    return removed ? rest : [...rest, backup].sort((a, b) => b.created_at.localeCompare(a.created_at));
   });
 }
 
