@@ -157,7 +157,7 @@ describe('rules', () => {
 
   test('a mounted volume keeps its data across deploys', async () => {
     await json(t.api('POST', `/v1/projects/${project}/volumes`, { name: 'svcdata' }), 201);
-    const { first } = await createService('keep', { command: versionServer('/data/log'), data_mounts: [{ name: 'svcdata', path: '/data' }] });
+    const { first } = await createService('keep', { command: versionServer({ log: '/data/log' }), data_mounts: [{ name: 'svcdata', path: '/data' }] });
     assert.equal(first.status, 'live', JSON.stringify(first));
     const v2 = await deploy('keep', { environment: { VERSION: '2' } });
     assert.equal(v2.status, 'live', JSON.stringify(v2));
