@@ -190,12 +190,17 @@ export class Deployer {
     this.set(service, this.deps.store.deployment(deploymentId)!, { status: 'failed', step: null, reason });
   }
 
-  /** Removes one of the service's boxes; one that is gone already is fine. */
-  async removeBox(service: ServiceRow, name: string): Promise<void> {
+  /**
+   * Removes one of the service's boxes; one that is gone already is fine. A
+   * failure is logged, or with `strict` thrown (a service delete must not
+   * forget boxes it could not remove).
+   */
+  async removeBox(service: ServiceRow, name: string, strict = false): Promise<void> {
     const box = this.deps.boxStore.get(service.project, name);
     if (!box || !ownedBy(service, box)) return;
     await this.deps.boxes.delete(service.project, name).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 'not_found') return;
+      if (strict) throw err;
       this.deps.log.warn({ err, box: name }, 'could not remove a service box');
     });
   }
