@@ -68,7 +68,7 @@ export class Deployer {
     }
   }
 
-  private set(service: ServiceRow, dep: DeploymentRow, patch: Partial<Pick<DeploymentRow, 'status' | 'step' | 'reason' | 'box_id'>>): DeploymentRow {
+  private set(service: ServiceRow, dep: DeploymentRow, patch: Partial<Pick<DeploymentRow, 'status' | 'step' | 'reason'>>): DeploymentRow {
     const next = this.deps.store.updateDeployment(dep.id, patch, now());
     this.deps.announce(service, next);
     return next;
@@ -93,7 +93,8 @@ export class Deployer {
       { name, base: dep.base, environment: JSON.parse(dep.environment) as Record<string, string>, tags: { [SERVICE_TAG]: service.name }, ...(dataMounts.length ? { data_mounts: dataMounts } : {}) },
       dep.command ? { command: JSON.parse(dep.command) as string[] } : { command: await this.baseCommand(dep.base) },
     );
-    this.set(service, dep, { box_id: box.id });
+    // Not part of the Deployment clients see: recorded without an event.
+    this.deps.store.updateDeployment(dep.id, { box_id: box.id }, now());
     if (box.status !== 'running') throw new DeployFailure(`box "${name}" did not start: ${box.status_reason ?? box.status}`);
     return this.deps.boxStore.getById(box.id)!;
   }
