@@ -2,12 +2,15 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ERROR_CATALOGUE, PROBLEM_CONTENT_TYPE } from '../../../shared/errors';
 import { ProblemSchema } from '../../../shared/schemas/common';
 
-/** Every /v1 route can answer these: validation, token, scope/Host/Origin, rate, bug, engine or storage down. */
-export const V1_PROBLEM_STATUSES = [400, 401, 403, 429, 500, 503] as const;
+/**
+ * Every /v1 route can answer these: validation, token, scope/Host/Origin, rate, a URL or headers
+ * over 16 KiB (431, refused before routing), bug, engine or storage down.
+ */
+export const V1_PROBLEM_STATUSES = [400, 401, 403, 429, 431, 500, 503] as const;
 /** Methods whose requests may carry a body that Fastify parses (and so may refuse: 413, 415). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** Routes without a token (/version, /healthz) can still refuse a Host or fail. */
-export const UNVERSIONED_PROBLEM_STATUSES = [403, 500] as const;
+/** Routes without a token (/version, /healthz) can still refuse a Host or an oversized request, or fail. */
+export const UNVERSIONED_PROBLEM_STATUSES = [403, 431, 500] as const;
 
 function describe(status: number): string {
   const codes = Object.entries(ERROR_CATALOGUE)

@@ -290,6 +290,10 @@ export class ServiceManager {
       const why = live ? `its box ${boxName(service, live.color)} is gone; deploy it again` : 'no deployment of it is live yet (GET its deployments to see why)';
       return { ...common, status: 'stopped', status_reason: null, container_id: null, port: live?.port ?? service.port, unavailable: `service "${name}" has nothing to serve: ${why}` };
     }
-    return { ...common, status: box.status, status_reason: box.status_reason, container_id: box.container_id, port: live.port };
+    const down =
+      box.status === 'running' && box.container_id
+        ? undefined
+        : `service "${name}" has nothing to serve: its live box ${box.name} is ${box.status}${box.status_reason ? ` (${box.status_reason})` : ''}; resume it (box resume ${box.name}) or deploy again (box deploy ${name})`;
+    return { ...common, status: box.status, status_reason: box.status_reason, container_id: box.container_id, port: live.port, ...(down ? { unavailable: down } : {}) };
   }
 }
