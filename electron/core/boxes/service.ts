@@ -6,7 +6,7 @@ import { DEFAULT_BASE, type BaseService } from '../bases/service';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
-import { newId, now } from '../ids';
+import { now } from '../ids';
 import type { SnapshotStore } from '../snapshots/store';
 import { checkDataMounts, engineMounts, requireVolumes } from '../volumes/mount-paths';
 import type { VolumeStore } from '../volumes/store';
@@ -16,12 +16,10 @@ import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
 import { forkRoot, resolveForkSource, type NewRoot } from './fork-source';
 import { KeyedMutex, QueueWaitError } from './keyed-mutex';
 import type { RootImages } from './root-images';
+import { containerSpecOf, LABELS, newBoxRow, type InternalCreate } from './box-row';
 import { configOf, limitsOf, toBox, type BoxRow, type BoxStore } from './store';
 
-/** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
-export const MAIN_COMMAND = ['/bin/sh', '-c', "trap 'exit 0' TERM INT; while :; do sleep 2147483647 & wait $!; done"];
-
-export const LABELS = { id: 'boxdesk.id', project: 'boxdesk.project', box: 'boxdesk.box', instance: 'boxdesk.instance', forkOf: 'boxdesk.fork-of' } as const;
+export { LABELS, MAIN_COMMAND } from './box-row';
 
 export interface BoxServiceDeps {
   store: BoxStore;
@@ -49,11 +47,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** What only the core may ask of a new box (never part of the public BoxCreate). */
-export interface InternalCreate {
-  /** The box's main process instead of MAIN_COMMAND, with the box's environment given to it (a service's deployment). */
-  command?: string[];
-}
+export type { InternalCreate } from './box-row';
 
 export class BoxService {
   readonly mutex = new KeyedMutex();
@@ -161,33 +155,7 @@ export class BoxService {
     if (this.store.get(project, input.name)) throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
     const root: NewRoot = source ? await forkRoot(this, this.deps.roots, this.deps.snapshots, source) : { image: await this.deps.bases.resolveImage(baseName!), ownsImage: false, origin: null };
     const image = root.image;
-    const at = now();
-    const row: BoxRow = {
-      id: newId('box'),
-      project,
-      name: input.name,
-      status: 'creating',
-      status_reason: null,
-      base: baseName,
-      image,
-      owns_image: root.ownsImage ? 1 : 0,
-      origin: root.origin,
-      pending_root: null,
-      config: JSON.stringify(config),
-      storage_enforced: this.deps.monitor.current.info?.storageLimit ? 1 : 0,
-      data_mounts: dataMounts?.length ? JSON.stringify(dataMounts) : null,
-      environment: input.environment ? JSON.stringify(input.environment) : (source?.environment ?? '{}'),
-      tags: JSON.stringify(input.tags ?? {}),
-      port: null,
-      grace_seconds: null,
-      container_id: null,
-      url: null,
-      url_auth: null,
-      published_domains: null,
-      command: internal.command ? JSON.stringify(internal.command) : null,
-      created_at: at,
-      updated_at: at,
-    };
+    const row = newBoxRow({ project, input, baseName, root, config, dataMounts, internal, source, storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit) });
     // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
     try {
       requireVolumes(this.deps.volumes, project, dataMounts);
@@ -239,22 +207,7 @@ export class BoxService {
   }
 
   containerSpec(row: BoxRow): ContainerSpec {
-    const config = configOf(row);
-    return {
-      name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,
-      image: row.image,
-      command: row.command ? (JSON.parse(row.command) as string[]) : MAIN_COMMAND,
-      hostname: row.name,
-      // The box environment is applied to each exec and console as it starts, never baked into the
-      // container: a baked-in value would outlive an update that removes it. A service's own main
-      // process is the exception: it needs its environment, which is fixed for that deployment.
-      env: row.command ? (JSON.parse(row.environment) as Record<string, string>) : {},
-      labels: { [LABELS.id]: row.id, [LABELS.project]: row.project, [LABELS.box]: row.name, [LABELS.instance]: this.deps.instanceId },
-      limits: limitsOf(config),
-      storageGb: row.storage_enforced ? config.storage_gb : null,
-      graceSeconds: this.graceOf(row),
-      mounts: engineMounts(this.deps.volumes, row),
-    };
+    return containerSpecOf(row, { instanceId: this.deps.instanceId, graceSeconds: this.graceOf(row), mounts: engineMounts(this.deps.volumes, row) });
   }
 
   /**
