@@ -1,8 +1,9 @@
-import { IconBox, IconSettings, IconStack2, type Icon } from '@tabler/icons-react';
+import { IconBox, IconRocket, IconSettings, IconStack2, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { BasesPage } from '../features/bases/bases-page';
 import { BoxDetailPage } from '../features/boxes/box-detail-page';
 import { BoxListPage } from '../features/boxes/box-list-page';
+import { ServicesPage } from '../features/services/services-page';
 import { SettingsPage } from '../features/settings/settings-page';
 import { paths } from './project';
 
@@ -21,6 +22,7 @@ export interface SidebarPage {
 
 export const SIDEBAR_PAGES: SidebarPage[] = [
   { label: 'Boxes', icon: IconBox, route: '/projects/:project/boxes', href: paths.boxes, element: <BoxListPage /> },
+  { label: 'Services', icon: IconRocket, route: '/projects/:project/services', href: paths.services, element: <ServicesPage /> },
   { label: 'Bases', icon: IconStack2, route: '/bases', href: () => '/bases', element: <BasesPage /> },
   { label: 'Settings', icon: IconSettings, route: '/settings', href: () => '/settings', element: <SettingsPage /> },
 ];

@@ -45,4 +45,5 @@ export function addKnownProjects(projects: string[]): boolean {
 export const paths = {
   boxes: (project: string) => `/projects/${project}/boxes`,
   box: (project: string, name: string, tab = 'overview') => `/projects/${project}/boxes/${name}/${tab}`,
+  services: (project: string) => `/projects/${project}/services`,
 };
