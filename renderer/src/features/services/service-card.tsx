@@ -78,11 +78,11 @@ export function ServiceCard({ service }: { service: Service }) {
             <Group gap="sm">
               <Title order={3}>{service.name}</Title>
               {active ? (
-                <Badge color={active.color === 'blue' ? 'blue' : 'green'} variant="filled" aria-label={`Live color: ${active.color}`}>
+                <Badge color={active.color === 'blue' ? 'blue' : 'green'} variant="filled" role="status" aria-label={`Live color: ${active.color}`}>
                   live: {active.color}
                 </Badge>
               ) : (
-                <Badge color="gray" variant="outline">
+                <Badge color="gray" variant="outline" role="status" aria-label="Live color: none">
                   nothing live
                 </Badge>
               )}

@@ -1,11 +1,18 @@
 import { ENV_NAME_PATTERN } from '../../../../shared/schemas/common';
 import { HEALTH_CHECK_DEFAULTS, HealthCheck, SERVICE_NAME_MAX, ServiceName, type DeployRequest, type ServiceCreate } from '../../../../shared/schemas/services';
-import { pairsToMap, type Pair } from '../boxes/key-value-editor';
 
 export const SERVICE_NAME = new RegExp(ServiceName.pattern!);
 export const ENV_NAME = new RegExp(ENV_NAME_PATTERN);
 const HEALTH_PATH = new RegExp(HealthCheck.properties.path.pattern!);
 export const NAME_RULE = `Use 1–${SERVICE_NAME_MAX} lower-case letters, digits and hyphens, starting and ending with a letter or digit (its boxes are NAME-blue and NAME-green).`;
+
+/** A row of the environment editor (key-value-editor.tsx's Pair; restated so this file needs no JSX and its test runs in node). */
+export interface Pair {
+  key: string;
+  value: string;
+}
+
+const pairsToMap = (pairs: Pair[]) => Object.fromEntries(pairs.filter((p) => p.key.trim() !== '').map((p) => [p.key.trim(), p.value]));
 
 export interface ServiceValues {
   name: string;
