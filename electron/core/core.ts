@@ -44,6 +44,12 @@ import { registerVolumeRoutes } from './volumes/routes';
 import { VolumeService } from './volumes/service';
 import { VolumeStore } from './volumes/store';
 import { DEFAULT_BASE } from './bases/service';
+import { BoxAgent } from './publishing/box-connector';
+import { ProxyTraffic } from './publishing/proxy-traffic';
+import { recoverDeploymentRecords, removeStrayColors } from './services/recovery';
+import { registerServiceRoutes } from './services/routes';
+import { ServiceManager } from './services/service';
+import { ServiceStore } from './services/store';
 import { registerSystemRoutes } from './system/routes';
 import { registerStaticUi } from './ui/static-routes';
 
@@ -98,7 +104,12 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
   const volumeBackups = new VolumeBackups(volumes, volumeCopies);
   owned.add(toDisposable(() => Promise.allSettled(volumeBackups.running.values()).then(() => undefined)));
   const files = new FileService({ engine, boxes, log });
-  return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, volumes, volumeCopies, volumeBackups, idempotency: new IdempotencyStore(db) };
+  const traffic = new ProxyTraffic();
+  const serviceStore = new ServiceStore(db);
+  const services = owned.add(new ServiceManager({ store: serviceStore, boxes, bases, boxStore, baseStore, volumes: volumeStore, engine, traffic, agent: new BoxAgent(engine), bus, log }));
+  // Before the API answers: deployments a crash cut short are settled, so exactly one color is live (or none).
+  recoverDeploymentRecords(serviceStore, boxStore, services);
+  return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, volumes, volumeCopies, volumeBackups, traffic, serviceStore, services, idempotency: new IdempotencyStore(db) };
 }
 type Services = ReturnType<typeof createServices>;
 
@@ -114,6 +125,7 @@ function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, e
   registerExecRoutes(app, s.exec, sockets);
   registerFileRoutes(app, s.files, config);
   registerVolumeRoutes(app, s.volumes, s.volumeCopies, s.volumeBackups);
+  registerServiceRoutes(app, s.services);
   if (config.uiDir) registerStaticUi(app, config.uiDir);
 }
 
@@ -127,6 +139,7 @@ async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBas
   s.monitor.onUp(() => recoverVolumes(s.volumes, s.volumeCopies).catch((err) => log.warn({ err }, 'could not recover interrupted volume work')));
   s.monitor.onUp(async () => {
     await s.reconciler.resync();
+    await removeStrayColors(s.serviceStore, s.services).catch((err) => log.warn({ err }, 'could not remove stray service boxes'));
     void s.bases.ensureDefaultImage();
   });
   if ((await s.monitor.start()).up) {
@@ -153,7 +166,9 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   const engine = options.engine ?? new DockerEngine();
   const services = createServices(config, db, engine, app.log, owned, options);
   registerRoutes(app, services, config, engine, auth, new SocketRouter(app, { policy, auth, limiter }));
-  const publishing = owned.add(await startPublishing({ app, db, config, engine, boxes: services.boxes, boxStore: services.boxStore, auth, tokens, bus: services.bus, log: app.log }));
+  const publishing = owned.add(await startPublishing({ app, db, config, engine, boxes: services.boxes, boxStore: services.boxStore, auth, tokens, bus: services.bus, log: app.log, traffic: services.traffic }));
+  services.services.setProxyPort(publishing.port);
+  publishing.service.routeServices((project, name) => services.services.route(project, name));
   await startEngineWatch(services, config, app.log);
 
   await app.listen({ host: config.host, port: config.port });

@@ -49,6 +49,12 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** What only the core may ask of a new box (never part of the public BoxCreate). */
+export interface InternalCreate {
+  /** The box's main process instead of MAIN_COMMAND, with the box's environment given to it (a service's deployment). */
+  command?: string[];
+}
+
 export class BoxService {
   readonly mutex = new KeyedMutex();
   /** Main-process exits per box, for the crash-loop rule (the reconciler records them). */
@@ -141,7 +147,7 @@ export class BoxService {
     return next;
   }
 
-  async create(project: string, input: BoxCreate): Promise<Box> {
+  async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
     if (input.fork !== undefined && input.base !== undefined) {
       throw new ApiError('invalid_body', 'give either fork or base, not both', { errors: [{ path: 'body.fork', message: 'cannot be combined with base' }] });
     }
@@ -178,6 +184,7 @@ export class BoxService {
       url: null,
       url_auth: null,
       published_domains: null,
+      command: internal.command ? JSON.stringify(internal.command) : null,
       created_at: at,
       updated_at: at,
     };
@@ -236,11 +243,12 @@ export class BoxService {
     return {
       name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,
       image: row.image,
-      command: MAIN_COMMAND,
+      command: row.command ? (JSON.parse(row.command) as string[]) : MAIN_COMMAND,
       hostname: row.name,
       // The box environment is applied to each exec and console as it starts, never baked into the
-      // container: a baked-in value would outlive an update that removes it.
-      env: {},
+      // container: a baked-in value would outlive an update that removes it. A service's own main
+      // process is the exception: it needs its environment, which is fixed for that deployment.
+      env: row.command ? (JSON.parse(row.environment) as Record<string, string>) : {},
       labels: { [LABELS.id]: row.id, [LABELS.project]: row.project, [LABELS.box]: row.name, [LABELS.instance]: this.deps.instanceId },
       limits: limitsOf(config),
       storageGb: row.storage_enforced ? config.storage_gb : null,

@@ -28,6 +28,8 @@ export interface BoxRow {
   url: string | null;
   url_auth: 'public' | 'token' | null;
   published_domains: string | null;
+  /** JSON of the main process a service gave the box (services/); null: MAIN_COMMAND. Not part of the public Box. */
+  command: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -3,8 +3,8 @@ import { ApiError } from '../../../shared/errors';
 import type { Token } from '../../../shared/schemas/system';
 import type { AuthService } from '../auth/auth-service';
 import type { TokenStore } from '../auth/token-store';
-import type { BoxRow } from '../boxes/store';
 import { hostnameOf } from './published-hosts';
+import type { ProxyRoute } from './service';
 import { splitCookies, type SessionCookies } from './session-cookie';
 
 export type PreviewAccess =
@@ -28,7 +28,7 @@ export class PreviewAuth {
     private readonly sessions: SessionCookies,
   ) {}
 
-  check(req: IncomingMessage, row: BoxRow, upgrade: boolean): PreviewAccess {
+  check(req: IncomingMessage, row: ProxyRoute, upgrade: boolean): PreviewAccess {
     const host = hostnameOf(req.headers.host ?? '');
     const { session, rest } = splitCookies(req.headers.cookie);
     if (rest === null) delete req.headers.cookie;
@@ -65,10 +65,10 @@ export class PreviewAuth {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return deny(err.status, err.message);
       throw err;
     }
-    return deny(401, `box "${row.name}" is published with auth "token": open it once as ${row.url ?? 'its URL'}/?token=<a token that can read project "${row.project}">, or send "Authorization: Bearer <token>"`);
+    return deny(401, `"${row.name}" is published with auth "token": open it once as ${row.url ?? 'its URL'}/?token=<a token that can read project "${row.project}">, or send "Authorization: Bearer <token>"`);
   }
 
-  private readable(token: Token, row: BoxRow): Token {
+  private readable(token: Token, row: ProxyRoute): Token {
     this.auth.authorize(token, 'read', row.project);
     return token;
   }

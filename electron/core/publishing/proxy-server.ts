@@ -3,13 +3,13 @@ import { ProxyServer } from 'http-proxy-3';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { BoxRow } from '../boxes/store';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { Disposable } from '../lifetime';
 import { BoxAgent, ListenerError } from './box-connector';
 import type { PreviewAuth } from './preview-auth';
 import { refuseUpgrade, sendPage } from './preview-pages';
-import type { PublishingService } from './service';
+import type { ProxyTraffic } from './proxy-traffic';
+import type { ProxyRoute, PublishingService } from './service';
 
 type Target = { containerId: string; port: number };
 type Refusal = { status: number; message: string; headers?: Record<string, string> };
@@ -30,6 +30,7 @@ export class PreviewProxy implements Disposable {
     private readonly access: PreviewAuth,
     private readonly engine: ContainerEngine,
     private readonly log: FastifyBaseLogger,
+    private readonly traffic: ProxyTraffic,
   ) {
     this.agent = new BoxAgent(engine);
     // No limit on how long a request body may take: a large upload to a box is fine on loopback.
@@ -71,6 +72,8 @@ export class PreviewProxy implements Disposable {
     if ('refusal' in verdict) return sendPage(res, verdict.refusal.status, verdict.refusal.message);
     if ('redirect' in verdict) return sendPage(res, 302, verdict.redirect.message, verdict.redirect.headers);
     const { containerId, port } = verdict.target;
+    // Counted until the answer is sent (or the client goes): a deployment drains the color it replaces.
+    res.once('close', this.traffic.begin(containerId));
     this.proxy.web(req, res, { target: { host: containerId, port }, agent: this.agent }, (err) => {
       sendPage(res, 502, this.explain(err, port));
     });
@@ -105,7 +108,8 @@ export class PreviewProxy implements Disposable {
   }
 }
 
-function unreachable(row: BoxRow): string | null {
+function unreachable(row: ProxyRoute): string | null {
+  if (row.unavailable) return row.unavailable;
   if (row.status !== 'running' || !row.container_id) {
     return `box "${row.name}" is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}; it answers once it runs (box resume ${row.name})`;
   }

@@ -10,6 +10,7 @@ import type { EventBus } from '../events/event-bus';
 import type { Disposable } from '../lifetime';
 import { PreviewAuth } from './preview-auth';
 import { PreviewProxy } from './proxy-server';
+import type { ProxyTraffic } from './proxy-traffic';
 import { installPreviewOriginGuard, registerPublishingRoutes } from './routes';
 import { PublishingService } from './service';
 import { SessionCookies, sessionKey } from './session-cookie';
@@ -26,6 +27,8 @@ export interface PublishingDeps {
   tokens: TokenStore;
   bus: EventBus;
   log: FastifyBaseLogger;
+  /** In-flight requests per target, shared with services' drains. */
+  traffic: ProxyTraffic;
 }
 
 /** Wires publishing into the core: the routes, the Origin guard, and the proxy's listener on --proxy-port. */
@@ -34,7 +37,7 @@ export async function startPublishing(deps: PublishingDeps): Promise<Disposable 
   installPreviewOriginGuard(deps.app, service);
   registerPublishingRoutes(deps.app, service);
   const access = new PreviewAuth(deps.auth, deps.tokens, new SessionCookies(sessionKey(deps.db)));
-  const proxy = new PreviewProxy(service, access, deps.engine, deps.log);
+  const proxy = new PreviewProxy(service, access, deps.engine, deps.log, deps.traffic);
   const port = await proxy.listen(deps.config.host, deps.config.proxyPort);
   service.setProxyPort(port);
   return {

@@ -16,6 +16,18 @@ export interface PublishingDeps {
   bus: EventBus;
 }
 
+/**
+ * What the proxy needs of a host's target: a published box, or a service's
+ * live box under the service's name, URL and auth (services/).
+ */
+export type ProxyRoute = Pick<BoxRow, 'name' | 'project' | 'status' | 'status_reason' | 'container_id' | 'port' | 'url' | 'url_auth'> & {
+  /** Why nothing can answer (a service with no live box): a 502 saying so. */
+  unavailable?: string;
+};
+
+/** The route of the service `name` of `project`, or null when there is no such service. */
+export type ServiceRoutes = (project: string, name: string) => ProxyRoute | null;
+
 /** Publishing rules: which box a host names, and publish/unpublish. Knows nothing of HTTP. */
 export class PublishingService {
   private proxyPort = 0;
@@ -24,7 +36,8 @@ export class PublishingService {
    * a box (publish, update, status, delete) is an event, and any event clears
    * the table, so a port change or an unpublish applies to the next request.
    */
-  private readonly routes = new Map<string, BoxRow | null>();
+  private readonly routes = new Map<string, ProxyRoute | null>();
+  private services: ServiceRoutes = () => null;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: PublishingDeps) {
@@ -39,6 +52,12 @@ export class PublishingService {
   setProxyPort(port: number): void {
     this.proxyPort = port;
     this.deps.store.refreshUrls((name, project) => previewUrl(name, project, port));
+  }
+
+  /** Services answer on hosts of the box scheme too, ahead of a published box of the same name. */
+  routeServices(services: ServiceRoutes): void {
+    this.services = services;
+    this.routes.clear();
   }
 
   get port(): number {
@@ -80,8 +99,8 @@ export class PublishingService {
     });
   }
 
-  /** The published box a Host header names, or null. */
-  route(host: string | undefined): BoxRow | null {
+  /** The service or published box a Host header names, or null. */
+  route(host: string | undefined): ProxyRoute | null {
     if (!host) return null;
     const hostname = hostnameOf(host);
     const known = this.routes.get(hostname);
@@ -92,8 +111,10 @@ export class PublishingService {
     return row;
   }
 
-  private lookup(hostname: string): BoxRow | null {
+  private lookup(hostname: string): ProxyRoute | null {
     for (const { name, project } of previewCandidates(hostname)) {
+      const service = this.services(project, name);
+      if (service) return service;
       const row = this.deps.store.published(project, name);
       if (row) return row;
     }

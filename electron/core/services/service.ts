@@ -1,0 +1,291 @@
+import { ApiError } from '../../../shared/errors';
+import type { DataMount } from '../../../shared/schemas/box';
+import {
+  HEALTH_CHECK_DEFAULTS,
+  SERVICE_COLORS,
+  type DeployRequest,
+  type Deployment,
+  type HealthCheck,
+  type Service,
+  type ServiceColor,
+  type ServiceCreate,
+  type ServiceUpdate,
+} from '../../../shared/schemas/services';
+import { DEFAULT_BASE } from '../bases/service';
+import type { BaseStore } from '../bases/store';
+import { KeyedMutex } from '../boxes/keyed-mutex';
+import type { EventBus } from '../events/event-bus';
+import { newId, now } from '../ids';
+import { previewUrl } from '../publishing/published-hosts';
+import type { ProxyRoute } from '../publishing/service';
+import { checkDataMounts, requireVolumes } from '../volumes/mount-paths';
+import type { VolumeStore } from '../volumes/store';
+import { Deployer, ownedBy, type DeployerDeps } from './deployer';
+import { boxName, toDeployment, toService, type DeploymentRow, type DeploymentSpec, type ServiceRow } from './store';
+
+export interface ServiceManagerDeps extends Omit<DeployerDeps, 'announce'> {
+  baseStore: BaseStore;
+  volumes: VolumeStore;
+  bus: EventBus;
+}
+
+/**
+ * Services: their spec, their deployments (one at a time per service, in
+ * arrival order) and the route the proxy takes to the live color. Knows
+ * nothing of HTTP; the Deployer does the engine work of one deployment.
+ */
+export class ServiceManager {
+  /** Deployments of one service run one after another; later ones wait `pending`. */
+  readonly queue = new KeyedMutex();
+  private readonly closing = new AbortController();
+  /** Aborted when its service is deleted: the running deployment stops where it is. */
+  private readonly deleting = new Map<string, AbortController>();
+  private readonly running = new Set<Promise<void>>();
+  private proxyPort = 0;
+  readonly deployer: Deployer;
+
+  constructor(private readonly deps: ServiceManagerDeps) {
+    this.deployer = new Deployer({ ...deps, announce: (service, deployment, changed) => this.announce(service, deployment, changed) });
+  }
+
+  /** Called once the proxy listens: URLs carry the port it actually got. */
+  setProxyPort(port: number): void {
+    this.proxyPort = port;
+  }
+
+  /** Deployments under way stop where they are (the next start tidies up); the probes' connections close. */
+  async dispose(): Promise<void> {
+    this.closing.abort(new Error('the core is closing'));
+    await Promise.allSettled([...this.running]);
+    this.deps.agent.destroy();
+  }
+
+  private url(row: ServiceRow): string {
+    return previewUrl(row.name, row.project, this.proxyPort);
+  }
+
+  private toApi(row: ServiceRow): Service {
+    return toService(row, row.live_deployment ? this.deps.store.deployment(row.live_deployment) : undefined, this.url(row));
+  }
+
+  /** deployment.updated, and service.updated when the live deployment changed. */
+  announce(service: ServiceRow, deployment: DeploymentRow, serviceChanged = false): void {
+    const current = this.deps.store.getById(service.id) ?? service;
+    this.deps.bus.emit('deployment.updated', { service: current.name, deployment: toDeployment(current, deployment) }, current.project);
+    if (serviceChanged) this.deps.bus.emit('service.updated', { service: this.toApi(current) }, current.project);
+  }
+
+  private find(project: string, name: string): ServiceRow {
+    const row = this.deps.store.get(project, name);
+    if (!row) throw new ApiError('not_found', `service "${name}" not found in project "${project}"`);
+    return row;
+  }
+
+  get(project: string, name: string): Service {
+    return this.toApi(this.find(project, name));
+  }
+
+  list(project: string): Service[] {
+    return this.deps.store.list(project).map((row) => this.toApi(row));
+  }
+
+  deployments(project: string, name: string): Deployment[] {
+    const service = this.find(project, name);
+    return this.deps.store.deployments(service.id).map((d) => toDeployment(service, d));
+  }
+
+  deployment(project: string, name: string, id: string): Deployment {
+    const service = this.find(project, name);
+    const row = this.deps.store.deployment(id);
+    if (!row || row.service_id !== service.id) throw new ApiError('not_found', `deployment "${id}" not found in service "${name}"`);
+    return toDeployment(service, row);
+  }
+
+  create(project: string, input: ServiceCreate): Service {
+    const dataMounts = this.checkSpec(project, input.base ?? DEFAULT_BASE, input.data_mounts);
+    this.checkCollisions(project, input.name);
+    const at = now();
+    const row: ServiceRow = {
+      id: newId('svc'),
+      project,
+      name: input.name,
+      base: input.base ?? DEFAULT_BASE,
+      command: input.command ? JSON.stringify(input.command) : null,
+      port: input.port,
+      environment: JSON.stringify(input.environment ?? {}),
+      data_mounts: JSON.stringify(dataMounts),
+      health_check: JSON.stringify({ ...HEALTH_CHECK_DEFAULTS, ...input.health_check } satisfies HealthCheck),
+      auth: input.auth ?? 'token',
+      live_deployment: null,
+      created_at: at,
+      updated_at: at,
+    };
+    const first = this.newDeployment(row, 'deploy', row);
+    if (!this.deps.store.insert(row, first)) throw new ApiError('already_exists', `service "${input.name}" already exists in project "${project}"`);
+    const service = this.toApi(row);
+    this.deps.bus.emit('service.created', { service }, project);
+    this.announce(row, first);
+    this.enqueue(row, first);
+    return service;
+  }
+
+  /** The base exists and the mounts name ready volumes of the project; the mounts as stored. */
+  private checkSpec(project: string, base: string, mounts: DataMount[] | undefined): DataMount[] {
+    if (!this.deps.baseStore.get(base)) throw new ApiError('not_found', `base "${base}" not found; GET /v1/bases lists them`, { errors: [{ path: 'body.base', message: 'no such base' }] });
+    const dataMounts = mounts ? checkDataMounts(mounts) : [];
+    requireVolumes(this.deps.volumes, project, dataMounts);
+    return dataMounts;
+  }
+
+  /** The service's boxes and host must be free: no other box named {name}-blue|green, no published box at its URL. */
+  private checkCollisions(project: string, name: string): void {
+    if (this.deps.store.get(project, name)) throw new ApiError('already_exists', `service "${name}" already exists in project "${project}"`);
+    for (const color of SERVICE_COLORS) {
+      const box = this.deps.boxStore.get(project, `${name}-${color}`);
+      if (box && !ownedBy({ name }, box)) {
+        const hint = `rename or delete box "${box.name}", or pick another service name`;
+        throw new ApiError('already_exists', `box "${box.name}" exists: a service "${name}" runs its colors as ${name}-blue and ${name}-green; ${hint}`, { hint, errors: [{ path: 'body.name', message: 'its box names are taken' }] });
+      }
+    }
+    const published = this.deps.boxStore.get(project, name);
+    if (published?.url_auth) {
+      const hint = `unpublish box "${name}" (box unpublish ${name}), or pick another service name`;
+      throw new ApiError('already_exists', `box "${name}" is published at ${published.url ?? 'the same URL'}, the URL this service would take; ${hint}`, { hint, errors: [{ path: 'body.name', message: 'its URL is taken' }] });
+    }
+  }
+
+  update(project: string, name: string, input: ServiceUpdate): Service {
+    const row = this.find(project, name);
+    const dataMounts = this.checkSpec(project, input.base ?? row.base, input.data_mounts ?? (JSON.parse(row.data_mounts) as DataMount[]));
+    const next = this.deps.store.update(
+      row.id,
+      {
+        base: input.base ?? row.base,
+        command: input.command === undefined ? row.command : input.command === null ? null : JSON.stringify(input.command),
+        port: input.port ?? row.port,
+        environment: input.environment ? JSON.stringify(input.environment) : row.environment,
+        data_mounts: JSON.stringify(dataMounts),
+        health_check: JSON.stringify({ ...(JSON.parse(row.health_check) as HealthCheck), ...input.health_check }),
+        auth: input.auth ?? row.auth,
+      },
+      now(),
+    );
+    // The event also clears the proxy's routes: a new auth applies to the next request.
+    const service = this.toApi(next);
+    this.deps.bus.emit('service.updated', { service }, project);
+    return service;
+  }
+
+  /** A new deployment of the spec with `input`'s changes (kept in the service's spec). */
+  deploy(project: string, name: string, input: DeployRequest): Deployment {
+    const row = this.find(project, name);
+    const base = input.base ?? row.base;
+    this.checkSpec(project, base, JSON.parse(row.data_mounts) as DataMount[]);
+    const environment = input.environment ? JSON.stringify({ ...(JSON.parse(row.environment) as Record<string, string>), ...input.environment }) : row.environment;
+    const command = input.command ? JSON.stringify(input.command) : row.command;
+    const service = this.deps.store.update(row.id, { base, environment, command }, now());
+    return this.queueDeployment(service, 'deploy', service);
+  }
+
+  /** Runs the previous live deployment's spec again (it becomes the service's spec); 409 when none was live before. */
+  rollback(project: string, name: string): Deployment {
+    const row = this.find(project, name);
+    const previous = this.deps.store.previousLive(row);
+    if (!previous || !row.live_deployment) {
+      throw new ApiError('conflict', `service "${name}" has no earlier live deployment to roll back to`, { hint: 'roll back once a second deployment has gone live' });
+    }
+    const service = this.deps.store.update(row.id, { base: previous.base, command: previous.command, environment: previous.environment }, now());
+    return this.queueDeployment(service, 'rollback', previous);
+  }
+
+  private queueDeployment(service: ServiceRow, kind: DeploymentRow['kind'], spec: DeploymentSpec): Deployment {
+    const dep = this.newDeployment(service, kind, spec);
+    this.deps.store.insertDeployment(dep);
+    this.deps.bus.emit('service.updated', { service: this.toApi(service) }, service.project);
+    this.announce(service, dep);
+    this.enqueue(service, dep);
+    return toDeployment(service, dep);
+  }
+
+  /** Its color is the one not live now; settled again when it starts (an earlier deployment may go live meanwhile). */
+  private newDeployment(service: ServiceRow, kind: DeploymentRow['kind'], spec: DeploymentSpec): DeploymentRow {
+    const at = now();
+    const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
+    const color: ServiceColor = live?.color === 'blue' ? 'green' : 'blue';
+    return {
+      id: newId('dep'),
+      service_id: service.id,
+      kind,
+      status: 'pending',
+      color,
+      box_id: null,
+      base: spec.base,
+      command: spec.command,
+      environment: spec.environment,
+      port: spec.port,
+      data_mounts: spec.data_mounts,
+      health_check: spec.health_check,
+      step: `waiting for its turn`,
+      reason: null,
+      created_at: at,
+      updated_at: at,
+      live_at: null,
+    };
+  }
+
+  private enqueue(service: ServiceRow, dep: DeploymentRow): void {
+    const controller = this.deleting.get(service.id) ?? new AbortController();
+    this.deleting.set(service.id, controller);
+    const signal = AbortSignal.any([this.closing.signal, controller.signal]);
+    const run = this.queue
+      .run(service.id, async () => {
+        if (signal.aborted) return;
+        this.settleColor(dep.id);
+        await this.deployer.run(dep.id, signal);
+      })
+      .catch(() => undefined);
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** The new color is the one not live now. */
+  private settleColor(deploymentId: string): void {
+    const dep = this.deps.store.deployment(deploymentId);
+    const service = dep && this.deps.store.getById(dep.service_id);
+    if (!dep || !service || dep.status !== 'pending') return;
+    const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
+    const color: ServiceColor = live?.color === 'blue' ? 'green' : 'blue';
+    if (color !== dep.color) this.deps.store.setColor(dep.id, color);
+  }
+
+  /** Stops its deployments, removes both colors' boxes, then the service and its route. */
+  async delete(project: string, name: string): Promise<void> {
+    const row = this.find(project, name);
+    const controller = this.deleting.get(row.id) ?? new AbortController();
+    this.deleting.set(row.id, controller);
+    controller.abort(new Error(`service "${name}" is being deleted`));
+    await this.queue.run(row.id, async () => {
+      for (const color of SERVICE_COLORS) await this.deployer.removeBox(row, boxName(row, color));
+      const current = this.deps.store.getById(row.id);
+      if (!current) return;
+      const service = this.toApi(current);
+      this.deps.store.delete(row.id);
+      this.deleting.delete(row.id);
+      this.deps.bus.emit('service.deleted', { service }, project);
+    });
+  }
+
+  /** The proxy's route for the service `name` of `project` (null: no such service). */
+  route(project: string, name: string): ProxyRoute | null {
+    const service = this.deps.store.get(project, name);
+    if (!service) return null;
+    const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
+    const box = live && this.deps.boxStore.get(project, boxName(service, live.color));
+    const common = { name: service.name, project, url: this.url(service), url_auth: service.auth };
+    if (!live || !box) {
+      const why = live ? `its box ${boxName(service, live.color)} is gone; deploy it again` : 'no deployment of it is live yet (GET its deployments to see why)';
+      return { ...common, status: 'stopped', status_reason: null, container_id: null, port: live?.port ?? service.port, unavailable: `service "${name}" has nothing to serve: ${why}` };
+    }
+    return { ...common, status: box.status, status_reason: box.status_reason, container_id: box.container_id, port: live.port };
+  }
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Box } from '../../../shared/schemas/box';
+import { previewRequest } from '../../../test-support/preview-http';
+import { FAST_HEALTH, json, SERVES_NOTHING, settledDeployment, versionServer, type Deployment, type Service } from '../../../test-support/services';
+import { startTestCore, type TestCore } from '../../../test-support/test-core';
+
+let t: TestCore;
+const project = `svc${randomBytes(3).toString('hex')}`;
+const S = `/v1/projects/${project}/services`;
+const B = `/v1/projects/${project}/boxes`;
+const host = (name: string) => `${name}--${project}.localhost:${t.core.proxyPort}`;
+const page = async (name: string, headers: Record<string, string> = {}) => previewRequest(t.core.proxyPort, host(name), '/', { headers });
+
+before(async () => {
+  t = await startTestCore();
+});
+after(async () => {
+  for (const s of (await json<{ items: Service[] }>(t.api('GET', S), 200)).items) await t.api('DELETE', `${S}/${s.name}`);
+  for (const b of (await json<{ items: Box[] }>(t.api('GET', B), 200)).items) await t.api('DELETE', `${B}/${b.name}`);
+  await t.close();
+});
+
+async function createService(name: string, extra: Record<string, unknown> = {}): Promise<{ service: Service; first: Deployment }> {
+  const service = await json<Service>(t.api('POST', S, { name, command: versionServer(), port: 8080, environment: { VERSION: '1' }, health_check: FAST_HEALTH, auth: 'public', ...extra }), 201);
+  const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/${name}/deployments`), 200);
+  return { service, first: await settledDeployment(t.api, `${S}/${name}`, items[0]!.id) };
+}
+
+async function deploy(name: string, body: Record<string, unknown>): Promise<Deployment> {
+  const queued = await json<Deployment>(t.api('POST', `${S}/${name}/deployments`, body), 202);
+  assert.equal(queued.status, 'pending');
+  return settledDeployment(t.api, `${S}/${name}`, queued.id);
+}
+
+const boxNames = async () => (await json<{ items: Box[] }>(t.api('GET', B), 200)).items.map((b) => b.name).sort();
+
+describe('a service through its deployments', () => {
+  test('create: 201, the first deployment goes live as web-blue, tagged, and the URL serves it', async () => {
+    const { service, first } = await createService('web');
+    assert.equal(service.url, `http://web--${project}.localhost:${t.core.proxyPort}`);
+    assert.deepEqual(service.health_check, { path: '/', ...FAST_HEALTH });
+    assert.equal(first.status, 'live', JSON.stringify(first));
+    assert.equal(first.box, 'web-blue');
+    assert.ok(first.live_at);
+    const box = await json<Box>(t.api('GET', `${B}/web-blue`), 200);
+    assert.equal(box.status, 'running');
+    assert.deepEqual(box.tags, { 'boxdesk.service': 'web' });
+    assert.equal((await page('web')).body, 'v1\n');
+    const got = await json<Service>(t.api('GET', `${S}/web`), 200);
+    assert.equal(got.active_deployment?.id, first.id);
+  });
+
+  test('deploy v2: the route switches to web-green, web-blue goes, v1 is superseded', async () => {
+    const v2 = await deploy('web', { environment: { VERSION: '2' } });
+    assert.equal(v2.status, 'live', JSON.stringify(v2));
+    assert.equal(v2.color, 'green');
+    assert.equal((await page('web')).body, 'v2\n');
+    assert.deepEqual((await boxNames()).filter((n) => n.startsWith('web-')), ['web-green']);
+    const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/web/deployments`), 200);
+    assert.deepEqual(
+      items.map((d) => [d.environment.VERSION, d.status]),
+      [
+        ['2', 'live'],
+        ['1', 'superseded'],
+      ],
+      'newest first',
+    );
+    assert.deepEqual((await json<Service>(t.api('GET', `${S}/web`), 200)).environment, { VERSION: '2' }, 'the deploy changes are kept in the spec');
+  });
+
+  test('v3 whose health check never passes: failed with the probe and the box output; v2 keeps serving; its box goes', async () => {
+    await json(t.api('PUT', `${S}/web`, { health_check: { start_timeout_s: 3 } }), 200);
+    const v3 = await deploy('web', { command: SERVES_NOTHING, environment: { VERSION: '3' } });
+    assert.equal(v3.status, 'failed');
+    assert.match(v3.reason ?? '', /last probe: GET \/ /);
+    assert.match(v3.reason ?? '', /v3 starting without a server/, 'the box output is in the reason');
+    assert.equal((await page('web')).body, 'v2\n');
+    assert.equal((await json<Service>(t.api('GET', `${S}/web`), 200)).active_deployment?.environment.VERSION, '2');
+    assert.deepEqual((await boxNames()).filter((n) => n.startsWith('web-')), ['web-green']);
+  });
+
+  test('rollback: the previous live spec (v1) goes live health-gated; v2 is rolled_back', async () => {
+    const queued = await json<Deployment>(t.api('POST', `${S}/web/rollback`), 202);
+    assert.equal(queued.kind, 'rollback');
+    const back = await settledDeployment(t.api, `${S}/web`, queued.id);
+    assert.equal(back.status, 'live', JSON.stringify(back));
+    assert.equal(back.environment.VERSION, '1');
+    assert.equal((await page('web')).body, 'v1\n');
+    const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/web/deployments`), 200);
+    assert.deepEqual(
+      items.map((d) => d.status),
+      ['live', 'failed', 'rolled_back', 'superseded'],
+    );
+    assert.equal((await json<Service>(t.api('GET', `${S}/web`), 200)).environment.VERSION, '1', 'the rolled-back spec is the spec again');
+  });
+
+  test('auth: token by default rules; a PUT to public applies at once, the rest waits for the next deploy', async () => {
+    await json(t.api('PUT', `${S}/web`, { auth: 'token', environment: { VERSION: '9' } }), 200);
+    assert.equal((await page('web')).status, 401);
+    assert.equal((await page('web', { authorization: `Bearer ${t.token}` })).body, 'v1\n', 'the environment waits for a deploy');
+    await json(t.api('PUT', `${S}/web`, { auth: 'public' }), 200);
+    assert.equal((await page('web')).body, 'v1\n');
+  });
+
+  test('delete: 204, both boxes and the route go', async () => {
+    assert.equal((await t.api('DELETE', `${S}/web`)).status, 204);
+    assert.equal((await t.api('GET', `${S}/web`)).status, 404);
+    assert.deepEqual((await boxNames()).filter((n) => n.startsWith('web-')), []);
+    assert.equal((await page('web')).status, 404);
+  });
+});
+
+describe('rules', () => {
+  test('bad bodies are 400 naming the field and create nothing; unknown is 404', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'Bad_Name', port: 8080 }, 'body.name'],
+      [{ name: 'ok', port: 0 }, 'body.port'],
+      [{ name: 'ok', port: 8080, health_check: { interval_s: 0 } }, 'body.health_check.interval_s'],
+      [{ name: 'ok', port: 8080, command: [] }, 'body.command'],
+      [{ name: 'ok', port: 8080, data_mounts: [{ name: 'v', path: '/' }] }, 'body.data_mounts[0].path'],
+    ];
+    for (const [body, path] of cases) {
+      const problem = await json<{ errors: { path: string }[] }>(t.api('POST', S, body), 400);
+      assert.ok(
+        problem.errors.some((e) => e.path.startsWith(path)),
+        `${JSON.stringify(body)}: ${JSON.stringify(problem.errors)}`,
+      );
+    }
+    assert.equal((await t.api('POST', S, { name: 'ok', port: 8080, data_mounts: [{ name: 'novolume', path: '/data' }] })).status, 404);
+    assert.equal((await t.api('POST', S, { name: 'ok', port: 8080, base: 'nobase' })).status, 404);
+    assert.deepEqual((await json<{ items: Service[] }>(t.api('GET', S), 200)).items, []);
+    assert.equal((await t.api('GET', `${S}/nope`)).status, 404);
+    assert.equal((await t.api('POST', `${S}/nope/deployments`, {})).status, 404);
+    assert.equal((await t.api('GET', `${S}/nope/deployments/dep_aaaaaaaaaaaaaaaaaaaa`)).status, 404);
+  });
+
+  test('collisions: a box named {name}-green, a published box at its URL, an existing service: 409 with a hint', async () => {
+    await json(t.api('POST', B, { name: 'taken-green' }), 201);
+    const boxClash = await json<{ hint: string }>(t.api('POST', S, { name: 'taken', port: 8080 }), 409);
+    assert.match(boxClash.hint, /taken-green/);
+    await json(t.api('POST', B, { name: 'site' }), 201);
+    await json(t.api('POST', `${B}/site/publish`, { port: 8080 }), 200);
+    const hostClash = await json<{ hint: string }>(t.api('POST', S, { name: 'site', port: 8080 }), 409);
+    assert.match(hostClash.hint, /unpublish/);
+    assert.equal((await t.api('GET', `${S}/taken`)).status, 404);
+    assert.equal((await t.api('GET', `${S}/site`)).status, 404);
+  });
+
+  test('rollback with no earlier live deployment: 409', async () => {
+    await createService('solo');
+    assert.equal((await t.api('POST', `${S}/solo/rollback`)).status, 409);
+    assert.equal((await t.api('POST', S, { name: 'solo', port: 8080 })).status, 409);
+    assert.equal((await t.api('DELETE', `${S}/solo`)).status, 204);
+  });
+
+  test('a mounted volume keeps its data across deploys', async () => {
+    await json(t.api('POST', `/v1/projects/${project}/volumes`, { name: 'svcdata' }), 201);
+    const { first } = await createService('keep', { command: versionServer('/data/log'), data_mounts: [{ name: 'svcdata', path: '/data' }] });
+    assert.equal(first.status, 'live', JSON.stringify(first));
+    const v2 = await deploy('keep', { environment: { VERSION: '2' } });
+    assert.equal(v2.status, 'live', JSON.stringify(v2));
+    assert.equal((await page('keep')).body, 'v1\nv2\n', 'v2 read what v1 wrote');
+    assert.equal((await t.api('DELETE', `${S}/keep`)).status, 204);
+  });
+});

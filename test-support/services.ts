@@ -1,0 +1,38 @@
+import type { Deployment, Service } from '../shared/schemas/services';
+
+type Api = (method: string, pathname: string, body?: unknown) => Promise<Response>;
+
+/** A service command: a busybox httpd on 8080 serving "v$VERSION" (and /data/log, when `log` names a mounted file). */
+export function versionServer(log?: string): string[] {
+  const page = log ? `echo v$VERSION >> ${log} && cp ${log} /srv/index.html` : 'echo v$VERSION > /srv/index.html';
+  return ['sh', '-c', `mkdir -p /srv && ${page} && exec httpd -f -p 8080 -h /srv`];
+}
+
+/** A command that runs but serves nothing, and says so. */
+export const SERVES_NOTHING = ['sh', '-c', 'echo "v$VERSION starting without a server"; exec sleep 100000'];
+
+/** Short health checks: tests should not wait on defaults meant for people. */
+export const FAST_HEALTH = { interval_s: 0.2, timeout_s: 1, healthy_threshold: 2, start_timeout_s: 20 };
+
+/** Polls a deployment until it has ended (step null and a final status); throws after `limitMs` with what it last was. */
+export async function settledDeployment(api: Api, servicePath: string, id: string, limitMs = 60_000): Promise<Deployment> {
+  const until = Date.now() + limitMs;
+  let last: Deployment | null = null;
+  while (Date.now() < until) {
+    const res = await api('GET', `${servicePath}/deployments/${id}`);
+    if (res.status !== 200) throw new Error(`GET deployment ${id}: ${res.status} ${await res.text()}`);
+    last = (await res.json()) as Deployment;
+    if (last.step === null && last.status !== 'pending' && last.status !== 'starting' && last.status !== 'healthy') return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`deployment ${id} did not settle within ${limitMs} ms; last: ${JSON.stringify(last)}`);
+}
+
+export async function json<T>(res: Response | Promise<Response>, status: number): Promise<T> {
+  const r = await res;
+  const text = await r.text();
+  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export type { Deployment, Service };
