@@ -22,7 +22,8 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export const isFinal = (d: Deployment) => FINAL_DEPLOYMENT_STATUSES.includes(d.status);
+/** Ended for good: a final status and no step left (a live deployment still drains and removes the old color). */
+export const isFinal = (d: Deployment) => FINAL_DEPLOYMENT_STATUSES.includes(d.status) && d.step === null;
 
 /**
  * Starts a deployment with `start` and follows it until it ends (live,

@@ -79,7 +79,7 @@ test('box service create --wait follows the first deployment to live and prints 
   );
   // Not a terminal: one line per step on stderr, ending live.
   const steps = run.stderr.trim().split('\n');
-  assert.ok(steps.length >= 2, run.stderr);
+  assert.ok(steps.some((l) => l === `creating ${NAME}: starting: health check 2/2 passed`), run.stderr);
   assert.ok(steps.every((l) => l.startsWith(`creating ${NAME}: `)), run.stderr);
   assert.equal(steps.at(-1), `creating ${NAME}: live`);
   const m = /is live on blue \(dep_\w+\): (http:\/\/\S+)$/.exec(run.stdout.trim());
@@ -97,7 +97,9 @@ test('box service create --wait follows the first deployment to live and prints 
 test('box deploy -e VERSION=2 --wait shows the steps, ends live on green, and the URL answers v2', async () => {
   const run = ok(await box('deploy', NAME, '-e', 'VERSION=2', '--wait'), 'deploy --wait');
   const steps = run.stderr.trim().split('\n');
-  assert.ok(steps.some((l) => l.startsWith(`deploying ${NAME}: starting`)), run.stderr);
+  assert.ok(steps.some((l) => l === `deploying ${NAME}: starting: health check 1/2 passed`), run.stderr);
+  // The switch, then the old color drains and goes before the command returns.
+  assert.ok(steps.some((l) => l === `deploying ${NAME}: live: removing ${NAME}-blue`), run.stderr);
   assert.equal(steps.at(-1), `deploying ${NAME}: live`);
   assert.match(run.stdout, new RegExp(`^${NAME} is live on green \\(dep_\\w+\\): ${url.origin}\\n$`));
   assert.equal(await page(url), 'v2');

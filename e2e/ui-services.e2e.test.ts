@@ -123,9 +123,9 @@ async function createDeployRollback(ui: UiFixture, project: string, name: string
     assert.equal(await entries.count(), 3);
     await screenshots(page, 'services');
 
-    // Each color's box has a link to its detail page.
-    await services.boxLink(name, `${name}-green`).click();
-    await page.getByRole('heading', { name: `${name}-green` }).first().waitFor();
+    // The live color's box has a link to its detail page.
+    await services.boxLink(name, `${name}-blue`).click();
+    await page.getByRole('heading', { name: `${name}-blue` }).first().waitFor();
     await page.goBack();
 
     // A deploy from the CLI shows up without a reload.

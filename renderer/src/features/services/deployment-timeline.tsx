@@ -25,7 +25,8 @@ export const STATUS_LABEL: Record<DeploymentStatus, string> = {
   superseded: 'superseded',
 };
 
-export const inProgress = (d: Deployment) => !FINAL_DEPLOYMENT_STATUSES.includes(d.status);
+/** Still doing something: not in a final status yet, or live and still draining / removing the old color. */
+export const inProgress = (d: Deployment) => !FINAL_DEPLOYMENT_STATUSES.includes(d.status) || d.step !== null;
 
 function bullet(d: Deployment) {
   if (inProgress(d)) return <Loader size={14} color={STATUS_COLOR[d.status]} aria-hidden />;
@@ -90,9 +91,14 @@ export function DeploymentTimeline({ service, items }: { service: string; items:
               </>
             ) : null}{' '}
             · box{' '}
-            <Anchor component={Link} to={paths.box(d.project, d.box)} size="xs" aria-label={`Open box ${d.box}`}>
-              {d.box}
-            </Anchor>
+            {d.status === 'live' || inProgress(d) ? (
+              <Anchor component={Link} to={paths.box(d.project, d.box)} size="xs" aria-label={`Open box ${d.box}`}>
+                {d.box}
+              </Anchor>
+            ) : (
+              // A replaced or failed color's box has been removed.
+              d.box
+            )}
           </Text>
         </Timeline.Item>
       ))}

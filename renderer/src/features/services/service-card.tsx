@@ -50,7 +50,8 @@ export function ServiceCard({ service }: { service: Service }) {
   const items = deployments.data ?? [];
   const current = items.find(inProgress);
   const active = service.active_deployment;
-  const boxes = [...new Set(items.map((d) => d.box))].sort();
+  // The boxes that exist: the live color's and the one being deployed (a replaced color's box is removed).
+  const boxes = [...new Set([active?.box, current?.box].filter((b): b is string => b !== undefined))].sort();
   // A rollback needs an earlier deployment that was live.
   const canRollBack = items.some((d) => d.status === 'superseded' || d.status === 'rolled_back');
 
@@ -61,7 +62,7 @@ export function ServiceCard({ service }: { service: Service }) {
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: `Delete the service ${service.name}?`,
-      children: <Text size="sm">Its boxes ({boxes.join(', ') || 'none yet'}) and its URL go with it. This cannot be undone.</Text>,
+      children: <Text size="sm">Its boxes ({boxes.join(', ') || 'none now'}), its URL and its deployment history go with it. This cannot be undone.</Text>,
       labels: { confirm: 'Delete service', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => {
