@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Card, Center, Code, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Card, Center, Code, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArrowBackUp, IconExternalLink, IconRocket, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -113,9 +113,18 @@ export function ServiceCard({ service }: { service: Service }) {
         </Group>
 
         {current && (
-          <Alert color={STATUS_COLOR[current.status]} variant="light" role="status" aria-label={`Progress of ${service.name}`} title={`${current.kind === 'rollback' ? 'Rolling back' : 'Deploying'} to ${current.color}: ${STATUS_LABEL[current.status]}`}>
-            {current.step ?? 'Waiting for its turn…'}
-          </Alert>
+          // A live region of its own (an Alert would name itself by its title and announce as an alert).
+          <Paper withBorder p="sm" radius="md" role="status" aria-label={`Progress of ${service.name}`} bg={`var(--mantine-color-${STATUS_COLOR[current.status]}-light)`}>
+            <Group gap="sm" wrap="nowrap" align="start">
+              <Loader size="sm" color={STATUS_COLOR[current.status]} mt={2} />
+              <div>
+                <Text fw={500} size="sm">
+                  {current.kind === 'rollback' ? 'Rolling back' : 'Deploying'} to {current.color}: {STATUS_LABEL[current.status]}
+                </Text>
+                <Text size="sm">{current.step ?? 'Waiting for its turn…'}</Text>
+              </div>
+            </Group>
+          </Paper>
         )}
         {failure && (
           <Alert color="red" role="alert" title={`Could not ${failure.what} ${service.name}`} withCloseButton closeButtonLabel="Dismiss" onClose={() => setFailure(null)}>
