@@ -121,6 +121,7 @@ async function createDeployRollback(ui: UiFixture, project: string, name: string
     await entries.first().and(page.getByRole('listitem', { name: /^Rollback dep_\w+: live on blue$/ })).waitFor();
     await entries.nth(1).and(page.getByRole('listitem', { name: /^Deployment dep_\w+: rolled back on green$/ })).waitFor();
     assert.equal(await entries.count(), 3);
+    await page.mouse.move(0, 0); // no tooltip over the page
     await screenshots(page, 'services');
 
     // The live color's box has a link to its detail page.

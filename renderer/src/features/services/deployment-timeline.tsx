@@ -46,9 +46,9 @@ const envText = (env: Record<string, string>) =>
 
 /** The deployment history, newest first: status, color, what ran, the steps of one in progress, the reason of a failure. */
 export function DeploymentTimeline({ service, items }: { service: string; items: Deployment[] }) {
-  const live = items.findIndex((d) => d.status === 'live');
+  // Newest first, so Timeline's "active up to index" highlighting does not fit; each bullet carries its own color.
   return (
-    <Timeline active={live} bulletSize={22} lineWidth={2} aria-label={`Deployments of ${service}`} role="list">
+    <Timeline active={-1} bulletSize={22} lineWidth={2} aria-label={`Deployments of ${service}`} role="list">
       {items.map((d) => (
         <Timeline.Item
           key={d.id}

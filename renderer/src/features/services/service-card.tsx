@@ -114,7 +114,7 @@ export function ServiceCard({ service }: { service: Service }) {
 
         {current && (
           // A live region of its own (an Alert would name itself by its title and announce as an alert).
-          <Paper withBorder p="sm" radius="md" role="status" aria-label={`Progress of ${service.name}`} bg={`var(--mantine-color-${STATUS_COLOR[current.status]}-light)`}>
+          <Paper withBorder p="sm" radius="md" role="status" aria-label={`Progress of ${service.name}`} style={{ borderLeft: `4px solid var(--mantine-color-${STATUS_COLOR[current.status]}-filled)` }}>
             <Group gap="sm" wrap="nowrap" align="start">
               <Loader size="sm" color={STATUS_COLOR[current.status]} mt={2} />
               <div>
@@ -132,10 +132,15 @@ export function ServiceCard({ service }: { service: Service }) {
           </Alert>
         )}
 
-        <Text size="sm" c="dimmed">
-          base {service.base} · port {service.port} · {service.command ? <Code>{commandText(service.command)}</Code> : 'the base’s command'} · health <Code>GET {service.health_check.path}</Code> every {service.health_check.interval_s} s,{' '}
-          {service.health_check.healthy_threshold} in a row · {service.url_settings.auth}
-        </Text>
+        <Stack gap={2}>
+          <Text size="sm" c="dimmed">
+            Command: {service.command ? <Code>{commandText(service.command)}</Code> : 'the base’s own'}
+          </Text>
+          <Text size="sm" c="dimmed">
+            Base {service.base} · port {service.port} · health check <Code>GET {service.health_check.path}</Code> every {service.health_check.interval_s} s, {service.health_check.healthy_threshold} in a row · access{' '}
+            {service.url_settings.auth}
+          </Text>
+        </Stack>
         {boxes.length > 0 && (
           <Group gap="xs">
             <Text size="sm">Boxes:</Text>
