@@ -104,8 +104,9 @@ export class StepReporter {
       this.stream.write(`${this.label}: ${line}\n`);
       return;
     }
-    this.spinner ??= ora({ stream: this.stream, discardStdin: false }).start();
-    this.spinner.text = `${this.label}: ${line}`;
+    const text = `${this.label}: ${line}`;
+    if (this.spinner) this.spinner.text = text;
+    else this.spinner = ora({ text, stream: this.stream, discardStdin: false }).start();
   }
 
   /** Leaves the last state on the terminal with a tick or a cross. */

@@ -12,6 +12,8 @@ const PROJECT = 'clisvc';
 const NAME = `web-${crypto.randomBytes(3).toString('hex')}`;
 const SERVE = 'mkdir -p /srv && echo v$VERSION > /srv/index.html && exec httpd -f -p 8080 -h /srv';
 const work = tempDataDir('boxdesk-cli-services-');
+/** Terminal escape sequences (colors, cursor moves), to read what a terminal would show. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
 
 interface Run {
   code: number | null;
@@ -121,12 +123,31 @@ test('box rollback --wait goes back to v1 on blue; the previous live deployment 
   assert.equal(v2!.status, 'rolled_back');
 });
 
+test('on a terminal, deploy --wait shows the step in a spinner and ends with a tick', async () => {
+  const cmd = [process.execPath, BOX_BIN, '--url', core.url, '--token', core.token, '-p', PROJECT, 'deploy', NAME, '-e', 'VERSION=3', '--wait'].map((a) => `'${a}'`).join(' ');
+  const run = await new Promise<Run>((resolve, reject) => {
+    const child = spawn('script', ['-qec', `stty cols 120 rows 40; ${cmd}`, '/dev/null'], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+    child.stdin.end();
+  });
+  ok(run, 'deploy --wait on a terminal');
+  const plain = run.stdout.replace(ANSI, '');
+  // The spinner redraws one line with each step (no line per step) and leaves the last state with a tick.
+  assert.match(plain, new RegExp(`deploying ${NAME}: starting: creating box ${NAME}-green`));
+  assert.equal(plain.split('\n').filter((l) => l.includes(`deploying ${NAME}:`)).length, 1, 'one redrawn line, not a line per step');
+  assert.match(plain, new RegExp(`[✔√] deploying ${NAME}: live\r?\n${NAME} is live on green`));
+  assert.equal(await page(url), 'v3');
+});
+
 test('a deploy whose command dies fails with exit 1 and its reason; the live color keeps serving', async () => {
   const run = await box('deploy', NAME, '--command', 'echo broken on purpose; exit 3', '--wait');
   assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
   assert.match(run.stderr, new RegExp(`deploying ${NAME}: failed: `));
   assert.match(run.stderr, /deployment dep_\w+ of .* failed: /);
-  assert.equal(await page(url), 'v1');
+  assert.equal(await page(url), 'v3');
   const [failed] = await deployments();
   assert.equal(failed!.status, 'failed');
   assert.ok(failed!.reason, 'a failed deployment says why');

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { previewRequest } from '../test-support/preview-http';
 import { AppShell } from './pages/app-shell';
 import { ServicesPage } from './pages/services-page';
-import { screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
+import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
 
 /**
  * The service serves /srv, but its health check asks for /srv/ready, which
@@ -50,6 +50,27 @@ describe('services from the window', () => {
     } finally {
       await ui.api('DELETE', `/v1/projects/${project}/services/${name}`).then((r) => r.arrayBuffer()).catch(() => undefined);
     }
+  });
+
+  test("the core's refusal is shown at the field it names: a box already has the name of one of the service's colors", async () => {
+    const project = uniqueName('svcerr');
+    const name = uniqueName('taken');
+    await createBoxViaApi(ui, project, `${name}-blue`);
+    const page = await ui.open();
+    await new AppShell(page).switchProject(project);
+    await new AppShell(page).navLink('Services').click();
+    const services = new ServicesPage(page);
+    await services.empty.waitFor();
+    await services.createButton.click();
+    await services.field('Name').fill(name);
+    await services.field('Port').fill('8080');
+    await services.createForm.getByRole('button', { name: 'Create and deploy' }).click();
+    await services.field('Name').and(page.locator('[aria-invalid="true"]')).waitFor();
+    assert.match((await services.fieldError(services.field('Name'))) ?? '', /taken/);
+    // Nothing was created; the dialog stays open to pick another name.
+    assert.equal(await services.createForm.count(), 1);
+    const list = await ui.api('GET', `/v1/projects/${project}/services`);
+    assert.deepEqual(((await list.json()) as { items: unknown[] }).items, []);
   });
 });
 
