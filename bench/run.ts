@@ -16,6 +16,7 @@ import { fileTransfer } from './scenarios/file-transfer';
 import { lifecycle } from './scenarios/lifecycle';
 import { publishProxy } from './scenarios/publish-proxy';
 import { rssUnderFlood } from './scenarios/rss-flood';
+import { serviceDeploy } from './scenarios/service-deploy';
 import { snapshotAndFork } from './scenarios/snapshot-fork';
 import { uiEcho } from './scenarios/ui-echo';
 import { uiList } from './scenarios/ui-list';
@@ -44,6 +45,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'ui keystroke echo', run: uiEcho },
   { name: 'publish proxy', run: publishProxy },
   { name: 'volume snapshot and backup', run: volumeCopies },
+  { name: 'service blue/green deploy', run: serviceDeploy },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {

@@ -2,10 +2,15 @@ import type { Deployment, Service } from '../shared/schemas/services';
 
 type Api = (method: string, pathname: string, body?: unknown) => Promise<Response>;
 
-/** A service command: a busybox httpd on 8080 serving "v$VERSION" (and /data/log, when `log` names a mounted file). */
-export function versionServer(log?: string): string[] {
-  const page = log ? `echo v$VERSION >> ${log} && cp ${log} /srv/index.html` : 'echo v$VERSION > /srv/index.html';
-  return ['sh', '-c', `mkdir -p /srv && ${page} && exec httpd -f -p 8080 -h /srv`];
+/**
+ * A service command: a busybox httpd on 8080 serving "v$VERSION" at / (or /data/log, when `log`
+ * names a file on a mounted volume, each version appending itself), and at /cgi-bin/slow
+ * "slow v$VERSION" after `slowSeconds`.
+ */
+export function versionServer(options: { log?: string; slowSeconds?: number } = {}): string[] {
+  const page = options.log ? `echo v$VERSION >> ${options.log} && cp ${options.log} /srv/index.html` : 'echo v$VERSION > /srv/index.html';
+  const slow = `mkdir -p /srv/cgi-bin && printf '#!/bin/sh\nsleep ${options.slowSeconds ?? 3}\necho "Content-Type: text/plain\\r"\necho "\\r"\necho slow v%s\n' "$VERSION" > /srv/cgi-bin/slow && chmod +x /srv/cgi-bin/slow`;
+  return ['sh', '-c', `mkdir -p /srv && ${page} && ${slow} && exec httpd -f -p 8080 -h /srv`];
 }
 
 /** A command that runs but serves nothing, and says so. */

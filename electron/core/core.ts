@@ -139,7 +139,8 @@ async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBas
   s.monitor.onUp(() => recoverVolumes(s.volumes, s.volumeCopies).catch((err) => log.warn({ err }, 'could not recover interrupted volume work')));
   s.monitor.onUp(async () => {
     await s.reconciler.resync();
-    await removeStrayColors(s.serviceStore, s.services).catch((err) => log.warn({ err }, 'could not remove stray service boxes'));
+    // In each service's queue: it waits behind a deployment under way rather than holding up the rest.
+    void removeStrayColors(s.serviceStore, s.services).catch((err) => log.warn({ err }, 'could not remove stray service boxes'));
     void s.bases.ensureDefaultImage();
   });
   if ((await s.monitor.start()).up) {

@@ -68,7 +68,7 @@ export class Deployer {
     }
   }
 
-  private set(service: ServiceRow, dep: DeploymentRow, patch: Partial<Pick<DeploymentRow, 'status' | 'step' | 'reason' | 'box_id'>>): DeploymentRow {
+  private set(service: ServiceRow, dep: DeploymentRow, patch: Partial<Pick<DeploymentRow, 'status' | 'step' | 'reason'>>): DeploymentRow {
     const next = this.deps.store.updateDeployment(dep.id, patch, now());
     this.deps.announce(service, next);
     return next;
@@ -93,7 +93,8 @@ export class Deployer {
       { name, base: dep.base, environment: JSON.parse(dep.environment) as Record<string, string>, tags: { [SERVICE_TAG]: service.name }, ...(dataMounts.length ? { data_mounts: dataMounts } : {}) },
       dep.command ? { command: JSON.parse(dep.command) as string[] } : { command: await this.baseCommand(dep.base) },
     );
-    this.set(service, dep, { box_id: box.id });
+    // Not part of the Deployment clients see: recorded without an event.
+    this.deps.store.updateDeployment(dep.id, { box_id: box.id }, now());
     if (box.status !== 'running') throw new DeployFailure(`box "${name}" did not start: ${box.status_reason ?? box.status}`);
     return this.deps.boxStore.getById(box.id)!;
   }
@@ -190,12 +191,17 @@ export class Deployer {
     this.set(service, this.deps.store.deployment(deploymentId)!, { status: 'failed', step: null, reason });
   }
 
-  /** Removes one of the service's boxes; one that is gone already is fine. */
-  async removeBox(service: ServiceRow, name: string): Promise<void> {
+  /**
+   * Removes one of the service's boxes; one that is gone already is fine. A
+   * failure is logged, or with `strict` thrown (a service delete must not
+   * forget boxes it could not remove).
+   */
+  async removeBox(service: ServiceRow, name: string, strict = false): Promise<void> {
     const box = this.deps.boxStore.get(service.project, name);
     if (!box || !ownedBy(service, box)) return;
     await this.deps.boxes.delete(service.project, name).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 'not_found') return;
+      if (strict) throw err;
       this.deps.log.warn({ err, box: name }, 'could not remove a service box');
     });
   }

@@ -36,14 +36,17 @@ export function recoverDeploymentRecords(store: ServiceStore, boxStore: BoxStore
 /**
  * Once the engine is up (after the box reconciler): the boxes of colors that
  * are not live (a deployment cut short, an old color not yet removed) go.
- * A service with a deployment under way is left alone.
+ * In the service's queue, so never under a deployment's feet.
  */
 export async function removeStrayColors(store: ServiceStore, manager: ServiceManager): Promise<void> {
-  for (const service of store.all()) {
-    if (manager.queue.isBusy(service.id)) continue;
-    const live = service.live_deployment ? store.deployment(service.live_deployment) : undefined;
-    for (const color of SERVICE_COLORS) {
-      if (color !== live?.color) await manager.deployer.removeBox(service, boxName(service, color));
-    }
+  for (const { id } of store.all()) {
+    await manager.queue.run(id, async () => {
+      const service = store.getById(id);
+      if (!service) return;
+      const live = service.live_deployment ? store.deployment(service.live_deployment) : undefined;
+      for (const color of SERVICE_COLORS) {
+        if (color !== live?.color) await manager.deployer.removeBox(service, boxName(service, color));
+      }
+    });
   }
 }

@@ -258,14 +258,18 @@ export class ServiceManager {
     if (color !== dep.color) this.deps.store.setColor(dep.id, color);
   }
 
-  /** Stops its deployments, removes both colors' boxes, then the service and its route. */
+  /**
+   * Stops its deployments, removes both colors' boxes, then the service and
+   * its route. A box that cannot be removed (the engine is down) fails the
+   * delete and the service stays, so no box is forgotten.
+   */
   async delete(project: string, name: string): Promise<void> {
     const row = this.find(project, name);
     const controller = this.deleting.get(row.id) ?? new AbortController();
     this.deleting.set(row.id, controller);
     controller.abort(new Error(`service "${name}" is being deleted`));
     await this.queue.run(row.id, async () => {
-      for (const color of SERVICE_COLORS) await this.deployer.removeBox(row, boxName(row, color));
+      for (const color of SERVICE_COLORS) await this.deployer.removeBox(row, boxName(row, color), true);
       const current = this.deps.store.getById(row.id);
       if (!current) return;
       const service = this.toApi(current);

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { previewRequest } from '../../../test-support/preview-http';
 import { FAST_HEALTH, json, SERVES_NOTHING, settledDeployment, versionServer, type Deployment, type Service } from '../../../test-support/services';
+import { SseClient, type SseEvent } from '../../../test-support/sse';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
@@ -52,8 +53,28 @@ describe('a service through its deployments', () => {
     assert.equal(got.active_deployment?.id, first.id);
   });
 
-  test('deploy v2: the route switches to web-green, web-blue goes, v1 is superseded', async () => {
-    const v2 = await deploy('web', { environment: { VERSION: '2' } });
+  test('deploy v2: the route switches to web-green, web-blue goes, v1 is superseded; events tell each step', async () => {
+    const sse = new SseClient(`${t.url}/v1/events`, t.token);
+    let v2: Deployment;
+    try {
+      v2 = await deploy('web', { environment: { VERSION: '2' } });
+      const deploymentOf = (e: SseEvent) => (JSON.parse(e.data) as { data: { deployment: Deployment } }).data.deployment;
+      await sse.waitFor((e) => e.event === 'service.updated' && (JSON.parse(e.data) as { data: { service: Service } }).data.service.active_deployment?.id === v2.id);
+      await sse.waitFor((e) => e.event === 'deployment.updated' && deploymentOf(e).id === v2.id && deploymentOf(e).status === 'live' && deploymentOf(e).step === null);
+      const steps = sse.events
+        .filter((e) => e.event === 'deployment.updated')
+        .map(deploymentOf)
+        .filter((d) => d.id === v2.id)
+        .map((d) => `${d.status}: ${d.step}`);
+      const expected = ['pending: waiting for its turn', 'starting: creating box web-green', 'starting: health check 1/2 passed', 'starting: health check 2/2 passed', 'healthy: switching route', 'live: stopping web-blue', 'live: removing web-blue', 'live: null'];
+      assert.deepEqual(
+        steps.filter((s) => expected.includes(s)),
+        expected,
+        steps.join('\n'),
+      );
+    } finally {
+      sse.close();
+    }
     assert.equal(v2.status, 'live', JSON.stringify(v2));
     assert.equal(v2.color, 'green');
     assert.equal((await page('web')).body, 'v2\n');
@@ -157,7 +178,7 @@ describe('rules', () => {
 
   test('a mounted volume keeps its data across deploys', async () => {
     await json(t.api('POST', `/v1/projects/${project}/volumes`, { name: 'svcdata' }), 201);
-    const { first } = await createService('keep', { command: versionServer('/data/log'), data_mounts: [{ name: 'svcdata', path: '/data' }] });
+    const { first } = await createService('keep', { command: versionServer({ log: '/data/log' }), data_mounts: [{ name: 'svcdata', path: '/data' }] });
     assert.equal(first.status, 'live', JSON.stringify(first));
     const v2 = await deploy('keep', { environment: { VERSION: '2' } });
     assert.equal(v2.status, 'live', JSON.stringify(v2));
