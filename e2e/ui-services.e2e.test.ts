@@ -71,6 +71,13 @@ describe('services from the window', () => {
     assert.equal(await services.createForm.count(), 1);
     const list = await ui.api('GET', `/v1/projects/${project}/services`);
     assert.deepEqual(((await list.json()) as { items: unknown[] }).items, []);
+
+    // Switching project on the Services page shows that project's services.
+    await services.createForm.getByRole('button', { name: 'Cancel' }).click();
+    const other = uniqueName('svcother');
+    await new AppShell(page).switchProject(other);
+    await page.waitForURL(`**/projects/${other}/services`);
+    await services.empty.filter({ hasText: other }).waitFor();
   });
 });
 
