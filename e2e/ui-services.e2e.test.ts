@@ -104,6 +104,7 @@ async function createDeployRollback(ui: UiFixture, project: string, name: string
     await services.field('Path').fill('/ready');
     await services.field('Interval (s)').fill('0.2');
     await services.chooseAccess('Public');
+    await screenshots(page, 'services-create');
     await services.createForm.getByRole('button', { name: 'Create and deploy' }).click();
     await services.createForm.waitFor({ state: 'detached' });
 

@@ -90,11 +90,14 @@ export function CreateServiceDialog({ project, opened, onClose }: { project: str
           <KeyValueEditor label="Environment" noun="variable" keyPattern={ENV_NAME} keyHint="letters, digits, _" pairs={form.values.environment} error={form.errors.environment as string | undefined} onChange={(p) => form.setFieldValue('environment', p)} />
           <Fieldset legend="Health check: a new color takes the URL only after it passes" variant="filled">
             <Group grow align="start">
-              <TextInput label="Path" description="GET; 2xx or 3xx passes" {...input('health_path')} />
+              <TextInput label="Path" {...input('health_path')} />
               <NumberInput label="Interval (s)" min={0.1} step={0.5} decimalScale={2} placeholder={String(HEALTH_CHECK_DEFAULTS.interval_s)} {...input('interval_s')} />
               <NumberInput label="Timeout (s)" min={0.1} step={0.5} decimalScale={2} placeholder={String(HEALTH_CHECK_DEFAULTS.timeout_s)} {...input('timeout_s')} />
               <NumberInput label="Passes in a row" min={1} max={100} allowDecimal={false} placeholder={String(HEALTH_CHECK_DEFAULTS.healthy_threshold)} {...input('healthy_threshold')} />
             </Group>
+            <Text size="xs" c="dimmed" mt={6}>
+              A GET of the path on the port; a 2xx or 3xx answer passes.
+            </Text>
           </Fieldset>
           <div>
             <Text size="sm" fw={500} id="service-auth-label" mb={4}>
