@@ -153,6 +153,16 @@ test('a deploy whose command dies fails with exit 1 and its reason; the live col
   assert.ok(failed!.reason, 'a failed deployment says why');
 });
 
+test('box service update edits the spec of the next deploy: -e merges over the variables (K- removes), --base-command forgets the command', async () => {
+  type Spec = { environment: Record<string, string>; health_check: { healthy_threshold: number }; command: string[] | null };
+  const updated = JSON.parse(ok(await box('service', 'update', NAME, '--healthy-threshold', '3', '-e', 'EXTRA=1', '-o', 'json'), 'update').stdout) as Spec;
+  assert.equal(updated.health_check.healthy_threshold, 3);
+  assert.deepEqual(updated.environment, { VERSION: '3', EXTRA: '1' });
+  const again = JSON.parse(ok(await box('service', 'update', NAME, '-e', 'EXTRA-', '--base-command', '-o', 'json'), 'update').stdout) as Spec;
+  assert.deepEqual([again.environment, again.command], [{ VERSION: '3' }, null]);
+  assert.match(ok(await box('service', 'get', NAME), 'get').stdout, /^health_check: GET \/ every 0\.2 s \(timeout 2 s\), healthy after 3 in a row/m);
+});
+
 test('usage errors exit 2; box service rm takes the URL away', async () => {
   assert.equal((await box('service', 'create', 'other', '--command', 'true')).code, 2);
   assert.equal((await box('deploy', NAME, '--timeout', '5')).code, 2);
