@@ -18,6 +18,7 @@ import { registerExecCommands } from './commands/exec';
 import { registerFileCommands } from './commands/files';
 import { registerPublishingCommands } from './commands/publishing';
 import { registerServeCommand } from './commands/serve';
+import { registerServiceCommands } from './commands/services';
 import { registerSnapshotCommands } from './commands/snapshots';
 import { registerStatsCommands } from './commands/stats';
 import { registerSystemCommands } from './commands/system';
@@ -26,7 +27,7 @@ import type { Io } from './context';
 import { realPlatform } from './profile';
 import { run, type Area } from './program';
 
-export const AREAS: readonly Area[] = [registerBoxCommands, registerExecCommands, registerStatsCommands, registerFileCommands, registerSystemCommands, registerSnapshotCommands, registerPublishingCommands, registerVolumeCommands, registerServeCommand, registerCompletionCommand];
+export const AREAS: readonly Area[] = [registerBoxCommands, registerExecCommands, registerStatsCommands, registerFileCommands, registerSystemCommands, registerSnapshotCommands, registerPublishingCommands, registerVolumeCommands, registerServiceCommands, registerServeCommand, registerCompletionCommand];
 
 /** Runs one command line; returns the exit status. */
 export function main(argv: readonly string[], io: Io, areas: readonly Area[] = AREAS): Promise<number> {

@@ -54,6 +54,9 @@ Global options go before or after the command. Options take "--opt value" or
 
 Exit status: 0 on success, 1 when the API refuses or fails (its detail is on
 stderr), 2 on a usage error; exec and console exit with the remote command's code.
+"service create", "deploy" and "rollback" start a deployment and return at once;
+with --wait they show its steps and exit 0 once it is live, 1 (with the reason)
+if it failed.
 Run "box COMMAND --help" for a command's options, "box completion bash|zsh|fish"
 for shell completion.
 `;

@@ -5,6 +5,7 @@ import { RESET_EVENT } from '../../../shared/events';
 import { removeBoxes, upsertBoxes } from './box-cache';
 import { useApi } from './client-context';
 import { queryKeys } from './query-keys';
+import { applyServiceEvents } from './services';
 import { isUnauthorized } from './session';
 import { snapshotKeys } from './snapshots';
 import { SseParser } from './sse-parser';
@@ -83,6 +84,7 @@ function apply(qc: QueryClient, events: BoxdeskEvent[]): void {
   }
   if (upserts.size) upsertBoxes(qc, [...upserts.values()]);
   if (removals.length) removeBoxes(qc, removals);
+  applyServiceEvents(qc, events);
   for (const l of listeners) l(events);
 }
 

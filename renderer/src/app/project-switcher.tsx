@@ -1,8 +1,9 @@
 import { Autocomplete } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { DNS_LABEL_PATTERN } from '../../../shared/schemas/common';
 import { subscribeEvents } from '../api/events';
+import { SIDEBAR_PAGES } from './pages';
 import { addKnownProjects, knownProjects, paths, rememberProject, useProject } from './project';
 
 const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
@@ -14,6 +15,7 @@ const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
 export function ProjectSwitcher() {
   const project = useProject();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [value, setValue] = useState(project);
   const [known, setKnown] = useState(knownProjects);
   useEffect(() => {
@@ -34,7 +36,9 @@ export function ProjectSwitcher() {
     const name = next.trim();
     if (!DNS_LABEL.test(name)) return;
     rememberProject(name);
-    void navigate(paths.boxes(name));
+    // On a project's sidebar page (Services…), the same page of the other project; elsewhere its boxes.
+    const page = SIDEBAR_PAGES.find((p) => p.route.startsWith('/projects/') && p.href(project) === pathname);
+    void navigate(page ? page.href(name) : paths.boxes(name));
   };
   const invalid = value !== '' && !DNS_LABEL.test(value.trim());
 

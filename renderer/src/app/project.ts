@@ -46,4 +46,5 @@ export const paths = {
   boxes: (project: string) => `/projects/${project}/boxes`,
   box: (project: string, name: string, tab = 'overview') => `/projects/${project}/boxes/${name}/${tab}`,
   volumes: (project: string) => `/projects/${project}/volumes`,
+  services: (project: string) => `/projects/${project}/services`,
 };

@@ -1,0 +1,91 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** The Services page: the create dialog, one card per service (URL, live color, progress, timeline, actions) and the deploy dialog. */
+export class ServicesPage {
+  readonly heading: Locator;
+  readonly createButton: Locator;
+  readonly empty: Locator;
+  readonly createForm: Locator;
+
+  constructor(readonly page: Page) {
+    const main = page.getByRole('main');
+    this.heading = main.getByRole('heading', { level: 2, name: 'Services' });
+    this.createButton = main.getByRole('button', { name: 'Create service', exact: true });
+    this.empty = main.getByText(/^No services in /);
+    this.createForm = page.getByRole('form', { name: 'Create a service' });
+  }
+
+  /** A field of the create form by its label. */
+  field(label: string): Locator {
+    return this.createForm.getByRole('textbox', { name: label, exact: true });
+  }
+
+  /** Picks Public or Token access in the create form. */
+  async chooseAccess(label: 'Public' | 'Token'): Promise<void> {
+    await this.createForm.getByRole('radiogroup', { name: 'Access' }).getByText(label, { exact: true }).click();
+  }
+
+  /** Adds a variable row to an environment editor inside `scope` and fills it. */
+  async addVariable(scope: Locator, key: string, value: string): Promise<void> {
+    const rows = await scope.getByRole('textbox', { name: /^variable \d+ name$/ }).count();
+    await scope.getByRole('button', { name: 'Add variable' }).click();
+    await scope.getByRole('textbox', { name: `variable ${rows + 1} name` }).fill(key);
+    await scope.getByRole('textbox', { name: `variable ${rows + 1} value` }).fill(value);
+  }
+
+  card(name: string): Locator {
+    return this.page.getByRole('region', { name: `Service ${name}`, exact: true });
+  }
+
+  /** "Live color: blue", "Live color: none". */
+  live(name: string, color: 'blue' | 'green' | 'none'): Locator {
+    return this.card(name).getByRole('status', { name: `Live color: ${color}`, exact: true });
+  }
+
+  /** The deployment under way, with its current step. */
+  progress(name: string): Locator {
+    return this.card(name).getByRole('status', { name: `Progress of ${name}`, exact: true });
+  }
+
+  timeline(name: string): Locator {
+    return this.card(name).getByRole('list', { name: `Deployments of ${name}`, exact: true });
+  }
+
+  /** Timeline entries, newest first; their names say kind, id, status and color. */
+  entries(name: string): Locator {
+    return this.timeline(name).getByRole('listitem');
+  }
+
+  urlLink(name: string): Locator {
+    return this.card(name).getByRole('link', { name: /^Open http.* in the browser$/ });
+  }
+
+  boxLink(name: string, box: string): Locator {
+    return this.card(name).getByRole('link', { name: `Open box ${box}`, exact: true }).first();
+  }
+
+  deployButton(name: string): Locator {
+    return this.card(name).getByRole('button', { name: `Deploy ${name}`, exact: true });
+  }
+
+  rollbackButton(name: string): Locator {
+    return this.card(name).getByRole('button', { name: `Roll back ${name}`, exact: true });
+  }
+
+  deleteButton(name: string): Locator {
+    return this.card(name).getByRole('button', { name: `Delete service ${name}`, exact: true });
+  }
+
+  deployForm(name: string): Locator {
+    return this.page.getByRole('form', { name: `Deploy ${name}`, exact: true });
+  }
+
+  /** The text of the error shown at a field (null when the field is valid). */
+  fieldError(field: Locator): Promise<string | null> {
+    return field.evaluate((el) => {
+      const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+      const texts = ids.map((id) => document.getElementById(id)).filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error')).map((n) => n!.textContent ?? '');
+      return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
+    });
+  }
+}
