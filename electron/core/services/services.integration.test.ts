@@ -20,6 +20,7 @@ before(async () => {
 after(async () => {
   for (const s of (await json<{ items: Service[] }>(t.api('GET', S), 200)).items) await t.api('DELETE', `${S}/${s.name}`);
   for (const b of (await json<{ items: Box[] }>(t.api('GET', B), 200)).items) await t.api('DELETE', `${B}/${b.name}`);
+  await t.api('DELETE', `/v1/projects/${project}/volumes/svcdata`);
   await t.close();
 });
 
