@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { BoxAgent } from '../publishing/box-connector';
+import { ListenerError, type BoxAgent } from '../publishing/box-connector';
 
 /** One probe's answer: a success, or what went wrong in words. */
 export type ProbeResult = { ok: true; answer: string } | { ok: false; answer: string };
@@ -26,7 +26,15 @@ export function probe(agent: BoxAgent, containerId: string, port: number, path: 
       done({ ok: status >= 200 && status < 400, answer });
     });
     const timer = setTimeout(() => done({ ok: false, answer: `GET ${path} had no answer within ${timeoutMs / 1000} s` }), timeoutMs);
-    req.on('error', (err) => done({ ok: false, answer: `GET ${path} failed: ${err.message}` }));
+    req.on('error', (err) => done({ ok: false, answer: `GET ${path} failed: ${explain(err, port)}` }));
     req.end();
   });
+}
+
+/** The connector's words, told for a service: its fix is the service's command or port, not publishing. */
+function explain(err: Error, port: number): string {
+  if (err instanceof ListenerError && err.probe.kind !== 'loopback-only') {
+    return `nothing listens on port ${port} in the box (yet); the service's command must serve HTTP on 0.0.0.0:${port}, or set the port it uses (box service update NAME --port N)`;
+  }
+  return err.message;
 }
