@@ -106,7 +106,7 @@ export class StepReporter {
     }
     const text = `${this.label}: ${line}`;
     if (this.spinner) this.spinner.text = text;
-    else this.spinner = ora({ text, stream: this.stream, discardStdin: false }).start();
+    else this.spinner = ora({ text, stream: this.stream, discardStdin: false, isEnabled: true }).start();
   }
 
   /** Leaves the last state on the terminal with a tick or a cross. */

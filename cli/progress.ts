@@ -5,7 +5,8 @@ import ora from 'ora';
 /**
  * Whether to draw on a stream: a terminal with a width. A pseudo-terminal
  * without a size (e.g. under `script`) reports 0 columns, and ora's clear
- * would then loop forever.
+ * would then loop forever. This decides alone: ora is told `isEnabled`, or it
+ * would also go quiet wherever a CI variable is set, terminal or not.
  */
 export function canDraw(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && stream.columns > 0;
@@ -14,7 +15,7 @@ export function canDraw(stream: NodeJS.WriteStream): boolean {
 /** A spinner on `stream` while a slow request runs; nothing at all when the stream is not a terminal. */
 export async function withSpinner<T>(label: string, work: () => Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
   if (!canDraw(stream)) return work();
-  const spinner = ora({ text: label, stream, discardStdin: false }).start();
+  const spinner = ora({ text: label, stream, discardStdin: false, isEnabled: true }).start();
   try {
     return await work();
   } finally {
