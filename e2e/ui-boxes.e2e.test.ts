@@ -4,7 +4,7 @@ import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxFormDialog } from './pages/box-form-dialog';
 import { BoxListPage } from './pages/box-list-page';
-import { createBoxViaApi, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
+import { createBoxViaApi, dialogCloses, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
 
 describe('managing boxes in the window', () => {
   const ui = uiFixture();
@@ -32,7 +32,7 @@ describe('managing boxes in the window', () => {
     await form.addPair('tag', 'team', 'blue');
     await screenshots(page, 'create-dialog');
     await form.submit.click();
-    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await dialogCloses(form.dialog);
 
     await list.status(name, 'running').waitFor();
     const res = await ui.api('GET', `/v1/projects/${project}/boxes/${name}`);
@@ -144,7 +144,7 @@ describe('managing boxes in the window', () => {
     await page.getByRole('option', { name: source }).click();
     await form.submit.click();
     await form.progress.waitFor();
-    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await dialogCloses(form.dialog);
     await list.status(copy, 'running').waitFor();
 
     const read = await ui.api('POST', `/v1/projects/${project}/boxes/${copy}/exec`, { command: ['cat', '/root/marker'] });
@@ -203,7 +203,7 @@ describe('managing boxes in the window', () => {
     assert.equal(await form.name.evaluate((el) => el === document.activeElement), true, 'the name field has the focus');
     await page.keyboard.type(name);
     await page.keyboard.press('Enter');
-    await form.dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+    await dialogCloses(form.dialog);
     await list.status(name, 'running').waitFor();
 
     // A tag set from outside arrives over the event stream and becomes a filter choice.

@@ -7,7 +7,7 @@ import { BasesPage } from './pages/bases-page';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxListPage } from './pages/box-list-page';
 import { SnapshotsView } from './pages/snapshots-view';
-import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
+import { createBoxViaApi, dialogCloses, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
 
 interface Snap {
   id: string;
@@ -109,7 +109,7 @@ describe('snapshots and bases in the window', () => {
       await field.fill(copy);
       await dialog.getByRole('alert').waitFor({ state: 'detached' });
       await dialog.getByRole('button', { name: 'Fork', exact: true }).click();
-      await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await dialogCloses(dialog);
       await view.boxNode(copy).waitFor();
       await screenshots(page, 'snapshots-tab');
 
@@ -123,7 +123,7 @@ describe('snapshots and bases in the window', () => {
       const baseDialog = view.dialog('Make a base from golden');
       await baseDialog.getByRole('textbox', { name: 'Base name' }).fill(baseName);
       await baseDialog.getByRole('button', { name: 'Make base', exact: true }).click();
-      await baseDialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await dialogCloses(baseDialog);
       await page.goto(`${ui.core().url}/#/bases`);
       await new BasesPage(page).row(baseName).getByRole('cell', { name: `snapshot ${snap.id}` }).waitFor();
 
@@ -171,7 +171,7 @@ describe('snapshots and bases in the window', () => {
       await dialog.getByRole('radiogroup', { name: 'Made from' }).getByText('An image').click();
       await dialog.getByRole('textbox', { name: 'Image' }).fill(TEST_IMAGE);
       await dialog.getByRole('button', { name: 'Create base', exact: true }).click();
-      await dialog.waitFor({ state: 'hidden', timeout: 60_000 });
+      await dialogCloses(dialog);
       await bases.row(fromImage).getByRole('cell', { name: TEST_IMAGE, exact: true }).waitFor();
 
       // While a box starts from it, the delete is refused and the 409 names the box.

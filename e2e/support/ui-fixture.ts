@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
 
@@ -105,4 +105,18 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: path.join(dir, `${name}-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * Waits for a dialog to close after its action; if it stays open, the failure
+ * says what the dialog shows (a problem's detail, a field error) instead of a
+ * bare timeout.
+ */
+export async function dialogCloses(dialog: Locator, timeout = 60_000): Promise<void> {
+  try {
+    await dialog.waitFor({ state: 'hidden', timeout });
+  } catch (err) {
+    const shown = await dialog.innerText({ timeout: 1000 }).catch(() => '(unreadable)');
+    throw new Error(`the dialog stayed open for ${timeout / 1000} s; it shows: ${shown.replace(/\s+/g, ' ').trim()}`, { cause: err });
+  }
 }
