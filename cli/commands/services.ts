@@ -10,6 +10,11 @@ import { applyEdits, dataMount } from './boxes';
 
 type Cli = Parameters<Area>[1];
 
+/** A table cell of at most `n` characters (the whole text is in -o json|yaml and box service deployments -o json). */
+function clip(text: string, n: number): string {
+  return text.length > n ? `${text.slice(0, n - 1)}…` : text;
+}
+
 const live = (s: Service) => (s.active_deployment ? `${s.active_deployment.color} (${s.active_deployment.id})` : null);
 const command = (c: string[] | null) => (c ? c.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ') : '(the base’s own)');
 
@@ -25,11 +30,12 @@ const serviceColumns = [
 const deploymentColumns = [
   { header: 'ID', get: (d: Deployment) => d.id },
   { header: 'KIND', get: (d: Deployment) => d.kind },
-  { header: 'STATUS', get: (d: Deployment) => (d.reason ? `${d.status} (${d.reason.split('\n')[0]})` : d.status) },
+  { header: 'STATUS', get: (d: Deployment) => d.status },
   { header: 'COLOR', get: (d: Deployment) => d.color },
   { header: 'BASE', get: (d: Deployment) => d.base },
   { header: 'ENV', get: (d: Deployment) => map(d.environment) },
   { header: 'AGE', get: (d: Deployment) => age(d.created_at) },
+  { header: 'REASON', get: (d: Deployment) => (d.reason ? clip(d.reason.split('\n')[0]!, 60) : '') },
 ];
 
 function serviceDetails(s: Service): string {
@@ -143,7 +149,7 @@ async function deployment(ctx: Context, service: string, flags: WaitFlags, what:
   if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait');
   if (!flags.wait) {
     const d = await withSpinner(`${what} ${service}`, start, ctx.stderr);
-    ctx.stdout.write(render(ctx.format, d, () => `${d.kind === 'rollback' ? 'rollback' : 'deployment'} ${d.id} of ${service} started (${d.color}, ${d.status})\n`));
+    ctx.stdout.write(render(ctx.format, d, () => `${d.kind === 'rollback' ? 'rollback' : 'deployment'} ${d.id} of ${service} started (${d.status}; its color is settled when it starts)\n`));
     if (ctx.format === 'table') ctx.stderr.write(`follow it: box service deployments ${service} (or add --wait)\n`);
     return 0;
   }
@@ -159,7 +165,12 @@ async function deployment(ctx: Context, service: string, flags: WaitFlags, what:
   reporter.end(ok);
   if (!ok) {
     ctx.stdout.write(render(ctx.format, d, () => ''));
-    ctx.stderr.write(`deployment ${d.id} of ${service} failed: ${d.reason ?? 'the core gave no reason'}\nthe live color (if any) still serves; "box logs ${d.box}" shows the new box's output\n`);
+    // The whole reason was on the step line above; this says where things stand and what to do.
+    const first = (d.reason ?? 'the core gave no reason').split('\n')[0]!.slice(0, 200);
+    ctx.stderr.write(
+      `deployment ${d.id} of ${service} failed: ${first}\n` +
+        `the live color (if any) still serves; the failed spec is now the service's: fix it (box service update ${service} …) and deploy again, or go back to the last live one (box rollback ${service})\n`,
+    );
     return 1;
   }
   const s = await ctx.client.services.get(ctx.project, service);

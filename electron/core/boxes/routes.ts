@@ -68,7 +68,7 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
   );
 
   api.delete(`${base}/:name`, { config: { scope: 'write' }, schema: { tags, summary: 'Delete a box and its container', params: BoxParams, response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(404, 409) } } }, async (request, reply) => {
-    await boxes.delete(request.params.project, request.params.name, clientGone(reply));
+    await boxes.deleteForClient(request.params.project, request.params.name, clientGone(reply));
     return reply.code(204).send(null);
   });
 

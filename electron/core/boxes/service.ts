@@ -58,6 +58,8 @@ export class BoxService {
   /** Last OOM kill seen per container (engine events), for exec to report. */
   private readonly ooms = new Map<string, number>();
   private readonly queueWaitMs: number;
+  /** Rules another resource sets on deletes a client asks for (a service's live box); each throws to refuse. */
+  private readonly clientDeleteGuards: ((row: BoxRow) => void)[] = [];
 
   constructor(private readonly deps: BoxServiceDeps) {
     this.queueWaitMs = deps.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS;
@@ -293,6 +295,18 @@ export class BoxService {
    * waiting out a long grace period on frozen processes), the container is
    * killed at once, the pending operation answers 409, and the delete runs next.
    */
+  /** Adds a rule for deletes a client asks for (the core's own deletes skip them). */
+  guardClientDeletes(guard: (row: BoxRow) => void): void {
+    this.clientDeleteGuards.push(guard);
+  }
+
+  /** DELETE of a box by a client: the guards first (409 naming what owns it), then the delete. */
+  async deleteForClient(project: string, name: string, options: CallOptions = {}): Promise<void> {
+    const row = this.find(project, name);
+    for (const guard of this.clientDeleteGuards) guard(row);
+    return this.delete(project, name, options);
+  }
+
   async delete(project: string, name: string, options: CallOptions = {}): Promise<void> {
     const first = this.find(project, name);
     if (this.mutex.isBusy(first.id) && first.container_id && first.status !== 'creating' && first.status !== 'deleting') {

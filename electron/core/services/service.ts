@@ -20,7 +20,8 @@ import { previewUrl } from '../publishing/published-hosts';
 import type { ProxyRoute } from '../publishing/service';
 import { checkDataMounts, requireVolumes } from '../volumes/mount-paths';
 import type { VolumeStore } from '../volumes/store';
-import { Deployer, ownedBy, type DeployerDeps } from './deployer';
+import type { BoxRow } from '../boxes/store';
+import { Deployer, ownedBy, SERVICE_TAG, type DeployerDeps } from './deployer';
 import { boxName, toDeployment, toService, type DeploymentRow, type DeploymentSpec, type ServiceRow } from './store';
 
 export interface ServiceManagerDeps extends Omit<DeployerDeps, 'announce'> {
@@ -46,6 +47,17 @@ export class ServiceManager {
 
   constructor(private readonly deps: ServiceManagerDeps) {
     this.deployer = new Deployer({ ...deps, announce: (service, deployment, changed) => this.announce(service, deployment, changed) });
+    deps.boxes.guardClientDeletes((box) => this.refuseDeleteOfServing(box));
+  }
+
+  /** A client may not delete the box that serves a service's URL: the URL would answer 502 until the next deploy. */
+  private refuseDeleteOfServing(box: BoxRow): void {
+    const owner = (JSON.parse(box.tags) as Record<string, string>)[SERVICE_TAG];
+    const service = owner !== undefined ? this.deps.store.get(box.project, owner) : undefined;
+    if (!service || !ownedBy(service, box)) return;
+    const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
+    if (!live || boxName(service, live.color) !== box.name) return;
+    throw new ApiError('conflict', `box "${box.name}" serves service "${service.name}" (its live color); remove the service with box service rm ${service.name}, or replace the box with box deploy ${service.name}`);
   }
 
   /** Called once the proxy listens: URLs carry the port it actually got. */

@@ -173,6 +173,10 @@ describe('rules', () => {
   test('rollback with no earlier live deployment: 409', async () => {
     await createService('solo');
     assert.equal((await t.api('POST', `${S}/solo/rollback`)).status, 409);
+    // Its live box cannot be deleted from under it: the URL would answer 502 until the next deploy.
+    const refused = await json<{ detail: string }>(t.api('DELETE', `${B}/solo-blue`), 409);
+    assert.match(refused.detail, /serves service "solo".*box service rm solo/);
+    assert.equal((await page('solo')).body, 'v1\n');
     assert.equal((await t.api('POST', S, { name: 'solo', port: 8080 })).status, 409);
     assert.equal((await t.api('DELETE', `${S}/solo`)).status, 204);
   });
