@@ -209,11 +209,10 @@ function registerServiceGroup(group: Command, cli: Cli): void {
     ctx.stdout.write(render(ctx.format, s, () => serviceDetails(s)));
   });
 
-  const update = specOptions(group.command('update').description('change the spec of the next deployment (--auth applies at once)').argument('<NAME>').argument('[CMD...]', 'after --: the command and its arguments'), 'update').option(
-    '--base-command',
-    "run the base's own command (forget --command)",
-  );
-  cli.action<SpecFlags & { baseCommand?: boolean }>(update, async (ctx, [name, ...argv], opts) => {
+  const update = specOptions(group.command('update').description('change the spec of the next deployment (--auth applies at once)').argument('<NAME>').argument('[CMD...]', 'after --: the command and its arguments'), 'update')
+    .option('--base-command', "run the base's own command (forget --command)")
+    .option('--no-volumes', 'mount no data volumes from the next deploy on');
+  cli.action<SpecFlags & { baseCommand?: boolean; volumes?: boolean }>(update, async (ctx, [name, ...argv], opts) => {
     const body: ServiceUpdate = {};
     if (opts.port !== undefined) body.port = opts.port;
     if (opts.base !== undefined) body.base = opts.base;
@@ -221,7 +220,9 @@ function registerServiceGroup(group: Command, cli: Cli): void {
     if (cmd && opts.baseCommand) throw new UsageError('give either a command or --base-command, not both');
     if (cmd) body.command = cmd;
     if (opts.baseCommand) body.command = null;
+    if (opts.volume?.length && opts.volumes === false) throw new UsageError('give either -v or --no-volumes, not both');
     if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
+    if (opts.volumes === false) body.data_mounts = [];
     const health = healthOf(opts);
     if (health) body.health_check = health;
     if (opts.auth) body.auth = opts.auth;

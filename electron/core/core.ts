@@ -107,6 +107,7 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
   const traffic = new ProxyTraffic();
   const serviceStore = new ServiceStore(db);
   const services = owned.add(new ServiceManager({ store: serviceStore, boxes, bases, boxStore, baseStore, volumes: volumeStore, engine, traffic, agent: new BoxAgent(engine), bus, log }));
+  volumes.guardDeletes((volume) => services.refuseDeleteOfSpecVolume(volume));
   // Before the API answers: deployments a crash cut short are settled, so exactly one color is live (or none).
   recoverDeploymentRecords(serviceStore, boxStore, services);
   return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, volumes, volumeCopies, volumeBackups, traffic, serviceStore, services, idempotency: new IdempotencyStore(db) };

@@ -50,6 +50,14 @@ export class ServiceManager {
     deps.boxes.guardClientDeletes((box) => this.refuseDeleteOfServing(box));
   }
 
+  /** A volume a service's spec mounts cannot go: its next deploy would fail for want of it. */
+  refuseDeleteOfSpecVolume(volume: { project: string; name: string }): void {
+    const users = this.deps.store.list(volume.project).filter((s) => (JSON.parse(s.data_mounts) as DataMount[]).some((m) => m.name === volume.name));
+    if (!users.length) return;
+    const list = users.map((s) => s.name).join(', ');
+    throw new ApiError('conflict', `volume "${volume.name}" is in the spec of service${users.length > 1 ? 's' : ''} ${list}; take it out (box service update ${users[0]!.name} --no-volumes, or -v with the others) or remove the service first`);
+  }
+
   /** A client may not delete the box that serves a service's URL: the URL would answer 502 until the next deploy. */
   private refuseDeleteOfServing(box: BoxRow): void {
     const owner = (JSON.parse(box.tags) as Record<string, string>)[SERVICE_TAG];

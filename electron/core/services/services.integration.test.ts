@@ -188,6 +188,13 @@ describe('rules', () => {
     const v2 = await deploy('keep', { environment: { VERSION: '2' } });
     assert.equal(v2.status, 'live', JSON.stringify(v2));
     assert.equal((await page('keep')).body, 'v1\nv2\n', 'v2 read what v1 wrote');
+    // A volume only the spec names (no box mounts it yet) cannot go either: the next deploy needs it.
+    await json(t.api('POST', `/v1/projects/${project}/volumes`, { name: 'next' }), 201);
+    await json(t.api('PUT', `${S}/keep`, { data_mounts: [{ name: 'next', path: '/next' }] }), 200);
+    const inSpec = await json<{ detail: string }>(t.api('DELETE', `/v1/projects/${project}/volumes/next`), 409);
+    assert.match(inSpec.detail, /in the spec of service keep/);
+    await json(t.api('PUT', `${S}/keep`, { data_mounts: [] }), 200);
+    assert.equal((await t.api('DELETE', `/v1/projects/${project}/volumes/next`)).status, 204);
     assert.equal((await t.api('DELETE', `${S}/keep`)).status, 204);
   });
 });

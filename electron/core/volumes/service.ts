@@ -48,6 +48,8 @@ export class VolumeService {
   readonly mutex = new KeyedMutex();
   /** Ids (volumes, snapshots, backups) whose operation runs in this process: the start-time recovery leaves them alone. */
   readonly inFlight = new Set<string>();
+  /** Rules another resource sets on deleting a volume (a service's spec naming it); each throws to refuse. */
+  private readonly deleteGuards: ((row: VolumeRow) => void)[] = [];
   private readonly measuring = new Set<string>();
 
   constructor(readonly deps: VolumeServiceDeps) {
@@ -178,14 +180,19 @@ export class VolumeService {
   }
 
   /** 409 while a box mounts it, naming them. Its snapshots and backups go with it. */
+  guardDeletes(guard: (row: VolumeRow) => void): void {
+    this.deleteGuards.push(guard);
+  }
+
   async delete(project: string, name: string): Promise<void> {
     const first = this.find(project, name);
     await this.mutex.run(first.id, async () => {
       const row = this.find(project, name);
       const mounts = this.store.mountsOf(project, name);
       if (mounts.length) {
-        throw new ApiError('conflict', `volume "${name}" is mounted by box${mounts.length > 1 ? 'es' : ''} ${names(mounts.map((m) => m.box))}; detach it (POST …/volumes/${name}/detach) or delete those boxes first`);
+        throw new ApiError('conflict', `volume "${name}" is mounted by box${mounts.length > 1 ? 'es' : ''} ${names(mounts.map((m) => m.box))}; detach it (box volume detach ${name} BOX) or delete those boxes first`);
       }
+      for (const guard of this.deleteGuards) guard(row);
       this.requireEngine();
       // The intent first: a crash from here on is finished at start.
       this.store.update(row.id, { status: 'deleting' });
