@@ -70,8 +70,13 @@ function drain(stream: Duplex, onData: (chunk: Buffer) => void = () => undefined
  * A minimal correct exec client: create, start (hijacked, read to end),
  * inspect for the exit code (again at once if the engine has not recorded it yet).
  */
-export async function rawExec(containerId: string, command: string[]): Promise<{ exitCode: number; bytes: number; inspects: number }> {
-  const exec = await docker.getContainer(containerId).exec({ Cmd: command, AttachStdout: true, AttachStderr: true, Tty: false });
+export async function rawExec(
+  containerId: string,
+  command: string[],
+): Promise<{ exitCode: number; bytes: number; inspects: number }> {
+  const exec = await docker
+    .getContainer(containerId)
+    .exec({ Cmd: command, AttachStdout: true, AttachStderr: true, Tty: false });
   const stream = (await exec.start({ hijack: true, stdin: false, Tty: false })) as Duplex;
   let bytes = 0;
   await drain(stream, (c) => (bytes += c.length));
@@ -83,9 +88,20 @@ export async function rawExec(containerId: string, command: string[]): Promise<{
 }
 
 /** Runs a command on a TTY with stdin attached (as the core's sessions do) and counts what comes out until `expected` bytes arrived or the stream ended. */
-export async function rawTtyStream(containerId: string, command: string[], expected: number): Promise<{ ms: number; bytes: number }> {
+export async function rawTtyStream(
+  containerId: string,
+  command: string[],
+  expected: number,
+): Promise<{ ms: number; bytes: number }> {
   const start = performance.now();
-  const exec = await docker.getContainer(containerId).exec({ Cmd: command, AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: true, Env: ['TERM=xterm-256color'] });
+  const exec = await docker.getContainer(containerId).exec({
+    Cmd: command,
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: true,
+    Env: ['TERM=xterm-256color'],
+  });
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
   let bytes = 0;
   let doneAt = 0;
@@ -107,16 +123,27 @@ export async function rawTtyStream(containerId: string, command: string[], expec
 }
 
 export async function containerOfBox(project: string, box: string): Promise<string> {
-  const list = await docker.listContainers({ all: true, filters: { label: [`boxdesk.project=${project}`, `boxdesk.box=${box}`] } });
+  const list = await docker.listContainers({
+    all: true,
+    filters: { label: [`boxdesk.project=${project}`, `boxdesk.box=${box}`] },
+  });
   if (!list[0]) throw new Error(`no container for box ${project}/${box}`);
   return list[0].Id;
 }
 
 /** Names of the processes running in a container (busybox has no ps options worth relying on). */
 export async function processNames(containerId: string): Promise<string[]> {
-  const exec = await docker.getContainer(containerId).exec({ Cmd: ['sh', '-c', 'for p in /proc/[0-9]*; do cat $p/comm 2>/dev/null; done'], AttachStdout: true, AttachStderr: true, Tty: true });
+  const exec = await docker.getContainer(containerId).exec({
+    Cmd: ['sh', '-c', 'for p in /proc/[0-9]*; do cat $p/comm 2>/dev/null; done'],
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: true,
+  });
   const stream = (await exec.start({ hijack: true, stdin: false, Tty: true })) as Duplex;
   let text = '';
   await drain(stream, (c) => (text += c.toString('utf8')));
-  return text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -53,7 +53,11 @@ export function renderTable(scenarios: ScenarioResult[]): string {
     s.verdict,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join(' | ')
+      .trimEnd();
   const out = [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)];
   const notes = scenarios.flatMap((s) => s.notes.map((n) => `  ${s.name}: ${n}`));
   if (notes.length) out.push('', 'notes:', ...notes);

@@ -76,7 +76,16 @@ async function main(): Promise<number> {
   // The core also serves the UI, for the window's scenarios.
   ensureRendererBuilt();
   const core = await startCoreProcess({ args: ['--session-grace', String(graceSeconds), '--ui-dir', UI_DIR] });
-  const ctx: BenchContext = { core, project: `bench${Date.now().toString(36)}`, image: TEST_IMAGE, n, floodSeconds, graceSeconds, rawIds: new Set(), boxes: new Set() };
+  const ctx: BenchContext = {
+    core,
+    project: `bench${Date.now().toString(36)}`,
+    image: TEST_IMAGE,
+    n,
+    floodSeconds,
+    graceSeconds,
+    rawIds: new Set(),
+    boxes: new Set(),
+  };
   const scenarios: ScenarioResult[] = [];
   let error: string | undefined;
   try {
@@ -90,7 +99,18 @@ async function main(): Promise<number> {
         const message = err instanceof Error ? err.message : String(err);
         progress(`${s.name} FAILED: ${message}`);
         error = error ? `${error}; ${s.name}: ${message}` : `${s.name}: ${message}`;
-        scenarios.push({ name: s.name, unit: '', n: 0, ours: null, raw: null, ratioKind: '', ratio: null, target: '', verdict: 'MISS', notes: [`failed: ${message}`] });
+        scenarios.push({
+          name: s.name,
+          unit: '',
+          n: 0,
+          ours: null,
+          raw: null,
+          ratioKind: '',
+          ratio: null,
+          target: '',
+          verdict: 'MISS',
+          notes: [`failed: ${message}`],
+        });
       }
     }
   } finally {
@@ -103,13 +123,22 @@ async function main(): Promise<number> {
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_s: (finishedAt.getTime() - startedAt.getTime()) / 1000,
-    environment: { node: process.version, engine: `docker ${version.Version} (API ${version.ApiVersion})`, image: TEST_IMAGE, cpus: os.cpus().length, memory_mib: Math.round(os.totalmem() / 1024 / 1024), platform: `${os.platform()} ${os.release()}` },
+    environment: {
+      node: process.version,
+      engine: `docker ${version.Version} (API ${version.ApiVersion})`,
+      image: TEST_IMAGE,
+      cpus: os.cpus().length,
+      memory_mib: Math.round(os.totalmem() / 1024 / 1024),
+      platform: `${os.platform()} ${os.release()}`,
+    },
     parameters: { n, flood_seconds: floodSeconds, session_grace_seconds: graceSeconds },
     scenarios,
     ...(error ? { error } : {}),
   };
   const file = writeReport(RESULTS_DIR, report);
-  process.stdout.write(`\nBoxdesk bench — ${report.environment.engine}, ${report.environment.cpus} CPUs, n=${n}, ${report.duration_s.toFixed(0)} s\n\n${renderTable(scenarios)}\n\nresults: ${path.relative(process.cwd(), file)}\n`);
+  process.stdout.write(
+    `\nBoxdesk bench — ${report.environment.engine}, ${report.environment.cpus} CPUs, n=${n}, ${report.duration_s.toFixed(0)} s\n\n${renderTable(scenarios)}\n\nresults: ${path.relative(process.cwd(), file)}\n`,
+  );
   return error ? 1 : 0;
 }
 

@@ -37,7 +37,12 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
  * Runs `ours` and `raw` `n` times each, alternating which goes first so that
  * neither side always pays for a cold cache or a warm one.
  */
-export async function alternate(n: number, ours: (i: number) => Promise<number>, raw: (i: number) => Promise<number>, onRound?: (i: number) => void): Promise<{ ours: number[]; raw: number[] }> {
+export async function alternate(
+  n: number,
+  ours: (i: number) => Promise<number>,
+  raw: (i: number) => Promise<number>,
+  onRound?: (i: number) => void,
+): Promise<{ ours: number[]; raw: number[] }> {
   const out = { ours: [] as number[], raw: [] as number[] };
   for (let i = 0; i < n; i++) {
     if (i % 2 === 0) {

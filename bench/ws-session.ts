@@ -14,7 +14,13 @@ export type MessageHandler = (data: Buffer, isBinary: boolean) => void;
  * ends: frames that came with the 101 answer are delivered before an awaiting
  * caller would run again.
  */
-export function openExecSocket(ref: CoreRef, box: string, command: string[], tty: boolean, onMessage: MessageHandler): Promise<WebSocket> {
+export function openExecSocket(
+  ref: CoreRef,
+  box: string,
+  command: string[],
+  tty: boolean,
+  onMessage: MessageHandler,
+): Promise<WebSocket> {
   const url = new URL(`${ref.core.url.replace(/^http/, 'ws')}/v1/projects/${ref.project}/boxes/${box}/exec`);
   for (const part of command) url.searchParams.append('command', part);
   url.searchParams.set('tty', tty ? '1' : '0');
@@ -39,7 +45,12 @@ export interface StreamCount {
  * Runs a command on a TTY through the exec WebSocket and counts the terminal
  * bytes until `expected` arrived, or the socket closed (whichever is first).
  */
-export async function coreTtyStream(ref: CoreRef, box: string, command: string[], expected: number): Promise<StreamCount> {
+export async function coreTtyStream(
+  ref: CoreRef,
+  box: string,
+  command: string[],
+  expected: number,
+): Promise<StreamCount> {
   const start = performance.now();
   let bytes = 0;
   let doneAt = 0;

@@ -5,7 +5,13 @@ export interface CompletionNode {
   /** Command words after `box`: '' for the root, 'token create' for a group's command. */
   path: string;
   commands: { name: string; description: string }[];
-  options: { flags: string[]; description: string; takesValue: boolean; choices: readonly string[]; directory: boolean }[];
+  options: {
+    flags: string[];
+    description: string;
+    takesValue: boolean;
+    choices: readonly string[];
+    directory: boolean;
+  }[];
 }
 
 /** The whole command tree, read from the commander program (so every area's commands are in it). */
@@ -40,7 +46,8 @@ const words = (items: readonly string[]) => items.join(' ');
 /** Every option that takes a value, by flag: its choices, or 'dir' for a directory. */
 const valueOptions = (nodes: CompletionNode[]) => {
   const all = new Map<string, readonly string[] | 'dir'>();
-  for (const n of nodes) for (const o of n.options) if (o.takesValue) for (const f of o.flags) all.set(f, o.directory ? 'dir' : o.choices);
+  for (const n of nodes)
+    for (const o of n.options) if (o.takesValue) for (const f of o.flags) all.set(f, o.directory ? 'dir' : o.choices);
   return [...all];
 };
 
@@ -48,7 +55,12 @@ export function bashScript(program: Command): string {
   const nodes = completionTree(program);
   const paths = nodes.filter((n) => n.path).map((n) => `"${n.path}"`);
   const values = valueOptions(nodes).map(([flag, choices]) => {
-    const reply = choices === 'dir' ? '$(compgen -d -- "$cur")' : choices.length ? `$(compgen -W "${words(choices)}" -- "$cur")` : '';
+    const reply =
+      choices === 'dir'
+        ? '$(compgen -d -- "$cur")'
+        : choices.length
+          ? `$(compgen -W "${words(choices)}" -- "$cur")`
+          : '';
     return `    ${flag}) COMPREPLY=(${reply}); return ;;`;
   });
   const byPath = (get: (n: CompletionNode) => string) => nodes.map((n) => `    "${n.path}") ${get(n)} ;;`).join('\n');
@@ -106,7 +118,10 @@ _box() {
     w=\${words[i]}
     next="\${box_path:+$box_path }$w"
     case "$next" in
-      (${nodes.filter((n) => n.path).map((n) => sq(n.path)).join('|')}) box_path="$next" ;;
+      (${nodes
+        .filter((n) => n.path)
+        .map((n) => sq(n.path))
+        .join('|')}) box_path="$next" ;;
     esac
   done
   case "\${words[CURRENT-1]}" in
@@ -133,7 +148,10 @@ export function fishScript(program: Command): string {
     '# Load it now:   box completion fish | source',
     '# For good:      box completion fish > ~/.config/fish/completions/box.fish',
     'complete -c box -f',
-    `set -g __box_paths ${nodes.filter((n) => n.path).map((n) => fq(n.path)).join(' ')}`,
+    `set -g __box_paths ${nodes
+      .filter((n) => n.path)
+      .map((n) => fq(n.path))
+      .join(' ')}`,
     'function __box_path --description "the box command words typed so far"',
     '    set -l p',
     '    set -l typed (commandline -opc)',
@@ -150,7 +168,13 @@ export function fishScript(program: Command): string {
     for (const c of n.commands) lines.push(`complete -c box ${here} -a ${fq(c.name)} -d ${fq(c.description)}`);
     for (const o of n.options) {
       const flags = o.flags.map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`)).join(' ');
-      const value = !o.takesValue ? '' : o.directory ? " -x -a '(__fish_complete_directories)'" : o.choices.length ? ` -x -a ${fq(words(o.choices))}` : ' -x';
+      const value = !o.takesValue
+        ? ''
+        : o.directory
+          ? " -x -a '(__fish_complete_directories)'"
+          : o.choices.length
+            ? ` -x -a ${fq(words(o.choices))}`
+            : ' -x';
       lines.push(`complete -c box ${here} ${flags}${value} -d ${fq(o.description)}`);
     }
   }

@@ -49,7 +49,11 @@ export interface EventStream {
  * Opens GET /v1/events. Resolves once the server has accepted the stream, so
  * a caller can subscribe first and then read the current state without a gap.
  */
-export async function openEventStream(fetch: FetchLike, baseUrl: string, token: string | undefined): Promise<EventStream> {
+export async function openEventStream(
+  fetch: FetchLike,
+  baseUrl: string,
+  token: string | undefined,
+): Promise<EventStream> {
   const controller = new AbortController();
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (token) headers.authorization = `Bearer ${token}`;

@@ -32,20 +32,29 @@ export const isFinal = (d: Deployment) => FINAL_DEPLOYMENT_STATUSES.includes(d.s
  * two; where the stream is unavailable or ends, it polls the deployment.
  * Returns the deployment as it ended; throws when the timeout passes.
  */
-export async function startAndFollow(ctx: Context, service: string, start: () => Promise<Deployment>, options: FollowOptions): Promise<Deployment> {
+export async function startAndFollow(
+  ctx: Context,
+  service: string,
+  start: () => Promise<Deployment>,
+  options: FollowOptions,
+): Promise<Deployment> {
   const deadline = Date.now() + options.timeoutS * 1000;
   const left = () => deadline - Date.now();
   let stream: EventStream | undefined;
   let current: Deployment | undefined;
   const seen = (d: Deployment) => {
     // An event queued before the catch-up read may be older than what that read returned.
-    if (current && (d.updated_at < current.updated_at || (current.status === d.status && current.step === d.step))) return;
+    if (current && (d.updated_at < current.updated_at || (current.status === d.status && current.step === d.step)))
+      return;
     current = d;
     options.onChange(d);
   };
   const refresh = async (id: string) => seen(await ctx.client.services.deployment(ctx.project, service, id));
   try {
-    stream = await within(openEventStream(ctx.fetch, ctx.connection.url, ctx.connection.token).catch(() => undefined), left());
+    stream = await within(
+      openEventStream(ctx.fetch, ctx.connection.url, ctx.connection.token).catch(() => undefined),
+      left(),
+    );
     const started = await start();
     seen(started);
     const id = started.id;
@@ -57,9 +66,21 @@ export async function startAndFollow(ctx: Context, service: string, start: () =>
         if (next === undefined || next.done) break;
         const event = next.value;
         if (event.type === 'reset') await refresh(id);
-        else if (event.type === 'service.deleted' && event.project === ctx.project && event.data.service.name === service) {
-          throw new ApiError('not_found', `service ${service} was deleted while its deployment ${id} was ${current!.status}`);
-        } else if (event.type === 'deployment.updated' && event.project === ctx.project && event.data.service === service && event.data.deployment.id === id) {
+        else if (
+          event.type === 'service.deleted' &&
+          event.project === ctx.project &&
+          event.data.service.name === service
+        ) {
+          throw new ApiError(
+            'not_found',
+            `service ${service} was deleted while its deployment ${id} was ${current!.status}`,
+          );
+        } else if (
+          event.type === 'deployment.updated' &&
+          event.project === ctx.project &&
+          event.data.service === service &&
+          event.data.deployment.id === id
+        ) {
           seen(event.data.deployment);
         } else continue;
         if (isFinal(current!)) return current!;
@@ -70,7 +91,9 @@ export async function startAndFollow(ctx: Context, service: string, start: () =>
       await refresh(id);
       if (isFinal(current!)) return current!;
     }
-    throw new Error(`deployment ${id} of ${service} is still ${current!.status} after ${options.timeoutS} s; raise --timeout or check "box service deployments ${service}"`);
+    throw new Error(
+      `deployment ${id} of ${service} is still ${current!.status} after ${options.timeoutS} s; raise --timeout or check "box service deployments ${service}"`,
+    );
   } finally {
     stream?.close();
   }

@@ -27,7 +27,19 @@ import type { Io } from './context';
 import { realPlatform } from './profile';
 import { run, type Area } from './program';
 
-export const AREAS: readonly Area[] = [registerBoxCommands, registerExecCommands, registerStatsCommands, registerFileCommands, registerSystemCommands, registerSnapshotCommands, registerPublishingCommands, registerVolumeCommands, registerServiceCommands, registerServeCommand, registerCompletionCommand];
+export const AREAS: readonly Area[] = [
+  registerBoxCommands,
+  registerExecCommands,
+  registerStatsCommands,
+  registerFileCommands,
+  registerSystemCommands,
+  registerSnapshotCommands,
+  registerPublishingCommands,
+  registerVolumeCommands,
+  registerServiceCommands,
+  registerServeCommand,
+  registerCompletionCommand,
+];
 
 /** Runs one command line; returns the exit status. */
 export function main(argv: readonly string[], io: Io, areas: readonly Area[] = AREAS): Promise<number> {
@@ -37,5 +49,10 @@ export function main(argv: readonly string[], io: Io, areas: readonly Area[] = A
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit);
 
 export async function cli(argv: string[] = process.argv.slice(2)): Promise<void> {
-  process.exitCode = await main(argv, { stdout: process.stdout, stderr: process.stderr, platform: realPlatform(), fetch: nodeFetch });
+  process.exitCode = await main(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    platform: realPlatform(),
+    fetch: nodeFetch,
+  });
 }

@@ -17,7 +17,8 @@ export function collect(value: string, previous: string[] | undefined): string[]
 export function wholeNumber(flag: string, min = 0): (raw: string) => number {
   return (raw) => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${raw}"`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min)
+      throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${raw}"`);
     return n;
   };
 }
@@ -29,14 +30,19 @@ export function wholeNumberOrNone(flag: string): (raw: string) => number | null 
 }
 
 /** `K=V` pairs into a map; with allowRemove, `K-` maps K to null (remove it). */
-export function keyValues(items: readonly string[] | undefined, flag: string, allowRemove = false): Record<string, string | null> | undefined {
+export function keyValues(
+  items: readonly string[] | undefined,
+  flag: string,
+  allowRemove = false,
+): Record<string, string | null> | undefined {
   if (!items || items.length === 0) return undefined;
   const map: Record<string, string | null> = {};
   for (const item of items) {
     const eq = item.indexOf('=');
     if (eq > 0) map[item.slice(0, eq)] = item.slice(eq + 1);
     else if (allowRemove && item.endsWith('-') && item.length > 1) map[item.slice(0, -1)] = null;
-    else throw new UsageError(`--${flag} expects KEY=VALUE${allowRemove ? ' (or KEY- to remove it)' : ''}, got "${item}"`);
+    else
+      throw new UsageError(`--${flag} expects KEY=VALUE${allowRemove ? ' (or KEY- to remove it)' : ''}, got "${item}"`);
   }
   return map;
 }

@@ -19,7 +19,16 @@ export interface Column<T> {
 export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
   const cells = [columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => cell(c.get(r))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  return cells.map((line) => line.map((v, i) => (i === line.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    cells
+      .map((line) =>
+        line
+          .map((v, i) => (i === line.length - 1 ? v : v.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** One record as "field: value" lines. */

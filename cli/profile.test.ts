@@ -42,7 +42,10 @@ describe('resolveConnection', () => {
 
   it('with nothing set, the local core and its token file', () => {
     const c = resolveConnection({}, platform({}, TOKEN_FILE));
-    assert.deepEqual([c.url, c.urlSource, c.token, c.tokenSource], ['http://127.0.0.1:7420', 'local core', 'file-token', 'token file']);
+    assert.deepEqual(
+      [c.url, c.urlSource, c.token, c.tokenSource],
+      ['http://127.0.0.1:7420', 'local core', 'file-token', 'token file'],
+    );
   });
 
   it('SERVICE_URL does not bring a token: the token file still applies', () => {
@@ -71,7 +74,10 @@ describe('defaultDataDir', () => {
     assert.equal(defaultDataDir(platform({})), '/home/u/.local/share/boxdesk');
     assert.equal(defaultDataDir(platform({ XDG_DATA_HOME: '/x' })), '/x/boxdesk');
     assert.equal(defaultDataDir(platform({}, {}, 'darwin')), '/home/u/Library/Application Support/Boxdesk');
-    assert.equal(defaultDataDir(platform({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, {}, 'win32')), 'C:\\Users\\u\\AppData\\Roaming\\Boxdesk');
+    assert.equal(
+      defaultDataDir(platform({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, {}, 'win32')),
+      'C:\\Users\\u\\AppData\\Roaming\\Boxdesk',
+    );
   });
 
   it('profileEnvName', () => {

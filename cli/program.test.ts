@@ -31,10 +31,19 @@ interface Seen {
 /** Commands registered through the same extension API as the real areas, recording what the parser hands them. */
 function probes(seen: Seen[]): Area {
   return (program, cli) => {
-    const record = (command: string) => async (ctx: { project: string; format: string; connection: { url: string } }, args: string[], opts: object) => {
-      seen.push({ command, args, opts: { ...opts }, project: ctx.project, format: ctx.format, url: ctx.connection.url });
-      return 3;
-    };
+    const record =
+      (command: string) =>
+      async (ctx: { project: string; format: string; connection: { url: string } }, args: string[], opts: object) => {
+        seen.push({
+          command,
+          args,
+          opts: { ...opts },
+          project: ctx.project,
+          format: ctx.format,
+          url: ctx.connection.url,
+        });
+        return 3;
+      };
     const probe = program
       .command('probe')
       .argument('[ARGS...]')
@@ -42,11 +51,20 @@ function probes(seen: Seen[]): Area {
       .option('--cpus <N>', 'a number', wholeNumber('--cpus', 1))
       .option('-t, --tty', 'a switch');
     cli.action(probe, record('probe'));
-    const remote = program.command('remote').argument('<NAME>').argument('[CMD...]').option('-t, --tty', 'a switch').option('--cpus <N>', 'a number', wholeNumber('--cpus', 1)).passThroughOptions();
+    const remote = program
+      .command('remote')
+      .argument('<NAME>')
+      .argument('[CMD...]')
+      .option('-t, --tty', 'a switch')
+      .option('--cpus <N>', 'a number', wholeNumber('--cpus', 1))
+      .passThroughOptions();
     cli.action(remote, record('remote'), { passThroughAfter: 1 });
     cli.action(program.command('grp').command('sub').argument('<X>'), record('grp sub'));
     cli.action(program.command('fail'), async () => {
-      throw new ApiError('invalid_body', 'the body is wrong', { errors: [{ path: '/name', message: 'must be a DNS label' }], hint: 'use lower-case letters' });
+      throw new ApiError('invalid_body', 'the body is wrong', {
+        errors: [{ path: '/name', message: 'must be a DNS label' }],
+        hint: 'use lower-case letters',
+      });
     });
   };
 }
@@ -55,14 +73,32 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const seen: Seen[] = [];
   const stdout = capture();
   const stderr = capture();
-  const io: Io = { stdout, stderr, platform: { env, platform: 'linux', homedir: '/nonexistent', readFile: () => undefined }, fetch: (url, init) => fetch(url, init as RequestInit) };
+  const io: Io = {
+    stdout,
+    stderr,
+    platform: { env, platform: 'linux', homedir: '/nonexistent', readFile: () => undefined },
+    fetch: (url, init) => fetch(url, init as RequestInit),
+  };
   const code = await main(argv, io, [...AREAS, probes(seen)]);
   return { code, stdout: stdout.text(), stderr: stderr.text(), seen: seen[0] };
 }
 
 describe('the parser', () => {
   it('reads long, short, inline and repeated options around arguments; the action’s number is the exit status', async () => {
-    const r = await run(['probe', 'b1', '--cpus', '2', '-o', 'json', '--env=A=1', '-e', 'B=2', '-t', '--url=http://x:1', 'b2']);
+    const r = await run([
+      'probe',
+      'b1',
+      '--cpus',
+      '2',
+      '-o',
+      'json',
+      '--env=A=1',
+      '-e',
+      'B=2',
+      '-t',
+      '--url=http://x:1',
+      'b2',
+    ]);
     assert.equal(r.code, 3, r.stderr);
     assert.deepEqual(r.seen!.args, ['b1', 'b2']);
     assert.deepEqual([r.seen!.opts.cpus, r.seen!.opts.env, r.seen!.opts.tty], [2, ['A=1', 'B=2'], true]);
@@ -71,7 +107,10 @@ describe('the parser', () => {
 
   it('takes global options before the command, between a group and its command, and after it', async () => {
     const before = await run(['--url', 'http://x:2', '-o', 'yaml', '-p', 'proj', 'grp', 'sub', 'y']);
-    assert.deepEqual([before.seen!.command, before.seen!.args, before.seen!.url, before.seen!.format, before.seen!.project], ['grp sub', ['y'], 'http://x:2', 'yaml', 'proj']);
+    assert.deepEqual(
+      [before.seen!.command, before.seen!.args, before.seen!.url, before.seen!.format, before.seen!.project],
+      ['grp sub', ['y'], 'http://x:2', 'yaml', 'proj'],
+    );
     const between = await run(['grp', '--project=mid', 'sub', 'y']);
     assert.equal(between.seen!.project, 'mid');
     const after = await run(['grp', 'sub', 'y', '--project', 'late', '--output=json']);
@@ -95,9 +134,15 @@ describe('the parser', () => {
 
   it('with passThroughAfter, the command after NAME keeps its own flags; options between NAME and it are ours', async () => {
     const r = await run(['remote', '-t', 'b1', 'ls', '-la', '--cpus']);
-    assert.deepEqual([r.seen!.args, r.seen!.opts.tty, r.seen!.opts.cpus], [['b1', 'ls', '-la', '--cpus'], true, undefined]);
+    assert.deepEqual(
+      [r.seen!.args, r.seen!.opts.tty, r.seen!.opts.cpus],
+      [['b1', 'ls', '-la', '--cpus'], true, undefined],
+    );
     const between = await run(['remote', 'b1', '--cpus', '2', '-o', 'json', '--', 'ls', '-x']);
-    assert.deepEqual([between.seen!.args, between.seen!.opts.cpus, between.seen!.format], [['b1', 'ls', '-x'], 2, 'json']);
+    assert.deepEqual(
+      [between.seen!.args, between.seen!.opts.cpus, between.seen!.format],
+      [['b1', 'ls', '-x'], 2, 'json'],
+    );
     const unknown = await run(['remote', 'b1', '--nope', 'ls']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown option --nope/);
@@ -131,10 +176,25 @@ describe('the parser', () => {
   it('--help shows commands and the URL/token precedence; no command shows it too, exiting 2', async () => {
     const help = await run(['--help']);
     assert.equal(help.code, 0);
-    for (const text of ['create', 'exec', 'token', 'serve', 'completion', '--url', 'SERVICE_PROFILE_<NAME>_URL', 'SERVICE_URL', 'SERVICE_API_URL', 'SERVICE_PROFILE_<NAME>_TOKEN', "the local core's token file"]) {
+    for (const text of [
+      'create',
+      'exec',
+      'token',
+      'serve',
+      'completion',
+      '--url',
+      'SERVICE_PROFILE_<NAME>_URL',
+      'SERVICE_URL',
+      'SERVICE_API_URL',
+      'SERVICE_PROFILE_<NAME>_TOKEN',
+      "the local core's token file",
+    ]) {
       assert.ok(help.stdout.includes(text), `help mentions ${text}`);
     }
-    assert.ok(help.stdout.indexOf('SERVICE_PROFILE_<NAME>_URL') < help.stdout.indexOf('SERVICE_URL\n'), 'the profile comes before SERVICE_URL');
+    assert.ok(
+      help.stdout.indexOf('SERVICE_PROFILE_<NAME>_URL') < help.stdout.indexOf('SERVICE_URL\n'),
+      'the profile comes before SERVICE_URL',
+    );
     const none = await run([]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /Usage: box/);
@@ -203,6 +263,15 @@ describe('value helpers', () => {
   it('parseFormat and table', () => {
     assert.equal(parseFormat(undefined), 'table');
     assert.throws(() => parseFormat('xml'), UsageError);
-    assert.equal(table([{ a: 'x', b: null }], [{ header: 'LONG', get: (r) => r.a }, { header: 'B', get: (r) => r.b }]), 'LONG  B\nx     -\n');
+    assert.equal(
+      table(
+        [{ a: 'x', b: null }],
+        [
+          { header: 'LONG', get: (r) => r.a },
+          { header: 'B', get: (r) => r.b },
+        ],
+      ),
+      'LONG  B\nx     -\n',
+    );
   });
 });

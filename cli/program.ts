@@ -97,20 +97,26 @@ function usageError(err: CommanderError, cmd: Command): Error {
       return new UsageError(m ? `${m[2]} needs a value (${m[3]})` : message);
     }
     case 'commander.invalidArgument': {
-      const m = /^option '(?:-\w, )?(--?[\w-]+) <.+>' argument '(.*)' is invalid\. Allowed choices are (.*)\.$/s.exec(message);
+      const m = /^option '(?:-\w, )?(--?[\w-]+) <.+>' argument '(.*)' is invalid\. Allowed choices are (.*)\.$/s.exec(
+        message,
+      );
       return new UsageError(m ? `${m[1]} must be one of ${m[3]}, got "${m[2]}"` : message);
     }
     case 'commander.unknownOption': {
       const flag = /^unknown option '([^']+)'/.exec(message)?.[1] ?? '';
       const switchName = flag.includes('=') ? flag.slice(0, flag.indexOf('=')) : undefined;
       const isSwitch = (o: Option) => o.long === switchName && !o.required && !o.optional;
-      if (switchName && [cmd, ...(cmd.parent ? [cmd.parent] : [])].some((c) => c.options.some(isSwitch))) return new UsageError(`${switchName} takes no value`);
+      if (switchName && [cmd, ...(cmd.parent ? [cmd.parent] : [])].some((c) => c.options.some(isSwitch)))
+        return new UsageError(`${switchName} takes no value`);
       return new UsageError(message.replace(/^unknown option '([^']+)'/, 'unknown option $1'));
     }
     case 'commander.unknownCommand': {
       const name = /^unknown command '([^']+)'/.exec(message)?.[1] ?? '';
       const suggestion = /\(Did you mean (\S+)\?\)/.exec(message)?.[1];
-      if (cmd.parent) return new UsageError(`unknown command "${cmd.name()} ${name}"; try: ${cmd.commands.map((c) => `${cmd.name()} ${c.name()}`).join(', ')}`);
+      if (cmd.parent)
+        return new UsageError(
+          `unknown command "${cmd.name()} ${name}"; try: ${cmd.commands.map((c) => `${cmd.name()} ${c.name()}`).join(', ')}`,
+        );
       return new UsageError(`unknown command "${name}"${suggestion ? `; did you mean ${suggestion}?` : ''}`);
     }
     default:
@@ -121,7 +127,8 @@ function usageError(err: CommanderError, cmd: Command): Error {
 /** Builds the Context from the global options. */
 export function buildContext(opts: GlobalOptions, io: Io): Context {
   const project = opts.project ?? (io.platform.env.BOX_PROJECT || 'default');
-  if (!DNS_LABEL.test(project)) throw new UsageError(`project "${project}" is not a DNS label (lower-case letters, digits, hyphens)`);
+  if (!DNS_LABEL.test(project))
+    throw new UsageError(`project "${project}" is not a DNS label (lower-case letters, digits, hyphens)`);
   const format = parseFormat(opts.output);
   const connection = resolveConnection({ url: opts.url, token: opts.token, profile: opts.profile }, io.platform);
   const client = new BoxdeskClient({ baseUrl: connection.url, token: connection.token, fetch: io.fetch });
@@ -155,7 +162,10 @@ export class Cli {
       } catch (err) {
         const { connection } = ctx;
         if (err instanceof ApiError && err.code === 'unauthorized' && connection.tokenSource === 'none') {
-          throw new ApiError(err.code, err.message, { errors: err.errors, hint: `no token given and ${connection.tokenFile} is missing or empty: pass --token or set SERVICE_PROFILE_<NAME>_TOKEN` });
+          throw new ApiError(err.code, err.message, {
+            errors: err.errors,
+            hint: `no token given and ${connection.tokenFile} is missing or empty: pass --token or set SERVICE_PROFILE_<NAME>_TOKEN`,
+          });
         }
         throw err;
       }
@@ -193,7 +203,11 @@ export function buildProgram(io: Io, areas: readonly Area[]): { program: Command
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [COMMAND]', 'show help for a command')
     .configureHelp({ showGlobalOptions: true })
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: () => undefined,
+    })
     .addHelpText('after', PRECEDENCE);
   for (const option of globalOptions()) program.addOption(option.helpGroup('Global options:'));
   for (const area of areas) area(program, cli);
@@ -205,7 +219,8 @@ export function buildProgram(io: Io, areas: readonly Area[]): { program: Command
     if (cmd === program) continue;
     // Global options may also follow the command: each command reads them too, without listing them again.
     for (const option of globalOptions()) {
-      if (!cmd.options.some((o) => o.long === option.long || (option.short && o.short === option.short))) cmd.addOption(option.hideHelp());
+      if (!cmd.options.some((o) => o.long === option.long || (option.short && o.short === option.short)))
+        cmd.addOption(option.hideHelp());
     }
   }
   return { program, cli };

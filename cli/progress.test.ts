@@ -81,7 +81,10 @@ describe('withSpinner', () => {
   it('where stderr is not a terminal, runs the work silently and passes its result and errors on', async () => {
     const stderr = screen(false);
     assert.equal(await withSpinner('creating', async () => 42, stderr), 42);
-    await assert.rejects(withSpinner('creating', async () => Promise.reject(new Error('boom')), stderr), /boom/);
+    await assert.rejects(
+      withSpinner('creating', async () => Promise.reject(new Error('boom')), stderr),
+      /boom/,
+    );
     assert.equal(stderr.text(), '');
   });
 });
@@ -89,7 +92,14 @@ describe('withSpinner', () => {
 describe('withSpinner on a terminal', () => {
   it('draws the label while the work runs', async () => {
     const stderr = screen(true);
-    assert.equal(await withSpinner('stopping box web', () => new Promise((resolve) => setTimeout(() => resolve('done'), 250)), stderr), 'done');
+    assert.equal(
+      await withSpinner(
+        'stopping box web',
+        () => new Promise((resolve) => setTimeout(() => resolve('done'), 250)),
+        stderr,
+      ),
+      'done',
+    );
     assert.match(stderr.text(), /stopping box web/);
   });
 
@@ -103,6 +113,13 @@ describe('withSpinner on a terminal', () => {
 
 describe('formatBytes', () => {
   it('uses binary units with one decimal', () => {
-    assert.deepEqual([0, 1023, 1024, 1536, 1048576, 5 * 1024 ** 3].map(formatBytes), ['0 B', '1023 B', '1.0 KiB', '1.5 KiB', '1.0 MiB', '5.0 GiB']);
+    assert.deepEqual([0, 1023, 1024, 1536, 1048576, 5 * 1024 ** 3].map(formatBytes), [
+      '0 B',
+      '1023 B',
+      '1.0 KiB',
+      '1.5 KiB',
+      '1.0 MiB',
+      '5.0 GiB',
+    ]);
   });
 });

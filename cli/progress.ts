@@ -13,7 +13,11 @@ export function canDraw(stream: NodeJS.WriteStream): boolean {
 }
 
 /** A spinner on `stream` while a slow request runs; nothing at all when the stream is not a terminal. */
-export async function withSpinner<T>(label: string, work: () => Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
+export async function withSpinner<T>(
+  label: string,
+  work: () => Promise<T>,
+  stream: NodeJS.WriteStream = process.stderr,
+): Promise<T> {
   if (!canDraw(stream)) return work();
   const spinner = ora({ text: label, stream, discardStdin: false, isEnabled: true }).start();
   try {
@@ -56,7 +60,9 @@ export class TransferBar extends Transform {
     this.bar = canDraw(options.stream)
       ? new cliProgress.SingleBar({
           stream: options.stream,
-          format: known ? `${options.label} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}` : `${options.label} {done} | {rate}`,
+          format: known
+            ? `${options.label} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}`
+            : `${options.label} {done} | {rate}`,
           hideCursor: true,
           clearOnComplete: false,
           etaBuffer: 50,
@@ -69,7 +75,11 @@ export class TransferBar extends Transform {
 
   private payload(): { done: string; size: string; rate: string } {
     const seconds = Math.max((Date.now() - this.started) / 1000, 0.001);
-    return { done: formatBytes(this.bytes), size: formatBytes(this.options.total ?? 0), rate: `${formatBytes(Math.round(this.bytes / seconds))}/s` };
+    return {
+      done: formatBytes(this.bytes),
+      size: formatBytes(this.options.total ?? 0),
+      rate: `${formatBytes(Math.round(this.bytes / seconds))}/s`,
+    };
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

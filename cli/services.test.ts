@@ -19,7 +19,12 @@ function capture(): NodeJS.WriteStream & { text(): string } {
 
 function io(): Io & { stdout: ReturnType<typeof capture>; stderr: ReturnType<typeof capture> } {
   // No core listens here: a command that got past its parser fails with 1, a usage error with 2.
-  return { stdout: capture(), stderr: capture(), platform: { env: {}, platform: 'linux', homedir: '/nonexistent', readFile: () => undefined }, fetch: (url, init) => fetch(url, init as RequestInit) };
+  return {
+    stdout: capture(),
+    stderr: capture(),
+    platform: { env: {}, platform: 'linux', homedir: '/nonexistent', readFile: () => undefined },
+    fetch: (url, init) => fetch(url, init as RequestInit),
+  };
 }
 
 async function run(...argv: string[]) {
@@ -49,7 +54,19 @@ const dep = (over: Partial<Deployment>): Deployment => ({
 
 describe('box service create: the body', () => {
   it('turns --command into sh -c, -- CMD ARGS into the exact argv, and gathers env, volumes, health and auth', () => {
-    const body = createBody('web', { port: 8080, command: 'echo v$VERSION', env: ['VERSION=1'], volume: ['data:/srv:ro'], healthPath: '/up', healthInterval: 0.2, auth: 'public' }, []);
+    const body = createBody(
+      'web',
+      {
+        port: 8080,
+        command: 'echo v$VERSION',
+        env: ['VERSION=1'],
+        volume: ['data:/srv:ro'],
+        healthPath: '/up',
+        healthInterval: 0.2,
+        auth: 'public',
+      },
+      [],
+    );
     assert.deepEqual(body, {
       name: 'web',
       port: 8080,
@@ -59,7 +76,11 @@ describe('box service create: the body', () => {
       health_check: { path: '/up', interval_s: 0.2 },
       auth: 'public',
     });
-    assert.deepEqual(createBody('web', { port: 80 }, ['httpd', '-f', '-p', '80']), { name: 'web', port: 80, command: ['httpd', '-f', '-p', '80'] });
+    assert.deepEqual(createBody('web', { port: 80 }, ['httpd', '-f', '-p', '80']), {
+      name: 'web',
+      port: 80,
+      command: ['httpd', '-f', '-p', '80'],
+    });
   });
 });
 
@@ -87,7 +108,18 @@ describe('box service / deploy / rollback: the command line', () => {
   it('is in the completion tree', () => {
     const nodes = completionTree(buildProgram(io(), AREAS).program);
     const paths = nodes.map((n) => n.path);
-    for (const p of ['service', 'service create', 'service ls', 'service get', 'service update', 'service rm', 'service deployments', 'deploy', 'rollback']) assert.ok(paths.includes(p), p);
+    for (const p of [
+      'service',
+      'service create',
+      'service ls',
+      'service get',
+      'service update',
+      'service rm',
+      'service deployments',
+      'deploy',
+      'rollback',
+    ])
+      assert.ok(paths.includes(p), p);
     const create = nodes.find((n) => n.path === 'service create')!;
     assert.deepEqual(create.options.find((o) => o.flags.includes('--auth'))?.choices, ['public', 'token']);
   });
@@ -108,6 +140,9 @@ describe('the steps of a deployment', () => {
     r.update(dep({ step: 'starting box web-green' }));
     r.update(dep({ status: 'live' }));
     r.end(true);
-    assert.equal(stderr.text(), 'deploying web: pending\ndeploying web: starting: starting box web-green\ndeploying web: live\n');
+    assert.equal(
+      stderr.text(),
+      'deploying web: pending\ndeploying web: starting: starting box web-green\ndeploying web: live\n',
+    );
   });
 });

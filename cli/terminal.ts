@@ -1,6 +1,12 @@
 import WebSocket from 'ws';
 import { ApiError, type Problem } from '../shared/errors';
-import { BEARER_PROTOCOL_PREFIX, Channel, WS_PROTOCOL, type ClientControl, type ServerControl } from '../shared/protocol';
+import {
+  BEARER_PROTOCOL_PREFIX,
+  Channel,
+  WS_PROTOCOL,
+  type ClientControl,
+  type ServerControl,
+} from '../shared/protocol';
 
 export interface TerminalOptions {
   url: string;
@@ -22,7 +28,12 @@ export interface TerminalResult {
 /** Initial size of the local terminal, for the socket's query string. */
 export function terminalSize(stdout: NodeJS.WriteStream): [string, number | undefined][] {
   // A pseudo-terminal without a size (e.g. under `script`) reports 0.
-  return stdout.isTTY && stdout.columns > 0 && stdout.rows > 0 ? [['cols', stdout.columns], ['rows', stdout.rows]] : [];
+  return stdout.isTTY && stdout.columns > 0 && stdout.rows > 0
+    ? [
+        ['cols', stdout.columns],
+        ['rows', stdout.rows],
+      ]
+    : [];
 }
 
 /** Reads a refused upgrade's problem document into an ApiError. */
@@ -62,7 +73,8 @@ export function runTerminal(options: TerminalOptions): Promise<TerminalResult> {
     ws.send(tty ? data : Buffer.concat([Buffer.of(Channel.stdin), data]), { binary: true });
   };
   const onEnd = () => control({ type: 'eof' });
-  const onResize = () => stdout.columns > 0 && stdout.rows > 0 && control({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
+  const onResize = () =>
+    stdout.columns > 0 && stdout.rows > 0 && control({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
   const cleanup = () => {
     stdin.off('data', onInput);
     stdin.off('end', onEnd);

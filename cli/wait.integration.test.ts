@@ -20,7 +20,8 @@ const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit);
 
 describe('parseEventStream', () => {
   it('reassembles events split anywhere, skips comments, joins data lines', async () => {
-    const text = ': hello\nretry: 2000\n\nid: 1\nevent: box.status\ndata: {"a":\ndata: 1}\n\r\n: keep-alive\n\nevent: reset\ndata: not json\n\n';
+    const text =
+      ': hello\nretry: 2000\n\nid: 1\nevent: box.status\ndata: {"a":\ndata: 1}\n\r\n: keep-alive\n\nevent: reset\ndata: not json\n\n';
     const bytes = Buffer.from(text);
     async function* oneByteAtATime() {
       for (const b of bytes) yield Uint8Array.of(b);
@@ -41,7 +42,11 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
   const created: string[] = [];
   const prefix = `wait-${crypto.randomBytes(3).toString('hex')}`;
 
-  const contextWith = (fetch: FetchLike): Context => ({ ...ctx, fetch, client: new BoxdeskClient({ baseUrl: ctx.connection.url, token: ctx.connection.token, fetch }) });
+  const contextWith = (fetch: FetchLike): Context => ({
+    ...ctx,
+    fetch,
+    client: new BoxdeskClient({ baseUrl: ctx.connection.url, token: ctx.connection.token, fetch }),
+  });
   async function newBox(suffix: string): Promise<Box> {
     const name = `${prefix}-${suffix}`;
     created.push(name);
@@ -50,7 +55,11 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'box-wait-'));
-    serve = spawn(process.execPath, [BOX_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    serve = spawn(
+      process.execPath,
+      [BOX_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`box serve did not start within 30 s:\n${output}`)), 30_000);
@@ -66,9 +75,25 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
       serve.stderr!.on('data', onData);
       serve.on('exit', (code) => reject(new Error(`box serve exited ${code}:\n${output}`)));
     });
-    const connection = resolveConnection({ url }, { env: { BOXDESK_DATA_DIR: dataDir }, platform: 'linux', homedir: os.homedir(), readFile: (f) => fs.readFileSync(f, 'utf8') });
+    const connection = resolveConnection(
+      { url },
+      {
+        env: { BOXDESK_DATA_DIR: dataDir },
+        platform: 'linux',
+        homedir: os.homedir(),
+        readFile: (f) => fs.readFileSync(f, 'utf8'),
+      },
+    );
     const client = new BoxdeskClient({ baseUrl: url, token: connection.token, fetch: nodeFetch });
-    ctx = { client, connection, project: 'default', format: 'table', stdout: process.stdout, stderr: process.stderr, fetch: nodeFetch };
+    ctx = {
+      client,
+      connection,
+      project: 'default',
+      format: 'table',
+      stdout: process.stdout,
+      stderr: process.stderr,
+      fetch: nodeFetch,
+    };
   });
 
   after(async () => {
@@ -112,7 +137,9 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
     const box = await newBox('error');
     const waiting = waitForStatus(ctx, box, 'stopped', { timeoutS: 60 });
     // Remove the box's container behind the core's back: the core turns the box to error.
-    const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=boxdesk.id=${box.id}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const ids = execFileSync('docker', ['ps', '-aq', '--filter', `label=boxdesk.id=${box.id}`], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
     assert.equal(ids.length, 1, 'the box has one container');
     execFileSync('docker', ['rm', '-f', ids[0]!]);
     const failure = await waiting.then(
@@ -128,6 +155,9 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
 
   it('gives up after --timeout, saying where the box is', async () => {
     const box = await newBox('timeout');
-    await assert.rejects(waitForStatus(ctx, box, 'stopped', { timeoutS: 1 }), new RegExp(`box ${box.name} is still running after 1 s \\(waiting for stopped\\)`));
+    await assert.rejects(
+      waitForStatus(ctx, box, 'stopped', { timeoutS: 1 }),
+      new RegExp(`box ${box.name} is still running after 1 s \\(waiting for stopped\\)`),
+    );
   });
 });

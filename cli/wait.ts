@@ -56,7 +56,8 @@ export async function waitForStatus(ctx: Context, box: Box, target: Box['status'
         else if (event.type.startsWith('box.') && event.project === ctx.project) {
           const eventBox = (event.data as { box: Box }).box;
           if (eventBox.name !== name) continue;
-          if (event.type === 'box.deleted') throw new ApiError('not_found', `box ${name} was deleted while waiting for it to be ${target}`);
+          if (event.type === 'box.deleted')
+            throw new ApiError('not_found', `box ${name} was deleted while waiting for it to be ${target}`);
           current = eventBox;
         } else continue;
         if (settled(current, target)) return current;
@@ -68,7 +69,9 @@ export async function waitForStatus(ctx: Context, box: Box, target: Box['status'
       current = await ctx.client.getBox(ctx.project, name);
       if (settled(current, target)) return current;
     }
-    throw new Error(`box ${name} is still ${current.status} after ${options.timeoutS} s (waiting for ${target}); raise --timeout or check "box get ${name}"`);
+    throw new Error(
+      `box ${name} is still ${current.status} after ${options.timeoutS} s (waiting for ${target}); raise --timeout or check "box get ${name}"`,
+    );
   } finally {
     stream?.close();
   }

@@ -45,7 +45,9 @@ function tree(dir: string): Record<string, string> {
   for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const abs = path.join(e.parentPath, e.name);
     const rel = path.relative(dir, abs);
-    out[rel] = e.isDirectory() ? 'dir' : `${crypto.createHash('sha256').update(fs.readFileSync(abs)).digest('hex')} ${(fs.statSync(abs).mode & 0o777).toString(8)}`;
+    out[rel] = e.isDirectory()
+      ? 'dir'
+      : `${crypto.createHash('sha256').update(fs.readFileSync(abs)).digest('hex')} ${(fs.statSync(abs).mode & 0o777).toString(8)}`;
   }
   return out;
 }
@@ -84,7 +86,9 @@ test('box cp of a directory into a box and back gives the same tree, bytes and m
   assert.equal(ok(await box(['files', 'cat', NAME, '/into/src/a.txt']), 'cat').stdout.toString(), 'hello\n');
   fs.mkdirSync(path.join(work, 'dl'));
   ok(await box(['cp', `${NAME}:/into/src/nested/bin.dat`, path.join(work, 'dl')]), 'cp a file into a local directory');
-  assert.ok(fs.readFileSync(path.join(work, 'dl', 'bin.dat')).equals(fs.readFileSync(path.join(src, 'nested', 'bin.dat'))));
+  assert.ok(
+    fs.readFileSync(path.join(work, 'dl', 'bin.dat')).equals(fs.readFileSync(path.join(src, 'nested', 'bin.dat'))),
+  );
 });
 
 test('box files rm, mkdir -p and changes; errors exit 1 with the detail, usage errors 2', async () => {

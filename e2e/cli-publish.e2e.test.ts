@@ -44,7 +44,10 @@ before(async () => {
   core = await startCoreProcess();
   const res = await api(core, 'POST', `/v1/projects/${PROJECT}/boxes`, { name: NAME });
   assert.equal(res.status, 201, await res.text());
-  await startBoxServers((m, p, b) => api(core, m, p, b), `/v1/projects/${PROJECT}/boxes/${NAME}`, { port: 8080, text: 'from the cli box' });
+  await startBoxServers((m, p, b) => api(core, m, p, b), `/v1/projects/${PROJECT}/boxes/${NAME}`, {
+    port: 8080,
+    text: 'from the cli box',
+  });
 });
 after(async () => {
   await api(core, 'DELETE', `/v1/projects/${PROJECT}/boxes/${NAME}`);
@@ -53,13 +56,18 @@ after(async () => {
 });
 
 test('box publish prints the URL, which serves the box; box unpublish takes it away', async () => {
-  const run = ok(await box(['publish', NAME, '--port', '8080', '--auth', 'public', '--domain', `${NAME}.test`]), 'publish');
+  const run = ok(
+    await box(['publish', NAME, '--port', '8080', '--auth', 'public', '--domain', `${NAME}.test`]),
+    'publish',
+  );
   const url = new URL(run.stdout.split('\n')[0]!);
   assert.equal(url.hostname, `${NAME}--${PROJECT}.localhost`);
   assert.equal((await previewRequest(Number(url.port), url.host, '/')).body, 'from the cli box');
   assert.equal((await previewRequest(Number(url.port), `${NAME}.test`, '/')).body, 'from the cli box');
 
-  const json = JSON.parse(ok(await box(['publish', NAME, '--auth', 'token', '-o', 'json']), 'publish -o json').stdout) as { url: string; url_settings: { auth: string }; published_domains: string[] };
+  const json = JSON.parse(
+    ok(await box(['publish', NAME, '--auth', 'token', '-o', 'json']), 'publish -o json').stdout,
+  ) as { url: string; url_settings: { auth: string }; published_domains: string[] };
   assert.deepEqual([json.url, json.url_settings.auth, json.published_domains], [url.origin, 'token', [`${NAME}.test`]]);
   assert.equal((await previewRequest(Number(url.port), url.host, '/')).status, 401);
 

@@ -19,7 +19,11 @@ describe('box serve', () => {
 
   test('runs the headless core in the foreground, answers /healthz, and stops on SIGTERM with code 0', async () => {
     // From a directory outside the project: box serve finds the core and tsx by itself.
-    const child = spawn(process.execPath, [BOX_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn'], { cwd: elsewhere, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [BOX_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn'],
+      { cwd: elsewhere, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -41,7 +45,10 @@ describe('box serve', () => {
       const body = (await health.json()) as Health;
       assert.equal(body.api, 'ok');
       assert.equal(health.status, body.status === 'ok' ? 200 : 503);
-      assert.ok(fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim().length > 10, 'the core wrote its token into --data-dir');
+      assert.ok(
+        fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim().length > 10,
+        'the core wrote its token into --data-dir',
+      );
 
       child.kill('SIGTERM');
       assert.equal(await exited, 0, output);
@@ -52,7 +59,9 @@ describe('box serve', () => {
   });
 
   test('passes the core’s refusal of a bad flag through, with its exit code', async () => {
-    const child = spawn(process.execPath, [BOX_BIN, 'serve', '--host', '0.0.0.0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BOX_BIN, 'serve', '--host', '0.0.0.0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

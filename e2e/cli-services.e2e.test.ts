@@ -60,7 +60,11 @@ async function page(url: URL): Promise<string> {
 }
 
 async function deployments(): Promise<ApiDeployment[]> {
-  return (JSON.parse(ok(await box('service', 'deployments', NAME, '-o', 'json'), 'service deployments').stdout) as { items: ApiDeployment[] }).items;
+  return (
+    JSON.parse(ok(await box('service', 'deployments', NAME, '-o', 'json'), 'service deployments').stdout) as {
+      items: ApiDeployment[];
+    }
+  ).items;
 }
 
 before(async () => {
@@ -76,13 +80,36 @@ let url: URL;
 
 test('box service create --wait follows the first deployment to live and prints the URL, which serves v1', async () => {
   const run = ok(
-    await box('service', 'create', NAME, '--port', '8080', '-e', 'VERSION=1', '--health-interval', '0.2', '--start-timeout', '20', '--auth', 'public', '--wait', '--command', SERVE),
+    await box(
+      'service',
+      'create',
+      NAME,
+      '--port',
+      '8080',
+      '-e',
+      'VERSION=1',
+      '--health-interval',
+      '0.2',
+      '--start-timeout',
+      '20',
+      '--auth',
+      'public',
+      '--wait',
+      '--command',
+      SERVE,
+    ),
     'service create --wait',
   );
   // Not a terminal: one line per step on stderr, ending live.
   const steps = run.stderr.trim().split('\n');
-  assert.ok(steps.some((l) => l === `creating ${NAME}: starting: health check 2/2 passed`), run.stderr);
-  assert.ok(steps.every((l) => l.startsWith(`creating ${NAME}: `)), run.stderr);
+  assert.ok(
+    steps.some((l) => l === `creating ${NAME}: starting: health check 2/2 passed`),
+    run.stderr,
+  );
+  assert.ok(
+    steps.every((l) => l.startsWith(`creating ${NAME}: `)),
+    run.stderr,
+  );
   assert.equal(steps.at(-1), `creating ${NAME}: live`);
   const m = /is live on blue \(dep_\w+\): (http:\/\/\S+)$/.exec(run.stdout.trim());
   assert.ok(m, run.stdout);
@@ -92,16 +119,25 @@ test('box service create --wait follows the first deployment to live and prints 
 
   const ls = ok(await box('service', 'ls'), 'service ls').stdout;
   assert.match(ls, new RegExp(`^${NAME}\\s+blue \\(dep_\\w+\\)\\s+${url.origin.replace(/[.]/g, '\\.')}`, 'm'));
-  const got = JSON.parse(ok(await box('service', 'get', NAME, '-o', 'json'), 'service get').stdout) as { active_deployment: { color: string }; health_check: { interval_s: number } };
+  const got = JSON.parse(ok(await box('service', 'get', NAME, '-o', 'json'), 'service get').stdout) as {
+    active_deployment: { color: string };
+    health_check: { interval_s: number };
+  };
   assert.deepEqual([got.active_deployment.color, got.health_check.interval_s], ['blue', 0.2]);
 });
 
 test('box deploy -e VERSION=2 --wait shows the steps, ends live on green, and the URL answers v2', async () => {
   const run = ok(await box('deploy', NAME, '-e', 'VERSION=2', '--wait'), 'deploy --wait');
   const steps = run.stderr.trim().split('\n');
-  assert.ok(steps.some((l) => l === `deploying ${NAME}: starting: health check 1/2 passed`), run.stderr);
+  assert.ok(
+    steps.some((l) => l === `deploying ${NAME}: starting: health check 1/2 passed`),
+    run.stderr,
+  );
   // The switch, then the old color drains and goes before the command returns.
-  assert.ok(steps.some((l) => l === `deploying ${NAME}: live: removing ${NAME}-blue`), run.stderr);
+  assert.ok(
+    steps.some((l) => l === `deploying ${NAME}: live: removing ${NAME}-blue`),
+    run.stderr,
+  );
   assert.equal(steps.at(-1), `deploying ${NAME}: live`);
   assert.match(run.stdout, new RegExp(`^${NAME} is live on green \\(dep_\\w+\\): ${url.origin}\\n$`));
   assert.equal(await page(url), 'v2');
@@ -124,9 +160,28 @@ test('box rollback --wait goes back to v1 on blue; the previous live deployment 
 });
 
 test('on a terminal, deploy --wait shows the step in a spinner and ends with a tick', async () => {
-  const cmd = [process.execPath, BOX_BIN, '--url', core.url, '--token', core.token, '-p', PROJECT, 'deploy', NAME, '-e', 'VERSION=3', '--wait'].map((a) => `'${a}'`).join(' ');
+  const cmd = [
+    process.execPath,
+    BOX_BIN,
+    '--url',
+    core.url,
+    '--token',
+    core.token,
+    '-p',
+    PROJECT,
+    'deploy',
+    NAME,
+    '-e',
+    'VERSION=3',
+    '--wait',
+  ]
+    .map((a) => `'${a}'`)
+    .join(' ');
   const run = await new Promise<Run>((resolve, reject) => {
-    const child = spawn('script', ['-qec', `stty cols 120 rows 40; ${cmd}`, '/dev/null'], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', `stty cols 120 rows 40; ${cmd}`, '/dev/null'], {
+      cwd: work,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.on('error', reject);
@@ -137,7 +192,11 @@ test('on a terminal, deploy --wait shows the step in a spinner and ends with a t
   const plain = run.stdout.replace(ANSI, '');
   // The spinner redraws one line with each step (no line per step) and leaves the last state with a tick.
   assert.match(plain, new RegExp(`deploying ${NAME}: starting: creating box ${NAME}-green`));
-  assert.equal(plain.split('\n').filter((l) => l.includes(`deploying ${NAME}:`)).length, 1, 'one redrawn line, not a line per step');
+  assert.equal(
+    plain.split('\n').filter((l) => l.includes(`deploying ${NAME}:`)).length,
+    1,
+    'one redrawn line, not a line per step',
+  );
   assert.match(plain, new RegExp(`[✔√] deploying ${NAME}: live\r?\n${NAME} is live on green`));
   assert.equal(await page(url), 'v3');
 });
@@ -154,13 +213,25 @@ test('a deploy whose command dies fails with exit 1 and its reason; the live col
 });
 
 test('box service update edits the spec of the next deploy: -e merges over the variables (K- removes), --base-command forgets the command', async () => {
-  type Spec = { environment: Record<string, string>; health_check: { healthy_threshold: number }; command: string[] | null };
-  const updated = JSON.parse(ok(await box('service', 'update', NAME, '--healthy-threshold', '3', '-e', 'EXTRA=1', '-o', 'json'), 'update').stdout) as Spec;
+  type Spec = {
+    environment: Record<string, string>;
+    health_check: { healthy_threshold: number };
+    command: string[] | null;
+  };
+  const updated = JSON.parse(
+    ok(await box('service', 'update', NAME, '--healthy-threshold', '3', '-e', 'EXTRA=1', '-o', 'json'), 'update')
+      .stdout,
+  ) as Spec;
   assert.equal(updated.health_check.healthy_threshold, 3);
   assert.deepEqual(updated.environment, { VERSION: '3', EXTRA: '1' });
-  const again = JSON.parse(ok(await box('service', 'update', NAME, '-e', 'EXTRA-', '--base-command', '-o', 'json'), 'update').stdout) as Spec;
+  const again = JSON.parse(
+    ok(await box('service', 'update', NAME, '-e', 'EXTRA-', '--base-command', '-o', 'json'), 'update').stdout,
+  ) as Spec;
   assert.deepEqual([again.environment, again.command], [{ VERSION: '3' }, null]);
-  assert.match(ok(await box('service', 'get', NAME), 'get').stdout, /^health_check: GET \/ every 0\.2 s \(timeout 2 s\), healthy after 3 in a row/m);
+  assert.match(
+    ok(await box('service', 'get', NAME), 'get').stdout,
+    /^health_check: GET \/ every 0\.2 s \(timeout 2 s\), healthy after 3 in a row/m,
+  );
 });
 
 test('usage errors exit 2; box service rm takes the URL away', async () => {

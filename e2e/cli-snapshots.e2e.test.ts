@@ -41,7 +41,8 @@ function spawnRun(command: string, args: string[]): Promise<Run> {
 
 let core: CoreProcess;
 let tarFile: string;
-const box = (...args: string[]) => spawnRun(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, '-p', P, ...args]);
+const box = (...args: string[]) =>
+  spawnRun(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, '-p', P, ...args]);
 
 function ok(run: Run, what: string): Run {
   assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
@@ -57,7 +58,8 @@ before(async () => {
 after(async () => {
   const { items } = (await (await api(core, 'GET', `/v1/projects/${P}/boxes`)).json()) as { items: Box[] };
   for (const b of items) await api(core, 'DELETE', `/v1/projects/${P}/boxes/${b.name}`);
-  for (const b of ((await (await api(core, 'GET', '/v1/bases')).json()) as { items: Base[] }).items) if (b.name !== 'default') await api(core, 'DELETE', `/v1/bases/${b.name}`);
+  for (const b of ((await (await api(core, 'GET', '/v1/bases')).json()) as { items: Base[] }).items)
+    if (b.name !== 'default') await api(core, 'DELETE', `/v1/bases/${b.name}`);
   const snaps = ((await (await api(core, 'GET', `/v1/projects/${P}/snapshots`)).json()) as { items: Snapshot[] }).items;
   for (const s of snaps.reverse()) await api(core, 'DELETE', `/v1/projects/${P}/snapshots/${s.id}`);
   await core?.stop();
@@ -68,7 +70,9 @@ after(async () => {
 test('box snapshot create|ls|get|rm, box restore by name, box fork from a snapshot id', async () => {
   ok(await box('create', 'src'), 'create');
   ok(await box('exec', 'src', '--', 'sh', '-c', 'echo v1 > /root/f'), 'exec');
-  const snap = JSON.parse(ok(await box('snapshot', 'create', 'src', '--name', 'one', '-o', 'json'), 'snapshot create').stdout) as Snapshot;
+  const snap = JSON.parse(
+    ok(await box('snapshot', 'create', 'src', '--name', 'one', '-o', 'json'), 'snapshot create').stdout,
+  ) as Snapshot;
   assert.match(snap.id, /^snap_/);
   assert.equal(snap.name, 'one');
   const table = ok(await box('snapshot', 'ls', 'src'), 'snapshot ls').stdout;
@@ -108,7 +112,9 @@ test('box base create --from-snapshot|--from-box, import with a progress bar, rm
 
   // On a terminal with a width the import draws a transfer bar.
   const size = fs.statSync(tarFile).size;
-  const cmd = [process.execPath, BOX_BIN, '--url', core.url, '--token', core.token, 'base', 'import', 'tiny', tarFile].map((a) => `'${a}'`).join(' ');
+  const cmd = [process.execPath, BOX_BIN, '--url', core.url, '--token', core.token, 'base', 'import', 'tiny', tarFile]
+    .map((a) => `'${a}'`)
+    .join(' ');
   const imported = ok(await spawnRun('script', ['-qec', `stty cols 120 rows 40; ${cmd}`, '/dev/null']), 'base import');
   assert.match(imported.stdout, /importing tiny \[/, 'the bar was drawn');
   assert.match(imported.stdout, /100%/);

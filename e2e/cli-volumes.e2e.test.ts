@@ -29,7 +29,11 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 function spawnRun(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, '-p', P, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, '-p', P, ...args], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -56,27 +60,40 @@ before(async () => {
 after(async () => {
   const { items } = (await (await api(core, 'GET', `/v1/projects/${P}/boxes`)).json()) as { items: Box[] };
   for (const b of items) await api(core, 'DELETE', `/v1/projects/${P}/boxes/${b.name}`);
-  for (const v of ((await (await api(core, 'GET', `/v1/projects/${P}/volumes`)).json()) as { items: Volume[] }).items) await api(core, 'DELETE', `/v1/projects/${P}/volumes/${v.name}`);
+  for (const v of ((await (await api(core, 'GET', `/v1/projects/${P}/volumes`)).json()) as { items: Volume[] }).items)
+    await api(core, 'DELETE', `/v1/projects/${P}/volumes/${v.name}`);
   await core.stop();
   fs.rmSync(workDir, { recursive: true, force: true });
   fs.rmSync(EMPTY_DATA_DIR, { recursive: true, force: true });
 });
 
 test('volume create/ls/get, box create -v, attach/detach, snapshot, backup, download (verified), restore, clone, rm', async () => {
-  assert.match(ok(await box('volume', 'create', 'data', '--size-gb', '3', '--retention', '2'), 'create').stdout, /volume data created/);
+  assert.match(
+    ok(await box('volume', 'create', 'data', '--size-gb', '3', '--retention', '2'), 'create').stdout,
+    /volume data created/,
+  );
   const listed = JSON.parse(ok(await box('volume', 'ls', '-o', 'json'), 'ls').stdout) as { items: Volume[] };
-  assert.deepEqual(listed.items.map((v) => [v.name, v.size_gb]), [['data', 3]]);
+  assert.deepEqual(
+    listed.items.map((v) => [v.name, v.size_gb]),
+    [['data', 3]],
+  );
 
   ok(await box('create', 'app', '-v', 'data:/data', '--wait'), 'create -v');
-  const viewer = JSON.parse(ok(await box('create', 'viewer', '-v', 'data:/view:ro', '-o', 'json'), 'create -v ro').stdout) as Box;
+  const viewer = JSON.parse(
+    ok(await box('create', 'viewer', '-v', 'data:/view:ro', '-o', 'json'), 'create -v ro').stdout,
+  ) as Box;
   assert.deepEqual(viewer.data_mounts, [{ name: 'data', path: '/view', read_only: true }]);
   ok(await box('exec', 'app', '--', 'sh', '-c', 'echo first > /data/f'), 'write');
   assert.equal(ok(await box('exec', 'viewer', '--', 'cat', '/view/f'), 'read').stdout, 'first\n');
   assert.match(ok(await box('volume', 'get', 'data'), 'get').stdout, /app:\/data, viewer:\/view:ro/);
 
-  const snap = JSON.parse(ok(await box('volume', 'snapshot', 'create', 'data', '-o', 'json'), 'snapshot').stdout) as VolumeSnapshot;
+  const snap = JSON.parse(
+    ok(await box('volume', 'snapshot', 'create', 'data', '-o', 'json'), 'snapshot').stdout,
+  ) as VolumeSnapshot;
   assert.match(ok(await box('volume', 'snapshot', 'ls', 'data'), 'snapshot ls').stdout, new RegExp(snap.id));
-  const backup = JSON.parse(ok(await box('volume', 'backup', 'create', 'data', '--wait', '-o', 'json'), 'backup').stdout) as VolumeBackup;
+  const backup = JSON.parse(
+    ok(await box('volume', 'backup', 'create', 'data', '--wait', '-o', 'json'), 'backup').stdout,
+  ) as VolumeBackup;
   assert.equal(backup.status, 'done');
   const out = path.join(workDir, 'data.tar.gz');
   const dl = ok(await box('volume', 'download', 'data', backup.id, '-O', out), 'download');

@@ -28,7 +28,11 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 function box(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOX_BIN, ...args], { cwd: ROOT, env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BOX_BIN, ...args], {
+      cwd: ROOT,
+      env: options.env ?? cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -63,17 +67,26 @@ describe('box CLI against a real core', () => {
 
   test('create, then ls as a table and as JSON, then get', async () => {
     created.add(name);
-    const create = ok(await cli('create', name, '--env', 'GREETING=hello', '--tag', 'suite=cli', '--cpus', '1'), 'create');
+    const create = ok(
+      await cli('create', name, '--env', 'GREETING=hello', '--tag', 'suite=cli', '--cpus', '1'),
+      'create',
+    );
     assert.match(create.stdout, new RegExp(`name:\\s+${name}`));
     assert.match(create.stdout, /status:\s+running/);
 
     const ls = ok(await cli('ls'), 'ls');
     const [header, ...rows] = ls.stdout.trim().split('\n');
     assert.match(header!, /^NAME\s+STATUS\s+BASE/);
-    assert.ok(rows.some((r) => r.startsWith(`${name} `) && /\brunning\b/.test(r) && r.includes('suite=cli')), ls.stdout);
+    assert.ok(
+      rows.some((r) => r.startsWith(`${name} `) && /\brunning\b/.test(r) && r.includes('suite=cli')),
+      ls.stdout,
+    );
 
     const list = JSON.parse(ok(await cli('ls', '-o', 'json', '--tag', 'suite:cli'), 'ls -o json').stdout) as BoxList;
-    assert.deepEqual(list.items.map((b) => b.name), [name]);
+    assert.deepEqual(
+      list.items.map((b) => b.name),
+      [name],
+    );
 
     const got = JSON.parse(ok(await cli('get', name, '-o', 'json'), 'get').stdout) as Box;
     assert.equal(got.status, 'running');
@@ -86,12 +99,16 @@ describe('box CLI against a real core', () => {
     assert.equal(run.code, 7, run.stderr);
     assert.equal(run.stdout, 'hi\n');
     assert.equal(run.stderr, 'oops\n');
-    const piped = await box(['--url', core.url, '--token', core.token, 'exec', '-i', name, 'tr', 'a-z', 'A-Z'], { input: 'shout\n' });
+    const piped = await box(['--url', core.url, '--token', core.token, 'exec', '-i', name, 'tr', 'a-z', 'A-Z'], {
+      input: 'shout\n',
+    });
     assert.deepEqual([piped.code, piped.stdout], [0, 'SHOUT\n']);
   });
 
   test('update --env adds to the environment, and the next exec sees it', async () => {
-    const updated = JSON.parse(ok(await cli('update', name, '--env', 'COLOR=blue', '-o', 'json'), 'update').stdout) as Box;
+    const updated = JSON.parse(
+      ok(await cli('update', name, '--env', 'COLOR=blue', '-o', 'json'), 'update').stdout,
+    ) as Box;
     assert.deepEqual(updated.environment, { GREETING: 'hello', COLOR: 'blue' });
     const run = ok(await cli('exec', name, '--', 'sh', '-c', 'echo "$GREETING $COLOR"'), 'exec after update');
     assert.equal(run.stdout, 'hello blue\n');
@@ -119,9 +136,20 @@ describe('box CLI against a real core', () => {
     const table = ok(await cli('stats', name), 'stats').stdout;
     assert.match(table.split('\n')[0]!, /^BOX\s+CPU %\s+MEM\s+MEM %\s+NET RX\/TX\s+BLOCK R\/W\s+PIDS/);
     assert.match(table.split('\n')[1]!, new RegExp(`^${name}\\s+\\d+\\.\\d\\s+\\d`));
-    const sample = JSON.parse(ok(await cli('stats', name, '-o', 'json'), 'stats -o json').stdout) as { memory_bytes: number; memory_limit_bytes: number; pids: number };
-    assert.ok(sample.memory_bytes > 0 && sample.memory_limit_bytes >= sample.memory_bytes && sample.pids >= 1, JSON.stringify(sample));
-    const child = spawn(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, 'stats', name, '--stream', '-o', 'json'], { cwd: ROOT, env: cleanEnv() });
+    const sample = JSON.parse(ok(await cli('stats', name, '-o', 'json'), 'stats -o json').stdout) as {
+      memory_bytes: number;
+      memory_limit_bytes: number;
+      pids: number;
+    };
+    assert.ok(
+      sample.memory_bytes > 0 && sample.memory_limit_bytes >= sample.memory_bytes && sample.pids >= 1,
+      JSON.stringify(sample),
+    );
+    const child = spawn(
+      process.execPath,
+      [BOX_BIN, '--url', core.url, '--token', core.token, 'stats', name, '--stream', '-o', 'json'],
+      { cwd: ROOT, env: cleanEnv() },
+    );
     const lines: string[] = [];
     let buffered = '';
     await new Promise<void>((resolve, reject) => {
@@ -143,7 +171,23 @@ describe('box CLI against a real core', () => {
   });
 
   test('exec: options between NAME and the command are ours, the command’s own flags pass through', async () => {
-    const run = ok(await cli('exec', name, '-e', 'X=from-cli', '--cwd', '/tmp', 'sh', '-c', 'echo "$X $(pwd) $*"', 'sh', '-x', '--cpus'), 'exec with flags');
+    const run = ok(
+      await cli(
+        'exec',
+        name,
+        '-e',
+        'X=from-cli',
+        '--cwd',
+        '/tmp',
+        'sh',
+        '-c',
+        'echo "$X $(pwd) $*"',
+        'sh',
+        '-x',
+        '--cpus',
+      ),
+      'exec with flags',
+    );
     assert.equal(run.stdout, 'from-cli /tmp -x --cpus\n');
   });
 
@@ -170,21 +214,32 @@ describe('box CLI against a real core', () => {
     const viaProfile = ok(await box(['get', name, '-o', 'json'], { env }), 'get via profile');
     assert.equal((JSON.parse(viaProfile.stdout) as Box).name, name);
 
-    const badProfile = cleanEnv({ SERVICE_PROFILE_BROKEN_URL: 'http://127.0.0.1:9', SERVICE_PROFILE_BROKEN_TOKEN: core.token });
+    const badProfile = cleanEnv({
+      SERVICE_PROFILE_BROKEN_URL: 'http://127.0.0.1:9',
+      SERVICE_PROFILE_BROKEN_TOKEN: core.token,
+    });
     const unreachable = await box(['--profile', 'broken', 'version'], { env: badProfile });
     assert.equal(unreachable.code, 1);
     assert.match(unreachable.stderr, /cannot reach the Boxdesk core at http:\/\/127\.0\.0\.1:9/);
-    ok(await box(['--profile', 'broken', '--url', core.url, 'get', name], { env: badProfile }), '--url over the profile');
+    ok(
+      await box(['--profile', 'broken', '--url', core.url, 'get', name], { env: badProfile }),
+      '--url over the profile',
+    );
 
     // No token given: the local core's token file in BOXDESK_DATA_DIR.
-    ok(await box(['get', name], { env: cleanEnv({ SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir }) }), 'token from the token file');
+    ok(
+      await box(['get', name], { env: cleanEnv({ SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir }) }),
+      'token from the token file',
+    );
     const noToken = await box(['get', name], { env: cleanEnv({ SERVICE_URL: core.url }) });
     assert.equal(noToken.code, 1);
     assert.match(noToken.stderr, /^hint: no token given/m);
   });
 
   test('token create, ls and rm; a read token cannot exec', async () => {
-    const made = JSON.parse(ok(await cli('token', 'create', 'cli-e2e', '--scope', 'read', '-o', 'json'), 'token create').stdout) as TokenCreated;
+    const made = JSON.parse(
+      ok(await cli('token', 'create', 'cli-e2e', '--scope', 'read', '-o', 'json'), 'token create').stdout,
+    ) as TokenCreated;
     assert.deepEqual(made.scopes, ['read']);
     assert.ok(made.token.length > 10);
     const listed = JSON.parse(ok(await cli('token', 'ls', '-o', 'json'), 'token ls').stdout) as { items: Token[] };
@@ -225,7 +280,9 @@ describe('box CLI against a real core', () => {
   });
 
   test('console runs a login shell and exits with the shell’s code', async () => {
-    const run = await box(['--url', core.url, '--token', core.token, 'console', name], { input: 'echo $((6*7))\nexit 5\n' });
+    const run = await box(['--url', core.url, '--token', core.token, 'console', name], {
+      input: 'echo $((6*7))\nexit 5\n',
+    });
     assert.equal(run.code, 5, run.stderr);
     assert.match(run.stdout, /^42\r?$/m);
   });

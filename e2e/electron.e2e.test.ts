@@ -12,13 +12,19 @@ import { BasesPage } from './pages/bases-page';
 function electronBinary(): { executable: string } | { reason: string } {
   const dir = path.join(ROOT, 'node_modules', 'electron');
   const pathFile = path.join(dir, 'path.txt');
-  if (!fs.existsSync(pathFile)) return { reason: `${path.relative(ROOT, pathFile)} is missing (the binary was never downloaded)` };
-  const executable = path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(dir, 'dist'), fs.readFileSync(pathFile, 'utf8').trim());
+  if (!fs.existsSync(pathFile))
+    return { reason: `${path.relative(ROOT, pathFile)} is missing (the binary was never downloaded)` };
+  const executable = path.join(
+    process.env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(dir, 'dist'),
+    fs.readFileSync(pathFile, 'utf8').trim(),
+  );
   return fs.existsSync(executable) ? { executable } : { reason: `${executable} does not exist` };
 }
 
 function ensureBuilt(): void {
-  const built = ['dist/renderer/index.html', 'dist/electron/main.cjs', 'dist/electron/preload.cjs'].every((f) => fs.existsSync(path.join(ROOT, f)));
+  const built = ['dist/renderer/index.html', 'dist/electron/main.cjs', 'dist/electron/preload.cjs'].every((f) =>
+    fs.existsSync(path.join(ROOT, f)),
+  );
   if (built) return;
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}\n${build.stderr}`);
@@ -28,7 +34,9 @@ test('the Electron window shows the core version', async (t) => {
   const binary = electronBinary();
   if ('reason' in binary) {
     const why = `Electron binary not installed: ${binary.reason}`;
-    console.warn(`\n!!! SKIPPED the Electron e2e test — ${why}. The desktop window was NOT tested; install Electron's binary (node node_modules/electron/install.js) to run it.\n`);
+    console.warn(
+      `\n!!! SKIPPED the Electron e2e test — ${why}. The desktop window was NOT tested; install Electron's binary (node node_modules/electron/install.js) to run it.\n`,
+    );
     t.skip(why);
     return;
   }
@@ -39,7 +47,14 @@ test('the Electron window shows the core version', async (t) => {
     app = await _electron.launch({
       executablePath: binary.executable,
       args: [ROOT],
-      env: { ...process.env, BOXDESK_DATA_DIR: dataDir, BOXDESK_PORT: '0', BOXDESK_PROXY_PORT: '0', BOXDESK_DEFAULT_BASE: TEST_IMAGE, BOXDESK_LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        BOXDESK_DATA_DIR: dataDir,
+        BOXDESK_PORT: '0',
+        BOXDESK_PROXY_PORT: '0',
+        BOXDESK_DEFAULT_BASE: TEST_IMAGE,
+        BOXDESK_LOG_LEVEL: 'warn',
+      },
       timeout: 60_000,
     });
     const page = await app.firstWindow();

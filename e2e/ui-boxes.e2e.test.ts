@@ -14,7 +14,10 @@ describe('managing boxes in the window', () => {
     const name = uniqueName('web');
     ui.track(project, name);
     // Neighbours, so the list (and its screenshot) shows more than one state.
-    await Promise.all([createBoxViaApi(ui, project, 'api', { tags: { team: 'red', tier: 'backend' } }), createBoxViaApi(ui, project, 'worker', { tags: { team: 'blue' } })]);
+    await Promise.all([
+      createBoxViaApi(ui, project, 'api', { tags: { team: 'red', tier: 'backend' } }),
+      createBoxViaApi(ui, project, 'worker', { tags: { team: 'blue' } }),
+    ]);
     assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/worker/stop`)).status, 200);
     const page = await ui.open();
     const shell = new AppShell(page);
@@ -36,7 +39,12 @@ describe('managing boxes in the window', () => {
 
     await list.status(name, 'running').waitFor();
     const res = await ui.api('GET', `/v1/projects/${project}/boxes/${name}`);
-    const box = (await res.json()) as { status: string; config: { ram_mb: number }; environment: Record<string, string>; tags: Record<string, string> };
+    const box = (await res.json()) as {
+      status: string;
+      config: { ram_mb: number };
+      environment: Record<string, string>;
+      tags: Record<string, string>;
+    };
     assert.equal(box.status, 'running');
     assert.equal(box.config.ram_mb, 256);
     assert.deepEqual(box.environment, { GREETING: 'hello' });
@@ -129,7 +137,9 @@ describe('managing boxes in the window', () => {
     const copy = uniqueName('copy');
     await createBoxViaApi(ui, project, source);
     ui.track(project, copy);
-    const wrote = await ui.api('POST', `/v1/projects/${project}/boxes/${source}/exec`, { command: ['sh', '-c', 'echo forked-content > /root/marker'] });
+    const wrote = await ui.api('POST', `/v1/projects/${project}/boxes/${source}/exec`, {
+      command: ['sh', '-c', 'echo forked-content > /root/marker'],
+    });
     assert.equal(((await wrote.json()) as { exit_code: number }).exit_code, 0);
 
     const page = await ui.open();
@@ -147,7 +157,9 @@ describe('managing boxes in the window', () => {
     await dialogCloses(form.dialog);
     await list.status(copy, 'running').waitFor();
 
-    const read = await ui.api('POST', `/v1/projects/${project}/boxes/${copy}/exec`, { command: ['cat', '/root/marker'] });
+    const read = await ui.api('POST', `/v1/projects/${project}/boxes/${copy}/exec`, {
+      command: ['cat', '/root/marker'],
+    });
     assert.equal(((await read.json()) as { stdout: string }).stdout, 'forked-content\n');
   });
 
@@ -167,8 +179,14 @@ describe('managing boxes in the window', () => {
     await form.submit.click();
     await form.dialog.waitFor({ state: 'hidden' });
     await detail.field('Memory').getByText('512 MiB').waitFor();
-    await detail.field('Tags').getByText(/tier=web/).waitFor();
-    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { config: { ram_mb: number }; tags: Record<string, string> };
+    await detail
+      .field('Tags')
+      .getByText(/tier=web/)
+      .waitFor();
+    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as {
+      config: { ram_mb: number };
+      tags: Record<string, string>;
+    };
     assert.equal(box.config.ram_mb, 512);
     assert.deepEqual(box.tags, { team: 'blue', tier: 'web' });
   });
@@ -207,7 +225,10 @@ describe('managing boxes in the window', () => {
     await list.status(name, 'running').waitFor();
 
     // A tag set from outside arrives over the event stream and becomes a filter choice.
-    assert.equal((await ui.api('PUT', `/v1/projects/${project}/boxes/${name}`, { tags: { team: 'blue' } })).status, 200);
+    assert.equal(
+      (await ui.api('PUT', `/v1/projects/${project}/boxes/${name}`, { tags: { team: 'blue' } })).status,
+      200,
+    );
     await list.tagFilter.click();
     await page.getByRole('option', { name: 'team:blue' }).click();
     await list.count.getByText('1 of 2 boxes').waitFor();

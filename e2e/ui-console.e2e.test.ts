@@ -138,7 +138,9 @@ describe('consoles and logs in the window', () => {
     await term.press('Control+c');
     await term.type('clear; echo "after-$((9*9))"\n');
     await term.waitForText(/^after-81$/m, 1, 30_000);
-    const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    const heap = await page.evaluate(
+      () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0,
+    );
     assert.ok(heap < 300 * 1024 * 1024, `the page's heap stays bounded: ${Math.round(heap / 1024 / 1024)} MiB`);
   });
 
@@ -147,7 +149,9 @@ describe('consoles and logs in the window', () => {
     await createBoxViaApi(ui, PROJECT, name);
     const say = async (line: string) => {
       // PID 1's stdout is the box's output stream.
-      const res = await ui.api('POST', `/v1/projects/${PROJECT}/boxes/${name}/exec`, { command: ['sh', '-c', `echo ${line} > /proc/1/fd/1`] });
+      const res = await ui.api('POST', `/v1/projects/${PROJECT}/boxes/${name}/exec`, {
+        command: ['sh', '-c', `echo ${line} > /proc/1/fd/1`],
+      });
       assert.equal(((await res.json()) as { exit_code: number }).exit_code, 0);
     };
     await say('first-line');

@@ -8,7 +8,14 @@ function filesUrl(project: string, name: string, route = ''): string {
   return `/v1/projects/${project}/boxes/${name}/files${route}`;
 }
 
-async function putFile(ui: UiFixture, project: string, name: string, path: string, content: string, mode = '0644'): Promise<void> {
+async function putFile(
+  ui: UiFixture,
+  project: string,
+  name: string,
+  path: string,
+  content: string,
+  mode = '0644',
+): Promise<void> {
   const core = ui.core();
   const res = await fetch(`${core.url}${filesUrl(project, name)}?path=${encodeURIComponent(path)}&mode=${mode}`, {
     method: 'PUT',
@@ -18,7 +25,12 @@ async function putFile(ui: UiFixture, project: string, name: string, path: strin
   assert.equal(res.status, 200, await res.text());
 }
 
-async function readFile(ui: UiFixture, project: string, name: string, path: string): Promise<{ status: number; text: string }> {
+async function readFile(
+  ui: UiFixture,
+  project: string,
+  name: string,
+  path: string,
+): Promise<{ status: number; text: string }> {
   const res = await ui.api('GET', `${filesUrl(project, name)}?path=${encodeURIComponent(path)}`);
   return { status: res.status, text: await res.text() };
 }
@@ -31,7 +43,9 @@ describe('the Files tab in the window', () => {
     const name = uniqueName('fs');
     await createBoxViaApi(ui, project, name);
     await putFile(ui, project, name, '/srv/app/config/settings.ini', '[server]\nport = 8080\n', '0640');
-    const ln = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, { command: ['ln', '-s', 'app/config', '/srv/cfg'] });
+    const ln = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {
+      command: ['ln', '-s', 'app/config', '/srv/cfg'],
+    });
     assert.equal(ln.status, 200, await ln.text());
     const page = await ui.open();
     await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/files`);
@@ -67,9 +81,18 @@ describe('the Files tab in the window', () => {
       { name: 'notes.txt', content: 'dropped by the test\n' },
       { name: 'second.txt', content: 'x'.repeat(5000) },
     ]);
-    await files.uploadStatus('/srv/app/notes.txt').filter({ hasText: /^uploaded/ }).waitFor({ timeout: 30_000 });
-    await files.uploadStatus('/srv/app/second.txt').filter({ hasText: /^uploaded · 4\.9 KiB of 4\.9 KiB/ }).waitFor({ timeout: 30_000 });
-    assert.deepEqual(await readFile(ui, project, name, '/srv/app/notes.txt'), { status: 200, text: 'dropped by the test\n' });
+    await files
+      .uploadStatus('/srv/app/notes.txt')
+      .filter({ hasText: /^uploaded/ })
+      .waitFor({ timeout: 30_000 });
+    await files
+      .uploadStatus('/srv/app/second.txt')
+      .filter({ hasText: /^uploaded · 4\.9 KiB of 4\.9 KiB/ })
+      .waitFor({ timeout: 30_000 });
+    assert.deepEqual(await readFile(ui, project, name, '/srv/app/notes.txt'), {
+      status: 200,
+      text: 'dropped by the test\n',
+    });
     assert.equal((await readFile(ui, project, name, '/srv/app/second.txt')).text, 'x'.repeat(5000));
     await files.entry('notes.txt').waitFor();
     await screenshots(page, 'files');
@@ -93,8 +116,13 @@ describe('the Files tab in the window', () => {
     await page.keyboard.press('Control+s');
     await files.unsavedBadge().waitFor({ state: 'hidden' });
     const expected = '[server]\nport = 8080\nhost = 0.0.0.0';
-    assert.deepEqual(await readFile(ui, project, name, '/srv/app/config/settings.ini'), { status: 200, text: expected });
-    const stat = (await (await ui.api('GET', `${filesUrl(project, name, '/stat')}?path=/srv/app/config/settings.ini`)).json()) as { mode: string; size: number };
+    assert.deepEqual(await readFile(ui, project, name, '/srv/app/config/settings.ini'), {
+      status: 200,
+      text: expected,
+    });
+    const stat = (await (
+      await ui.api('GET', `${filesUrl(project, name, '/stat')}?path=/srv/app/config/settings.ini`)
+    ).json()) as { mode: string; size: number };
     assert.equal(stat.mode, '0640', 'saving keeps the mode');
     assert.equal(stat.size, expected.length);
 
@@ -155,14 +183,26 @@ describe('the Files tab in the window', () => {
     await dialog.getByRole('button', { name: 'Create folder' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await files.entry('reports').waitFor();
-    const made = (await (await ui.api('GET', `${filesUrl(project, name, '/stat')}?path=/data/reports`)).json()) as { type: string };
+    const made = (await (await ui.api('GET', `${filesUrl(project, name, '/stat')}?path=/data/reports`)).json()) as {
+      type: string;
+    };
     assert.equal(made.type, 'dir');
 
     // The picker uploads too, into a stopped box.
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), files.button('Upload files').click()]);
-    await chooser.setFiles({ name: 'picked.txt', mimeType: 'text/plain', buffer: Buffer.from('picked while stopped\n') });
-    await files.uploadStatus('/data/picked.txt').filter({ hasText: /^uploaded/ }).waitFor({ timeout: 30_000 });
-    assert.deepEqual(await readFile(ui, project, name, '/data/picked.txt'), { status: 200, text: 'picked while stopped\n' });
+    await chooser.setFiles({
+      name: 'picked.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('picked while stopped\n'),
+    });
+    await files
+      .uploadStatus('/data/picked.txt')
+      .filter({ hasText: /^uploaded/ })
+      .waitFor({ timeout: 30_000 });
+    assert.deepEqual(await readFile(ui, project, name, '/data/picked.txt'), {
+      status: 200,
+      text: 'picked while stopped\n',
+    });
     await files.entry('picked.txt').waitFor();
 
     await files.rowAction('Delete', 'old.log').click();
@@ -170,6 +210,10 @@ describe('the Files tab in the window', () => {
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await files.entry('old.log').waitFor({ state: 'detached' });
     assert.equal((await readFile(ui, project, name, '/data/old.log')).status, 404);
-    assert.equal((await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json() as { status: string }).status, 'stopped', 'the box stayed stopped');
+    assert.equal(
+      ((await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { status: string }).status,
+      'stopped',
+      'the box stayed stopped',
+    );
   });
 });

@@ -5,7 +5,13 @@ import { BoxListPage } from './pages/box-list-page';
 import { PublishView } from './pages/publish-view';
 import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
 
-type ApiBox = { status: string; url: string | null; url_settings: { auth: string } | null; published_domains: string[] | null; port: number | null };
+type ApiBox = {
+  status: string;
+  url: string | null;
+  url_settings: { auth: string } | null;
+  published_domains: string[] | null;
+  port: number | null;
+};
 
 async function getBox(ui: UiFixture, project: string, name: string): Promise<ApiBox> {
   const res = await ui.api('GET', `/v1/projects/${project}/boxes/${name}`);
@@ -31,7 +37,9 @@ describe('publishing a box from the window', () => {
     await createBoxViaApi(ui, project, name);
     await waitRunning(ui, project, name);
     // busybox httpd daemonizes without -f: the exec returns while the server keeps serving on 0.0.0.0:8080.
-    const exec = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, { command: ['sh', '-c', 'mkdir -p /www; echo hello-from-box > /www/index.html; httpd -p 8080 -h /www'] });
+    const exec = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {
+      command: ['sh', '-c', 'mkdir -p /www; echo hello-from-box > /www/index.html; httpd -p 8080 -h /www'],
+    });
     assert.equal(exec.status, 200);
     assert.equal(((await exec.json()) as { exit_code: number }).exit_code, 0);
 
@@ -39,7 +47,14 @@ describe('publishing a box from the window', () => {
     await new AppShell(page).switchProject(project);
     const list = new BoxListPage(page);
     await list.row(name).waitFor();
-    assert.equal(await list.row(name).getByRole('link', { name: /^published at / }).count(), 0, 'no globe before publishing');
+    assert.equal(
+      await list
+        .row(name)
+        .getByRole('link', { name: /^published at / })
+        .count(),
+      0,
+      'no globe before publishing',
+    );
 
     await list.row(name).getByRole('link', { name, exact: true }).click();
     const publish = new PublishView(page, name);
@@ -72,12 +87,18 @@ describe('publishing a box from the window', () => {
     // The row carries the globe, named with the URL.
     await page.goBack();
     await page.goBack();
-    await list.row(name).getByRole('link', { name: `published at ${box.url}`, exact: true }).waitFor();
+    await list
+      .row(name)
+      .getByRole('link', { name: `published at ${box.url}`, exact: true })
+      .waitFor();
 
     // Unpublished from the CLI: the globe goes without a reload.
     const cli = await ui.cli('unpublish', name, '--project', project);
     assert.equal(cli.code, 0, cli.stderr);
-    await list.row(name).getByRole('link', { name: /^published at / }).waitFor({ state: 'detached' });
+    await list
+      .row(name)
+      .getByRole('link', { name: /^published at / })
+      .waitFor({ state: 'detached' });
   });
 
   test('token access: the plain link asks for a token, "Open with sign-in" gets in; domains are checked at the field; unpublish from the window', async () => {
@@ -86,7 +107,9 @@ describe('publishing a box from the window', () => {
     const other = uniqueName('other');
     await Promise.all([createBoxViaApi(ui, project, name), createBoxViaApi(ui, project, other)]);
     await waitRunning(ui, project, name);
-    const exec = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, { command: ['sh', '-c', 'mkdir -p /www; echo hello-from-box > /www/index.html; httpd -p 8080 -h /www'] });
+    const exec = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {
+      command: ['sh', '-c', 'mkdir -p /www; echo hello-from-box > /www/index.html; httpd -p 8080 -h /www'],
+    });
     assert.equal(exec.status, 200);
     const taken = `${other}.localhost`;
 
@@ -95,9 +118,16 @@ describe('publishing a box from the window', () => {
     const list = new BoxListPage(page);
     await list.row(other).waitFor();
     // Another box published through the API: its globe appears live.
-    const otherPub = await ui.api('POST', `/v1/projects/${project}/boxes/${other}/publish`, { port: 80, auth: 'public', domains: [taken] });
+    const otherPub = await ui.api('POST', `/v1/projects/${project}/boxes/${other}/publish`, {
+      port: 80,
+      auth: 'public',
+      domains: [taken],
+    });
     assert.equal(otherPub.status, 200, await otherPub.text());
-    await list.row(other).getByRole('link', { name: /^published at http:\/\// }).waitFor();
+    await list
+      .row(other)
+      .getByRole('link', { name: /^published at http:\/\// })
+      .waitFor();
 
     await list.row(name).getByRole('link', { name, exact: true }).click();
     const publish = new PublishView(page, name);
@@ -111,7 +141,10 @@ describe('publishing a box from the window', () => {
     // A domain another box has: the API's 409 lands at the field, and nothing is published.
     await publish.addDomains(taken);
     await publish.publishButton.click();
-    assert.match((await publish.page.getByRole('alert').filter({ hasText: other }).first().textContent()) ?? '', new RegExp(other));
+    assert.match(
+      (await publish.page.getByRole('alert').filter({ hasText: other }).first().textContent()) ?? '',
+      new RegExp(other),
+    );
     assert.equal((await getBox(ui, project, name)).url, null);
 
     await publish.domains.press('Backspace');
@@ -122,7 +155,10 @@ describe('publishing a box from the window', () => {
     const box = await getBox(ui, project, name);
     assert.equal(box.url_settings?.auth, 'token');
     assert.deepEqual(box.published_domains, [`${name}.localhost`]);
-    await page.getByRole('alert').filter({ hasText: `Published ${name}` }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: `Published ${name}` })
+      .waitFor({ state: 'detached' });
     await screenshots(page, 'publish');
 
     // The plain link carries no token: the proxy refuses it (in a real tab).
@@ -145,6 +181,12 @@ describe('publishing a box from the window', () => {
     await page.goBack();
     await page.goBack();
     await list.row(name).waitFor();
-    assert.equal(await list.row(name).getByRole('link', { name: /^published at / }).count(), 0);
+    assert.equal(
+      await list
+        .row(name)
+        .getByRole('link', { name: /^published at / })
+        .count(),
+      0,
+    );
   });
 });

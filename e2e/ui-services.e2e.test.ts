@@ -12,7 +12,10 @@ import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } f
  */
 const SERVE = 'mkdir -p /srv && echo v$VERSION > /srv/index.html && exec httpd -f -p 8080 -h /srv';
 
-type ApiService = { url: string; active_deployment: { color: string; status: string; environment: Record<string, string> } | null };
+type ApiService = {
+  url: string;
+  active_deployment: { color: string; status: string; environment: Record<string, string> } | null;
+};
 
 async function getService(ui: UiFixture, project: string, name: string): Promise<ApiService> {
   const res = await ui.api('GET', `/v1/projects/${project}/services/${name}`);
@@ -25,7 +28,9 @@ async function release(ui: UiFixture, project: string, name: string, color: 'blu
   for (let i = 0; i < 400; i++) {
     const s = await getService(ui, project, name);
     if (s.active_deployment?.color === color) return;
-    const res = await ui.api('POST', `/v1/projects/${project}/boxes/${name}-${color}/exec`, { command: ['sh', '-c', 'mkdir -p /srv && touch /srv/ready'] });
+    const res = await ui.api('POST', `/v1/projects/${project}/boxes/${name}-${color}/exec`, {
+      command: ['sh', '-c', 'mkdir -p /srv && touch /srv/ready'],
+    });
     await res.arrayBuffer();
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -48,7 +53,10 @@ describe('services from the window', () => {
     try {
       await createDeployRollback(ui, project, name);
     } finally {
-      await ui.api('DELETE', `/v1/projects/${project}/services/${name}`).then((r) => r.arrayBuffer()).catch(() => undefined);
+      await ui
+        .api('DELETE', `/v1/projects/${project}/services/${name}`)
+        .then((r) => r.arrayBuffer())
+        .catch(() => undefined);
     }
   });
 
@@ -82,95 +90,125 @@ describe('services from the window', () => {
 });
 
 async function createDeployRollback(ui: UiFixture, project: string, name: string): Promise<void> {
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
-    await new AppShell(page).navLink('Services').click();
-    const services = new ServicesPage(page);
-    await services.heading.waitFor();
-    await services.empty.waitFor();
+  const page = await ui.open();
+  await new AppShell(page).switchProject(project);
+  await new AppShell(page).navLink('Services').click();
+  const services = new ServicesPage(page);
+  await services.heading.waitFor();
+  await services.empty.waitFor();
 
-    // Create: the name is checked as you type by the schema's rule.
-    await services.createButton.click();
-    const nameField = services.field('Name');
-    await nameField.fill('Web_1');
-    assert.match((await services.fieldError(nameField)) ?? '', /lower-case letters/);
-    await nameField.fill(name);
-    assert.equal(await services.fieldError(nameField), null);
-    await services.field('Port').fill('70000');
-    assert.match((await services.fieldError(services.field('Port'))) ?? '', /1 to 65535/);
-    await services.field('Port').fill('8080');
-    await services.field('Command').fill(SERVE);
-    await services.addVariable(services.createForm, 'VERSION', '1');
-    await services.field('Path').fill('/ready');
-    await services.field('Interval (s)').fill('0.2');
-    await services.chooseAccess('Public');
-    await screenshots(page, 'services-create');
-    await services.createForm.getByRole('button', { name: 'Create and deploy' }).click();
-    await services.createForm.waitFor({ state: 'detached' });
+  // Create: the name is checked as you type by the schema's rule.
+  await services.createButton.click();
+  const nameField = services.field('Name');
+  await nameField.fill('Web_1');
+  assert.match((await services.fieldError(nameField)) ?? '', /lower-case letters/);
+  await nameField.fill(name);
+  assert.equal(await services.fieldError(nameField), null);
+  await services.field('Port').fill('70000');
+  assert.match((await services.fieldError(services.field('Port'))) ?? '', /1 to 65535/);
+  await services.field('Port').fill('8080');
+  await services.field('Command').fill(SERVE);
+  await services.addVariable(services.createForm, 'VERSION', '1');
+  await services.field('Path').fill('/ready');
+  await services.field('Interval (s)').fill('0.2');
+  await services.chooseAccess('Public');
+  await screenshots(page, 'services-create');
+  await services.createForm.getByRole('button', { name: 'Create and deploy' }).click();
+  await services.createForm.waitFor({ state: 'detached' });
 
-    // The first deployment waits at its health check: the page shows it starting, blue, nothing live yet.
-    await services.progress(name).filter({ hasText: /Deploying to blue: starting/ }).waitFor();
-    await services.live(name, 'none').waitFor();
-    await services.entries(name).and(page.getByRole('listitem', { name: /^Deployment dep_\w+: starting on blue$/ })).waitFor();
-    await release(ui, project, name, 'blue');
-    await services.live(name, 'blue').waitFor();
-    await services.progress(name).waitFor({ state: 'detached' });
-    const service = await getService(ui, project, name);
-    assert.equal(await services.urlLink(name).getAttribute('href'), service.url);
-    assert.equal(await serves(service.url), 'v1');
+  // The first deployment waits at its health check: the page shows it starting, blue, nothing live yet.
+  await services
+    .progress(name)
+    .filter({ hasText: /Deploying to blue: starting/ })
+    .waitFor();
+  await services.live(name, 'none').waitFor();
+  await services
+    .entries(name)
+    .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: starting on blue$/ }))
+    .waitFor();
+  await release(ui, project, name, 'blue');
+  await services.live(name, 'blue').waitFor();
+  await services.progress(name).waitFor({ state: 'detached' });
+  const service = await getService(ui, project, name);
+  assert.equal(await services.urlLink(name).getAttribute('href'), service.url);
+  assert.equal(await serves(service.url), 'v1');
 
-    // Deploy v2 with a changed variable: green starts beside blue, blue serves until green passes.
-    await services.deployButton(name).click();
-    const deployForm = services.deployForm(name);
-    await services.addVariable(deployForm, 'VERSION', '2');
-    await deployForm.getByRole('button', { name: 'Deploy', exact: true }).click();
-    await deployForm.waitFor({ state: 'detached' });
-    await services.progress(name).filter({ hasText: /Deploying to green: starting/ }).waitFor();
-    assert.equal(await services.live(name, 'blue').count(), 1, 'blue stays live while green starts');
-    assert.equal(await serves(service.url), 'v1');
-    await screenshots(page, 'services-deploying');
-    await release(ui, project, name, 'green');
-    await services.live(name, 'green').waitFor();
-    assert.equal(await serves(service.url), 'v2');
-    const entries = services.entries(name);
-    await entries.first().and(page.getByRole('listitem', { name: /^Deployment dep_\w+: live on green$/ })).waitFor();
-    await entries.nth(1).and(page.getByRole('listitem', { name: /^Deployment dep_\w+: superseded on blue$/ })).waitFor();
+  // Deploy v2 with a changed variable: green starts beside blue, blue serves until green passes.
+  await services.deployButton(name).click();
+  const deployForm = services.deployForm(name);
+  await services.addVariable(deployForm, 'VERSION', '2');
+  await deployForm.getByRole('button', { name: 'Deploy', exact: true }).click();
+  await deployForm.waitFor({ state: 'detached' });
+  await services
+    .progress(name)
+    .filter({ hasText: /Deploying to green: starting/ })
+    .waitFor();
+  assert.equal(await services.live(name, 'blue').count(), 1, 'blue stays live while green starts');
+  assert.equal(await serves(service.url), 'v1');
+  await screenshots(page, 'services-deploying');
+  await release(ui, project, name, 'green');
+  await services.live(name, 'green').waitFor();
+  assert.equal(await serves(service.url), 'v2');
+  const entries = services.entries(name);
+  await entries
+    .first()
+    .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: live on green$/ }))
+    .waitFor();
+  await entries
+    .nth(1)
+    .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: superseded on blue$/ }))
+    .waitFor();
 
-    // The link opens the URL in a new tab, served by the live color.
-    const [tab] = await Promise.all([page.waitForEvent('popup'), services.urlLink(name).click()]);
-    await tab.getByText('v2').waitFor();
-    await tab.close();
+  // The link opens the URL in a new tab, served by the live color.
+  const [tab] = await Promise.all([page.waitForEvent('popup'), services.urlLink(name).click()]);
+  await tab.getByText('v2').waitFor();
+  await tab.close();
 
-    // Roll back: blue again, v1, and the timeline says so.
-    await services.rollbackButton(name).click();
-    await services.progress(name).filter({ hasText: /Rolling back to blue/ }).waitFor();
-    await release(ui, project, name, 'blue');
-    await services.live(name, 'blue').waitFor();
-    assert.equal(await serves(service.url), 'v1');
-    await entries.first().and(page.getByRole('listitem', { name: /^Rollback dep_\w+: live on blue$/ })).waitFor();
-    await entries.nth(1).and(page.getByRole('listitem', { name: /^Deployment dep_\w+: rolled back on green$/ })).waitFor();
-    assert.equal(await entries.count(), 3);
-    await page.mouse.move(0, 0); // no tooltip over the page
-    await screenshots(page, 'services');
+  // Roll back: blue again, v1, and the timeline says so.
+  await services.rollbackButton(name).click();
+  await services
+    .progress(name)
+    .filter({ hasText: /Rolling back to blue/ })
+    .waitFor();
+  await release(ui, project, name, 'blue');
+  await services.live(name, 'blue').waitFor();
+  assert.equal(await serves(service.url), 'v1');
+  await entries
+    .first()
+    .and(page.getByRole('listitem', { name: /^Rollback dep_\w+: live on blue$/ }))
+    .waitFor();
+  await entries
+    .nth(1)
+    .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: rolled back on green$/ }))
+    .waitFor();
+  assert.equal(await entries.count(), 3);
+  await page.mouse.move(0, 0); // no tooltip over the page
+  await screenshots(page, 'services');
 
-    // The live color's box has a link to its detail page.
-    await services.boxLink(name, `${name}-blue`).click();
-    await page.getByRole('heading', { name: `${name}-blue` }).first().waitFor();
-    await page.goBack();
+  // The live color's box has a link to its detail page.
+  await services.boxLink(name, `${name}-blue`).click();
+  await page
+    .getByRole('heading', { name: `${name}-blue` })
+    .first()
+    .waitFor();
+  await page.goBack();
 
-    // A deploy from the CLI shows up without a reload.
-    const cli = await ui.cli('deploy', name, '-e', 'VERSION=3', '--project', project);
-    assert.equal(cli.code, 0, cli.stderr);
-    await services.progress(name).filter({ hasText: /Deploying to green/ }).waitFor();
-    await release(ui, project, name, 'green');
-    await services.live(name, 'green').waitFor();
-    assert.equal(await entries.count(), 4);
+  // A deploy from the CLI shows up without a reload.
+  const cli = await ui.cli('deploy', name, '-e', 'VERSION=3', '--project', project);
+  assert.equal(cli.code, 0, cli.stderr);
+  await services
+    .progress(name)
+    .filter({ hasText: /Deploying to green/ })
+    .waitFor();
+  await release(ui, project, name, 'green');
+  await services.live(name, 'green').waitFor();
+  assert.equal(await entries.count(), 4);
 
-    // Delete, with confirmation: the card goes and the URL stops answering.
-    await services.deleteButton(name).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete service' }).click();
-    await services.card(name).waitFor({ state: 'detached' });
-    await services.empty.waitFor();
-    const u = new URL(service.url);
-    assert.equal((await previewRequest(Number(u.port), u.host, '/')).status, 404);
+  // Delete, with confirmation: the card goes and the URL stops answering.
+  await services.deleteButton(name).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete service' }).click();
+  await services.card(name).waitFor({ state: 'detached' });
+  await services.empty.waitFor();
+  const u = new URL(service.url);
+  assert.equal((await previewRequest(Number(u.port), u.host, '/')).status, 404);
 }

@@ -28,7 +28,9 @@ describe('settings', () => {
     // The secret works, with exactly the scopes and project chosen.
     const me = await fetch(`${ui.core().url}/v1/projects/ci/boxes`, { headers: { authorization: `Bearer ${secret}` } });
     assert.equal(me.status, 200);
-    const other = await fetch(`${ui.core().url}/v1/projects/elsewhere/boxes`, { headers: { authorization: `Bearer ${secret}` } });
+    const other = await fetch(`${ui.core().url}/v1/projects/elsewhere/boxes`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     assert.equal(other.status, 403);
 
     await dialog.done.click();
@@ -41,7 +43,9 @@ describe('settings', () => {
     await row.getByRole('button', { name: 'Revoke ci-reader' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
     await row.waitFor({ state: 'detached' });
-    const after = await fetch(`${ui.core().url}/v1/projects/ci/boxes`, { headers: { authorization: `Bearer ${secret}` } });
+    const after = await fetch(`${ui.core().url}/v1/projects/ci/boxes`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     assert.equal(after.status, 401, 'the revoked token is refused');
   });
 

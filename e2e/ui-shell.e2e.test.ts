@@ -89,7 +89,10 @@ describe('the header', () => {
     assert.equal(await scheme(), 'dark');
 
     await shell.runCommand('create', 'Create a box');
-    await page.getByRole('dialog', { name: 'Create a box' }).getByRole('textbox', { name: 'Name', exact: true }).waitFor();
+    await page
+      .getByRole('dialog', { name: 'Create a box' })
+      .getByRole('textbox', { name: 'Name', exact: true })
+      .waitFor();
   });
 
   test('a project where a box appears (here through the API) is offered by the project switcher', async () => {

@@ -7,7 +7,14 @@ import { BasesPage } from './pages/bases-page';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxListPage } from './pages/box-list-page';
 import { SnapshotsView } from './pages/snapshots-view';
-import { createBoxViaApi, dialogCloses, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
+import {
+  createBoxViaApi,
+  dialogCloses,
+  screenshots,
+  uiFixture,
+  uniqueName,
+  type UiFixture,
+} from './support/ui-fixture';
 
 interface Snap {
   id: string;
@@ -28,7 +35,8 @@ async function exec(ui: UiFixture, project: string, box: string, script: string)
 async function cleanUp(ui: UiFixture, project: string, boxes: string[]): Promise<void> {
   for (const b of boxes) await ui.api('DELETE', `/v1/projects/${project}/boxes/${b}`).then((r) => r.arrayBuffer());
   const snaps = ((await (await ui.api('GET', `/v1/projects/${project}/snapshots`)).json()) as { items: Snap[] }).items;
-  for (const s of snaps.sort((a, b) => b.created_at.localeCompare(a.created_at))) await ui.api('DELETE', `/v1/projects/${project}/snapshots/${s.id}`).then((r) => r.arrayBuffer());
+  for (const s of snaps.sort((a, b) => b.created_at.localeCompare(a.created_at)))
+    await ui.api('DELETE', `/v1/projects/${project}/snapshots/${s.id}`).then((r) => r.arrayBuffer());
 }
 
 describe('snapshots and bases in the window', () => {
@@ -71,15 +79,27 @@ describe('snapshots and bases in the window', () => {
       await view.confirm('Restore').focus();
       await page.keyboard.press('Enter');
       // The box now descends from the snapshot: the tree shows it under it.
-      await view.snapshot('before-change').locator('xpath=ancestor::li[1]').getByText(`${name} (this box)`).waitFor({ timeout: 60_000 });
-      const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as { status: string; origin: string };
+      await view
+        .snapshot('before-change')
+        .locator('xpath=ancestor::li[1]')
+        .getByText(`${name} (this box)`)
+        .waitFor({ timeout: 60_000 });
+      const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as {
+        status: string;
+        origin: string;
+      };
       assert.equal(box.status, 'running');
-      const [taken] = ((await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/snapshots`)).json()) as { items: Snap[] }).items;
+      const [taken] = (
+        (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/snapshots`)).json()) as { items: Snap[] }
+      ).items;
       assert.equal(box.origin, taken?.id, "the box's origin is the snapshot it was restored from");
       assert.equal(await exec(ui, project, name, 'cat /root/note'), 'original\n');
 
       // A snapshot taken elsewhere (the API, the CLI) arrives over the event stream.
-      assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'from-outside' })).status, 201);
+      assert.equal(
+        (await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'from-outside' })).status,
+        201,
+      );
       await view.snapshot('from-outside').waitFor();
     } finally {
       await cleanUp(ui, project, [name]);
@@ -95,7 +115,9 @@ describe('snapshots and bases in the window', () => {
     ui.track(project, copy);
     try {
       await exec(ui, project, name, 'echo from-snapshot > /root/marker');
-      const snap = (await (await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'golden' })).json()) as Snap;
+      const snap = (await (
+        await ui.api('POST', `/v1/projects/${project}/boxes/${name}/snapshots`, { name: 'golden' })
+      ).json()) as Snap;
       await exec(ui, project, name, 'rm /root/marker');
 
       const page = await ui.open();
@@ -117,7 +139,11 @@ describe('snapshots and bases in the window', () => {
       await view.act('golden', 'Delete snapshot');
       await view.confirm('Delete snapshot').click();
       await view.alert.filter({ hasText: copy }).waitFor();
-      assert.equal((await ui.api('GET', `/v1/projects/${project}/snapshots/${snap.id}`)).status, 200, 'the snapshot is still there');
+      assert.equal(
+        (await ui.api('GET', `/v1/projects/${project}/snapshots/${snap.id}`)).status,
+        200,
+        'the snapshot is still there',
+      );
 
       await view.act('golden', 'Make a base');
       const baseDialog = view.dialog('Make a base from golden');
@@ -125,12 +151,18 @@ describe('snapshots and bases in the window', () => {
       await baseDialog.getByRole('button', { name: 'Make base', exact: true }).click();
       await dialogCloses(baseDialog);
       await page.goto(`${ui.core().url}/#/bases`);
-      await new BasesPage(page).row(baseName).getByRole('cell', { name: `snapshot ${snap.id}` }).waitFor();
+      await new BasesPage(page)
+        .row(baseName)
+        .getByRole('cell', { name: `snapshot ${snap.id}` })
+        .waitFor();
 
       await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
       await new BoxListPage(page).status(copy, 'running').waitFor();
       assert.equal(await exec(ui, project, copy, 'cat /root/marker'), 'from-snapshot\n');
-      assert.equal(((await (await ui.api('GET', `/v1/projects/${project}/boxes/${copy}`)).json()) as { origin: string }).origin, snap.id);
+      assert.equal(
+        ((await (await ui.api('GET', `/v1/projects/${project}/boxes/${copy}`)).json()) as { origin: string }).origin,
+        snap.id,
+      );
     } finally {
       await ui.api('DELETE', `/v1/bases/${baseName}`).then((r) => r.arrayBuffer());
       await cleanUp(ui, project, [copy, name]);
@@ -152,13 +184,28 @@ describe('snapshots and bases in the window', () => {
       // Slow the upload (about 2 s) so its progress is there to see.
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: Math.ceil(tar.length / 2) });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: Math.ceil(tar.length / 2),
+      });
       await bases.dropFile(tar, 'tiny-rootfs.tar');
-      await page.getByRole('status', { name: `Importing ${base}` }).getByText(/^Uploading: .* of 1\.\d MiB/).waitFor();
+      await page
+        .getByRole('status', { name: `Importing ${base}` })
+        .getByText(/^Uploading: .* of 1\.\d MiB/)
+        .waitFor();
       await bases.uploadProgress.waitFor();
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
       await bases.row(base).waitFor({ timeout: 60_000 });
-      const listed = ((await (await ui.api('GET', '/v1/bases')).json()) as { items: { name: string; size_bytes: number | null }[] }).items.find((b) => b.name === base);
+      const listed = (
+        (await (await ui.api('GET', '/v1/bases')).json()) as { items: { name: string; size_bytes: number | null }[] }
+      ).items.find((b) => b.name === base);
       assert.ok(listed, 'the API lists the imported base');
       await screenshots(page, 'bases-page');
 

@@ -21,12 +21,18 @@ describe('live stats in the window', () => {
     await caption.waitFor({ timeout: 20_000 });
     const used = Number(/([\d.]+) MiB of/.exec((await caption.textContent()) ?? '')?.[1]);
     assert.ok(used > 0, `the box uses some memory: ${await caption.textContent()}`);
-    const sample = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/stats`)).json()) as { memory_limit_bytes: number };
+    const sample = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/stats`)).json()) as {
+      memory_limit_bytes: number;
+    };
     assert.equal(sample.memory_limit_bytes, 256 * 1024 * 1024);
     // The chart draws a line through the samples as they arrive (a steady reading is a flat line,
     // which has no height, so look at the path's points rather than its visibility).
     const line = stats.chart('Memory').locator('.recharts-line-curve').first();
     await line.waitFor({ state: 'attached', timeout: 10_000 });
-    await page.waitForFunction((el) => (el?.getAttribute('d')?.match(/L/g) ?? []).length >= 2, await line.elementHandle(), { timeout: 10_000 });
+    await page.waitForFunction(
+      (el) => (el?.getAttribute('d')?.match(/L/g) ?? []).length >= 2,
+      await line.elementHandle(),
+      { timeout: 10_000 },
+    );
   });
 });

@@ -16,7 +16,12 @@ import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } f
 // Data volumes in the window, against a real core and engine: the Volumes page,
 // mounts in the box create dialog, and the box's Volumes tab.
 
-async function exec(ui: UiFixture, project: string, box: string, script: string): Promise<{ exit_code: number; stdout: string; stderr: string }> {
+async function exec(
+  ui: UiFixture,
+  project: string,
+  box: string,
+  script: string,
+): Promise<{ exit_code: number; stdout: string; stderr: string }> {
   const res = await ui.api('POST', `/v1/projects/${project}/boxes/${box}/exec`, { command: ['sh', '-c', script] });
   assert.equal(res.status, 200, await res.clone().text());
   return (await res.json()) as { exit_code: number; stdout: string; stderr: string };
@@ -32,7 +37,8 @@ async function getJson<T>(ui: UiFixture, pathname: string): Promise<T> {
 async function cleanUp(ui: UiFixture, project: string, boxes: string[]): Promise<void> {
   for (const b of boxes) await ui.api('DELETE', `/v1/projects/${project}/boxes/${b}`).then((r) => r.arrayBuffer());
   const volumes = (await getJson<{ items: Volume[] }>(ui, `/v1/projects/${project}/volumes`)).items;
-  for (const v of volumes) await ui.api('DELETE', `/v1/projects/${project}/volumes/${v.name}`).then((r) => r.arrayBuffer());
+  for (const v of volumes)
+    await ui.api('DELETE', `/v1/projects/${project}/volumes/${v.name}`).then((r) => r.arrayBuffer());
 }
 
 describe('data volumes in the window', () => {
@@ -84,8 +90,16 @@ describe('data volumes in the window', () => {
       await form.submit.click();
       await form.dialog.waitFor({ state: 'hidden', timeout: 120_000 });
       const created = await getJson<Box>(ui, `/v1/projects/${project}/boxes/${box}`);
-      assert.deepEqual(created.data_mounts?.map((m) => [m.name, m.path]), [['data', '/srv/data']]);
-      const seen = await exec(ui, project, box, 'grep -c " /srv/data " /proc/mounts && echo kept > /srv/data/hello.txt && cat /srv/data/hello.txt');
+      assert.deepEqual(
+        created.data_mounts?.map((m) => [m.name, m.path]),
+        [['data', '/srv/data']],
+      );
+      const seen = await exec(
+        ui,
+        project,
+        box,
+        'grep -c " /srv/data " /proc/mounts && echo kept > /srv/data/hello.txt && cat /srv/data/hello.txt',
+      );
       assert.equal(seen.exit_code, 0, seen.stderr);
       assert.equal(seen.stdout, '1\nkept\n', 'the box sees the volume mounted at /srv/data and writes to it');
 
@@ -103,19 +117,29 @@ describe('data volumes in the window', () => {
       await volumes.drawerButton('Back up now').click();
       const backups = volumes.backups('data');
       await backups.getByText('done', { exact: true }).waitFor({ timeout: 120_000 });
-      const [backup] = (await getJson<{ items: VolumeBackup[] }>(ui, `/v1/projects/${project}/volumes/data/backups`)).items;
+      const [backup] = (await getJson<{ items: VolumeBackup[] }>(ui, `/v1/projects/${project}/volumes/data/backups`))
+        .items;
       assert.equal(backup?.status, 'done');
       const shown = (await volumes.sha256(backup.id).textContent())?.trim();
       assert.equal(shown, backup.sha256, 'the window shows the API’s sha256');
       await screenshots(page, 'volume-backups');
-      const [download] = await Promise.all([page.waitForEvent('download'), volumes.item(backups, backup.id).getByRole('button', { name: `Download backup ${backup.id}` }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        volumes
+          .item(backups, backup.id)
+          .getByRole('button', { name: `Download backup ${backup.id}` })
+          .click(),
+      ]);
       assert.equal(download.suggestedFilename(), `data-${backup.id}.tar.gz`);
       const bytes = fs.readFileSync(await download.path());
       assert.equal(createHash('sha256').update(bytes).digest('hex'), shown, 'the download hashes to the sha256 shown');
       assert.ok(gunzipSync(bytes).includes('hello.txt'), 'the archive holds the file the box wrote');
 
       // Clone the backup into a new volume: it holds the file too.
-      await volumes.item(backups, backup.id).getByRole('button', { name: `Clone backup ${backup.id} into a new volume` }).click();
+      await volumes
+        .item(backups, backup.id)
+        .getByRole('button', { name: `Clone backup ${backup.id} into a new volume` })
+        .click();
       const clone = page.getByRole('dialog', { name: 'Clone a backup of data into a new volume' });
       await clone.getByRole('textbox', { name: 'Name' }).fill('data-copy');
       await clone.getByRole('button', { name: 'Clone', exact: true }).click();
@@ -144,7 +168,11 @@ describe('data volumes in the window', () => {
       await volumes.deleteButton('data').click();
       await volumes.confirm('Delete volume').click();
       await page.getByRole('main').getByRole('alert').filter({ hasText: box }).waitFor();
-      assert.equal((await ui.api('GET', `/v1/projects/${project}/volumes/data`)).status, 200, 'the volume is still there');
+      assert.equal(
+        (await ui.api('GET', `/v1/projects/${project}/volumes/data`)).status,
+        200,
+        'the volume is still there',
+      );
     } finally {
       await cleanUp(ui, project, [box]);
     }
@@ -178,7 +206,10 @@ describe('data volumes in the window', () => {
 
       const attached = await getJson<Box>(ui, `/v1/projects/${project}/boxes/${box}`);
       assert.equal(attached.status, 'running');
-      assert.deepEqual(attached.data_mounts?.map((m) => [m.name, m.path, m.read_only]), [['shared', '/mnt/shared', true]]);
+      assert.deepEqual(
+        attached.data_mounts?.map((m) => [m.name, m.path, m.read_only]),
+        [['shared', '/mnt/shared', true]],
+      );
       const ro = await exec(ui, project, box, 'cat /root/own.txt && grep " /mnt/shared " /proc/mounts');
       assert.equal(ro.exit_code, 0, ro.stderr);
       assert.match(ro.stdout, /^mine\n/, 'the root files are kept across the restart');

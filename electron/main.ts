@@ -1,4 +1,14 @@
-import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Notification,
+  protocol,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, pickCoreArgs, resolveConfig, type CoreConfig } from './core/config';
@@ -12,7 +22,9 @@ const APP_HOST = 'boxdesk';
 const APP_URL = `${SCHEME}://${APP_HOST}/`;
 
 // Must happen before `ready`: a standard, secure scheme gets a real origin (app://boxdesk) and fetch.
-protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+]);
 app.enableSandbox();
 
 /** Serves dist/renderer at app://boxdesk/; unknown paths get index.html, nothing outside the folder is reachable. */
@@ -24,7 +36,9 @@ function serveRenderer(uiRoot: string, core: Core): void {
     if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
     const { file, contentType } = resolveUiFile(uiRoot, url.pathname);
     const body = await fs.promises.readFile(file);
-    return new Response(body, { headers: { 'content-type': contentType, 'content-security-policy': csp, 'x-content-type-options': 'nosniff' } });
+    return new Response(body, {
+      headers: { 'content-type': contentType, 'content-security-policy': csp, 'x-content-type-options': 'nosniff' },
+    });
   });
 }
 
@@ -33,7 +47,13 @@ function serveRenderer(uiRoot: string, core: Core): void {
  * undefined in a packaged app, whose own addon electron-builder rebuilt.
  */
 function electronSqliteBinding(): string | undefined {
-  const file = path.join(app.getAppPath(), 'dist', 'native', `electron-${process.versions.electron}-${process.platform}-${process.arch}`, 'better_sqlite3.node');
+  const file = path.join(
+    app.getAppPath(),
+    'dist',
+    'native',
+    `electron-${process.versions.electron}-${process.platform}-${process.arch}`,
+    'better_sqlite3.node',
+  );
   return fs.existsSync(file) ? file : undefined;
 }
 
@@ -133,7 +153,10 @@ function main(): void {
     .then(async () => {
       // Only the clipboard (copy a token, paste into a console), and only for our own window.
       session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
-        callback((permission === 'clipboard-read' || permission === 'clipboard-sanitized-write') && contents.getURL().startsWith(APP_URL)),
+        callback(
+          (permission === 'clipboard-read' || permission === 'clipboard-sanitized-write') &&
+            contents.getURL().startsWith(APP_URL),
+        ),
       );
       installAppMenu();
       core = await startCore(config, { sqliteBinding: electronSqliteBinding() }).catch((err: Error) => {
@@ -157,13 +180,16 @@ function main(): void {
   app.on('will-quit', (event) => {
     if (closed || !core) return;
     event.preventDefault();
-    core.close().then(
-      () => undefined,
-      (err: Error) => console.error(`boxdesk: core shutdown failed: ${err.message}`),
-    ).finally(() => {
-      closed = true;
-      app.quit();
-    });
+    core
+      .close()
+      .then(
+        () => undefined,
+        (err: Error) => console.error(`boxdesk: core shutdown failed: ${err.message}`),
+      )
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
   });
 }
 

@@ -14,6 +14,7 @@ contextBridge.exposeInMainWorld(
   Object.freeze({
     apiUrl: typeof apiUrl === 'string' ? apiUrl : '',
     token: typeof token === 'string' ? token : null,
-    notify: (title: unknown, body: unknown) => ipcRenderer.send('boxdesk:notify', { title: String(title), body: String(body) }),
+    notify: (title: unknown, body: unknown) =>
+      ipcRenderer.send('boxdesk:notify', { title: String(title), body: String(body) }),
   }),
 );

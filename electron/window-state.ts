@@ -20,8 +20,14 @@ export function loadWindowState(dir: string): WindowState {
     const saved = JSON.parse(fs.readFileSync(path.join(dir, 'window-state.json'), 'utf8')) as Partial<WindowState>;
     if (!isRect(saved.bounds) || saved.bounds.width < 400 || saved.bounds.height < 300) return DEFAULT;
     const area = screen.getDisplayMatching(saved.bounds).workArea;
-    const visible = saved.bounds.x < area.x + area.width - 50 && saved.bounds.y < area.y + area.height - 50 && saved.bounds.x + saved.bounds.width > area.x + 50 && saved.bounds.y >= area.y - 10;
-    return visible ? { bounds: saved.bounds, maximized: saved.maximized === true } : { ...DEFAULT, bounds: { ...DEFAULT.bounds, width: saved.bounds.width, height: saved.bounds.height } };
+    const visible =
+      saved.bounds.x < area.x + area.width - 50 &&
+      saved.bounds.y < area.y + area.height - 50 &&
+      saved.bounds.x + saved.bounds.width > area.x + 50 &&
+      saved.bounds.y >= area.y - 10;
+    return visible
+      ? { bounds: saved.bounds, maximized: saved.maximized === true }
+      : { ...DEFAULT, bounds: { ...DEFAULT.bounds, width: saved.bounds.width, height: saved.bounds.height } };
   } catch {
     return DEFAULT;
   }
@@ -33,7 +39,10 @@ export function trackWindowState(window: BrowserWindow, dir: string): void {
   const save = () => {
     clearTimeout(timer);
     if (window.isDestroyed() || window.isMinimized()) return;
-    const state: WindowState = { bounds: window.isMaximized() ? window.getNormalBounds() : window.getBounds(), maximized: window.isMaximized() };
+    const state: WindowState = {
+      bounds: window.isMaximized() ? window.getNormalBounds() : window.getBounds(),
+      maximized: window.isMaximized(),
+    };
     try {
       fs.writeFileSync(path.join(dir, 'window-state.json'), JSON.stringify(state));
     } catch {

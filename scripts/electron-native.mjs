@@ -13,14 +13,25 @@ const require = createRequire(import.meta.url);
 
 /** Where the Electron build of the addon lives; electron/main.ts looks in the same place. */
 export function electronBindingPath(root, electronVersion) {
-  return path.join(root, 'dist', 'native', `electron-${electronVersion}-${process.platform}-${process.arch}`, 'better_sqlite3.node');
+  return path.join(
+    root,
+    'dist',
+    'native',
+    `electron-${electronVersion}-${process.platform}-${process.arch}`,
+    'better_sqlite3.node',
+  );
 }
 
 /** The first line of a tool's output that says what went wrong. */
 function firstError(output) {
-  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   // node-gyp spreads its message over several "stack" lines before the trace.
-  const stack = lines.filter((l) => l.startsWith('gyp ERR! stack ') && !/^gyp ERR! stack\s+at /.test(l)).map((l) => l.slice('gyp ERR! stack '.length).replace(/^Error: /, ''));
+  const stack = lines
+    .filter((l) => l.startsWith('gyp ERR! stack ') && !/^gyp ERR! stack\s+at /.test(l))
+    .map((l) => l.slice('gyp ERR! stack '.length).replace(/^Error: /, ''));
   if (stack.length) return stack.join(' ');
   return lines.find((l) => /\b(warn|ERR!|error)\b/i.test(l) && !/not ok$/.test(l)) ?? lines.at(-1);
 }
@@ -28,7 +39,9 @@ function firstError(output) {
 /** npm ships node-gyp; find it beside the npm that runs us. */
 function nodeGyp() {
   const npmCli = process.env.npm_execpath;
-  const candidates = [npmCli && path.join(path.dirname(path.dirname(npmCli)), 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')].filter(Boolean);
+  const candidates = [
+    npmCli && path.join(path.dirname(path.dirname(npmCli)), 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+  ].filter(Boolean);
   try {
     candidates.push(require.resolve('node-gyp/bin/node-gyp.js'));
   } catch {
@@ -52,8 +65,31 @@ export function ensureElectronSqlite(root, electronVersion, { runtime = 'electro
     const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
     const gyp = nodeGyp();
     const attempts = [
-      ['download a prebuilt addon', [require.resolve('prebuild-install/bin.js', { paths: [pkgDir] }), '--runtime', runtime, '--target', electronVersion]],
-      ...(gyp ? [['compile it', [gyp, 'rebuild', '--release', `--runtime=${runtime}`, `--target=${electronVersion}`, ...(runtime === 'electron' ? ['--dist-url=https://electronjs.org/headers'] : [])]]] : []),
+      [
+        'download a prebuilt addon',
+        [
+          require.resolve('prebuild-install/bin.js', { paths: [pkgDir] }),
+          '--runtime',
+          runtime,
+          '--target',
+          electronVersion,
+        ],
+      ],
+      ...(gyp
+        ? [
+            [
+              'compile it',
+              [
+                gyp,
+                'rebuild',
+                '--release',
+                `--runtime=${runtime}`,
+                `--target=${electronVersion}`,
+                ...(runtime === 'electron' ? ['--dist-url=https://electronjs.org/headers'] : []),
+              ],
+            ],
+          ]
+        : []),
     ];
     const failures = [];
     for (const [what, args] of attempts) {
@@ -64,7 +100,9 @@ export function ensureElectronSqlite(root, electronVersion, { runtime = 'electro
         fs.copyFileSync(built, target);
         return { binding: target };
       }
-      failures.push(`${what}: ${result.error?.message ?? firstError(`${result.stderr ?? ''}\n${result.stdout ?? ''}`) ?? `exit ${result.status}`}`);
+      failures.push(
+        `${what}: ${result.error?.message ?? firstError(`${result.stderr ?? ''}\n${result.stdout ?? ''}`) ?? `exit ${result.status}`}`,
+      );
     }
     if (!gyp) failures.push('compile it: node-gyp was not found beside npm');
     return { reason: `the SQLite addon could not be built for Electron ${electronVersion} (${failures.join('; ')})` };

@@ -33,12 +33,20 @@ function findElectron() {
   if (!fs.existsSync(path.join(electronDir, 'install.js'))) return { reason: 'the electron package is not installed' };
   const found = installedElectron();
   if (found) return { executable: found };
-  console.log('boxdesk: Electron\'s binary is not installed; trying to download it once (60 s at most)…');
-  const attempt = spawnSync(process.execPath, [path.join(electronDir, 'install.js')], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  console.log("boxdesk: Electron's binary is not installed; trying to download it once (60 s at most)…");
+  const attempt = spawnSync(process.execPath, [path.join(electronDir, 'install.js')], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const retried = installedElectron();
   if (retried) return { executable: retried };
-  if (attempt.error) return { reason: attempt.error.code === 'ETIMEDOUT' ? 'the download took more than 60 s' : attempt.error.message };
-  const firstLine = `${attempt.stderr}\n${attempt.stdout}`.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('at '));
+  if (attempt.error)
+    return { reason: attempt.error.code === 'ETIMEDOUT' ? 'the download took more than 60 s' : attempt.error.message };
+  const firstLine = `${attempt.stderr}\n${attempt.stdout}`
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l && !l.startsWith('at '));
   return { reason: firstLine ?? `install.js exited with ${attempt.status}` };
 }
 
@@ -48,7 +56,9 @@ function forwardSignals(child) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     });
   }
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + ({ SIGINT: 2, SIGTERM: 15 }[signal] ?? 1) : 1)));
+  child.on('exit', (code, signal) =>
+    process.exit(code ?? (signal ? 128 + ({ SIGINT: 2, SIGTERM: 15 }[signal] ?? 1) : 1)),
+  );
 }
 
 function startElectron(executable) {
@@ -59,10 +69,14 @@ function startElectron(executable) {
 function startHeadless(reason) {
   console.warn(`boxdesk: ${reason}; serving the UI headless instead.`);
   const serve = path.join(root, 'electron', 'core', 'serve.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', serve, '--ui-dir', path.join(root, 'dist', 'renderer'), ...passThrough], {
-    cwd: root,
-    stdio: ['inherit', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', serve, '--ui-dir', path.join(root, 'dist', 'renderer'), ...passThrough],
+    {
+      cwd: root,
+      stdio: ['inherit', 'pipe', 'inherit'],
+    },
+  );
   let banner = false;
   let seen = '';
   child.stdout.on('data', (chunk) => {
@@ -72,7 +86,9 @@ function startHeadless(reason) {
     const m = /sign in at (http:\/\/\S+)/.exec(seen);
     if (m) {
       banner = true;
-      console.log(`\n  Boxdesk is running headless.\n  Open this address in your browser to sign in:\n    ${m[1]}\n  (Ctrl-C stops it.)\n`);
+      console.log(
+        `\n  Boxdesk is running headless.\n  Open this address in your browser to sign in:\n    ${m[1]}\n  (Ctrl-C stops it.)\n`,
+      );
     }
   });
   forwardSignals(child);
@@ -81,7 +97,8 @@ function startHeadless(reason) {
 /** Electron, with the SQLite addon built for it; or the reason it cannot run. */
 function electronReady() {
   const electron = findElectron();
-  if (!electron.executable) return { reason: `Electron's binary is not installed and could not be downloaded (${electron.reason})` };
+  if (!electron.executable)
+    return { reason: `Electron's binary is not installed and could not be downloaded (${electron.reason})` };
   const version = JSON.parse(fs.readFileSync(path.join(electronDir, 'package.json'), 'utf8')).version;
   const sqlite = ensureElectronSqlite(root, version);
   return sqlite.binding ? electron : { reason: sqlite.reason };

@@ -5,7 +5,17 @@ import type { PublishRequest } from './schemas/publishing';
 import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from './schemas/snapshots';
 import type { BoxStats } from './schemas/stats';
 import type { FileChanges, FileList, FileStat } from './schemas/files';
-import type { Volume, VolumeAttach, VolumeBackup, VolumeBackupList, VolumeCreate, VolumeList, VolumeRestore, VolumeSnapshot, VolumeSnapshotList } from './schemas/volumes';
+import type {
+  Volume,
+  VolumeAttach,
+  VolumeBackup,
+  VolumeBackupList,
+  VolumeCreate,
+  VolumeList,
+  VolumeRestore,
+  VolumeSnapshot,
+  VolumeSnapshotList,
+} from './schemas/volumes';
 import { ServicesClient } from './services-client';
 import type { Base, BaseCreate, Health, SystemInfo, Token, TokenCreate, TokenCreated, Version } from './schemas/system';
 
@@ -23,7 +33,10 @@ export interface FetchResponse {
  * iterable of Uint8Array). Streams go with duplex: 'half', which Node's fetch requires.
  */
 export type RequestBody = string | Uint8Array | object;
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: RequestBody; signal?: unknown; duplex?: 'half' }) => Promise<FetchResponse>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: RequestBody; signal?: unknown; duplex?: 'half' },
+) => Promise<FetchResponse>;
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:7420 */
@@ -68,7 +81,13 @@ export class BoxdeskClient {
   }
 
   /** Like request, but hands back the response for streaming bodies. */
-  async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: unknown): Promise<FetchResponse> {
+  async raw(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    signal?: unknown,
+  ): Promise<FetchResponse> {
     const h: Record<string, string> = { accept: 'application/json', ...headers };
     if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
     if (body !== undefined) h['content-type'] = 'application/json';
@@ -76,19 +95,43 @@ export class BoxdeskClient {
   }
 
   /** Sends a body of bytes as application/octet-stream (streamed when it is a stream); hands back the response. */
-  async rawBytes(method: string, path: string, body: RequestBody, headers: Record<string, string> = {}): Promise<FetchResponse> {
-    const h: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream', ...headers };
+  async rawBytes(
+    method: string,
+    path: string,
+    body: RequestBody,
+    headers: Record<string, string> = {},
+  ): Promise<FetchResponse> {
+    const h: Record<string, string> = {
+      accept: 'application/json',
+      'content-type': 'application/octet-stream',
+      ...headers,
+    };
     if (this.options.token) h.authorization = `Bearer ${this.options.token}`;
     return this.send(method, path, h, body);
   }
 
-  private async send(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined, signal?: unknown): Promise<FetchResponse> {
+  private async send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: RequestBody | undefined,
+    signal?: unknown,
+  ): Promise<FetchResponse> {
     const streamed = body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array);
     let res: FetchResponse;
     try {
-      res = await this.options.fetch(this.baseUrl + path, { method, headers, body, signal, ...(streamed ? { duplex: 'half' as const } : {}) });
+      res = await this.options.fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body,
+        signal,
+        ...(streamed ? { duplex: 'half' as const } : {}),
+      });
     } catch (err) {
-      throw new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${this.baseUrl} (${(err as Error).message}); is it running?`);
+      throw new ApiError(
+        'engine_unavailable',
+        `cannot reach the Boxdesk core at ${this.baseUrl} (${(err as Error).message}); is it running?`,
+      );
     }
     if (!res.ok) {
       const text = await res.text();
@@ -114,12 +157,20 @@ export class BoxdeskClient {
 
   /** Health answers 503 when degraded; that is a state, not an error. */
   async health(): Promise<Health> {
-    const res = await this.options.fetch(`${this.baseUrl}/healthz`, { method: 'GET', headers: { accept: 'application/json' } });
+    const res = await this.options.fetch(`${this.baseUrl}/healthz`, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
     return (await res.json()) as Health;
   }
 
   listBoxes(project: string, filter: BoxListFilter = {}): Promise<BoxList> {
-    const qs = queryString([['status', filter.status], ...(filter.tag ?? []).map((t): [string, string] => ['tag', t]), ['limit', filter.limit], ['cursor', filter.cursor]]);
+    const qs = queryString([
+      ['status', filter.status],
+      ...(filter.tag ?? []).map((t): [string, string] => ['tag', t]),
+      ['limit', filter.limit],
+      ['cursor', filter.cursor],
+    ]);
     return this.request('GET', `/v1/projects/${enc(project)}/boxes${qs}`);
   }
 
@@ -156,9 +207,22 @@ export class BoxdeskClient {
     return this.request('DELETE', `/v1/projects/${enc(project)}/boxes/${enc(name)}/publish`);
   }
 
-  logs(project: string, name: string, options: { tail?: number; follow?: boolean; signal?: unknown } = {}): Promise<FetchResponse> {
-    const qs = queryString([['tail', options.tail], ['follow', options.follow ? 'true' : undefined]]);
-    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`, undefined, { accept: 'text/plain' }, options.signal);
+  logs(
+    project: string,
+    name: string,
+    options: { tail?: number; follow?: boolean; signal?: unknown } = {},
+  ): Promise<FetchResponse> {
+    const qs = queryString([
+      ['tail', options.tail],
+      ['follow', options.follow ? 'true' : undefined],
+    ]);
+    return this.raw(
+      'GET',
+      `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`,
+      undefined,
+      { accept: 'text/plain' },
+      options.signal,
+    );
   }
 
   /** One sample of the box's resource use. */
@@ -168,7 +232,13 @@ export class BoxdeskClient {
 
   /** One BoxStats JSON line a second (application/x-ndjson) until the client leaves. */
   boxStatsStream(project: string, name: string, signal?: unknown): Promise<FetchResponse> {
-    return this.raw('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats?stream=1`, undefined, { accept: 'application/x-ndjson' }, signal);
+    return this.raw(
+      'GET',
+      `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats?stream=1`,
+      undefined,
+      { accept: 'application/x-ndjson' },
+      signal,
+    );
   }
 
   exec(project: string, name: string, body: ExecRequest): Promise<ExecResult> {
@@ -177,7 +247,9 @@ export class BoxdeskClient {
 
   /** The x-ndjson exec stream; parse each line as ExecStreamLine. */
   execStream(project: string, name: string, body: ExecRequest): Promise<FetchResponse> {
-    return this.raw('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/exec`, body, { accept: 'application/x-ndjson' });
+    return this.raw('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/exec`, body, {
+      accept: 'application/x-ndjson',
+    });
   }
 
   private filesPath(project: string, name: string, route = ''): string {
@@ -186,21 +258,41 @@ export class BoxdeskClient {
 
   /** A file's bytes: the response's body is the stream (Content-Length says how many). */
   readFile(project: string, name: string, path: string): Promise<FetchResponse> {
-    return this.raw('GET', this.filesPath(project, name) + queryString([['path', path]]), undefined, { accept: 'application/octet-stream' });
+    return this.raw('GET', this.filesPath(project, name) + queryString([['path', path]]), undefined, {
+      accept: 'application/octet-stream',
+    });
   }
 
   /** A directory's tree as a tar stream (regular files and directories, names relative to it). */
   readArchive(project: string, name: string, path: string): Promise<FetchResponse> {
-    return this.raw('GET', this.filesPath(project, name, '/archive') + queryString([['path', path]]), undefined, { accept: 'application/x-tar' });
+    return this.raw('GET', this.filesPath(project, name, '/archive') + queryString([['path', path]]), undefined, {
+      accept: 'application/x-tar',
+    });
   }
 
   /**
    * Writes a file from bytes or a stream; creates missing parents. Give `size` with a stream so it
    * goes with a Content-Length and straight into the box (without it the core spools it first).
    */
-  async writeFile(project: string, name: string, path: string, body: RequestBody, options: { mode?: string; size?: number } = {}): Promise<FileStat> {
-    const headers: Record<string, string> = options.size !== undefined ? { 'content-length': String(options.size) } : {};
-    const res = await this.rawBytes('PUT', this.filesPath(project, name) + queryString([['path', path], ['mode', options.mode]]), body, headers);
+  async writeFile(
+    project: string,
+    name: string,
+    path: string,
+    body: RequestBody,
+    options: { mode?: string; size?: number } = {},
+  ): Promise<FileStat> {
+    const headers: Record<string, string> =
+      options.size !== undefined ? { 'content-length': String(options.size) } : {};
+    const res = await this.rawBytes(
+      'PUT',
+      this.filesPath(project, name) +
+        queryString([
+          ['path', path],
+          ['mode', options.mode],
+        ]),
+      body,
+      headers,
+    );
     return (await res.json()) as FileStat;
   }
 
@@ -213,11 +305,25 @@ export class BoxdeskClient {
   }
 
   deleteFile(project: string, name: string, path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    return this.request('DELETE', this.filesPath(project, name) + queryString([['path', path], ['recursive', options.recursive ? 'true' : undefined]]));
+    return this.request(
+      'DELETE',
+      this.filesPath(project, name) +
+        queryString([
+          ['path', path],
+          ['recursive', options.recursive ? 'true' : undefined],
+        ]),
+    );
   }
 
   makeDirectory(project: string, name: string, path: string, options: { parents?: boolean } = {}): Promise<FileStat> {
-    return this.request('POST', this.filesPath(project, name, '/mkdir') + queryString([['path', path], ['parents', options.parents ? 'true' : undefined]]));
+    return this.request(
+      'POST',
+      this.filesPath(project, name, '/mkdir') +
+        queryString([
+          ['path', path],
+          ['parents', options.parents ? 'true' : undefined],
+        ]),
+    );
   }
 
   fileChanges(project: string, name: string): Promise<FileChanges> {
@@ -268,7 +374,12 @@ export class BoxdeskClient {
   }
 
   /** A new box whose root is a copy-on-write copy of a box (at this instant) or of a snapshot (its id). */
-  forkBox(project: string, source: string, name: string, extra: Omit<BoxCreate, 'name' | 'fork' | 'base'> = {}): Promise<Box> {
+  forkBox(
+    project: string,
+    source: string,
+    name: string,
+    extra: Omit<BoxCreate, 'name' | 'fork' | 'base'> = {},
+  ): Promise<Box> {
     return this.createBox(project, { ...extra, name, fork: source });
   }
 
@@ -329,7 +440,9 @@ export class BoxdeskClient {
 
   /** The .tar.gz: Content-Length and X-Checksum-Sha256 (hex) in the headers, the body is the stream. */
   downloadVolumeBackup(project: string, name: string, id: string): Promise<FetchResponse> {
-    return this.raw('GET', this.volumePath(project, name, `/backups/${enc(id)}/download`), undefined, { accept: 'application/gzip' });
+    return this.raw('GET', this.volumePath(project, name, `/backups/${enc(id)}/download`), undefined, {
+      accept: 'application/gzip',
+    });
   }
 
   deleteVolumeBackup(project: string, name: string, id: string): Promise<void> {
@@ -354,7 +467,13 @@ export class BoxdeskClient {
 
   /** The server-sent event stream (text/event-stream); pass Last-Event-ID to resume. */
   events(lastEventId?: string, signal?: unknown): Promise<FetchResponse> {
-    return this.raw('GET', '/v1/events', undefined, { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal);
+    return this.raw(
+      'GET',
+      '/v1/events',
+      undefined,
+      { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      signal,
+    );
   }
 
   get token(): string | undefined {
@@ -362,7 +481,12 @@ export class BoxdeskClient {
   }
 
   /** ws(s) URL of an exec or console socket; the token goes in the subprotocol, never the URL. */
-  socketUrl(project: string, name: string, kind: 'exec' | 'console', query: [string, string | number | boolean | undefined][] = []): string {
+  socketUrl(
+    project: string,
+    name: string,
+    kind: 'exec' | 'console',
+    query: [string, string | number | boolean | undefined][] = [],
+  ): string {
     return `${this.baseUrl.replace(/^http/, 'ws')}/v1/projects/${enc(project)}/boxes/${enc(name)}/${kind}${queryString(query)}`;
   }
 }

@@ -10,13 +10,22 @@ export const Channel = { stdin: 0, stdout: 1, stderr: 2 } as const;
 export const WS_PROTOCOL = 'boxdesk.v1';
 export const BEARER_PROTOCOL_PREFIX = 'bearer.';
 
-export const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGKILL', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGWINCH', 'SIGTSTP', 'SIGCONT'] as const;
+export const SIGNALS = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGKILL',
+  'SIGHUP',
+  'SIGQUIT',
+  'SIGUSR1',
+  'SIGUSR2',
+  'SIGWINCH',
+  'SIGTSTP',
+  'SIGCONT',
+] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
 export type ClientControl =
-  | { type: 'resize'; cols: number; rows: number }
-  | { type: 'signal'; name: SignalName }
-  | { type: 'eof' };
+  { type: 'resize'; cols: number; rows: number } | { type: 'signal'; name: SignalName } | { type: 'eof' };
 
 export type ServerControl =
   | { type: 'ready'; session: string; replayed_bytes: number }

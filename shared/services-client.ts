@@ -1,4 +1,12 @@
-import type { DeployRequest, Deployment, DeploymentList, Service, ServiceCreate, ServiceList, ServiceUpdate } from './schemas/services';
+import type {
+  DeployRequest,
+  Deployment,
+  DeploymentList,
+  Service,
+  ServiceCreate,
+  ServiceList,
+  ServiceUpdate,
+} from './schemas/services';
 
 /** The slice of BoxdeskClient the services calls use (kept apart so client.ts stays one screenful per area). */
 interface Requester {

@@ -8,8 +8,16 @@ export const context = { instance: '' };
 
 const NAMES = ['a', 'b', 'c'];
 const MAX_BOXES = 3;
-const envArb = fc.option(fc.dictionary(fc.constantFrom('MVAR', 'OTHER'), fc.constantFrom('x', 'y z', 'é', ''), { maxKeys: 2 }).map((d) => ({ ...d })), { freq: 2 });
-const tagsArb = fc.option(fc.dictionary(fc.constantFrom('team', 'k.v/x'), fc.constantFrom('a', 'b'), { maxKeys: 2 }).map((d) => ({ ...d })), { freq: 2 });
+const envArb = fc.option(
+  fc
+    .dictionary(fc.constantFrom('MVAR', 'OTHER'), fc.constantFrom('x', 'y z', 'é', ''), { maxKeys: 2 })
+    .map((d) => ({ ...d })),
+  { freq: 2 },
+);
+const tagsArb = fc.option(
+  fc.dictionary(fc.constantFrom('team', 'k.v/x'), fc.constantFrom('a', 'b'), { maxKeys: 2 }).map((d) => ({ ...d })),
+  { freq: 2 },
+);
 
 async function json<T>(res: Response): Promise<T> {
   const text = await res.text();
@@ -51,15 +59,27 @@ export class Create extends BoxCommand {
     super();
   }
   check(model: Readonly<Model>): boolean {
-    return (model.boxes.size < MAX_BOXES || model.boxes.has(this.name)) && (this.fork === null || model.boxes.has(this.fork));
+    return (
+      (model.boxes.size < MAX_BOXES || model.boxes.has(this.name)) && (this.fork === null || model.boxes.has(this.fork))
+    );
   }
   body(): Record<string, unknown> {
-    return { name: this.name, ...(this.environment ? { environment: this.environment } : {}), ...(this.tags ? { tags: this.tags } : {}), ...(this.fork ? { fork: this.fork } : {}) };
+    return {
+      name: this.name,
+      ...(this.environment ? { environment: this.environment } : {}),
+      ...(this.tags ? { tags: this.tags } : {}),
+      ...(this.fork ? { fork: this.fork } : {}),
+    };
   }
   /** What the model holds after this create succeeded. */
   expected(model: Readonly<Model>): ModelBox {
     const source = this.fork ? model.boxes.get(this.fork)! : null;
-    return { status: 'running', environment: this.environment ?? source?.environment ?? {}, tags: this.tags ?? {}, marker: source?.marker ?? null };
+    return {
+      status: 'running',
+      environment: this.environment ?? source?.environment ?? {},
+      tags: this.tags ?? {},
+      marker: source?.marker ?? null,
+    };
   }
   protected async apply(model: Model, real: Real): Promise<void> {
     const res = await api(real.core, 'POST', boxesPath(real), this.body());
@@ -131,7 +151,10 @@ export class Update extends OnBox {
     super(name);
   }
   body(): Record<string, unknown> {
-    return { ...(this.environment ? { environment: this.environment } : {}), ...(this.tags ? { tags: this.tags } : {}) };
+    return {
+      ...(this.environment ? { environment: this.environment } : {}),
+      ...(this.tags ? { tags: this.tags } : {}),
+    };
   }
   protected async apply(model: Model, real: Real): Promise<void> {
     const res = await api(real.core, 'PUT', boxesPath(real, this.name), this.body());
@@ -141,7 +164,11 @@ export class Update extends OnBox {
     if (this.environment) box.environment = this.environment;
     if (this.tags) box.tags = this.tags;
     const got = await json<ApiBox>(res);
-    assert.deepEqual([got.environment, got.tags], [box.environment, box.tags], 'the update answers the full representation');
+    assert.deepEqual(
+      [got.environment, got.tags],
+      [box.environment, box.tags],
+      'the update answers the full representation',
+    );
   }
   toString(): string {
     return `update ${this.name} ${JSON.stringify(this.body())}`;
@@ -158,14 +185,20 @@ export class Exec extends OnBox {
   }
   protected async apply(model: Model, real: Real): Promise<void> {
     const script = 'printf "%s:" "$MVAR"; cat /marker 2>/dev/null; printf "%s" "$1" > /marker';
-    const res = await api(real.core, 'POST', `${boxesPath(real, this.name)}/exec`, { command: ['sh', '-c', script, 'sh', this.value] });
+    const res = await api(real.core, 'POST', `${boxesPath(real, this.name)}/exec`, {
+      command: ['sh', '-c', script, 'sh', this.value],
+    });
     const box = model.boxes.get(this.name);
     if (!box) return expectStatus(res, 404, `exec in missing ${this.name}`);
     if (box.status !== 'running') return expectStatus(res, 409, `exec in stopped ${this.name}`);
     await expectStatus(res, 200, `exec in ${this.name}`);
     const out = await json<{ exit_code: number; stdout: string; stderr: string }>(res);
     assert.equal(out.exit_code, 0, out.stderr);
-    assert.equal(out.stdout, `${box.environment.MVAR ?? ''}:${box.marker ?? ''}`, `the box's environment and root as the model has them`);
+    assert.equal(
+      out.stdout,
+      `${box.environment.MVAR ?? ''}:${box.marker ?? ''}`,
+      `the box's environment and root as the model has them`,
+    );
     box.marker = this.value;
   }
   toString(): string {
@@ -248,8 +281,10 @@ export function boxCommands(routes: Set<string>): fc.Arbitrary<fc.AsyncCommand<M
     fc.tuple(name, fc.constantFrom('1', 'two', 'drei')).map(([n, v]) => new Exec(n, v)),
   ];
   if (routes.has('/v1/projects/{project}/boxes/{name}/snapshots')) list.push(name.map((n) => new Snapshot(n)));
-  if (routes.has('/v1/projects/{project}/boxes/{name}/restore')) list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new Restore(n, p)));
-  if (routes.has('/v1/projects/{project}/boxes/{name}/snapshots')) list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new ForkSnapshot(n, p)));
+  if (routes.has('/v1/projects/{project}/boxes/{name}/restore'))
+    list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new Restore(n, p)));
+  if (routes.has('/v1/projects/{project}/boxes/{name}/snapshots'))
+    list.push(fc.tuple(name, fc.nat(3)).map(([n, p]) => new ForkSnapshot(n, p)));
   return list;
 }
 
@@ -258,7 +293,11 @@ export function boxCommands(routes: Set<string>): fc.Arbitrary<fc.AsyncCommand<M
  * with creates weighted up so boxes exist for the other commands to act on. fc.commands makes
  * many short sequences, and commands whose precondition fails are skipped: hence the floor.
  */
-export function sequenceOf(commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[], min: number, max: number): fc.Arbitrary<fc.AsyncCommand<Model, Real>[]> {
+export function sequenceOf(
+  commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[],
+  min: number,
+  max: number,
+): fc.Arbitrary<fc.AsyncCommand<Model, Real>[]> {
   const create = commands[0]!;
   return fc
     .tuple(create, fc.array(fc.oneof(create, ...commands), { minLength: min - 1, maxLength: max - 1 }))

@@ -53,12 +53,18 @@ export async function listBoxes(real: Real): Promise<ApiBox[]> {
 export async function settled(real: Real, ms = 30_000): Promise<ApiBox[]> {
   let last: ApiBox[] = [];
   try {
-    return await waitFor(async () => {
-      last = await listBoxes(real);
-      return last.every((b) => !TRANSIENT.has(b.status)) ? last : null;
-    }, ms, 'boxes to settle');
+    return await waitFor(
+      async () => {
+        last = await listBoxes(real);
+        return last.every((b) => !TRANSIENT.has(b.status)) ? last : null;
+      },
+      ms,
+      'boxes to settle',
+    );
   } catch {
-    throw new Error(`boxes stuck in a transient status after ${ms} ms: ${JSON.stringify(last.map((b) => [b.name, b.status, b.status_reason]))}`);
+    throw new Error(
+      `boxes stuck in a transient status after ${ms} ms: ${JSON.stringify(last.map((b) => [b.name, b.status, b.status_reason]))}`,
+    );
   }
 }
 
@@ -69,8 +75,12 @@ export async function settled(real: Real, ms = 30_000): Promise<ApiBox[]> {
  */
 export async function assertAgreement(model: Model, real: Real, instance: string): Promise<void> {
   const listed = await settled(real);
-  const want = [...model.boxes].map(([name, b]) => ({ name, status: b.status, environment: b.environment, tags: b.tags })).sort((a, b) => a.name.localeCompare(b.name));
-  const got = listed.map((b) => ({ name: b.name, status: b.status, environment: b.environment, tags: b.tags })).sort((a, b) => a.name.localeCompare(b.name));
+  const want = [...model.boxes]
+    .map(([name, b]) => ({ name, status: b.status, environment: b.environment, tags: b.tags }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const got = listed
+    .map((b) => ({ name: b.name, status: b.status, environment: b.environment, tags: b.tags }))
+    .sort((a, b) => a.name.localeCompare(b.name));
   assert.deepEqual(got, want, 'the API list agrees with the model');
   for (const b of listed) {
     const res = await api(real.core, 'GET', boxesPath(real, b.name));
@@ -81,8 +91,16 @@ export async function assertAgreement(model: Model, real: Real, instance: string
   }
   const rows = boxRows(real.core.dataDir).filter((r) => r.project === real.project);
   assert.deepEqual(
-    rows.map((r) => ({ id: r.id, name: r.name, status: r.status, environment: JSON.parse(r.environment) as unknown, tags: JSON.parse(r.tags) as unknown })),
-    [...listed].sort((a, b) => a.name.localeCompare(b.name)).map((b) => ({ id: b.id, name: b.name, status: b.status, environment: b.environment, tags: b.tags })),
+    rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      status: r.status,
+      environment: JSON.parse(r.environment) as unknown,
+      tags: JSON.parse(r.tags) as unknown,
+    })),
+    [...listed]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((b) => ({ id: b.id, name: b.name, status: b.status, environment: b.environment, tags: b.tags })),
     'the SQLite rows agree with the API',
   );
   // Snapshots, where the core has them: the project's list holds exactly the model's.
@@ -95,11 +113,19 @@ export async function assertAgreement(model: Model, real: Real, instance: string
   const allRows = boxRows(real.core.dataDir);
   const rowIds = new Set(allRows.map((r) => r.id));
   const orphans = containers.filter((c) => !rowIds.has(c.Labels['boxdesk.id'] ?? ''));
-  assert.deepEqual(orphans.map((c) => c.Names[0]), [], 'no container of this core is without its box');
+  assert.deepEqual(
+    orphans.map((c) => c.Names[0]),
+    [],
+    'no container of this core is without its box',
+  );
   for (const row of rows) {
     const mine = containers.filter((c) => c.Labels['boxdesk.id'] === row.id);
     assert.equal(mine.length, 1, `box ${row.name} has exactly one container (has ${mine.length})`);
     assert.equal(mine[0]!.Id, row.container_id, `box ${row.name}'s row names its container`);
-    assert.equal(mine[0]!.State === 'running', row.status === 'running', `box ${row.name} is ${row.status} and its container ${mine[0]!.State}`);
+    assert.equal(
+      mine[0]!.State === 'running',
+      row.status === 'running',
+      `box ${row.name} is ${row.status} and its container ${mine[0]!.State}`,
+    );
   }
 }

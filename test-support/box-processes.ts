@@ -2,7 +2,9 @@ type Api = (method: string, pathname: string, body?: unknown) => Promise<Respons
 
 /** The command lines of every process in a box, one a line, read through the API's own exec. */
 export async function boxProcesses(api: Api, boxPath: string): Promise<string> {
-  const res = await api('POST', `${boxPath}/exec`, { command: ['sh', '-c', 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done'] });
+  const res = await api('POST', `${boxPath}/exec`, {
+    command: ['sh', '-c', 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done'],
+  });
   if (res.status !== 200) throw new Error(`listing processes: HTTP ${res.status} ${await res.text()}`);
   return ((await res.json()) as { stdout: string }).stdout;
 }

@@ -37,8 +37,27 @@ export function tempDataDir(prefix = 'boxdesk-test-'): string {
 export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreProcess> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
-  const args = ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--port', String(options.port ?? 0), '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn', ...(options.args ?? [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [
+    '--import',
+    'tsx',
+    path.join(ROOT, 'electron/core/serve.ts'),
+    '--port',
+    String(options.port ?? 0),
+    '--proxy-port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--default-base',
+    TEST_IMAGE,
+    '--log-level',
+    'warn',
+    ...(options.args ?? []),
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -81,10 +100,20 @@ export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreP
 }
 
 /** fetch with the core's token. */
-export function api(core: Pick<CoreProcess, 'url' | 'token'>, method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function api(
+  core: Pick<CoreProcess, 'url' | 'token'>,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(core.url + pathname, {
     method,
-    headers: { authorization: `Bearer ${core.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${core.token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }

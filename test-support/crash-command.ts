@@ -4,7 +4,10 @@ import { api } from './core-process';
 import { context, Create } from './box-commands';
 import { assertAgreement, boxesPath, settled, type ApiBox, type Model, type ModelBox, type Real } from './box-model';
 
-type Mutation = { kind: 'create'; create: Create } | { kind: 'stop' | 'resume' | 'delete'; name: string } | { kind: 'update'; name: string; tags: Record<string, string> };
+type Mutation =
+  | { kind: 'create'; create: Create }
+  | { kind: 'stop' | 'resume' | 'delete'; name: string }
+  | { kind: 'update'; name: string; tags: Record<string, string> };
 
 /**
  * kill -9 of the core while a mutation is in flight (after `delayMs`), then a restart on the
@@ -73,7 +76,8 @@ export class CrashDuring implements fc.AsyncCommand<Model, Real> {
     const actual = found ? view(found, before ?? after) : undefined;
     const acknowledged = answered !== null && answered >= 200 && answered < 300;
     const allowed = acknowledged ? [after] : [before, after];
-    const same = (a: ModelBox | undefined, b: ModelBox | undefined) => JSON.stringify(a && { ...a, marker: null }) === JSON.stringify(b && { ...b, marker: null });
+    const same = (a: ModelBox | undefined, b: ModelBox | undefined) =>
+      JSON.stringify(a && { ...a, marker: null }) === JSON.stringify(b && { ...b, marker: null });
     assert.ok(
       allowed.some((a) => same(actual, a)),
       `after kill -9 ${this.delayMs} ms into "${this.toString()}" (answered ${answered ?? 'nothing'}), ${name} is ${JSON.stringify(found ?? 'gone')}; allowed: ${JSON.stringify(allowed)}`,
@@ -90,14 +94,22 @@ export class CrashDuring implements fc.AsyncCommand<Model, Real> {
 
   toString(): string {
     const m = this.mutation;
-    const what = m.kind === 'create' ? m.create.toString() : m.kind === 'update' ? `update ${m.name} tags ${JSON.stringify(m.tags)}` : `${m.kind} ${m.name}`;
+    const what =
+      m.kind === 'create'
+        ? m.create.toString()
+        : m.kind === 'update'
+          ? `update ${m.name} tags ${JSON.stringify(m.tags)}`
+          : `${m.kind} ${m.name}`;
     return `kill -9 at ${this.delayMs} ms into ${what}`;
   }
 }
 
 /** The model's view of a box as the API shows it; its marker is what the model knew (not readable without exec). */
 function view(b: ApiBox, known: ModelBox | undefined): ModelBox {
-  assert.ok(b.status === 'running' || b.status === 'stopped', `${b.name} settled as ${b.status} (${b.status_reason ?? ''})`);
+  assert.ok(
+    b.status === 'running' || b.status === 'stopped',
+    `${b.name} settled as ${b.status} (${b.status_reason ?? ''})`,
+  );
   return { status: b.status, environment: b.environment, tags: b.tags, marker: known?.marker ?? null };
 }
 
@@ -106,8 +118,12 @@ export function crashCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Real>> {
   const delay = fc.integer({ min: 0, max: 700 });
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     name.map((n) => ({ kind: 'create' as const, create: new Create(n, null, { v: '1' }, null) })),
-    fc.tuple(name, fc.constantFrom('stop', 'resume', 'delete') as fc.Arbitrary<'stop' | 'resume' | 'delete'>).map(([n, kind]) => ({ kind, name: n })),
-    fc.tuple(name, fc.constantFrom('x', 'y')).map(([n, v]) => ({ kind: 'update' as const, name: n, tags: { crash: v } })),
+    fc
+      .tuple(name, fc.constantFrom('stop', 'resume', 'delete') as fc.Arbitrary<'stop' | 'resume' | 'delete'>)
+      .map(([n, kind]) => ({ kind, name: n })),
+    fc
+      .tuple(name, fc.constantFrom('x', 'y'))
+      .map(([n, v]) => ({ kind: 'update' as const, name: n, tags: { crash: v } })),
   );
   return fc.tuple(mutation, delay).map(([m, d]) => new CrashDuring(m, d));
 }

@@ -11,7 +11,11 @@ export async function containersOfInstance(instance: string): Promise<Docker.Con
   return docker.listContainers({ all: true, filters: { label: [`boxdesk.instance=${instance}`] } });
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, ms = 15_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  ms = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -27,8 +31,16 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
  * removeImage when done.
  */
 export async function imageWithShell(baseImage: string, tag: string, script: string | null): Promise<string> {
-  const setup = script === null ? 'rm /bin/sh' : `rm /bin/sh && cat > /bin/sh <<'SCRIPT'\n#!/bin/busybox sh\n${script}\nSCRIPT\nchmod 755 /bin/sh`;
-  const container = await docker.createContainer({ Image: baseImage, Entrypoint: [], Cmd: ['/bin/busybox', 'sh', '-c', setup], Labels: { 'boxdesk.test': 'image-builder' } });
+  const setup =
+    script === null
+      ? 'rm /bin/sh'
+      : `rm /bin/sh && cat > /bin/sh <<'SCRIPT'\n#!/bin/busybox sh\n${script}\nSCRIPT\nchmod 755 /bin/sh`;
+  const container = await docker.createContainer({
+    Image: baseImage,
+    Entrypoint: [],
+    Cmd: ['/bin/busybox', 'sh', '-c', setup],
+    Labels: { 'boxdesk.test': 'image-builder' },
+  });
   try {
     await container.start();
     const { StatusCode } = (await container.wait()) as { StatusCode: number };

@@ -26,13 +26,25 @@ function answer(status: number, contentType: string, body: unknown, cut = false)
   return { status, contentType, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), cut };
 }
 
-const good = (status: number, code: string) => ({ type: `urn:boxdesk:problem:${code}`, title: 't', status, detail: 'd', code });
+const good = (status: number, code: string) => ({
+  type: `urn:boxdesk:problem:${code}`,
+  title: 't',
+  status,
+  detail: 'd',
+  code,
+});
 const checker = new ResponseChecker();
 
 test('answers within the contract pass', () => {
   assert.deepEqual(checker.check(op, answer(200, 'application/json; charset=utf-8', { id: 'x' })), []);
   assert.deepEqual(checker.check(op, answer(404, 'application/problem+json', good(404, 'not_found'))), []);
-  assert.deepEqual(checker.check(op, answer(404, 'application/problem+json', { ...good(404, 'not_found'), detail: 'no route GET /v1/x' })), []);
+  assert.deepEqual(
+    checker.check(
+      op,
+      answer(404, 'application/problem+json', { ...good(404, 'not_found'), detail: 'no route GET /v1/x' }),
+    ),
+    [],
+  );
 });
 
 test('a 5xx fails even when documented', () => {
@@ -40,18 +52,36 @@ test('a 5xx fails even when documented', () => {
 });
 
 test('an error that is not a problem document fails', () => {
-  assert.match(checker.check(op, answer(400, 'application/json', good(400, 'invalid_body'))).join(), /not application\/problem\+json/);
+  assert.match(
+    checker.check(op, answer(400, 'application/json', good(400, 'invalid_body'))).join(),
+    /not application\/problem\+json/,
+  );
   assert.match(checker.check(op, answer(400, 'application/problem+json', '<html>')).join(), /not JSON/);
-  assert.match(checker.check(op, answer(400, 'application/problem+json', { status: 400 })).join(), /not a problem document/);
-  assert.match(checker.check(op, answer(400, 'application/problem+json', good(404, 'not_found'))).join(), /differs from HTTP 400/);
+  assert.match(
+    checker.check(op, answer(400, 'application/problem+json', { status: 400 })).join(),
+    /not a problem document/,
+  );
+  assert.match(
+    checker.check(op, answer(400, 'application/problem+json', good(404, 'not_found'))).join(),
+    /differs from HTTP 400/,
+  );
 });
 
 test('an undocumented status fails', () => {
-  assert.match(checker.check(op, answer(415, 'application/problem+json', good(415, 'unsupported_media_type'))).join(), /not documented/);
+  assert.match(
+    checker.check(op, answer(415, 'application/problem+json', good(415, 'unsupported_media_type'))).join(),
+    /not documented/,
+  );
   assert.match(checker.check(op, answer(201, 'application/json', { id: 'x' })).join(), /not documented/);
 });
 
 test('a 2xx body off its schema or of another type fails', () => {
-  assert.match(checker.check(op, answer(200, 'application/json', { id: 7 })).join(), /does not match the documented schema/);
-  assert.match(checker.check(op, answer(200, 'text/plain', 'x')).join(), /content type text\/plain is not one documented/);
+  assert.match(
+    checker.check(op, answer(200, 'application/json', { id: 7 })).join(),
+    /does not match the documented schema/,
+  );
+  assert.match(
+    checker.check(op, answer(200, 'text/plain', 'x')).join(),
+    /content type text\/plain is not one documented/,
+  );
 });

@@ -20,7 +20,11 @@ const STREAMING = /^(text\/event-stream|application\/x-ndjson|text\/plain)/;
  * Content-Type). A streaming answer is cut after `streamMs`; any other answer must be
  * complete within `answerMs`, or the request fails as a hang.
  */
-export function send(baseUrl: string, req: FuzzRequest, { streamMs = 150, answerMs = 30_000 } = {}): Promise<FuzzResponse> {
+export function send(
+  baseUrl: string,
+  req: FuzzRequest,
+  { streamMs = 150, answerMs = 30_000 } = {},
+): Promise<FuzzResponse> {
   const u = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -36,20 +40,24 @@ export function send(baseUrl: string, req: FuzzRequest, { streamMs = 150, answer
     }, answerMs);
     const headers: Record<string, string> = { ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
-    const request = http.request({ host: u.hostname, port: u.port, method: req.method, path: req.target, headers, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      const contentType = String(res.headers['content-type'] ?? '');
-      const answer = (cut: boolean) => finish(() => resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.concat(parts), cut }));
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => answer(false));
-      res.on('error', () => answer(true));
-      if (STREAMING.test(contentType)) {
-        setTimeout(() => {
-          answer(true);
-          request.destroy();
-        }, streamMs).unref();
-      }
-    });
+    const request = http.request(
+      { host: u.hostname, port: u.port, method: req.method, path: req.target, headers, agent: false },
+      (res) => {
+        const parts: Buffer[] = [];
+        const contentType = String(res.headers['content-type'] ?? '');
+        const answer = (cut: boolean) =>
+          finish(() => resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.concat(parts), cut }));
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => answer(false));
+        res.on('error', () => answer(true));
+        if (STREAMING.test(contentType)) {
+          setTimeout(() => {
+            answer(true);
+            request.destroy();
+          }, streamMs).unref();
+        }
+      },
+    );
     request.on('error', (err) => finish(() => reject(err)));
     if (req.body !== undefined) request.write(req.body);
     request.end();
@@ -65,7 +73,14 @@ const PROBLEM_SHAPE: JsonSchema = {
     status: { type: 'integer' },
     detail: { type: 'string' },
     code: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
   },
 };
 
@@ -96,7 +111,8 @@ export class ResponseChecker {
     const documented = op.responses[status] ?? op.responses[`${status[0]}XX`] ?? op.responses.default;
     const mediaType = res.contentType.split(';')[0]!.trim().toLowerCase();
     if (res.status >= 400) {
-      if (mediaType !== 'application/problem+json') out.push(`error ${res.status} is ${res.contentType || 'without a content type'}, not application/problem+json`);
+      if (mediaType !== 'application/problem+json')
+        out.push(`error ${res.status} is ${res.contentType || 'without a content type'}, not application/problem+json`);
       type ProblemBody = { status?: unknown; code?: unknown; detail?: unknown };
       let problem = null as ProblemBody | null;
       try {
@@ -107,15 +123,22 @@ export class ResponseChecker {
       if (problem) {
         const shape = this.schemaErrors(PROBLEM_SHAPE, problem);
         if (shape) out.push(`error ${res.status} is not a problem document: ${shape}`);
-        if (problem.status !== res.status) out.push(`problem status ${String(problem.status)} differs from HTTP ${res.status}`);
+        if (problem.status !== res.status)
+          out.push(`problem status ${String(problem.status)} differs from HTTP ${res.status}`);
       }
       // A request whose path matched no route never reached the operation: its 404 is the router's.
-      const unrouted = res.status === 404 && typeof problem?.detail === 'string' && problem.detail.startsWith('no route ');
-      if (!documented && !unrouted) out.push(`status ${res.status} (${String(problem?.code)}) is not documented for ${op.id} (documents ${Object.keys(op.responses).join(', ')})`);
+      const unrouted =
+        res.status === 404 && typeof problem?.detail === 'string' && problem.detail.startsWith('no route ');
+      if (!documented && !unrouted)
+        out.push(
+          `status ${res.status} (${String(problem?.code)}) is not documented for ${op.id} (documents ${Object.keys(op.responses).join(', ')})`,
+        );
       return out;
     }
     if (!documented) {
-      out.push(`status ${res.status} is not documented for ${op.id} (documents ${Object.keys(op.responses).join(', ')})`);
+      out.push(
+        `status ${res.status} is not documented for ${op.id} (documents ${Object.keys(op.responses).join(', ')})`,
+      );
       return out;
     }
     if (res.status === 204) {
@@ -123,7 +146,8 @@ export class ResponseChecker {
       return out;
     }
     const entry = Object.entries(documented).find(([ct]) => ct.toLowerCase() === mediaType);
-    if (Object.keys(documented).length > 0 && !entry) out.push(`2xx content type ${res.contentType} is not one documented (${Object.keys(documented).join(', ')})`);
+    if (Object.keys(documented).length > 0 && !entry)
+      out.push(`2xx content type ${res.contentType} is not one documented (${Object.keys(documented).join(', ')})`);
     if (entry && !res.cut && /json$/.test(mediaType)) {
       let value: unknown;
       try {

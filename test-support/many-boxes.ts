@@ -26,7 +26,11 @@ export async function widenBoxList(page: Page, coreUrl: string, project: string,
     const limit = Number(url.searchParams.get('limit') ?? 100);
     const page = all.slice(offset, offset + limit);
     const next = offset + limit < all.length ? String(offset + limit) : null;
-    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ items: page, next_cursor: next }) });
+    await route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ items: page, next_cursor: next }),
+    });
   });
   return names;
 }

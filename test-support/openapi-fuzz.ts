@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { REMOVE, hostileNumber, hostileString, schemaAt, validValue, valueAt, valuePaths, withValueAt, wrongTypeValue, type JsonSchema } from './openapi-arbitraries';
+import {
+  REMOVE,
+  hostileNumber,
+  hostileString,
+  schemaAt,
+  validValue,
+  valueAt,
+  valuePaths,
+  withValueAt,
+  wrongTypeValue,
+  type JsonSchema,
+} from './openapi-arbitraries';
 
 /** One operation of the served OpenAPI document, as the fuzzer needs it. */
 export interface Operation {
@@ -17,7 +28,19 @@ export interface Operation {
 }
 
 interface OpenApiDoc {
-  paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> }; responses?: Record<string, { content?: Record<string, { schema: JsonSchema }> }>; summary?: string; description?: string }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Operation['params'];
+        requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
+        responses?: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+        summary?: string;
+        description?: string;
+      }
+    >
+  >;
 }
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
@@ -29,13 +52,19 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
     for (const [method, op] of Object.entries(item)) {
       if (!METHODS.has(method)) continue;
       const responses: Operation['responses'] = {};
-      for (const [status, r] of Object.entries(op.responses ?? {})) responses[status] = Object.fromEntries(Object.entries(r.content ?? {}).map(([ct, c]) => [ct, c.schema]));
+      for (const [status, r] of Object.entries(op.responses ?? {}))
+        responses[status] = Object.fromEntries(Object.entries(r.content ?? {}).map(([ct, c]) => [ct, c.schema]));
       out.push({
         id: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
         path,
         params: op.parameters ?? [],
-        body: op.requestBody ? { required: op.requestBody.required ?? false, content: Object.fromEntries(Object.entries(op.requestBody.content).map(([ct, c]) => [ct, c.schema])) } : null,
+        body: op.requestBody
+          ? {
+              required: op.requestBody.required ?? false,
+              content: Object.fromEntries(Object.entries(op.requestBody.content).map(([ct, c]) => [ct, c.schema])),
+            }
+          : null,
         responses,
         summary: op.summary ?? '',
         description: op.description ?? '',
@@ -61,32 +90,114 @@ export interface FuzzRequest {
 /** Values the fuzzer uses for path parameters when it means them to be valid (existing boxes, a project). */
 export type ParamPool = Record<string, string[]>;
 
-const HOSTILE_SEGMENTS = ['..', '.', '%2e%2e', '%2E%2E%2F..', '%00', '%', '%zz', '%c0%ae%c0%ae', '%2F', '%5C', ';', '*', '%20', 'UPPER', '-lead', 'trail-', 'a'.repeat(64), 'b'.repeat(3000), 'é', '%C3%A9', '%E2%80%AE', '%F0%9F%98%80', '%ED%A0%80', '%FF', '..%2F..%2Fetc%2Fpasswd'];
+const HOSTILE_SEGMENTS = [
+  '..',
+  '.',
+  '%2e%2e',
+  '%2E%2E%2F..',
+  '%00',
+  '%',
+  '%zz',
+  '%c0%ae%c0%ae',
+  '%2F',
+  '%5C',
+  ';',
+  '*',
+  '%20',
+  'UPPER',
+  '-lead',
+  'trail-',
+  'a'.repeat(64),
+  'b'.repeat(3000),
+  'é',
+  '%C3%A9',
+  '%E2%80%AE',
+  '%F0%9F%98%80',
+  '%ED%A0%80',
+  '%FF',
+  '..%2F..%2Fetc%2Fpasswd',
+];
 
 /** Characters Node refuses in a header value are replaced: the fuzzer tests the server, not the client library. */
 const sendableHeader = (s: string) => s.replace(/[^\t\x20-\x7e]/g, '?');
 
-function pathSegment(name: string, schema: JsonSchema, pool: ParamPool): fc.Arbitrary<{ value: string; hostile: boolean }> {
-  const valid = pool[name]?.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pool[name]!) }, { weight: 1, arbitrary: validValue(schema).map(String) }) : validValue(schema).map(String);
+function pathSegment(
+  name: string,
+  schema: JsonSchema,
+  pool: ParamPool,
+): fc.Arbitrary<{ value: string; hostile: boolean }> {
+  const valid = pool[name]?.length
+    ? fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...pool[name]!) },
+        { weight: 1, arbitrary: validValue(schema).map(String) },
+      )
+    : validValue(schema).map(String);
   return fc.oneof(
     { weight: 7, arbitrary: valid.map((v) => ({ value: encodeURIComponent(v), hostile: false })) },
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS).map((value) => ({ value, hostile: true })) },
-    { weight: 1, arbitrary: hostileString.filter((s) => s.length < 4000).map((s) => ({ value: encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '?')), hostile: true })) },
+    {
+      weight: 1,
+      arbitrary: hostileString
+        .filter((s) => s.length < 4000)
+        .map((s) => ({ value: encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '?')), hostile: true })),
+    },
   );
 }
 
 function queryValue(schema: JsonSchema): fc.Arbitrary<string | null> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constant(null) },
-    { weight: 3, arbitrary: validValue(schema).map((v) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))) },
-    { weight: 2, arbitrary: fc.oneof(hostileString.filter((s) => s.length < 2000), hostileNumber.map(String)).map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '?'))) },
+    {
+      weight: 3,
+      arbitrary: validValue(schema).map((v) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(
+          hostileString.filter((s) => s.length < 2000),
+          hostileNumber.map(String),
+        )
+        .map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '?'))),
+    },
     { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '', 'true', '1', '-1', '1e999', 'NaN', 'a%00b') },
   );
 }
 
-const RAW_BODIES = ['', '{', '}', 'null', '[]', '"text"', '0', 'true', '{"a":}', '{"a":1,"a":2}', '\u0000', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '[' .repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)];
+const RAW_BODIES = [
+  '',
+  '{',
+  '}',
+  'null',
+  '[]',
+  '"text"',
+  '0',
+  'true',
+  '{"a":}',
+  '{"a":1,"a":2}',
+  '\u0000',
+  '{"__proto__":{"admin":true}}',
+  '{"constructor":{"prototype":{"x":1}}}',
+  '['.repeat(5000) + ']'.repeat(5000),
+  '{"a":'.repeat(3000) + '1' + '}'.repeat(3000),
+];
 
-const ODD_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/octet-stream', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'APPLICATION/JSON', 'application/problem+json', 'application/json, text/plain', 'application/jsonx', 'json', '', '*/*', 'text/html; charset=utf-8'];
+const ODD_CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/octet-stream',
+  'application/json; charset=utf-16',
+  'application/json; charset=latin1',
+  'APPLICATION/JSON',
+  'application/problem+json',
+  'application/json, text/plain',
+  'application/jsonx',
+  'json',
+  '',
+  '*/*',
+  'text/html; charset=utf-8',
+];
 
 /** A JSON body: valid, or valid then broken in one place. */
 function jsonBody(schema: JsonSchema): fc.Arbitrary<{ json: unknown; kind: string }> {
@@ -97,29 +208,46 @@ function jsonBody(schema: JsonSchema): fc.Arbitrary<{ json: unknown; kind: strin
       const at = schemaAt(schema, path);
       switch (how) {
         case 0:
-          return wrongTypeValue(at).map((w) => ({ json: withValueAt(v, path, w), kind: `wrong type at /${path.join('/')}` }));
+          return wrongTypeValue(at).map((w) => ({
+            json: withValueAt(v, path, w),
+            kind: `wrong type at /${path.join('/')}`,
+          }));
         case 1:
-          return fc.constant({ json: path.length ? withValueAt(v, path, REMOVE) : undefined, kind: `removed /${path.join('/')}` });
+          return fc.constant({
+            json: path.length ? withValueAt(v, path, REMOVE) : undefined,
+            kind: `removed /${path.join('/')}`,
+          });
         case 2: {
           const here = valueAt(v, path);
           const objectPath = here && typeof here === 'object' && !Array.isArray(here) ? path : path.slice(0, -1);
           const parent = valueAt(v, objectPath);
-          return fc.tuple(fc.constantFrom('__fuzz', 'extra', '__proto__', 'constructor', 'é'), fc.jsonValue({ maxDepth: 1 })).map(([k, x]) =>
-            parent && typeof parent === 'object' && !Array.isArray(parent)
-              ? { json: withValueAt(v, [...objectPath, k], x), kind: `extra field ${k} in /${objectPath.join('/')}` }
-              : { json: { [k]: x }, kind: `only an unknown field ${k}` },
-          );
+          return fc
+            .tuple(fc.constantFrom('__fuzz', 'extra', '__proto__', 'constructor', 'é'), fc.jsonValue({ maxDepth: 1 }))
+            .map(([k, x]) =>
+              parent && typeof parent === 'object' && !Array.isArray(parent)
+                ? { json: withValueAt(v, [...objectPath, k], x), kind: `extra field ${k} in /${objectPath.join('/')}` }
+                : { json: { [k]: x }, kind: `only an unknown field ${k}` },
+            );
         }
         case 3:
-          return hostileString.map((s) => ({ json: withValueAt(v, path, s), kind: `hostile string at /${path.join('/')}` }));
+          return hostileString.map((s) => ({
+            json: withValueAt(v, path, s),
+            kind: `hostile string at /${path.join('/')}`,
+          }));
         case 4:
-          return hostileNumber.map((n) => ({ json: withValueAt(v, path, n), kind: `hostile number at /${path.join('/')}` }));
+          return hostileNumber.map((n) => ({
+            json: withValueAt(v, path, n),
+            kind: `hostile number at /${path.join('/')}`,
+          }));
         default:
           return fc.constant({ json: v, kind: 'valid' });
       }
     });
   });
-  return fc.oneof({ weight: 1, arbitrary: valid.map((json) => ({ json, kind: 'valid' })) }, { weight: 4, arbitrary: mutated });
+  return fc.oneof(
+    { weight: 1, arbitrary: valid.map((json) => ({ json, kind: 'valid' })) },
+    { weight: 4, arbitrary: mutated },
+  );
 }
 
 /** One request for `op`: path, query, headers and body each valid or hostile. */
@@ -130,18 +258,73 @@ export function requestFor(op: Operation, pool: ParamPool, token: string): fc.Ar
   const jsonSchema = op.body?.content['application/json'];
   const bodyArb: fc.Arbitrary<{ body?: string; json?: unknown; contentType?: string; kind: string }> = op.body
     ? fc.oneof(
-        { weight: 6, arbitrary: jsonSchema ? jsonBody(jsonSchema).map(({ json, kind }) => ({ json, body: json === undefined ? undefined : JSON.stringify(json), contentType: 'application/json', kind })) : fc.constant({ kind: 'no body' }) },
-        { weight: 1, arbitrary: fc.constantFrom(...RAW_BODIES).map((body) => ({ body, contentType: 'application/json', kind: `raw body ${JSON.stringify(body.slice(0, 20))}` })) },
-        { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ODD_CONTENT_TYPES), fc.constantFrom('{}', '{"name":"x"}', 'a=b', '--xyz--', '')).map(([ct, body]) => ({ body, contentType: ct || undefined, kind: `content type ${JSON.stringify(ct)}` })) },
-        { weight: 1, arbitrary: fc.constant({ body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 16) }), contentType: 'application/json', kind: 'body over 1 MiB' }) },
+        {
+          weight: 6,
+          arbitrary: jsonSchema
+            ? jsonBody(jsonSchema).map(({ json, kind }) => ({
+                json,
+                body: json === undefined ? undefined : JSON.stringify(json),
+                contentType: 'application/json',
+                kind,
+              }))
+            : fc.constant({ kind: 'no body' }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(...RAW_BODIES).map((body) => ({
+            body,
+            contentType: 'application/json',
+            kind: `raw body ${JSON.stringify(body.slice(0, 20))}`,
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.constantFrom(...ODD_CONTENT_TYPES), fc.constantFrom('{}', '{"name":"x"}', 'a=b', '--xyz--', ''))
+            .map(([ct, body]) => ({ body, contentType: ct || undefined, kind: `content type ${JSON.stringify(ct)}` })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constant({
+            body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 16) }),
+            contentType: 'application/json',
+            kind: 'body over 1 MiB',
+          }),
+        },
       )
-    : fc.oneof({ weight: 8, arbitrary: fc.constant({ kind: 'no body' }) }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ODD_CONTENT_TYPES), fc.constantFrom('{}', 'junk', '')).map(([ct, body]) => ({ body, contentType: ct || undefined, kind: `unexpected body as ${JSON.stringify(ct)}` })) });
+    : fc.oneof(
+        { weight: 8, arbitrary: fc.constant({ kind: 'no body' }) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.constantFrom(...ODD_CONTENT_TYPES), fc.constantFrom('{}', 'junk', ''))
+            .map(([ct, body]) => ({
+              body,
+              contentType: ct || undefined,
+              kind: `unexpected body as ${JSON.stringify(ct)}`,
+            })),
+        },
+      );
   return fc
     .record({
       segments: fc.tuple(...pathParams.map((p) => pathSegment(p.name, p.schema, pool))),
       query: fc.tuple(...queryParams.map((p) => queryValue(p.schema))),
-      extraQuery: fc.option(fc.constantFrom('x=1', 'a[b]=c', '__proto__=1', 'limit=1&limit=2', '=', '&&', '%'), { freq: 4 }),
-      headerValues: fc.tuple(...headerParams.map((p) => fc.option(fc.oneof(validValue(p.schema).map(String), hostileString.filter((s) => s.length < 1000)).map(sendableHeader), { freq: 2 }))),
+      extraQuery: fc.option(fc.constantFrom('x=1', 'a[b]=c', '__proto__=1', 'limit=1&limit=2', '=', '&&', '%'), {
+        freq: 4,
+      }),
+      headerValues: fc.tuple(
+        ...headerParams.map((p) =>
+          fc.option(
+            fc
+              .oneof(
+                validValue(p.schema).map(String),
+                hostileString.filter((s) => s.length < 1000),
+              )
+              .map(sendableHeader),
+            { freq: 2 },
+          ),
+        ),
+      ),
       auth: fc.constantFrom('admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'none', 'bogus'),
       body: bodyArb,
     })
@@ -159,7 +342,17 @@ export function requestFor(op: Operation, pool: ParamPool, token: string): fc.Ar
       });
       if (body.contentType !== undefined) headers['content-type'] = body.contentType;
       const hostilePath = segments.some((s) => s.hostile);
-      const kinds = [body.kind, hostilePath ? 'hostile path' : '', auth !== 'admin' ? `auth ${auth}` : ''].filter(Boolean);
-      return { op: op.id, method: op.method, target, headers, body: body.body, json: body.json, kind: kinds.join(', ') };
+      const kinds = [body.kind, hostilePath ? 'hostile path' : '', auth !== 'admin' ? `auth ${auth}` : ''].filter(
+        Boolean,
+      );
+      return {
+        op: op.id,
+        method: op.method,
+        target,
+        headers,
+        body: body.body,
+        json: body.json,
+        kind: kinds.join(', '),
+      };
     });
 }

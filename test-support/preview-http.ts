@@ -14,16 +14,30 @@ export function previewRequest(
   proxyPort: number,
   host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string | ((req: http.ClientRequest) => void) } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Buffer | string | ((req: http.ClientRequest) => void);
+  } = {},
 ): Promise<PreviewResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: proxyPort, path, method: options.method ?? 'GET', headers: { host, ...options.headers }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: proxyPort,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host, ...options.headers },
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (typeof options.body === 'function') options.body(req);
     else req.end(options.body);
@@ -47,7 +61,11 @@ export function cgiEnv(body: string): Record<string, string> {
  * echo server there: answers any request with 101 and then echoes bytes
  * (the request heads it got are appended to /tmp/upgrade-heads).
  */
-export async function startBoxServers(api: Api, boxPath: string, options: { port: number; text: string; dir?: string; bind?: string; echoPort?: number }): Promise<void> {
+export async function startBoxServers(
+  api: Api,
+  boxPath: string,
+  options: { port: number; text: string; dir?: string; bind?: string; echoPort?: number },
+): Promise<void> {
   const dir = options.dir ?? `/www${options.port}`;
   const script = [
     'set -e',
@@ -67,17 +85,31 @@ export async function startBoxServers(api: Api, boxPath: string, options: { port
   }
   const res = await api('POST', `${boxPath}/exec`, { command: ['sh', '-c', script.join('\n')] });
   const out = (await res.json()) as { exit_code: number; stderr: string };
-  if (res.status !== 200 || out.exit_code !== 0) throw new Error(`starting servers in the box: HTTP ${res.status} ${JSON.stringify(out)}`);
+  if (res.status !== 200 || out.exit_code !== 0)
+    throw new Error(`starting servers in the box: HTTP ${res.status} ${JSON.stringify(out)}`);
 }
 
 /** A raw upgrade through the proxy: the status line of the answer, and the socket to talk on. */
-export function rawUpgrade(proxyPort: number, host: string, headers: Record<string, string> = {}, path = '/ws'): Promise<{ status: number; head: string; socket: net.Socket }> {
+export function rawUpgrade(
+  proxyPort: number,
+  host: string,
+  headers: Record<string, string> = {},
+  path = '/ws',
+): Promise<{ status: number; head: string; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(proxyPort, '127.0.0.1');
     let buf = Buffer.alloc(0);
     socket.on('error', reject);
     socket.on('connect', () => {
-      const lines = [`GET ${path} HTTP/1.1`, `Host: ${host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [
+        `GET ${path} HTTP/1.1`,
+        `Host: ${host}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     });
     const onData = (d: Buffer) => {

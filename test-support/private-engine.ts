@@ -27,14 +27,29 @@ export class PrivateEngine {
     // Its own network namespace: its bridge and rules never touch the host's docker0.
     this.child = spawn(
       'unshare',
-      ['--net', 'dockerd', '--data-root', path.join(this.dir, 'data'), '--exec-root', path.join(this.dir, 'exec'), '--pidfile', path.join(this.dir, 'pid'), '-H', `unix://${this.socketPath}`, '--iptables=false', '--ip6tables=false'],
+      [
+        '--net',
+        'dockerd',
+        '--data-root',
+        path.join(this.dir, 'data'),
+        '--exec-root',
+        path.join(this.dir, 'exec'),
+        '--pidfile',
+        path.join(this.dir, 'pid'),
+        '-H',
+        `unix://${this.socketPath}`,
+        '--iptables=false',
+        '--ip6tables=false',
+      ],
       { stdio: ['ignore', log, log] },
     );
     for (let i = 0; i < 120; i++) {
       if (await this.answers()) return;
       await new Promise((r) => setTimeout(r, 250));
     }
-    throw new Error(`private dockerd did not start:\n${fs.readFileSync(path.join(this.dir, 'dockerd.log'), 'utf8').slice(-2000)}`);
+    throw new Error(
+      `private dockerd did not start:\n${fs.readFileSync(path.join(this.dir, 'dockerd.log'), 'utf8').slice(-2000)}`,
+    );
   }
 
   /** Copies an image from the shared engine into this one (it starts with none). */
@@ -58,7 +73,11 @@ export class PrivateEngine {
     await this.stop();
     // dockerd leaves its data root bind-mounted on itself once it has run containers; the
     // mount lives in the host's mount namespace (only the network is private), so undo it.
-    const mounts = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '').filter((m) => m.startsWith(this.dir + '/'));
+    const mounts = fs
+      .readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[1] ?? '')
+      .filter((m) => m.startsWith(this.dir + '/'));
     for (const m of mounts.sort((a, b) => b.length - a.length)) spawnSync('umount', ['-l', m]);
     fs.rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }

@@ -26,7 +26,9 @@ export interface BoxRowView {
 export function boxRows(dataDir: string): BoxRowView[] {
   const db = new Database(path.join(dataDir, 'boxdesk.db'), { readonly: true, fileMustExist: true });
   try {
-    return db.prepare('SELECT id, project, name, status, container_id, environment, tags FROM boxes ORDER BY project, name').all() as BoxRowView[];
+    return db
+      .prepare('SELECT id, project, name, status, container_id, environment, tags FROM boxes ORDER BY project, name')
+      .all() as BoxRowView[];
   } finally {
     db.close();
   }
@@ -35,7 +37,19 @@ export function boxRows(dataDir: string): BoxRowView[] {
 /** Removes whatever a test's core left on the engine: its labelled containers and fork images (only that instance's). */
 export async function removeInstanceLeftovers(instance: string): Promise<void> {
   const label = `boxdesk.instance=${instance}`;
-  for (const c of await docker.listContainers({ all: true, filters: { label: [label] } })) await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
-  for (const image of await docker.listImages({ filters: { label: [label] } })) await docker.getImage(image.Id).remove({ force: true }).catch(() => undefined);
-  for (const v of (await docker.listVolumes({ filters: { label: [label] } })).Volumes ?? []) await docker.getVolume(v.Name).remove({ force: true }).catch(() => undefined);
+  for (const c of await docker.listContainers({ all: true, filters: { label: [label] } }))
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true, v: true })
+      .catch(() => undefined);
+  for (const image of await docker.listImages({ filters: { label: [label] } }))
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
+  for (const v of (await docker.listVolumes({ filters: { label: [label] } })).Volumes ?? [])
+    await docker
+      .getVolume(v.Name)
+      .remove({ force: true })
+      .catch(() => undefined);
 }

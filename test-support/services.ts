@@ -8,7 +8,9 @@ type Api = (method: string, pathname: string, body?: unknown) => Promise<Respons
  * "slow v$VERSION" after `slowSeconds`.
  */
 export function versionServer(options: { log?: string; slowSeconds?: number } = {}): string[] {
-  const page = options.log ? `echo v$VERSION >> ${options.log} && cp ${options.log} /srv/index.html` : 'echo v$VERSION > /srv/index.html';
+  const page = options.log
+    ? `echo v$VERSION >> ${options.log} && cp ${options.log} /srv/index.html`
+    : 'echo v$VERSION > /srv/index.html';
   const slow = `mkdir -p /srv/cgi-bin && printf '#!/bin/sh\nsleep ${options.slowSeconds ?? 3}\necho "Content-Type: text/plain\\r"\necho "\\r"\necho slow v%s\n' "$VERSION" > /srv/cgi-bin/slow && chmod +x /srv/cgi-bin/slow`;
   return ['sh', '-c', `mkdir -p /srv && ${page} && ${slow} && exec httpd -f -p 8080 -h /srv`];
 }
@@ -20,14 +22,20 @@ export const SERVES_NOTHING = ['sh', '-c', 'echo "v$VERSION starting without a s
 export const FAST_HEALTH = { interval_s: 0.2, timeout_s: 1, healthy_threshold: 2, start_timeout_s: 20 };
 
 /** Polls a deployment until it has ended (step null and a final status); throws after `limitMs` with what it last was. */
-export async function settledDeployment(api: Api, servicePath: string, id: string, limitMs = 60_000): Promise<Deployment> {
+export async function settledDeployment(
+  api: Api,
+  servicePath: string,
+  id: string,
+  limitMs = 60_000,
+): Promise<Deployment> {
   const until = Date.now() + limitMs;
   let last: Deployment | null = null;
   while (Date.now() < until) {
     const res = await api('GET', `${servicePath}/deployments/${id}`);
     if (res.status !== 200) throw new Error(`GET deployment ${id}: ${res.status} ${await res.text()}`);
     last = (await res.json()) as Deployment;
-    if (last.step === null && last.status !== 'pending' && last.status !== 'starting' && last.status !== 'healthy') return last;
+    if (last.step === null && last.status !== 'pending' && last.status !== 'starting' && last.status !== 'healthy')
+      return last;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`deployment ${id} did not settle within ${limitMs} ms; last: ${JSON.stringify(last)}`);

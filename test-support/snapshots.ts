@@ -16,15 +16,24 @@ export function snapshotApi(api: Api, project: string) {
   return {
     boxes,
     expect,
-    create: async (name: string, extra: Record<string, unknown> = {}) => expect<Box>(await api('POST', boxes, { name, ...extra }), 201),
-    snapshot: async (box: string, name?: string) => expect<Snapshot>(await api('POST', `${boxes}/${box}/snapshots`, name ? { name } : {}), 201),
-    restore: async (box: string, snapshotId: string) => expect<Box>(await api('POST', `${boxes}/${box}/restore`, { snapshot_id: snapshotId }), 200),
+    create: async (name: string, extra: Record<string, unknown> = {}) =>
+      expect<Box>(await api('POST', boxes, { name, ...extra }), 201),
+    snapshot: async (box: string, name?: string) =>
+      expect<Snapshot>(await api('POST', `${boxes}/${box}/snapshots`, name ? { name } : {}), 201),
+    restore: async (box: string, snapshotId: string) =>
+      expect<Box>(await api('POST', `${boxes}/${box}/restore`, { snapshot_id: snapshotId }), 200),
     sh: async (box: string, script: string) => {
-      const r = await expect<{ exit_code: number; stdout: string; stderr: string }>(await api('POST', `${boxes}/${box}/exec`, { command: ['sh', '-c', script] }), 200);
+      const r = await expect<{ exit_code: number; stdout: string; stderr: string }>(
+        await api('POST', `${boxes}/${box}/exec`, { command: ['sh', '-c', script] }),
+        200,
+      );
       return r;
     },
     read: async (box: string, path: string) => {
-      const r = await expect<{ exit_code: number; stdout: string }>(await api('POST', `${boxes}/${box}/exec`, { command: ['cat', path] }), 200);
+      const r = await expect<{ exit_code: number; stdout: string }>(
+        await api('POST', `${boxes}/${box}/exec`, { command: ['cat', path] }),
+        200,
+      );
       return r.exit_code === 0 ? r.stdout : null;
     },
     remove: async (box: string) => api('DELETE', `${boxes}/${box}`).then((r) => r.arrayBuffer()),
@@ -33,13 +42,20 @@ export function snapshotApi(api: Api, project: string) {
 
 /** Images carrying this core's instance label (everything it committed or imported). */
 export async function imagesOfInstance(instance: string): Promise<{ Id: string; Labels: Record<string, string> }[]> {
-  return (await docker.listImages({ filters: { label: [`boxdesk.instance=${instance}`] } })) as { Id: string; Labels: Record<string, string> }[];
+  return (await docker.listImages({ filters: { label: [`boxdesk.instance=${instance}`] } })) as {
+    Id: string;
+    Labels: Record<string, string>;
+  }[];
 }
 
 /** The static busybox binary of the test image, read from a container made (and removed) for it. */
 export async function busyboxBinary(image: string): Promise<Buffer> {
   const { extract } = await import('tar-stream');
-  const container = await docker.createContainer({ Image: image, Cmd: ['true'], Labels: { 'boxdesk.test': 'busybox-source' } });
+  const container = await docker.createContainer({
+    Image: image,
+    Cmd: ['true'],
+    Labels: { 'boxdesk.test': 'busybox-source' },
+  });
   try {
     const archive = (await container.getArchive({ path: '/bin/busybox' })) as NodeJS.ReadableStream;
     const ex = extract();
@@ -73,7 +89,8 @@ export async function tinyRootfsTar(busybox: Buffer, marker: string): Promise<Bu
   const ended = new Promise<void>((resolve) => p.on('end', () => resolve()));
   p.entry({ name: 'bin/', type: 'directory', mode: 0o755 });
   p.entry({ name: 'bin/busybox', mode: 0o755 }, busybox);
-  for (const applet of ['sh', 'sleep', 'cat', 'echo', 'true', 'ls', 'rm', 'mkdir']) p.entry({ name: `bin/${applet}`, type: 'symlink', linkname: '/bin/busybox' });
+  for (const applet of ['sh', 'sleep', 'cat', 'echo', 'true', 'ls', 'rm', 'mkdir'])
+    p.entry({ name: `bin/${applet}`, type: 'symlink', linkname: '/bin/busybox' });
   p.entry({ name: 'etc/', type: 'directory', mode: 0o755 });
   p.entry({ name: 'etc/marker', mode: 0o644 }, marker);
   p.entry({ name: 'tmp/', type: 'directory', mode: 0o1777 });

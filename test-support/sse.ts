@@ -16,7 +16,10 @@ export class SseClient {
   }
 
   private async run(url: string, token: string, lastEventId?: string): Promise<void> {
-    const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: this.controller.signal });
+    const res = await fetch(url, {
+      headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      signal: this.controller.signal,
+    });
     if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
     const decoder = new TextDecoder();
     let buf = '';
@@ -54,7 +57,8 @@ export class SseClient {
       const found = this.events.find(match);
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching event within ${ms} ms; got: ${this.events.map((e) => e.event).join(', ')}`);
+      if (left <= 0)
+        throw new Error(`no matching event within ${ms} ms; got: ${this.events.map((e) => e.event).join(', ')}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {

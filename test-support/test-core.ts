@@ -17,17 +17,34 @@ export interface TestCore {
 
 /** A real core in this process on a free port with a fresh data dir and the busybox base. */
 export async function startTestCore(
-  options: { args?: string[]; engine?: ContainerEngine; env?: NodeJS.ProcessEnv; dataDir?: string; boxQueueWaitMs?: number } = {},
+  options: {
+    args?: string[];
+    engine?: ContainerEngine;
+    env?: NodeJS.ProcessEnv;
+    dataDir?: string;
+    boxQueueWaitMs?: number;
+  } = {},
 ): Promise<TestCore> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
-  const config = resolveConfig(['--port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])], options.env ?? {});
-  const core = await startCore(config, { engine: options.engine, logger: process.env.DBG ? { level: 'error' } : false, boxQueueWaitMs: options.boxQueueWaitMs });
+  const config = resolveConfig(
+    ['--port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])],
+    options.env ?? {},
+  );
+  const core = await startCore(config, {
+    engine: options.engine,
+    logger: process.env.DBG ? { level: 'error' } : false,
+    boxQueueWaitMs: options.boxQueueWaitMs,
+  });
   const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
   const api = (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(core.url + pathname, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
   const close = async () => {

@@ -13,9 +13,14 @@ const WS_ECHO_SH = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.m
 
 /** Starts the echo server on `port` in the box at `boxPath` (…/boxes/NAME), one shell per connection. */
 export async function startWsEchoServer(api: Api, boxPath: string, port: number): Promise<void> {
-  const put = await api('PUT', `${boxPath}/files?path=/ws-echo.sh&mode=755`, WS_ECHO_SH, { 'content-type': 'application/octet-stream' });
+  const put = await api('PUT', `${boxPath}/files?path=/ws-echo.sh&mode=755`, WS_ECHO_SH, {
+    'content-type': 'application/octet-stream',
+  });
   if (put.status !== 200) throw new Error(`writing the echo server: HTTP ${put.status} ${await put.text()}`);
-  const res = await api('POST', `${boxPath}/exec`, { command: ['sh', '-c', `nc -ll -p ${port} -e /ws-echo.sh </dev/null >/dev/null 2>&1 &`] });
+  const res = await api('POST', `${boxPath}/exec`, {
+    command: ['sh', '-c', `nc -ll -p ${port} -e /ws-echo.sh </dev/null >/dev/null 2>&1 &`],
+  });
   const out = (await res.json()) as { exit_code: number; stderr: string };
-  if (res.status !== 200 || out.exit_code !== 0) throw new Error(`starting the echo server: HTTP ${res.status} ${JSON.stringify(out)}`);
+  if (res.status !== 200 || out.exit_code !== 0)
+    throw new Error(`starting the echo server: HTTP ${res.status} ${JSON.stringify(out)}`);
 }

@@ -15,20 +15,31 @@ export class WsSession {
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters: (() => void)[] = [];
 
-  constructor(url: string, token: string | null, options: { tty: boolean; origin?: string; headers?: Record<string, string> }) {
-    this.ws = new WebSocket(url, token ? ['boxdesk.v1', `bearer.${token}`] : [], { origin: options.origin, headers: options.headers });
+  constructor(
+    url: string,
+    token: string | null,
+    options: { tty: boolean; origin?: string; headers?: Record<string, string> },
+  ) {
+    this.ws = new WebSocket(url, token ? ['boxdesk.v1', `bearer.${token}`] : [], {
+      origin: options.origin,
+      headers: options.headers,
+    });
     this.ws.binaryType = 'nodebuffer';
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}: ${body}`), { status: res.statusCode, body })));
+        res.on('end', () =>
+          reject(Object.assign(new Error(`HTTP ${res.statusCode}: ${body}`), { status: res.statusCode, body })),
+        );
       });
       this.ws.once('error', reject);
     });
     this.opened.catch(() => undefined);
-    this.closed = new Promise((resolve) => this.ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      this.ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     this.ws.on('message', (data: Buffer, isBinary) => {
       if (isBinary) {
         if (options.tty) this.output[0]!.push(data);
@@ -56,7 +67,9 @@ export class WsSession {
       if (left <= 0 || this.ws.readyState === WebSocket.CLOSED) {
         const again = probe();
         if (again) return again;
-        throw new Error(`timed out waiting for ${what}; output so far: ${JSON.stringify(this.text(0) + this.text(1) + this.text(2)).slice(-500)}; controls: ${JSON.stringify(this.controls)}`);
+        throw new Error(
+          `timed out waiting for ${what}; output so far: ${JSON.stringify(this.text(0) + this.text(1) + this.text(2)).slice(-500)}; controls: ${JSON.stringify(this.controls)}`,
+        );
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 250));

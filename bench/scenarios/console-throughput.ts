@@ -16,8 +16,14 @@ const mibPerSecond = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 
 export async function consoleThroughput(ctx: BenchContext): Promise<ScenarioResult> {
   await createBox(ctx, BOX);
   // No newlines in the file, so the TTY's output processing adds nothing and the byte count is exact.
-  const made = await execInBox(ctx, BOX, ['sh', '-c', `head -c ${SIZE} /dev/zero | tr '\\0' a > /tmp/big && wc -c < /tmp/big`], 60);
-  if (made.exit_code !== 0 || Number(made.stdout.trim()) !== SIZE) throw new Error(`could not make /tmp/big: ${JSON.stringify(made)}`);
+  const made = await execInBox(
+    ctx,
+    BOX,
+    ['sh', '-c', `head -c ${SIZE} /dev/zero | tr '\\0' a > /tmp/big && wc -c < /tmp/big`],
+    60,
+  );
+  if (made.exit_code !== 0 || Number(made.stdout.trim()) !== SIZE)
+    throw new Error(`could not make /tmp/big: ${JSON.stringify(made)}`);
   const containerId = await containerOfBox(ctx.project, BOX);
   const notes: string[] = [];
   const short = { ours: 0, raw: 0 };
@@ -61,7 +67,13 @@ export async function consoleThroughput(ctx: BenchContext): Promise<ScenarioResu
     ratio,
     target: `≥ ${TARGET}`,
     verdict: ratio >= TARGET && short.ours === 0 ? 'PASS' : 'MISS',
-    notes: [`time from WebSocket connect / exec create to the last of ${SIZE} bytes; cells are median (min–max) of ${RUNS}`, ...notes],
-    cells: { ours: `${o.p50.toFixed(0)} (${o.min.toFixed(0)}–${o.max.toFixed(0)})`, raw: `${r.p50.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})` },
+    notes: [
+      `time from WebSocket connect / exec create to the last of ${SIZE} bytes; cells are median (min–max) of ${RUNS}`,
+      ...notes,
+    ],
+    cells: {
+      ours: `${o.p50.toFixed(0)} (${o.min.toFixed(0)}–${o.max.toFixed(0)})`,
+      raw: `${r.p50.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})`,
+    },
   };
 }

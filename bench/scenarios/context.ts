@@ -15,7 +15,8 @@ export interface BenchContext {
 }
 
 async function expectStatus(res: Response, status: number, what: string): Promise<Response> {
-  if (res.status !== status) throw new Error(`${what}: expected HTTP ${status}, got ${res.status}: ${await res.text()}`);
+  if (res.status !== status)
+    throw new Error(`${what}: expected HTTP ${status}, got ${res.status}: ${await res.text()}`);
   return res;
 }
 
@@ -40,8 +41,16 @@ export interface ExecAnswer {
   timed_out: boolean;
 }
 
-export async function execInBox(ctx: BenchContext, name: string, command: string[], timeout_s?: number): Promise<ExecAnswer> {
-  const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${name}/exec`, { command, ...(timeout_s ? { timeout_s } : {}) });
+export async function execInBox(
+  ctx: BenchContext,
+  name: string,
+  command: string[],
+  timeout_s?: number,
+): Promise<ExecAnswer> {
+  const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${name}/exec`, {
+    command,
+    ...(timeout_s ? { timeout_s } : {}),
+  });
   await expectStatus(res, 200, `exec in ${name}`);
   return (await res.json()) as ExecAnswer;
 }

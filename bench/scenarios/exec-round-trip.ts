@@ -22,7 +22,8 @@ export async function execRoundTrip(ctx: BenchContext): Promise<ScenarioResult[]
     let reinspected = 0;
     const ours = async () => {
       const { ms, value } = await timed(() => execInBox(ctx, BOX, command));
-      if (value.exit_code !== 0 || value.stdout !== stdout) throw new Error(`${label} via core: exit ${value.exit_code}, stdout ${JSON.stringify(value.stdout)}`);
+      if (value.exit_code !== 0 || value.stdout !== stdout)
+        throw new Error(`${label} via core: exit ${value.exit_code}, stdout ${JSON.stringify(value.stdout)}`);
       return ms;
     };
     const raw = async () => {

@@ -30,7 +30,9 @@ function dockerCp(from: string, to: string): Promise<void> {
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`docker cp ${from} ${to} exited ${code}: ${err}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`docker cp ${from} ${to} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -41,13 +43,22 @@ function filesUrl(ctx: BenchContext, boxPath: string): URL {
 /** PUT of a local file with its Content-Length, streamed from disk. */
 async function coreUpload(ctx: BenchContext, local: string, boxPath: string): Promise<void> {
   const u = filesUrl(ctx, boxPath);
-  const headers = { authorization: `Bearer ${ctx.core.token}`, 'content-type': 'application/octet-stream', 'content-length': String(fs.statSync(local).size) };
+  const headers = {
+    authorization: `Bearer ${ctx.core.token}`,
+    'content-type': 'application/octet-stream',
+    'content-length': String(fs.statSync(local).size),
+  };
   await new Promise<void>((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', headers }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`upload: HTTP ${res.statusCode} ${body}`))));
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`upload: HTTP ${res.statusCode} ${body}`)),
+        );
+      },
+    );
     req.on('error', reject);
     fs.createReadStream(local).on('error', reject).pipe(req);
   });
@@ -58,10 +69,18 @@ async function coreDownload(ctx: BenchContext, boxPath: string, local: string): 
   const u = filesUrl(ctx, boxPath);
   await new Promise<void>((resolve, reject) => {
     http
-      .get({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { authorization: `Bearer ${ctx.core.token}` } }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`download: HTTP ${res.statusCode}`));
-        pipeline(res, fs.createWriteStream(local)).then(resolve, reject);
-      })
+      .get(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname + u.search,
+          headers: { authorization: `Bearer ${ctx.core.token}` },
+        },
+        (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`download: HTTP ${res.statusCode}`));
+          pipeline(res, fs.createWriteStream(local)).then(resolve, reject);
+        },
+      )
       .on('error', reject);
   });
 }
@@ -77,7 +96,11 @@ export async function fileTransfer(ctx: BenchContext): Promise<ScenarioResult[]>
     progress(`file transfer: writing a ${SIZE / 1024 / 1024} MiB random file`);
     const block = crypto.randomBytes(4 * 1024 * 1024);
     const fd = fs.openSync(source, 'w');
-    for (let i = 0; i < SIZE / block.length; i++) fs.writeSync(fd, block.map((b) => b ^ i));
+    for (let i = 0; i < SIZE / block.length; i++)
+      fs.writeSync(
+        fd,
+        block.map((b) => b ^ i),
+      );
     fs.closeSync(fd);
     const digest = crypto.createHash('sha256').update(fs.readFileSync(source)).digest('hex');
 
@@ -94,24 +117,37 @@ export async function fileTransfer(ctx: BenchContext): Promise<ScenarioResult[]>
     let down: { ours: number[]; raw: number[] };
     try {
       progress(`file transfer: 1 warm-up + ${RUNS} uploads each, alternating core and docker cp`);
-      await alternate(1, () => time(() => coreUpload(ctx, source, '/tmp/core.bin')), () => time(() => dockerCp(source, `${containerId}:/tmp/raw.bin`)));
+      await alternate(
+        1,
+        () => time(() => coreUpload(ctx, source, '/tmp/core.bin')),
+        () => time(() => dockerCp(source, `${containerId}:/tmp/raw.bin`)),
+      );
       up = await alternate(
         RUNS,
         async () => (last.ours = await time(() => coreUpload(ctx, source, '/tmp/core.bin'))),
         async () => (last.raw = await time(() => dockerCp(source, `${containerId}:/tmp/raw.bin`))),
-        (i) => progress(`  upload ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`),
+        (i) =>
+          progress(
+            `  upload ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`,
+          ),
       );
       progress(`file transfer: ${RUNS} downloads each, alternating`);
       down = await alternate(
         RUNS,
         async () => (last.ours = await time(() => coreDownload(ctx, '/tmp/core.bin', path.join(dir, 'core.out')))),
         async () => (last.raw = await time(() => dockerCp(`${containerId}:/tmp/raw.bin`, path.join(dir, 'raw.out')))),
-        (i) => progress(`  download ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`),
+        (i) =>
+          progress(
+            `  download ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`,
+          ),
       );
     } finally {
       clearInterval(sampler);
     }
-    const got = crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, 'core.out'))).digest('hex');
+    const got = crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(path.join(dir, 'core.out')))
+      .digest('hex');
     if (got !== digest) throw new Error('the downloaded file differs from the uploaded one');
 
     const result = (name: string, runs: { ours: number[]; raw: number[] }): ScenarioResult => {
@@ -128,8 +164,13 @@ export async function fileTransfer(ctx: BenchContext): Promise<ScenarioResult[]>
         ratio,
         target: `≥ ${TARGET_RATIO}`,
         verdict: ratio >= TARGET_RATIO ? 'PASS' : 'MISS',
-        notes: [`${SIZE / 1024 / 1024} MiB random file, local disk to box and back; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`],
-        cells: { ours: `${o.p50.toFixed(0)} (${o.min.toFixed(0)}–${o.max.toFixed(0)})`, raw: `${r.p50.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})` },
+        notes: [
+          `${SIZE / 1024 / 1024} MiB random file, local disk to box and back; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`,
+        ],
+        cells: {
+          ours: `${o.p50.toFixed(0)} (${o.min.toFixed(0)}–${o.max.toFixed(0)})`,
+          raw: `${r.p50.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})`,
+        },
       };
     };
     const growth = peak - baseline;

@@ -8,7 +8,10 @@ const WARMUP = 2;
 
 /** Fields of the core's container that must equal the raw baseline's, or the comparison is unfair. */
 async function compareConfig(ctx: BenchContext, box: string, rawId: string): Promise<string[]> {
-  const [ours, raw] = await Promise.all([docker.getContainer(await containerOfBox(ctx.project, box)).inspect(), docker.getContainer(rawId).inspect()]);
+  const [ours, raw] = await Promise.all([
+    docker.getContainer(await containerOfBox(ctx.project, box)).inspect(),
+    docker.getContainer(rawId).inspect(),
+  ]);
   const pick = (c: typeof ours) => ({
     Cmd: c.Config.Cmd,
     Entrypoint: c.Config.Entrypoint,
@@ -25,7 +28,10 @@ async function compareConfig(ctx: BenchContext, box: string, rawId: string): Pro
   const b = pick(raw);
   return Object.keys(a)
     .filter((k) => JSON.stringify(a[k as keyof typeof a]) !== JSON.stringify(b[k as keyof typeof b]))
-    .map((k) => `config differs in ${k}: core ${JSON.stringify(a[k as keyof typeof a])}, raw ${JSON.stringify(b[k as keyof typeof b])}`);
+    .map(
+      (k) =>
+        `config differs in ${k}: core ${JSON.stringify(a[k as keyof typeof a])}, raw ${JSON.stringify(b[k as keyof typeof b])}`,
+    );
 }
 
 function rawName(i: number | string): string {
@@ -88,7 +94,10 @@ export async function lifecycle(ctx: BenchContext): Promise<ScenarioResult[]> {
       ratio: createRatio,
       target: `≤ ${CREATE_TARGET}`,
       verdict: createRatio <= CREATE_TARGET ? 'PASS' : 'MISS',
-      notes: [`p95 ratio ${(c.ours.p95 / c.raw.p95).toFixed(2)}; raw = createContainer (same body) + start`, ...configNotes],
+      notes: [
+        `p95 ratio ${(c.ours.p95 / c.raw.p95).toFixed(2)}; raw = createContainer (same body) + start`,
+        ...configNotes,
+      ],
     },
     {
       name: 'delete',

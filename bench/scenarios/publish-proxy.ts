@@ -22,12 +22,19 @@ interface Endpoint {
 
 function get(ep: Endpoint, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: ep.host, port: ep.port, path, headers: { host: ep.hostHeader }, agent: ep.agent }, (res) => {
-      let bytes = 0;
-      res.on('data', (d: Buffer) => (bytes += d.length));
-      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`HTTP ${res.statusCode} from ${ep.hostHeader}${path}`))));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: ep.host, port: ep.port, path, headers: { host: ep.hostHeader }, agent: ep.agent },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (d: Buffer) => (bytes += d.length));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(bytes)
+            : reject(new Error(`HTTP ${res.statusCode} from ${ep.hostHeader}${path}`)),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -72,20 +79,36 @@ async function download(ep: Endpoint): Promise<number> {
  */
 export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]> {
   await createBox(ctx, BOX);
-  const made = await execInBox(ctx, BOX, ['sh', '-c', `mkdir -p /www && echo ok > /www/index.html && head -c ${BIG} /dev/zero > /www/big && httpd -p 8080 -h /www`], 60);
+  const made = await execInBox(
+    ctx,
+    BOX,
+    [
+      'sh',
+      '-c',
+      `mkdir -p /www && echo ok > /www/index.html && head -c ${BIG} /dev/zero > /www/big && httpd -p 8080 -h /www`,
+    ],
+    60,
+  );
   if (made.exit_code !== 0) throw new Error(`could not start httpd: ${JSON.stringify(made)}`);
-  const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${BOX}/publish`, { port: 8080, auth: 'public' });
+  const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${BOX}/publish`, {
+    port: 8080,
+    auth: 'public',
+  });
   const box = (await res.json()) as { url: string };
   if (res.status !== 200) throw new Error(`publish: HTTP ${res.status} ${JSON.stringify(box)}`);
   const url = new URL(box.url);
   const info = await docker.getContainer(await containerOfBox(ctx.project, BOX)).inspect();
-  const address = Object.values(info.NetworkSettings.Networks).map((n) => n.IPAddress).find(Boolean)!;
+  const address = Object.values(info.NetworkSettings.Networks)
+    .map((n) => n.IPAddress)
+    .find(Boolean)!;
   // Clients keep connections alive on both sides; busybox httpd itself closes after each answer.
   const agent = () => new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const proxy: Endpoint = { host: '127.0.0.1', port: Number(url.port), hostHeader: url.host, agent: agent() };
   const direct: Endpoint = { host: address, port: 8080, hostHeader: `${address}:8080`, agent: agent() };
 
-  progress(`publish proxy: warm-up, then ${ROUNDS} rounds of ${LATENCY_N} sequential GETs, ${LOAD_S} s at concurrency ${CONCURRENCY}, and a ${BIG / 1024 / 1024} MiB download, alternating`);
+  progress(
+    `publish proxy: warm-up, then ${ROUNDS} rounds of ${LATENCY_N} sequential GETs, ${LOAD_S} s at concurrency ${CONCURRENCY}, and a ${BIG / 1024 / 1024} MiB download, alternating`,
+  );
   await latencies(proxy, 50);
   await latencies(direct, 50);
   const lat = { ours: [] as number[], raw: [] as number[] };
@@ -100,7 +123,12 @@ export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]>
       return requestsPerSecond(direct);
     },
   );
-  const mbs = await alternate(ROUNDS + 1, () => download(proxy), () => download(direct), (i) => progress(`  download round ${i + 1} done`));
+  const mbs = await alternate(
+    ROUNDS + 1,
+    () => download(proxy),
+    () => download(direct),
+    (i) => progress(`  download round ${i + 1} done`),
+  );
   proxy.agent.destroy();
   direct.agent.destroy();
 
@@ -137,7 +165,10 @@ export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]>
       target: 'p50 ≤ +1 ms',
       verdict: latDelta <= 1 ? 'PASS' : 'MISS',
       notes: [`p99: proxy ${p99(lat.ours)} ms, direct ${p99(lat.raw)} ms`],
-      cells: { ours: `${l.ours.p50.toFixed(2)} / p99 ${p99(lat.ours)}`, raw: `${l.raw.p50.toFixed(2)} / p99 ${p99(lat.raw)}` },
+      cells: {
+        ours: `${l.ours.p50.toFixed(2)} / p99 ${p99(lat.ours)}`,
+        raw: `${l.raw.p50.toFixed(2)} / p99 ${p99(lat.raw)}`,
+      },
       extra: { p99_ours_ms: percentile(lat.ours, 99), p99_raw_ms: percentile(lat.raw, 99) },
     },
     {

@@ -32,7 +32,9 @@ export async function rssUnderFlood(ctx: BenchContext): Promise<ScenarioResult> 
     await sleep(SAMPLE_MS);
   }
   const baseline = [...before].sort((a, b) => a - b)[Math.floor(before.length / 2)]!;
-  progress(`rss flood: baseline ${baseline.toFixed(1)} MiB; yes for ${ctx.floodSeconds} s with a reader awake ${READ_MS} ms of every ${CYCLE_MS} ms`);
+  progress(
+    `rss flood: baseline ${baseline.toFixed(1)} MiB; yes for ${ctx.floodSeconds} s with a reader awake ${READ_MS} ms of every ${CYCLE_MS} ms`,
+  );
 
   let received = 0;
   const ws = await openExecSocket(ctx, BOX, ['yes'], true, (data, isBinary) => {
@@ -41,17 +43,22 @@ export async function rssUnderFlood(ctx: BenchContext): Promise<ScenarioResult> 
   ws.pause();
   const samples: { t: number; rss: number }[] = [];
   const t0 = performance.now();
-  const sampler = setInterval(() => samples.push({ t: Math.round(performance.now() - t0), rss: rssMiB(pid) }), SAMPLE_MS);
+  const sampler = setInterval(
+    () => samples.push({ t: Math.round(performance.now() - t0), rss: rssMiB(pid) }),
+    SAMPLE_MS,
+  );
   const reader = setInterval(() => {
     ws.resume();
     setTimeout(() => ws.pause(), READ_MS);
   }, CYCLE_MS);
   try {
-    for (let s = 0; s < ctx.floodSeconds; ) {
+    for (let s = 0; s < ctx.floodSeconds;) {
       const step = Math.min(5, ctx.floodSeconds - s);
       await sleep(step * 1000);
       s += step;
-      progress(`  ${s} s: rss ${samples.at(-1)?.rss.toFixed(1)} MiB, client received ${(received / 1024 / 1024).toFixed(1)} MiB`);
+      progress(
+        `  ${s} s: rss ${samples.at(-1)?.rss.toFixed(1)} MiB, client received ${(received / 1024 / 1024).toFixed(1)} MiB`,
+      );
     }
   } finally {
     clearInterval(sampler);
@@ -77,7 +84,9 @@ export async function rssUnderFlood(ctx: BenchContext): Promise<ScenarioResult> 
     await sleep(500);
   }
   const after = rssMiB(pid);
-  progress(`rss flood: peak ${peak.toFixed(1)} MiB (+${growth.toFixed(1)}); yes ${yesGoneAfter === null ? 'STILL RUNNING' : `gone ${yesGoneAfter.toFixed(1)} s after close`}`);
+  progress(
+    `rss flood: peak ${peak.toFixed(1)} MiB (+${growth.toFixed(1)}); yes ${yesGoneAfter === null ? 'STILL RUNNING' : `gone ${yesGoneAfter.toFixed(1)} s after close`}`,
+  );
 
   const pass = growth <= TARGET_MIB && yesGoneAfter !== null;
   return {
@@ -98,6 +107,14 @@ export async function rssUnderFlood(ctx: BenchContext): Promise<ScenarioResult> 
         ? `yes still running ${ctx.graceSeconds + 20} s after the socket closed (processes: ${running.join(' ')})`
         : `yes gone ${yesGoneAfter.toFixed(1)} s after the socket closed (core --session-grace ${ctx.graceSeconds})`,
     ],
-    extra: { baseline_mib: baseline, peak_mib: peak, growth_mib: growth, after_close_mib: after, received_bytes: received, yes_gone_after_s: yesGoneAfter, samples },
+    extra: {
+      baseline_mib: baseline,
+      peak_mib: peak,
+      growth_mib: growth,
+      after_close_mib: after,
+      received_bytes: received,
+      yes_gone_after_s: yesGoneAfter,
+      samples,
+    },
   };
 }

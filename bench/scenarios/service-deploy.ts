@@ -24,14 +24,17 @@ function startLoad(url: URL, load: Load): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const one = () =>
     new Promise<void>((resolve) => {
-      const req = http.get({ host: '127.0.0.1', port: Number(url.port), path: '/', headers: { host: url.host }, agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === 200) load.done++;
-          else load.failed++;
-          resolve();
-        });
-      });
+      const req = http.get(
+        { host: '127.0.0.1', port: Number(url.port), path: '/', headers: { host: url.host }, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode === 200) load.done++;
+            else load.failed++;
+            resolve();
+          });
+        },
+      );
       req.on('error', () => {
         load.failed++;
         resolve();
@@ -68,11 +71,20 @@ async function settled(ctx: BenchContext, id: string): Promise<Deployment> {
  */
 export async function serviceDeploy(ctx: BenchContext): Promise<ScenarioResult[]> {
   const n = Math.min(ctx.n, 8);
-  const created = await call<Service>(ctx, 'POST', '', { name: SERVICE, command: versionServer(), port: 8080, environment: { VERSION: '0' }, health_check: HEALTH, auth: 'public' });
+  const created = await call<Service>(ctx, 'POST', '', {
+    name: SERVICE,
+    command: versionServer(),
+    port: 8080,
+    environment: { VERSION: '0' },
+    health_check: HEALTH,
+    auth: 'public',
+  });
   const url = new URL(created.url);
   try {
     await settled(ctx, (await call<{ items: Deployment[] }>(ctx, 'GET', `/${SERVICE}/deployments`)).items[0]!.id);
-    progress(`service: ${n} deploys, each after ${STEADY_S} s of steady load; ${CONCURRENCY} keep-alive clients on ${url.host}`);
+    progress(
+      `service: ${n} deploys, each after ${STEADY_S} s of steady load; ${CONCURRENCY} keep-alive clients on ${url.host}`,
+    );
     const switchMs: number[] = [];
     const steady: number[] = [];
     const during: number[] = [];
@@ -83,7 +95,9 @@ export async function serviceDeploy(ctx: BenchContext): Promise<ScenarioResult[]
       await new Promise((r) => setTimeout(r, STEADY_S * 1000));
       const steadyDone = load.done;
       const start = performance.now();
-      const queued = await call<Deployment>(ctx, 'POST', `/${SERVICE}/deployments`, { environment: { VERSION: String(i) } });
+      const queued = await call<Deployment>(ctx, 'POST', `/${SERVICE}/deployments`, {
+        environment: { VERSION: String(i) },
+      });
       const live = await settled(ctx, queued.id);
       const seconds = (performance.now() - start) / 1000;
       load.stop = true;
@@ -92,7 +106,9 @@ export async function serviceDeploy(ctx: BenchContext): Promise<ScenarioResult[]
       steady.push(steadyDone / STEADY_S);
       during.push((load.done - steadyDone) / seconds);
       failed += load.failed;
-      progress(`  deploy ${i}: switch after ${(switchMs.at(-1)! + GATE_MS).toFixed(0)} ms; ${steady.at(-1)!.toFixed(0)} req/s steady, ${during.at(-1)!.toFixed(0)} during`);
+      progress(
+        `  deploy ${i}: switch after ${(switchMs.at(-1)! + GATE_MS).toFixed(0)} ms; ${steady.at(-1)!.toFixed(0)} req/s steady, ${during.at(-1)!.toFixed(0)} during`,
+      );
     }
     const s = summarize(switchMs);
     const rps = { steady: summarize(steady), during: summarize(during) };
@@ -108,7 +124,9 @@ export async function serviceDeploy(ctx: BenchContext): Promise<ScenarioResult[]
         ratio: null,
         target: '—',
         verdict: '—',
-        notes: [`live_at − created_at minus interval × threshold (${GATE_MS} ms): creating and starting the box, first probe, the switch`],
+        notes: [
+          `live_at − created_at minus interval × threshold (${GATE_MS} ms): creating and starting the box, first probe, the switch`,
+        ],
       },
       {
         name: 'service: req/s during a deploy vs steady (c=4)',

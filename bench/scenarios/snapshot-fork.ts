@@ -9,11 +9,16 @@ const SIZES_MB = [1, 10, 100];
 
 function count(): number {
   const n = Number(process.env.BENCH_SNAPSHOT_N ?? 5);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_SNAPSHOT_N must be a positive whole number, got "${process.env.BENCH_SNAPSHOT_N}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`BENCH_SNAPSHOT_N must be a positive whole number, got "${process.env.BENCH_SNAPSHOT_N}"`);
   return n;
 }
 
-const writeCommand = (mb: number) => ['sh', '-c', `dd if=/dev/urandom of=/root/data bs=1M count=${mb} 2>/dev/null && sync`];
+const writeCommand = (mb: number) => [
+  'sh',
+  '-c',
+  `dd if=/dev/urandom of=/root/data bs=1M count=${mb} 2>/dev/null && sync`,
+];
 
 async function expect(res: Response, status: number, what: string): Promise<unknown> {
   const text = await res.text();
@@ -23,14 +28,27 @@ async function expect(res: Response, status: number, what: string): Promise<unkn
 
 /** The raw engine's snapshot: commit (paused) and inspect the image, as the core does before it answers. */
 async function rawSnapshot(containerId: string): Promise<string> {
-  const { Id } = (await docker.getContainer(containerId).commit({ pause: true, changes: ['LABEL boxdesk.bench=1'] })) as { Id: string };
+  const { Id } = (await docker
+    .getContainer(containerId)
+    .commit({ pause: true, changes: ['LABEL boxdesk.bench=1'] })) as { Id: string };
   await docker.getImage(Id).inspect();
   return Id;
 }
 
 function row(name: string, n: number, ours: Summary, raw: Summary, note: string): ScenarioResult {
   const ratio = ours.p50 / raw.p50;
-  return { name, unit: 'ms', n, ours, raw, ratioKind: 'ours/raw p50', ratio, target: `≤ ${TARGET}`, verdict: ratio <= TARGET ? 'PASS' : 'MISS', notes: [`p95 ratio ${(ours.p95 / raw.p95).toFixed(2)}; ${note}`] };
+  return {
+    name,
+    unit: 'ms',
+    n,
+    ours,
+    raw,
+    ratioKind: 'ours/raw p50',
+    ratio,
+    target: `≤ ${TARGET}`,
+    verdict: ratio <= TARGET ? 'PASS' : 'MISS',
+    notes: [`p95 ratio ${(ours.p95 / raw.p95).toFixed(2)}; ${note}`],
+  };
 }
 
 /** Snapshot and fork of a box that wrote 1, 10 and 100 MB, beside commit (+ create + start) on the raw engine. */
@@ -41,7 +59,8 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
   // Snapshots outlive their box: a failed run must delete them itself.
   const snapIds: string[] = [];
   const deleteSnapshots = async () => {
-    for (const id of snapIds.splice(0)) await api(ctx.core, 'DELETE', `/v1/projects/${ctx.project}/snapshots/${id}`).then((r) => r.arrayBuffer());
+    for (const id of snapIds.splice(0))
+      await api(ctx.core, 'DELETE', `/v1/projects/${ctx.project}/snapshots/${id}`).then((r) => r.arrayBuffer());
   };
   try {
     for (const mb of SIZES_MB) {
@@ -57,7 +76,11 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
       const snaps = await alternate(
         n,
         async () => {
-          const { ms, value } = await timed(() => api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${box}/snapshots`, {}).then((r) => expect(r, 201, 'snapshot')));
+          const { ms, value } = await timed(() =>
+            api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${box}/snapshots`, {}).then((r) =>
+              expect(r, 201, 'snapshot'),
+            ),
+          );
           snapIds.push((value as { id: string }).id);
           return ms;
         },
@@ -67,11 +90,29 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
           return ms;
         },
       );
-      const size = ((await expect(await api(ctx.core, 'GET', `/v1/projects/${ctx.project}/snapshots/${snapIds[0]}`), 200, 'get snapshot')) as { size_bytes: number }).size_bytes;
+      const size = (
+        (await expect(
+          await api(ctx.core, 'GET', `/v1/projects/${ctx.project}/snapshots/${snapIds[0]}`),
+          200,
+          'get snapshot',
+        )) as { size_bytes: number }
+      ).size_bytes;
       await deleteSnapshots();
-      for (const id of rawImages) await docker.getImage(id).remove().catch(() => undefined);
+      for (const id of rawImages)
+        await docker
+          .getImage(id)
+          .remove()
+          .catch(() => undefined);
       rawImages.clear();
-      results.push(row(`snapshot ${mb} MB`, n, summarize(snaps.ours), summarize(snaps.raw), `raw = commit (paused) + image inspect; snapshot size ${(size / 1024 / 1024).toFixed(1)} MiB; box ${boxContainer.slice(0, 12)}`));
+      results.push(
+        row(
+          `snapshot ${mb} MB`,
+          n,
+          summarize(snaps.ours),
+          summarize(snaps.raw),
+          `raw = commit (paused) + image inspect; snapshot size ${(size / 1024 / 1024).toFixed(1)} MiB; box ${boxContainer.slice(0, 12)}`,
+        ),
+      );
 
       progress(`snapshot/fork ${mb} MB: ${n} forks and ${n} raw commit+create+start, alternating`);
       const rawForks: string[] = [];
@@ -97,9 +138,21 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
         await rawRemove(id);
         ctx.rawIds.delete(id);
       }
-      for (const id of rawImages) await docker.getImage(id).remove().catch(() => undefined);
+      for (const id of rawImages)
+        await docker
+          .getImage(id)
+          .remove()
+          .catch(() => undefined);
       rawImages.clear();
-      results.push(row(`fork ${mb} MB`, n, summarize(forks.ours), summarize(forks.raw), 'raw = commit (paused) + createContainer (same body) + start'));
+      results.push(
+        row(
+          `fork ${mb} MB`,
+          n,
+          summarize(forks.ours),
+          summarize(forks.raw),
+          'raw = commit (paused) + createContainer (same body) + start',
+        ),
+      );
 
       await deleteBox(ctx, box);
       await rawRemove(rawId);
@@ -107,7 +160,11 @@ export async function snapshotAndFork(ctx: BenchContext): Promise<ScenarioResult
     }
   } finally {
     await deleteSnapshots().catch(() => undefined);
-    for (const id of rawImages) await docker.getImage(id).remove().catch(() => undefined);
+    for (const id of rawImages)
+      await docker
+        .getImage(id)
+        .remove()
+        .catch(() => undefined);
   }
   return results;
 }

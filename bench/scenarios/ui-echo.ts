@@ -72,7 +72,14 @@ async function throughWindow(ctx: BenchContext, n: number): Promise<{ painted: n
 
 async function throughEngine(ctx: BenchContext, n: number): Promise<number[]> {
   const id = await containerOfBox(ctx.project, BOX);
-  const exec = await docker.getContainer(id).exec({ Cmd: ['sh', '-l'], AttachStdin: true, AttachStdout: true, AttachStderr: true, Tty: true, Env: ['TERM=xterm-256color'] });
+  const exec = await docker.getContainer(id).exec({
+    Cmd: ['sh', '-l'],
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: true,
+    Env: ['TERM=xterm-256color'],
+  });
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
   let seen = '';
   let waiter: (() => void) | null = null;
@@ -129,7 +136,9 @@ export async function uiEcho(ctx: BenchContext): Promise<ScenarioResult[]> {
       ratio: arrived.p50 - raw.p50,
       target: 'p50 ≤ raw + 2 ms',
       verdict: arrived.p50 - raw.p50 <= 2 ? 'PASS' : 'MISS',
-      notes: ["ours: keydown in headless Chromium → the console socket's message carrying the echo, in the page (xterm, WebSocket, core, engine); raw: a byte written to a hijacked TTY exec of sh → its echo read back in Node"],
+      notes: [
+        "ours: keydown in headless Chromium → the console socket's message carrying the echo, in the page (xterm, WebSocket, core, engine); raw: a byte written to a hijacked TTY exec of sh → its echo read back in Node",
+      ],
     },
     {
       ...common,
@@ -138,7 +147,9 @@ export async function uiEcho(ctx: BenchContext): Promise<ScenarioResult[]> {
       ratio: painted.p50 - raw.p50,
       target: 'reported (p50 ≤ raw + 2 frames)',
       verdict: painted.p50 - raw.p50 <= 2 * FRAME_MS ? 'PASS' : 'MISS',
-      notes: ['ours: the same keydown → the xterm render that shows the echo (WebGL renderer on SwiftShader; drawn on the next animation frame)'],
+      notes: [
+        'ours: the same keydown → the xterm render that shows the echo (WebGL renderer on SwiftShader; drawn on the next animation frame)',
+      ],
     },
   ];
 }

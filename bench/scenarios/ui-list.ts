@@ -65,23 +65,38 @@ async function paintTimes(browser: Browser, ctx: BenchContext, runs: number): Pr
 async function statusTimes(browser: Browser, ctx: BenchContext, cycles: number): Promise<number[]> {
   const page = await openList(browser, ctx);
   await page.goto(`${ctx.core.url}/#/projects/${ctx.project}/boxes`);
-  const badge = page.getByRole('table', { name: 'Boxes' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: BOX, exact: true }) }).locator('[data-status]');
+  const badge = page
+    .getByRole('table', { name: 'Boxes' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: BOX, exact: true }) })
+    .locator('[data-status]');
   await badge.and(page.locator('[data-status="running"]')).waitFor();
   await page.evaluate(RECORD_STATUS_CHANGES);
   const events: { status: string; time: number }[] = [];
   const abort = new AbortController();
-  const res = await fetch(`${ctx.core.url}/v1/events`, { headers: { authorization: `Bearer ${ctx.core.token}` }, signal: abort.signal });
+  const res = await fetch(`${ctx.core.url}/v1/events`, {
+    headers: { authorization: `Bearer ${ctx.core.token}` },
+    signal: abort.signal,
+  });
   const reading = (async () => {
     const decoder = new TextDecoder();
     let buf = '';
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       buf += decoder.decode(chunk, { stream: true });
       for (let sep = buf.indexOf('\n\n'); sep >= 0; sep = buf.indexOf('\n\n')) {
-        const data = buf.slice(0, sep).split('\n').find((l) => l.startsWith('data: '));
+        const data = buf
+          .slice(0, sep)
+          .split('\n')
+          .find((l) => l.startsWith('data: '));
         buf = buf.slice(sep + 2);
         if (!data) continue;
-        const e = JSON.parse(data.slice(6)) as { type: string; time: string; data: { box?: { name: string; status: string } } };
-        if (e.type === 'box.status' && e.data.box?.name === BOX) events.push({ status: e.data.box.status, time: Date.parse(e.time) });
+        const e = JSON.parse(data.slice(6)) as {
+          type: string;
+          time: string;
+          data: { box?: { name: string; status: string } };
+        };
+        if (e.type === 'box.status' && e.data.box?.name === BOX)
+          events.push({ status: e.data.box.status, time: Date.parse(e.time) });
       }
     }
   })().catch(() => undefined);
@@ -104,7 +119,8 @@ async function statusTimes(browser: Browser, ctx: BenchContext, cycles: number):
     const shown = seen.find((s) => s.status === e.status && s.at >= e.time - 5);
     if (shown) out.push(Math.max(0, shown.at - e.time));
   }
-  if (out.length < cycles) throw new Error(`matched only ${out.length} of ${events.length} status events to a visible change`);
+  if (out.length < cycles)
+    throw new Error(`matched only ${out.length} of ${events.length} status events to a visible change`);
   return out;
 }
 
@@ -131,7 +147,9 @@ export async function uiList(ctx: BenchContext): Promise<ScenarioResult[]> {
         ratio: null,
         target: `p95 ≤ ${PAINT_TARGET_MS} ms`,
         verdict: paint.p95 <= PAINT_TARGET_MS ? 'PASS' : 'MISS',
-        notes: ['Chromium headless, no GPU; one real box widened to 1,000 in the list answer (see test-support/many-boxes.ts); renderer marks boxdesk:boxes-data → boxdesk:boxes-painted (next frame)'],
+        notes: [
+          'Chromium headless, no GPU; one real box widened to 1,000 in the list answer (see test-support/many-boxes.ts); renderer marks boxdesk:boxes-data → boxdesk:boxes-painted (next frame)',
+        ],
       },
       {
         name: 'ui: event → status visible',
@@ -143,7 +161,9 @@ export async function uiList(ctx: BenchContext): Promise<ScenarioResult[]> {
         ratio: null,
         target: `p95 ≤ ${STATUS_TARGET_MS} ms`,
         verdict: status.p95 <= STATUS_TARGET_MS ? 'PASS' : 'MISS',
-        notes: ["from the event's time (core clock) to the frame after the row's badge changed (same machine clock); stopped and running only"],
+        notes: [
+          "from the event's time (core clock) to the frame after the row's badge changed (same machine clock); stopped and running only",
+        ],
       },
     ];
   } finally {

@@ -53,7 +53,10 @@ export function tagFilter(items: readonly string[] | undefined): string[] | unde
 }
 
 /** Applies `K=V` and `K-` edits to a copy of a map. */
-export function applyEdits(current: Record<string, string>, edits: Record<string, string | null>): Record<string, string> {
+export function applyEdits(
+  current: Record<string, string>,
+  edits: Record<string, string | null>,
+): Record<string, string> {
   const next = { ...current };
   for (const [k, v] of Object.entries(edits)) {
     if (v === null) delete next[k];
@@ -75,11 +78,21 @@ function waitOptions(cmd: Command, until: string): Command {
 }
 
 /** Runs a state change, then with --wait follows the box to `target`. */
-async function change(ctx: Context, flags: WaitFlags, label: string, target: BoxStatus, request: () => Promise<Box>): Promise<Box> {
+async function change(
+  ctx: Context,
+  flags: WaitFlags,
+  label: string,
+  target: BoxStatus,
+  request: () => Promise<Box>,
+): Promise<Box> {
   if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait');
   const box = await withSpinner(label, request, ctx.stderr);
   if (!flags.wait) return box;
-  return withSpinner(`${label}: waiting for ${target}`, () => waitForStatus(ctx, box, target, { timeoutS: flags.timeout ?? 120 }), ctx.stderr);
+  return withSpinner(
+    `${label}: waiting for ${target}`,
+    () => waitForStatus(ctx, box, target, { timeoutS: flags.timeout ?? 120 }),
+    ctx.stderr,
+  );
 }
 
 interface CreateFlags extends WaitFlags {
@@ -105,7 +118,8 @@ function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
   const body: BoxCreate = { name };
   if (opts.base !== undefined) body.base = opts.base;
   if (fork ?? opts.fork) body.fork = fork ?? opts.fork;
-  if (Object.values(config).some((v) => v !== undefined)) body.config = JSON.parse(JSON.stringify(config)) as BoxCreate['config'];
+  if (Object.values(config).some((v) => v !== undefined))
+    body.config = JSON.parse(JSON.stringify(config)) as BoxCreate['config'];
   const environment = stringMap(opts.env, 'env');
   if (environment) body.environment = environment;
   const tags = stringMap(opts.tag, 'tag');
@@ -137,10 +151,18 @@ export const registerBoxCommands: Area = (program, cli) => {
     .argument('<NAME>', 'the box name (a DNS label)')
     .option('--base <BASE>', 'base template (default: the default base)')
     .option('--fork <SRC>', 'start from a copy-on-write copy of box SRC, or of the snapshot with id SRC');
-  cli.action<CreateFlags>(waitOptions(configOptions(createCmd), 'running'), (ctx, [name], opts) => create(ctx, createBody(name!, opts), opts));
+  cli.action<CreateFlags>(waitOptions(configOptions(createCmd), 'running'), (ctx, [name], opts) =>
+    create(ctx, createBody(name!, opts), opts),
+  );
 
-  const forkCmd = program.command('fork').description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)').argument('<SRC>').argument('<NEW>');
-  cli.action<CreateFlags>(waitOptions(configOptions(forkCmd), 'running'), (ctx, [src, name], opts) => create(ctx, createBody(name!, opts, src), opts));
+  const forkCmd = program
+    .command('fork')
+    .description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)')
+    .argument('<SRC>')
+    .argument('<NEW>');
+  cli.action<CreateFlags>(waitOptions(configOptions(forkCmd), 'running'), (ctx, [src, name], opts) =>
+    create(ctx, createBody(name!, opts, src), opts),
+  );
 
   const ls = program
     .command('ls')
@@ -150,20 +172,28 @@ export const registerBoxCommands: Area = (program, cli) => {
     .option('--limit <N>', 'page size (default 100)', wholeNumber('--limit', 1))
     .option('--cursor <C>', 'continue from a previous page')
     .option('--all', 'follow next_cursor and list every page');
-  cli.action<{ status?: string; tag?: string[]; limit?: number; cursor?: string; all?: boolean }>(ls, async (ctx, _args, opts) => {
-    const filter = { status: opts.status, tag: tagFilter(opts.tag), limit: opts.limit, cursor: opts.cursor };
-    let list: BoxList = await ctx.client.listBoxes(ctx.project, filter);
-    if (opts.all) {
-      const items = [...list.items];
-      while (list.next_cursor) {
-        list = await ctx.client.listBoxes(ctx.project, { ...filter, cursor: list.next_cursor });
-        items.push(...list.items);
+  cli.action<{ status?: string; tag?: string[]; limit?: number; cursor?: string; all?: boolean }>(
+    ls,
+    async (ctx, _args, opts) => {
+      const filter = { status: opts.status, tag: tagFilter(opts.tag), limit: opts.limit, cursor: opts.cursor };
+      let list: BoxList = await ctx.client.listBoxes(ctx.project, filter);
+      if (opts.all) {
+        const items = [...list.items];
+        while (list.next_cursor) {
+          list = await ctx.client.listBoxes(ctx.project, { ...filter, cursor: list.next_cursor });
+          items.push(...list.items);
+        }
+        list = { items, next_cursor: null };
       }
-      list = { items, next_cursor: null };
-    }
-    ctx.stdout.write(render(ctx.format, list, () => (list.items.length ? table(list.items, boxColumns) : `no boxes in project ${ctx.project}\n`)));
-    if (ctx.format === 'table' && list.next_cursor) ctx.stderr.write(`more boxes: add --all, or --cursor ${list.next_cursor}\n`);
-  });
+      ctx.stdout.write(
+        render(ctx.format, list, () =>
+          list.items.length ? table(list.items, boxColumns) : `no boxes in project ${ctx.project}\n`,
+        ),
+      );
+      if (ctx.format === 'table' && list.next_cursor)
+        ctx.stderr.write(`more boxes: add --all, or --cursor ${list.next_cursor}\n`);
+    },
+  );
 
   cli.action(program.command('get').description('show one box').argument('<NAME>'), async (ctx, [name]) => {
     printBox(ctx, await ctx.client.getBox(ctx.project, name!));
@@ -179,15 +209,24 @@ export const registerBoxCommands: Area = (program, cli) => {
     .option('--tag <K=V>', 'set a tag; K- removes it (repeatable)', collect)
     .option('--port <N|none>', 'the port the box serves on', wholeNumberOrNone('--port'))
     .option('--grace <S|none>', 'termination grace period in seconds', wholeNumberOrNone('--grace'));
-  type UpdateFlags = { cpus?: number; ramMb?: number; env?: string[]; tag?: string[]; port?: number | null; grace?: number | null };
+  type UpdateFlags = {
+    cpus?: number;
+    ramMb?: number;
+    env?: string[];
+    tag?: string[];
+    port?: number | null;
+    grace?: number | null;
+  };
   cli.action<UpdateFlags>(update, async (ctx, [name], opts) => {
     const body: BoxUpdate = {};
-    if (opts.cpus !== undefined || opts.ramMb !== undefined) body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
+    if (opts.cpus !== undefined || opts.ramMb !== undefined)
+      body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
     if (opts.port !== undefined) body.port = opts.port;
     if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
     const envEdits = keyValues(opts.env, 'env', true);
     const tagEdits = keyValues(opts.tag, 'tag', true);
-    if (Object.keys(body).length === 0 && !envEdits && !tagEdits) throw new UsageError('nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace');
+    if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
+      throw new UsageError('nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace');
     // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
     if (envEdits || tagEdits) {
       const current = await ctx.client.getBox(ctx.project, name!);
@@ -197,15 +236,25 @@ export const registerBoxCommands: Area = (program, cli) => {
     printBox(ctx, await ctx.client.updateBox(ctx.project, name!, body));
   });
 
-  const stop = waitOptions(program.command('stop').description('stop a box (SIGTERM, then SIGKILL after its grace period)').argument('<NAME>'), 'stopped');
+  const stop = waitOptions(
+    program.command('stop').description('stop a box (SIGTERM, then SIGKILL after its grace period)').argument('<NAME>'),
+    'stopped',
+  );
   cli.action<WaitFlags>(stop, async (ctx, [name], opts) => {
-    const box = await change(ctx, opts, `stopping box ${name}`, 'stopped', () => ctx.client.stopBox(ctx.project, name!));
+    const box = await change(ctx, opts, `stopping box ${name}`, 'stopped', () =>
+      ctx.client.stopBox(ctx.project, name!),
+    );
     printBox(ctx, box, `${box.name} ${box.status}\n`);
   });
 
-  const resume = waitOptions(program.command('resume').description('start a stopped box again').argument('<NAME>'), 'running');
+  const resume = waitOptions(
+    program.command('resume').description('start a stopped box again').argument('<NAME>'),
+    'running',
+  );
   cli.action<WaitFlags>(resume, async (ctx, [name], opts) => {
-    const box = await change(ctx, opts, `resuming box ${name}`, 'running', () => ctx.client.resumeBox(ctx.project, name!));
+    const box = await change(ctx, opts, `resuming box ${name}`, 'running', () =>
+      ctx.client.resumeBox(ctx.project, name!),
+    );
     printBox(ctx, box, `${box.name} ${box.status}\n`);
   });
 

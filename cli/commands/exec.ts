@@ -17,7 +17,9 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 /** Splits an x-ndjson body into parsed lines as they arrive. */
-async function* ndjson(body: AsyncIterable<Uint8Array>): AsyncGenerator<ExecStreamLine | { type: 'error'; code: string; message: string }> {
+async function* ndjson(
+  body: AsyncIterable<Uint8Array>,
+): AsyncGenerator<ExecStreamLine | { type: 'error'; code: string; message: string }> {
   const decoder = new TextDecoder();
   let buffered = '';
   for await (const chunk of body) {
@@ -76,11 +78,26 @@ export const registerExecCommands: Area = (program, cli) => {
   cli.action<ExecFlags>(
     exec,
     async (ctx, [name, ...command], opts) => {
-      if (command.length === 0) throw new UsageError('missing the command to run\nusage: box exec NAME [options] -- CMD [ARGS...]');
+      if (command.length === 0)
+        throw new UsageError('missing the command to run\nusage: box exec NAME [options] -- CMD [ARGS...]');
       if (opts.tty) {
-        if (opts.env || opts.cwd !== undefined || opts.timeout !== undefined) throw new UsageError('--env, --cwd and --timeout are not available with -t; wrap the command instead, e.g. -- env K=V sh');
-        const url = ctx.client.socketUrl(ctx.project, name!, 'exec', [...command.map((c): [string, string] => ['command', c]), ['tty', 1], ...terminalSize(ctx.stdout)]);
-        const result = await runTerminal({ url, token: ctx.connection.token, tty: true, stdin: process.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
+        if (opts.env || opts.cwd !== undefined || opts.timeout !== undefined)
+          throw new UsageError(
+            '--env, --cwd and --timeout are not available with -t; wrap the command instead, e.g. -- env K=V sh',
+          );
+        const url = ctx.client.socketUrl(ctx.project, name!, 'exec', [
+          ...command.map((c): [string, string] => ['command', c]),
+          ['tty', 1],
+          ...terminalSize(ctx.stdout),
+        ]);
+        const result = await runTerminal({
+          url,
+          token: ctx.connection.token,
+          tty: true,
+          stdin: process.stdin,
+          stdout: ctx.stdout,
+          stderr: ctx.stderr,
+        });
         return exitAfterFlush(ctx, exitStatus(result.code));
       }
       const body: ExecRequest = { command };
@@ -100,8 +117,18 @@ export const registerExecCommands: Area = (program, cli) => {
     .argument('<NAME>')
     .option('--session <ID>', 'reattach to a detached console session');
   cli.action<{ session?: string }>(consoleCmd, async (ctx, [name], opts) => {
-    const url = ctx.client.socketUrl(ctx.project, name!, 'console', [...terminalSize(ctx.stdout), ['session', opts.session]]);
-    const result = await runTerminal({ url, token: ctx.connection.token, tty: true, stdin: process.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
+    const url = ctx.client.socketUrl(ctx.project, name!, 'console', [
+      ...terminalSize(ctx.stdout),
+      ['session', opts.session],
+    ]);
+    const result = await runTerminal({
+      url,
+      token: ctx.connection.token,
+      tty: true,
+      stdin: process.stdin,
+      stdout: ctx.stdout,
+      stderr: ctx.stderr,
+    });
     return exitAfterFlush(ctx, exitStatus(result.code));
   });
 };

@@ -19,7 +19,8 @@ const BOX_SIDE = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?):(\/.*)$/;
 export function parseSide(arg: string): Side {
   const m = BOX_SIDE.exec(arg);
   if (m) return { box: m[1]!, path: m[3]! };
-  if (/^[^/.][^/]*:/.test(arg) && !fs.existsSync(arg)) throw new UsageError(`"${arg}" looks like NAME:PATH but the path is not absolute; write NAME:/path`);
+  if (/^[^/.][^/]*:/.test(arg) && !fs.existsSync(arg))
+    throw new UsageError(`"${arg}" looks like NAME:PATH but the path is not absolute; write NAME:/path`);
   return { local: arg };
 }
 
@@ -37,8 +38,13 @@ async function remoteStat(ctx: Context, box: string, p: string): Promise<FileSta
 /** Uploads one local file with its length, streamed, a bar on a terminal. */
 async function uploadFile(ctx: Context, box: string, local: string, remote: string): Promise<void> {
   const { size, mode } = fs.statSync(local);
-  const body = fs.createReadStream(local).pipe(transferBar({ label: path.basename(local), total: size, stream: ctx.stderr }));
-  await ctx.client.writeFile(ctx.project, box, remote, body, { size, mode: (mode & 0o7777).toString(8).padStart(4, '0') });
+  const body = fs
+    .createReadStream(local)
+    .pipe(transferBar({ label: path.basename(local), total: size, stream: ctx.stderr }));
+  await ctx.client.writeFile(ctx.project, box, remote, body, {
+    size,
+    mode: (mode & 0o7777).toString(8).padStart(4, '0'),
+  });
 }
 
 async function upload(ctx: Context, local: string, box: string, remote: string): Promise<void> {
@@ -53,7 +59,8 @@ async function upload(ctx: Context, local: string, box: string, remote: string):
   for (const entry of fs.readdirSync(local, { withFileTypes: true, recursive: true })) {
     const abs = path.join(entry.parentPath, entry.name);
     const rel = path.relative(local, abs).split(path.sep).join('/');
-    if (entry.isDirectory()) await ctx.client.makeDirectory(ctx.project, box, posixJoin(target, rel), { parents: true });
+    if (entry.isDirectory())
+      await ctx.client.makeDirectory(ctx.project, box, posixJoin(target, rel), { parents: true });
     else if (entry.isFile()) await uploadFile(ctx, box, abs, posixJoin(target, rel));
     else ctx.stderr.write(`box: skipped ${abs}: only regular files and directories are copied\n`);
   }
@@ -67,7 +74,8 @@ async function unpack(source: Readable, dest: string): Promise<void> {
   const done = pipeline(source, extract as unknown as Writable);
   for await (const entry of extract) {
     const target = path.resolve(root, entry.header.name);
-    if (target !== root && !target.startsWith(root + path.sep)) throw new ApiError('invalid_body', `refusing an archive entry that leaves ${root}: "${entry.header.name}"`);
+    if (target !== root && !target.startsWith(root + path.sep))
+      throw new ApiError('invalid_body', `refusing an archive entry that leaves ${root}: "${entry.header.name}"`);
     const mode = (entry.header.mode ?? 0o644) & 0o777;
     if (entry.header.type === 'directory') {
       fs.mkdirSync(target, { recursive: true, mode });
@@ -86,16 +94,29 @@ async function download(ctx: Context, box: string, remote: string, local: string
   const stat = await ctx.client.statFile(ctx.project, box, remote);
   const localStat = fs.statSync(local, { throwIfNoEntry: false });
   const target = localStat?.isDirectory() ? path.join(local, path.posix.basename(remote) || 'root') : local;
-  const isDir = stat.type === 'dir' || (stat.type === 'symlink' && (await ctx.client.listFiles(ctx.project, box, remote).then(() => true, () => false)));
+  const isDir =
+    stat.type === 'dir' ||
+    (stat.type === 'symlink' &&
+      (await ctx.client.listFiles(ctx.project, box, remote).then(
+        () => true,
+        () => false,
+      )));
   if (isDir) {
     const res = await ctx.client.readArchive(ctx.project, box, remote);
-    const body = Readable.fromWeb(res.body as never).pipe(transferBar({ label: path.posix.basename(remote) || '/', stream: ctx.stderr }));
+    const body = Readable.fromWeb(res.body as never).pipe(
+      transferBar({ label: path.posix.basename(remote) || '/', stream: ctx.stderr }),
+    );
     return unpack(body, target);
   }
   const res = await ctx.client.readFile(ctx.project, box, remote);
   const total = Number(res.headers.get('content-length') ?? NaN);
-  const bar = transferBar({ label: path.posix.basename(remote), total: Number.isFinite(total) ? total : undefined, stream: ctx.stderr });
-  const out = local === '-' ? ctx.stdout : fs.createWriteStream(target, { mode: Number.parseInt(stat.mode, 8) & 0o777 });
+  const bar = transferBar({
+    label: path.posix.basename(remote),
+    total: Number.isFinite(total) ? total : undefined,
+    stream: ctx.stderr,
+  });
+  const out =
+    local === '-' ? ctx.stdout : fs.createWriteStream(target, { mode: Number.parseInt(stat.mode, 8) & 0o777 });
   await pipeline(Readable.fromWeb(res.body as never), bar, out, { end: local !== '-' });
 }
 
@@ -117,38 +138,69 @@ export const registerFileCommands: Area = (program, cli) => {
   );
 
   const files = program.command('files').description("a box's files: ls, cat, rm, mkdir, changes (running or stopped)");
-  cli.action(files.command('ls').description("list a directory's entries").argument('<NAME>').argument('[PATH]', 'absolute path', '/'), async (ctx, [name, p]) => {
-    const list = await ctx.client.listFiles(ctx.project, name!, p ?? '/');
-    ctx.stdout.write(
-      render(ctx.format, list, () =>
-        table(list.items, [
-          { header: 'MODE', get: (f) => f.mode },
-          { header: 'TYPE', get: (f) => f.type },
-          { header: 'SIZE', get: (f) => f.size },
-          { header: 'MTIME', get: (f) => f.mtime },
-          { header: 'NAME', get: (f) => path.posix.basename(f.path) + (f.link_target !== undefined ? ` -> ${f.link_target}` : '') },
-        ]),
-      ),
-    );
-  });
-  cli.action(files.command('cat').description("write a file's bytes to stdout").argument('<NAME>').argument('<PATH>'), async (ctx, [name, p]) => {
-    const res = await ctx.client.readFile(ctx.project, name!, p!);
-    await pipeline(Readable.fromWeb(res.body as never), ctx.stdout, { end: false });
-  });
+  cli.action(
+    files
+      .command('ls')
+      .description("list a directory's entries")
+      .argument('<NAME>')
+      .argument('[PATH]', 'absolute path', '/'),
+    async (ctx, [name, p]) => {
+      const list = await ctx.client.listFiles(ctx.project, name!, p ?? '/');
+      ctx.stdout.write(
+        render(ctx.format, list, () =>
+          table(list.items, [
+            { header: 'MODE', get: (f) => f.mode },
+            { header: 'TYPE', get: (f) => f.type },
+            { header: 'SIZE', get: (f) => f.size },
+            { header: 'MTIME', get: (f) => f.mtime },
+            {
+              header: 'NAME',
+              get: (f) => path.posix.basename(f.path) + (f.link_target !== undefined ? ` -> ${f.link_target}` : ''),
+            },
+          ]),
+        ),
+      );
+    },
+  );
+  cli.action(
+    files.command('cat').description("write a file's bytes to stdout").argument('<NAME>').argument('<PATH>'),
+    async (ctx, [name, p]) => {
+      const res = await ctx.client.readFile(ctx.project, name!, p!);
+      await pipeline(Readable.fromWeb(res.body as never), ctx.stdout, { end: false });
+    },
+  );
   cli.action<{ recursive?: boolean }>(
-    files.command('rm').description('delete a file, a symlink or an empty directory').argument('<NAME>').argument('<PATH>').option('-r, --recursive', 'delete a directory with everything in it'),
+    files
+      .command('rm')
+      .description('delete a file, a symlink or an empty directory')
+      .argument('<NAME>')
+      .argument('<PATH>')
+      .option('-r, --recursive', 'delete a directory with everything in it'),
     async (ctx, [name, p], opts) => ctx.client.deleteFile(ctx.project, name!, p!, { recursive: opts.recursive }),
   );
   cli.action<{ parents?: boolean }>(
-    files.command('mkdir').description('create a directory').argument('<NAME>').argument('<PATH>').option('-p, --parents', 'create missing parents; an existing directory is fine'),
+    files
+      .command('mkdir')
+      .description('create a directory')
+      .argument('<NAME>')
+      .argument('<PATH>')
+      .option('-p, --parents', 'create missing parents; an existing directory is fine'),
     async (ctx, [name, p], opts) => {
       const made = await ctx.client.makeDirectory(ctx.project, name!, p!, { parents: opts.parents });
       ctx.stdout.write(render(ctx.format, made, () => ''));
     },
   );
-  cli.action(files.command('changes').description("paths added (A), changed (C) or deleted (D) against the box's base").argument('<NAME>'), async (ctx, [name]) => {
-    const changes = await ctx.client.fileChanges(ctx.project, name!);
-    const letter = { added: 'A', changed: 'C', deleted: 'D' } as const;
-    ctx.stdout.write(render(ctx.format, changes, () => changes.items.map((c) => `${letter[c.kind]} ${c.path}\n`).join('')));
-  });
+  cli.action(
+    files
+      .command('changes')
+      .description("paths added (A), changed (C) or deleted (D) against the box's base")
+      .argument('<NAME>'),
+    async (ctx, [name]) => {
+      const changes = await ctx.client.fileChanges(ctx.project, name!);
+      const letter = { added: 'A', changed: 'C', deleted: 'D' } as const;
+      ctx.stdout.write(
+        render(ctx.format, changes, () => changes.items.map((c) => `${letter[c.kind]} ${c.path}\n`).join('')),
+      );
+    },
+  );
 };

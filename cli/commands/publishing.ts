@@ -29,7 +29,8 @@ function printPublished(ctx: Context, box: Box): void {
 
 /** The URL a browser should open: with auth "token", once with ?token= (the proxy swaps it for a cookie and redirects). */
 function browserUrl(box: Box, token: string | undefined, withToken: boolean): string {
-  if (!box.url) throw new UsageError(`box "${box.name}" is not published; publish it first: box publish ${box.name} --port N`);
+  if (!box.url)
+    throw new UsageError(`box "${box.name}" is not published; publish it first: box publish ${box.name} --port N`);
   if (box.url_settings?.auth !== 'token' || !withToken || !token) return box.url;
   return `${box.url}/?token=${encodeURIComponent(token)}`;
 }
@@ -42,9 +43,15 @@ export const registerPublishingCommands: Area = (program, cli) => {
       .argument('<NAME>')
       .option('--port <N>', "the box's port to publish (default: the box's port)", wholeNumber('--port', 1))
       .option('--domain <HOST>', 'also answer to this hostname (repeatable)', collect)
-      .addOption(new Option('--auth <MODE>', 'public: anyone on this machine; token: a token that can read the project (default on first publish)').choices(['public', 'token'])),
+      .addOption(
+        new Option(
+          '--auth <MODE>',
+          'public: anyone on this machine; token: a token that can read the project (default on first publish)',
+        ).choices(['public', 'token']),
+      ),
     async (ctx, [name], opts) => {
-      if (opts.port !== undefined && opts.port > 65535) throw new UsageError(`--port must be at most 65535, got ${opts.port}`);
+      if (opts.port !== undefined && opts.port > 65535)
+        throw new UsageError(`--port must be at most 65535, got ${opts.port}`);
       const body: PublishRequest = {};
       if (opts.port !== undefined) body.port = opts.port;
       if (opts.domain) body.domains = opts.domain;
@@ -53,17 +60,28 @@ export const registerPublishingCommands: Area = (program, cli) => {
     },
   );
 
-  cli.action(program.command('unpublish').description("stop publishing a box: its URL and domains stop answering at once").argument('<NAME>'), async (ctx, [name]) => {
-    const box = await ctx.client.unpublishBox(ctx.project, name!);
-    ctx.stdout.write(render(ctx.format, box, () => `box ${box.name} unpublished\n`));
-  });
+  cli.action(
+    program
+      .command('unpublish')
+      .description('stop publishing a box: its URL and domains stop answering at once')
+      .argument('<NAME>'),
+    async (ctx, [name]) => {
+      const box = await ctx.client.unpublishBox(ctx.project, name!);
+      ctx.stdout.write(render(ctx.format, box, () => `box ${box.name} unpublished\n`));
+    },
+  );
 
   cli.action<{ bare?: boolean; print?: boolean }>(
     program
       .command('open')
-      .description("open a published box's URL in the system browser (xdg-open, open or start); prints the URL where there is none")
+      .description(
+        "open a published box's URL in the system browser (xdg-open, open or start); prints the URL where there is none",
+      )
       .argument('<NAME>')
-      .option('--bare', 'with auth "token", open the URL without ?token= (sign in yourself) instead of passing this CLI\'s token once')
+      .option(
+        '--bare',
+        'with auth "token", open the URL without ?token= (sign in yourself) instead of passing this CLI\'s token once',
+      )
       .option('--print', 'only print the URL'),
     async (ctx, [name], opts) => {
       const box = await ctx.client.getBox(ctx.project, name!);

@@ -24,7 +24,11 @@ const CORE_FLAGS: [flag: string, help: string][] = [
 export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'boxdesk') return dir;
+    if (
+      fs.existsSync(manifest) &&
+      (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'boxdesk'
+    )
+      return dir;
     if (path.dirname(dir) === dir) throw new Error(`cannot find the Boxdesk package above ${from}`);
   }
 }
@@ -47,7 +51,11 @@ export const registerServeCommand: Area = (program, cli) => {
       });
     // tsx from our own install, so `box serve` works from any directory.
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const child = spawn(process.execPath, ['--import', tsx, path.join(root, 'electron', 'core', 'serve.ts'), ...flags, ...passThrough], { stdio: ['inherit', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', tsx, path.join(root, 'electron', 'core', 'serve.ts'), ...flags, ...passThrough],
+      { stdio: ['inherit', 'pipe', 'pipe'] },
+    );
     child.stdout.pipe(io.stdout, { end: false });
     child.stderr.pipe(io.stderr, { end: false });
     const forward = (signal: NodeJS.Signals) => () => child.kill(signal);

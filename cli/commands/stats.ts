@@ -16,7 +16,10 @@ function row(name: string, s: BoxStats): string {
       { header: 'BOX', get: () => name },
       { header: 'CPU %', get: (x) => x.cpu_percent.toFixed(1) },
       { header: 'MEM', get: (x) => `${bytes(x.memory_bytes)} / ${bytes(x.memory_limit_bytes)}` },
-      { header: 'MEM %', get: (x) => (x.memory_limit_bytes ? ((100 * x.memory_bytes) / x.memory_limit_bytes).toFixed(1) : '-') },
+      {
+        header: 'MEM %',
+        get: (x) => (x.memory_limit_bytes ? ((100 * x.memory_bytes) / x.memory_limit_bytes).toFixed(1) : '-'),
+      },
       { header: 'NET RX/TX', get: (x) => `${bytes(x.net_rx_bytes)} / ${bytes(x.net_tx_bytes)}` },
       { header: 'BLOCK R/W', get: (x) => `${bytes(x.block_read_bytes)} / ${bytes(x.block_write_bytes)}` },
       { header: 'PIDS', get: (x) => x.pids },

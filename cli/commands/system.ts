@@ -21,10 +21,21 @@ export const registerSystemCommands: Area = (program, cli) => {
       ),
     );
   });
-  cli.action(base.command('add').description('register an image already in the engine as a base').argument('<NAME>').argument('<IMAGE>'), async (ctx, [name, image]) => {
-    const created = await withSpinner(`adding base ${name}`, () => ctx.client.createBase({ name: name!, image: image! }), ctx.stderr);
-    ctx.stdout.write(render(ctx.format, created, () => `base ${created.name} added (${created.image})\n`));
-  });
+  cli.action(
+    base
+      .command('add')
+      .description('register an image already in the engine as a base')
+      .argument('<NAME>')
+      .argument('<IMAGE>'),
+    async (ctx, [name, image]) => {
+      const created = await withSpinner(
+        `adding base ${name}`,
+        () => ctx.client.createBase({ name: name!, image: image! }),
+        ctx.stderr,
+      );
+      ctx.stdout.write(render(ctx.format, created, () => `base ${created.name} added (${created.image})\n`));
+    },
+  );
 
   const token = program.command('token').description('API tokens: ls, create, rm');
   cli.action(token.command('ls').description('list API tokens (never their secrets)'), async (ctx) => {
@@ -47,7 +58,9 @@ export const registerSystemCommands: Area = (program, cli) => {
     .command('create')
     .description('create an API token; its secret is shown once. With -p/--project it works in that project only')
     .argument('<NAME>')
-    .addOption(new Option('--scope <SCOPE>', 'read, write, exec or admin (repeatable)').choices(SCOPES).argParser(collect));
+    .addOption(
+      new Option('--scope <SCOPE>', 'read, write, exec or admin (repeatable)').choices(SCOPES).argParser(collect),
+    );
   cli.action<{ scope?: string[] }>(create, async (ctx, [name], opts) => {
     const scopes = opts.scope ?? [];
     if (scopes.length === 0) throw new UsageError(`give at least one --scope (${SCOPES.join(', ')})`);
@@ -58,14 +71,17 @@ export const registerSystemCommands: Area = (program, cli) => {
     if (opts.project !== undefined) body.project = opts.project;
     const made = await ctx.client.createToken(body);
     ctx.stdout.write(
-      render(ctx.format, made, () =>
-        details([
-          ['id', made.id],
-          ['name', made.name],
-          ['scopes', made.scopes.join(',')],
-          ['project', made.project ?? '* (all projects)'],
-          ['token', made.token],
-        ]) + 'The secret is shown only now; store it somewhere safe.\n',
+      render(
+        ctx.format,
+        made,
+        () =>
+          details([
+            ['id', made.id],
+            ['name', made.name],
+            ['scopes', made.scopes.join(',')],
+            ['project', made.project ?? '* (all projects)'],
+            ['token', made.token],
+          ]) + 'The secret is shown only now; store it somewhere safe.\n',
       ),
     );
   });
@@ -88,21 +104,27 @@ export const registerSystemCommands: Area = (program, cli) => {
     );
   });
 
-  cli.action(program.command('health').description('check the core and its engine; exits 1 when degraded'), async (ctx) => {
-    const h = await ctx.client.health().catch((err: Error) => {
-      if (err instanceof ApiError) throw err;
-      throw new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${ctx.connection.url} (${err.message}); is it running?`);
-    });
-    ctx.stdout.write(
-      render(ctx.format, h, () =>
-        details([
-          ['status', h.status],
-          ['api', h.api],
-          ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
-          ['checked', h.cluster.checked_at],
-        ]),
-      ),
-    );
-    return h.status === 'ok' ? 0 : 1;
-  });
+  cli.action(
+    program.command('health').description('check the core and its engine; exits 1 when degraded'),
+    async (ctx) => {
+      const h = await ctx.client.health().catch((err: Error) => {
+        if (err instanceof ApiError) throw err;
+        throw new ApiError(
+          'engine_unavailable',
+          `cannot reach the Boxdesk core at ${ctx.connection.url} (${err.message}); is it running?`,
+        );
+      });
+      ctx.stdout.write(
+        render(ctx.format, h, () =>
+          details([
+            ['status', h.status],
+            ['api', h.api],
+            ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
+            ['checked', h.cluster.checked_at],
+          ]),
+        ),
+      );
+      return h.status === 'ok' ? 0 : 1;
+    },
+  );
 };

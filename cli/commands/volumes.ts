@@ -77,68 +77,127 @@ function registerCore(group: Command, cli: Cli): void {
     if (opts.fromVolume) body.from_volume = opts.fromVolume;
     if (opts.fromSnapshot) body.from_snapshot = opts.fromSnapshot;
     if (opts.fromBackup) body.from_backup = opts.fromBackup;
-    const v = await withSpinner(`creating volume ${name}`, () => ctx.client.createVolume(ctx.project, body), ctx.stderr);
+    const v = await withSpinner(
+      `creating volume ${name}`,
+      () => ctx.client.createVolume(ctx.project, body),
+      ctx.stderr,
+    );
     ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} created (${formatBytes(v.size_bytes)})\n`));
   });
   cli.action(group.command('ls').description("the project's volumes"), async (ctx) => {
     const list = await ctx.client.listVolumes(ctx.project);
-    ctx.stdout.write(render(ctx.format, list, () => (list.items.length ? table(list.items, volumeColumns) : `no volumes in project ${ctx.project}\n`)));
+    ctx.stdout.write(
+      render(ctx.format, list, () =>
+        list.items.length ? table(list.items, volumeColumns) : `no volumes in project ${ctx.project}\n`,
+      ),
+    );
   });
   cli.action(group.command('get').description('show one volume').argument('<NAME>'), async (ctx, [name]) => {
     const v = await ctx.client.getVolume(ctx.project, name!);
     ctx.stdout.write(render(ctx.format, v, () => volumeDetails(v)));
   });
-  cli.action(group.command('rm').description('delete volumes with their snapshots and backups (refused while a box mounts one)').argument('<NAME...>'), async (ctx, names) => {
-    for (const name of names) {
-      await ctx.client.deleteVolume(ctx.project, name);
-      if (ctx.format === 'table') ctx.stdout.write(`volume ${name} deleted\n`);
-    }
-  });
+  cli.action(
+    group
+      .command('rm')
+      .description('delete volumes with their snapshots and backups (refused while a box mounts one)')
+      .argument('<NAME...>'),
+    async (ctx, names) => {
+      for (const name of names) {
+        await ctx.client.deleteVolume(ctx.project, name);
+        if (ctx.format === 'table') ctx.stdout.write(`volume ${name} deleted\n`);
+      }
+    },
+  );
   const attach = group
     .command('attach')
-    .description("mount a volume in a box at PATH (the box's container is recreated, root kept: a running box restarts)")
+    .description(
+      "mount a volume in a box at PATH (the box's container is recreated, root kept: a running box restarts)",
+    )
     .argument('<NAME>')
     .argument('<BOX>')
     .argument('<PATH>')
     .option('--ro', 'read-only');
   cli.action<{ ro?: boolean }>(attach, async (ctx, [name, box, p], opts) => {
-    const v = await withSpinner(`attaching ${name} to ${box}`, () => ctx.client.attachVolume(ctx.project, name!, { box: box!, path: p!, read_only: opts.ro === true }), ctx.stderr);
-    ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} mounted in ${box} at ${p}${opts.ro ? ' (read-only)' : ''}\n`));
+    const v = await withSpinner(
+      `attaching ${name} to ${box}`,
+      () => ctx.client.attachVolume(ctx.project, name!, { box: box!, path: p!, read_only: opts.ro === true }),
+      ctx.stderr,
+    );
+    ctx.stdout.write(
+      render(ctx.format, v, () => `volume ${v.name} mounted in ${box} at ${p}${opts.ro ? ' (read-only)' : ''}\n`),
+    );
   });
-  cli.action(group.command('detach').description('unmount a volume from a box (a running box restarts)').argument('<NAME>').argument('<BOX>'), async (ctx, [name, box]) => {
-    const v = await withSpinner(`detaching ${name} from ${box}`, () => ctx.client.detachVolume(ctx.project, name!, box!), ctx.stderr);
-    ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} detached from ${box}\n`));
-  });
+  cli.action(
+    group
+      .command('detach')
+      .description('unmount a volume from a box (a running box restarts)')
+      .argument('<NAME>')
+      .argument('<BOX>'),
+    async (ctx, [name, box]) => {
+      const v = await withSpinner(
+        `detaching ${name} from ${box}`,
+        () => ctx.client.detachVolume(ctx.project, name!, box!),
+        ctx.stderr,
+      );
+      ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} detached from ${box}\n`));
+    },
+  );
   const restore = group
     .command('restore')
-    .description("replace a volume's data by one of its snapshots or backups (every box that mounts it must be stopped)")
+    .description(
+      "replace a volume's data by one of its snapshots or backups (every box that mounts it must be stopped)",
+    )
     .argument('<NAME>')
     .option('--snapshot <ID>', 'a snapshot of the volume')
     .option('--backup <ID>', 'a done backup of the volume');
   cli.action<{ snapshot?: string; backup?: string }>(restore, async (ctx, [name], opts) => {
-    if ((opts.snapshot === undefined) === (opts.backup === undefined)) throw new UsageError('give exactly one of --snapshot, --backup');
+    if ((opts.snapshot === undefined) === (opts.backup === undefined))
+      throw new UsageError('give exactly one of --snapshot, --backup');
     const body = opts.snapshot ? { snapshot_id: opts.snapshot } : { backup_id: opts.backup! };
-    const v = await withSpinner(`restoring ${name}`, () => ctx.client.restoreVolume(ctx.project, name!, body), ctx.stderr);
+    const v = await withSpinner(
+      `restoring ${name}`,
+      () => ctx.client.restoreVolume(ctx.project, name!, body),
+      ctx.stderr,
+    );
     ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} restored from ${opts.snapshot ?? opts.backup}\n`));
   });
 }
 
 function registerSnapshots(group: Command, cli: Cli): void {
   const snap = group.command('snapshot').description('point-in-time copies of a volume: create, ls, rm');
-  cli.action(snap.command('create').description('snapshot a volume (running boxes that write to it are paused for the copy)').argument('<NAME>'), async (ctx, [name]) => {
-    const s = await withSpinner(`snapshotting ${name}`, () => ctx.client.createVolumeSnapshot(ctx.project, name!), ctx.stderr);
-    ctx.stdout.write(render(ctx.format, s, () => `snapshot ${s.id} of ${s.volume}, ${formatBytes(s.size_bytes)} (${s.method})\n`));
-  });
+  cli.action(
+    snap
+      .command('create')
+      .description('snapshot a volume (running boxes that write to it are paused for the copy)')
+      .argument('<NAME>'),
+    async (ctx, [name]) => {
+      const s = await withSpinner(
+        `snapshotting ${name}`,
+        () => ctx.client.createVolumeSnapshot(ctx.project, name!),
+        ctx.stderr,
+      );
+      ctx.stdout.write(
+        render(ctx.format, s, () => `snapshot ${s.id} of ${s.volume}, ${formatBytes(s.size_bytes)} (${s.method})\n`),
+      );
+    },
+  );
   cli.action(snap.command('ls').description("a volume's snapshots").argument('<NAME>'), async (ctx, [name]) => {
     const list = await ctx.client.listVolumeSnapshots(ctx.project, name!);
-    ctx.stdout.write(render(ctx.format, list, () => (list.items.length ? table(list.items, snapshotColumns) : `no snapshots of volume ${name}\n`)));
+    ctx.stdout.write(
+      render(ctx.format, list, () =>
+        list.items.length ? table(list.items, snapshotColumns) : `no snapshots of volume ${name}\n`,
+      ),
+    );
   });
-  cli.action(snap.command('rm').description('delete snapshots of a volume').argument('<NAME>').argument('<ID...>'), async (ctx, [name, ...ids]) => {
-    for (const id of ids) {
-      await ctx.client.deleteVolumeSnapshot(ctx.project, name!, id);
-      if (ctx.format === 'table') ctx.stdout.write(`snapshot ${id} deleted\n`);
-    }
-  });
+  cli.action(
+    snap.command('rm').description('delete snapshots of a volume').argument('<NAME>').argument('<ID...>'),
+    async (ctx, [name, ...ids]) => {
+      for (const id of ids) {
+        await ctx.client.deleteVolumeSnapshot(ctx.project, name!, id);
+        if (ctx.format === 'table') ctx.stdout.write(`snapshot ${id} deleted\n`);
+      }
+    },
+  );
 }
 
 /** Polls a backup until it is done or failed. */
@@ -146,7 +205,10 @@ async function settle(ctx: Context, name: string, backup: VolumeBackup, timeoutS
   const deadline = Date.now() + timeoutS * 1000;
   let b = backup;
   while (b.status === 'pending') {
-    if (Date.now() > deadline) throw new Error(`backup ${b.id} still pending after ${timeoutS} s; "box volume backup ls ${name}" shows when it ends`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `backup ${b.id} still pending after ${timeoutS} s; "box volume backup ls ${name}" shows when it ends`,
+      );
     await new Promise((r) => setTimeout(r, 300));
     b = await ctx.client.getVolumeBackup(ctx.project, name, b.id);
   }
@@ -154,7 +216,9 @@ async function settle(ctx: Context, name: string, backup: VolumeBackup, timeoutS
 }
 
 function registerBackups(group: Command, cli: Cli): void {
-  const backup = group.command('backup').description('compressed archives of a volume in the data dir: create, ls, rm (and "box volume download")');
+  const backup = group
+    .command('backup')
+    .description('compressed archives of a volume in the data dir: create, ls, rm (and "box volume download")');
   const create = backup
     .command('create')
     .description('start a backup; with --wait, wait until it is done')
@@ -163,20 +227,38 @@ function registerBackups(group: Command, cli: Cli): void {
     .option('--timeout <S>', 'with --wait: give up after S seconds (default 600)', wholeNumber('--timeout', 1));
   cli.action<{ wait?: boolean; timeout?: number }>(create, async (ctx, [name], opts) => {
     let b = await ctx.client.createVolumeBackup(ctx.project, name!);
-    if (opts.wait) b = await withSpinner(`backing up ${name}`, () => settle(ctx, name!, b, opts.timeout ?? 600), ctx.stderr);
-    ctx.stdout.write(render(ctx.format, b, () => `backup ${b.id} of ${name}: ${b.status}${b.size_bytes !== null ? `, ${formatBytes(b.size_bytes)}` : ''}${b.reason ? ` (${b.reason})` : ''}\n`));
+    if (opts.wait)
+      b = await withSpinner(`backing up ${name}`, () => settle(ctx, name!, b, opts.timeout ?? 600), ctx.stderr);
+    ctx.stdout.write(
+      render(
+        ctx.format,
+        b,
+        () =>
+          `backup ${b.id} of ${name}: ${b.status}${b.size_bytes !== null ? `, ${formatBytes(b.size_bytes)}` : ''}${b.reason ? ` (${b.reason})` : ''}\n`,
+      ),
+    );
     return b.status === 'failed' ? 1 : 0;
   });
-  cli.action(backup.command('ls').description("a volume's backups, oldest first").argument('<NAME>'), async (ctx, [name]) => {
-    const list = await ctx.client.listVolumeBackups(ctx.project, name!);
-    ctx.stdout.write(render(ctx.format, list, () => (list.items.length ? table(list.items, backupColumns) : `no backups of volume ${name}\n`)));
-  });
-  cli.action(backup.command('rm').description('delete backups of a volume').argument('<NAME>').argument('<ID...>'), async (ctx, [name, ...ids]) => {
-    for (const id of ids) {
-      await ctx.client.deleteVolumeBackup(ctx.project, name!, id);
-      if (ctx.format === 'table') ctx.stdout.write(`backup ${id} deleted\n`);
-    }
-  });
+  cli.action(
+    backup.command('ls').description("a volume's backups, oldest first").argument('<NAME>'),
+    async (ctx, [name]) => {
+      const list = await ctx.client.listVolumeBackups(ctx.project, name!);
+      ctx.stdout.write(
+        render(ctx.format, list, () =>
+          list.items.length ? table(list.items, backupColumns) : `no backups of volume ${name}\n`,
+        ),
+      );
+    },
+  );
+  cli.action(
+    backup.command('rm').description('delete backups of a volume').argument('<NAME>').argument('<ID...>'),
+    async (ctx, [name, ...ids]) => {
+      for (const id of ids) {
+        await ctx.client.deleteVolumeBackup(ctx.project, name!, id);
+        if (ctx.format === 'table') ctx.stdout.write(`backup ${id} deleted\n`);
+      }
+    },
+  );
 
   const download = group
     .command('download')
@@ -196,7 +278,11 @@ function registerBackups(group: Command, cli: Cli): void {
         done(null, chunk);
       },
     });
-    const bar = transferBar({ label: `downloading ${id}`, total: Number.isFinite(total) ? total : undefined, stream: ctx.stderr });
+    const bar = transferBar({
+      label: `downloading ${id}`,
+      total: Number.isFinite(total) ? total : undefined,
+      stream: ctx.stderr,
+    });
     const sink = out === '-' ? ctx.stdout : fs.createWriteStream(out);
     await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), tap, bar, sink);
     const actual = hash.digest('hex');
@@ -210,7 +296,11 @@ function registerBackups(group: Command, cli: Cli): void {
 
 /** `box volume …`: volumes, their snapshots and backups. `box create -v VOL:/path[:ro]` (boxes.ts) mounts one at create. */
 export const registerVolumeCommands: Area = (program, cli) => {
-  const group = program.command('volume').description('data volumes that outlive boxes: create, ls, get, rm, attach, detach, snapshot, backup, download, restore');
+  const group = program
+    .command('volume')
+    .description(
+      'data volumes that outlive boxes: create, ls, get, rm, attach, detach, snapshot, backup, download, restore',
+    );
   registerCore(group, cli);
   registerSnapshots(group, cli);
   registerBackups(group, cli);

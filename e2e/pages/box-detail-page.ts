@@ -4,7 +4,10 @@ import type { Locator, Page } from 'playwright-core';
 export class BoxDetailPage {
   readonly details: Locator;
 
-  constructor(readonly page: Page, readonly name: string) {
+  constructor(
+    readonly page: Page,
+    readonly name: string,
+  ) {
     this.details = page.getByRole('table', { name: 'Box details' });
   }
 
@@ -18,7 +21,10 @@ export class BoxDetailPage {
 
   /** The value cell of an Overview row. */
   field(label: string): Locator {
-    return this.details.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) }).getByRole('cell');
+    return this.details
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) })
+      .getByRole('cell');
   }
 
   button(label: 'Stop' | 'Resume' | 'Edit' | 'Delete'): Locator {

@@ -9,7 +9,10 @@ export class BoxFormDialog {
   readonly submit: Locator;
   readonly progress: Locator;
 
-  constructor(readonly page: Page, title: string | RegExp = 'Create a box') {
+  constructor(
+    readonly page: Page,
+    title: string | RegExp = 'Create a box',
+  ) {
     this.dialog = page.getByRole('dialog', { name: title });
     this.name = this.dialog.getByRole('textbox', { name: 'Name', exact: true });
     this.cpus = this.dialog.getByRole('textbox', { name: 'CPUs' });
@@ -22,7 +25,10 @@ export class BoxFormDialog {
   fieldError(field: Locator): Promise<string | null> {
     return field.evaluate((el) => {
       const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-      const texts = ids.map((id) => document.getElementById(id)).filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error')).map((n) => n!.textContent ?? '');
+      const texts = ids
+        .map((id) => document.getElementById(id))
+        .filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error'))
+        .map((n) => n!.textContent ?? '');
       return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
     });
   }

@@ -28,7 +28,9 @@ export class FilesTab {
 
   /** A breadcrumb: `/` or a folder's absolute path. */
   crumb(path: string): Locator {
-    return this.page.getByRole('navigation', { name: 'Path in the box' }).getByRole('button', { name: path === '/' ? 'Root folder /' : `Folder ${path}`, exact: true });
+    return this.page
+      .getByRole('navigation', { name: 'Path in the box' })
+      .getByRole('button', { name: path === '/' ? 'Root folder /' : `Folder ${path}`, exact: true });
   }
 
   dropZone(dir: string): Locator {
@@ -49,19 +51,25 @@ export class FilesTab {
 
   /** "uploaded · 12 B of 12 B" and the like. */
   uploadStatus(path: string): Locator {
-    return this.page.getByRole('region', { name: 'Uploads' }).getByRole('status', { name: `Upload of ${path}`, exact: true });
+    return this.page
+      .getByRole('region', { name: 'Uploads' })
+      .getByRole('status', { name: `Upload of ${path}`, exact: true });
   }
 
   editor(path: string): Locator {
     return this.page.getByRole('textbox', { name: `Contents of ${path}`, exact: true });
   }
 
-  button(label: 'Save' | 'Download' | 'Back to the folder' | 'New folder' | 'Upload files' | 'Up one folder' | 'Refresh'): Locator {
+  button(
+    label: 'Save' | 'Download' | 'Back to the folder' | 'New folder' | 'Upload files' | 'Up one folder' | 'Refresh',
+  ): Locator {
     return this.page.getByRole('tabpanel').getByRole('button', { name: label, exact: true });
   }
 
   rowAction(action: 'Download' | 'Delete', name: string): Locator {
-    return this.page.getByRole('table', { name: /^Files in / }).getByRole('button', { name: `${action} ${name}`, exact: true });
+    return this.page
+      .getByRole('table', { name: /^Files in / })
+      .getByRole('button', { name: `${action} ${name}`, exact: true });
   }
 
   unsavedBadge(): Locator {

@@ -14,7 +14,10 @@ export class PublishView {
   readonly copyUrl: Locator;
   readonly openWithSignIn: Locator;
 
-  constructor(readonly page: Page, readonly name: string) {
+  constructor(
+    readonly page: Page,
+    readonly name: string,
+  ) {
     this.tab = page.getByRole('tab', { name: 'Publish', exact: true });
     this.form = page.getByRole('form', { name: `Publish ${name}` });
     this.port = this.form.getByRole('textbox', { name: 'Port' });
@@ -30,7 +33,9 @@ export class PublishView {
 
   /** The link to the published URL (opens in the system browser / a new tab). */
   urlLink(url?: string): Locator {
-    return this.urlSection.getByRole('link', { name: url ? `Open ${url} in the browser` : /^Open http.* in the browser$/ });
+    return this.urlSection.getByRole('link', {
+      name: url ? `Open ${url} in the browser` : /^Open http.* in the browser$/,
+    });
   }
 
   async chooseAccess(label: 'Public' | 'Token'): Promise<void> {
@@ -49,7 +54,10 @@ export class PublishView {
   fieldError(field: Locator): Promise<string | null> {
     return field.evaluate((el) => {
       const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-      const texts = ids.map((id) => document.getElementById(id)).filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error')).map((n) => n!.textContent ?? '');
+      const texts = ids
+        .map((id) => document.getElementById(id))
+        .filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error'))
+        .map((n) => n!.textContent ?? '');
       return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
     });
   }

@@ -61,7 +61,9 @@ export class ServicesPage {
   }
 
   boxLink(name: string, box: string): Locator {
-    return this.card(name).getByRole('link', { name: `Open box ${box}`, exact: true }).first();
+    return this.card(name)
+      .getByRole('link', { name: `Open box ${box}`, exact: true })
+      .first();
   }
 
   deployButton(name: string): Locator {
@@ -84,7 +86,10 @@ export class ServicesPage {
   fieldError(field: Locator): Promise<string | null> {
     return field.evaluate((el) => {
       const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-      const texts = ids.map((id) => document.getElementById(id)).filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error')).map((n) => n!.textContent ?? '');
+      const texts = ids
+        .map((id) => document.getElementById(id))
+        .filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error'))
+        .map((n) => n!.textContent ?? '');
       return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
     });
   }

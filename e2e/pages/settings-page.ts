@@ -16,7 +16,10 @@ export class SettingsPage {
   }
 
   engineField(label: string): Locator {
-    return this.engine.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) }).getByRole('cell');
+    return this.engine
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) })
+      .getByRole('cell');
   }
 
   theme(label: 'Follow the system' | 'Light' | 'Dark'): Locator {
@@ -28,7 +31,16 @@ export class SettingsPage {
     await this.page.getByRole('radiogroup', { name: 'Theme' }).getByText(label, { exact: true }).click();
   }
 
-  createDialog(): { dialog: Locator; name: Locator; scope(s: string): Locator; project: Locator; submit: Locator; secret: Locator; copy: Locator; done: Locator } {
+  createDialog(): {
+    dialog: Locator;
+    name: Locator;
+    scope(s: string): Locator;
+    project: Locator;
+    submit: Locator;
+    secret: Locator;
+    copy: Locator;
+    done: Locator;
+  } {
     const dialog = this.page.getByRole('dialog');
     return {
       dialog,

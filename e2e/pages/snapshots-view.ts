@@ -8,7 +8,10 @@ export class SnapshotsView {
   readonly lineage: Locator;
   readonly alert: Locator;
 
-  constructor(readonly page: Page, readonly box: string) {
+  constructor(
+    readonly page: Page,
+    readonly box: string,
+  ) {
     const form = page.getByRole('form', { name: 'Take a snapshot' });
     this.snapshotName = form.getByRole('textbox', { name: 'Snapshot name' });
     this.takeButton = form.getByRole('button', { name: 'Take snapshot' });
@@ -32,7 +35,10 @@ export class SnapshotsView {
   }
 
   /** Opens a snapshot's menu and picks an action. */
-  async act(snapshot: string, action: 'Restore' | 'Fork into a new box' | 'Make a base' | 'Delete snapshot'): Promise<void> {
+  async act(
+    snapshot: string,
+    action: 'Restore' | 'Fork into a new box' | 'Make a base' | 'Delete snapshot',
+  ): Promise<void> {
     await this.snapshot(snapshot).click();
     const label = action === 'Restore' ? `Restore ${this.box} to this snapshot` : action;
     await this.page.getByRole('menuitem', { name: label }).click();

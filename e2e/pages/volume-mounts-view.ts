@@ -10,7 +10,10 @@ export class VolumeMountsView {
   readonly busy: Locator;
   readonly alert: Locator;
 
-  constructor(readonly page: Page, readonly box: string) {
+  constructor(
+    readonly page: Page,
+    readonly box: string,
+  ) {
     this.form = page.getByRole('form', { name: 'Attach a volume' });
     this.volume = this.form.getByRole('combobox', { name: 'Volume' });
     this.path = this.form.getByRole('textbox', { name: 'Path in the box' });
@@ -25,7 +28,9 @@ export class VolumeMountsView {
   }
 
   row(volume: string): Locator {
-    return this.table().getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: volume, exact: true }) });
+    return this.table()
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name: volume, exact: true }) });
   }
 
   detachButton(volume: string): Locator {

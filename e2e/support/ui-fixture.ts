@@ -28,11 +28,19 @@ export interface UiFixture {
 }
 
 /** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and every tracked box. */
-export function uiFixture(options: { env?: NodeJS.ProcessEnv; args?: string[]; browserArgs?: string[] } = {}): UiFixture {
-  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; boxes: Set<string> } = { contexts: [], boxes: new Set() };
+export function uiFixture(
+  options: { env?: NodeJS.ProcessEnv; args?: string[]; browserArgs?: string[] } = {},
+): UiFixture {
+  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; boxes: Set<string> } = {
+    contexts: [],
+    boxes: new Set(),
+  };
   before(async () => {
     ensureRendererBuilt();
-    state.core = await startCoreProcess({ args: ['--ui-dir', UI_DIR, ...(options.args ?? [])], env: { BOXDESK_RATE_LIMIT: '0', ...options.env } });
+    state.core = await startCoreProcess({
+      args: ['--ui-dir', UI_DIR, ...(options.args ?? [])],
+      env: { BOXDESK_RATE_LIMIT: '0', ...options.env },
+    });
     state.browser = await launchChromium(options.browserArgs);
   });
   after(async () => {
@@ -44,7 +52,10 @@ export function uiFixture(options: { env?: NodeJS.ProcessEnv; args?: string[]; b
       const queue = [...names];
       await Promise.all(
         Array.from({ length: 4 }, async () => {
-          for (let b = queue.shift(); b; b = queue.shift()) await api(core, 'DELETE', `/v1/projects/${b}`).then((r) => r.arrayBuffer()).catch(() => undefined);
+          for (let b = queue.shift(); b; b = queue.shift())
+            await api(core, 'DELETE', `/v1/projects/${b}`)
+              .then((r) => r.arrayBuffer())
+              .catch(() => undefined);
         }),
       );
       await core.stop();
@@ -69,7 +80,11 @@ export function uiFixture(options: { env?: NodeJS.ProcessEnv; args?: string[]; b
     cli: (...args) =>
       new Promise((resolve) => {
         const core = state.core!;
-        const child = spawn(process.execPath, [path.join(ROOT, 'cli/bin/box.mjs'), '--url', core.url, '--token', core.token, ...args], { cwd: ROOT });
+        const child = spawn(
+          process.execPath,
+          [path.join(ROOT, 'cli/bin/box.mjs'), '--url', core.url, '--token', core.token, ...args],
+          { cwd: ROOT },
+        );
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -87,7 +102,12 @@ export function uniqueName(prefix: string): string {
 }
 
 /** Creates a box through the API (for tests whose subject is not the form). */
-export async function createBoxViaApi(ui: UiFixture, project: string, name: string, body: Record<string, unknown> = {}): Promise<void> {
+export async function createBoxViaApi(
+  ui: UiFixture,
+  project: string,
+  name: string,
+  body: Record<string, unknown> = {},
+): Promise<void> {
   ui.track(project, name);
   const res = await ui.api('POST', `/v1/projects/${project}/boxes`, { name, ...body });
   assert.equal(res.status, 201, `creating ${name}: ${await res.text()}`);
@@ -117,6 +137,8 @@ export async function dialogCloses(dialog: Locator, timeout = 60_000): Promise<v
     await dialog.waitFor({ state: 'hidden', timeout });
   } catch (err) {
     const shown = await dialog.innerText({ timeout: 1000 }).catch(() => '(unreadable)');
-    throw new Error(`the dialog stayed open for ${timeout / 1000} s; it shows: ${shown.replace(/\s+/g, ' ').trim()}`, { cause: err });
+    throw new Error(`the dialog stayed open for ${timeout / 1000} s; it shows: ${shown.replace(/\s+/g, ' ').trim()}`, {
+      cause: err,
+    });
   }
 }

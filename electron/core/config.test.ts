@@ -3,8 +3,28 @@ import { test } from 'node:test';
 import { CORE_FLAGS, ConfigError, USAGE, parseSize, pickCoreArgs, resolveConfig } from './config';
 
 test('the desktop app picks every core flag out of its command line, and nothing else', () => {
-  const argv = ['.', '--no-sandbox', '--rate-limit', '5', '--upload-limit=2G', '--enable-logging', '--port', '0', '--data-dir', '/tmp/x', '--inspect=9229'];
-  assert.deepEqual(pickCoreArgs(argv), ['--rate-limit', '5', '--upload-limit=2G', '--port', '0', '--data-dir', '/tmp/x']);
+  const argv = [
+    '.',
+    '--no-sandbox',
+    '--rate-limit',
+    '5',
+    '--upload-limit=2G',
+    '--enable-logging',
+    '--port',
+    '0',
+    '--data-dir',
+    '/tmp/x',
+    '--inspect=9229',
+  ];
+  assert.deepEqual(pickCoreArgs(argv), [
+    '--rate-limit',
+    '5',
+    '--upload-limit=2G',
+    '--port',
+    '0',
+    '--data-dir',
+    '/tmp/x',
+  ]);
   for (const { flag } of CORE_FLAGS) assert.deepEqual(pickCoreArgs([flag, 'v', '--x']), [flag, 'v'], flag);
 });
 
@@ -20,10 +40,14 @@ test('--upload-limit takes bytes or K/M/G/T, defaults to 1 GiB; nonsense is a Co
   assert.equal(resolveConfig(['--upload-limit', '512M'], {}).uploadLimit, 512 * 1024 ** 2);
   assert.equal(resolveConfig([], { BOXDESK_UPLOAD_LIMIT: '2048' }).uploadLimit, 2048);
   assert.equal(parseSize('1GiB', 'x'), 1024 ** 3);
-  for (const bad of ['0', '-1', '1.5G', 'lots', '1X']) assert.throws(() => parseSize(bad, '--upload-limit'), ConfigError, bad);
+  for (const bad of ['0', '-1', '1.5G', 'lots', '1X'])
+    assert.throws(() => parseSize(bad, '--upload-limit'), ConfigError, bad);
 });
 
 test('--default-base must be an image reference', () => {
   assert.throws(() => resolveConfig(['--default-base', 'a/../../127.0.0.1:1'], {}), /image reference/);
-  assert.equal(resolveConfig(['--default-base', 'registry.local:5000/base:1'], {}).defaultBase, 'registry.local:5000/base:1');
+  assert.equal(
+    resolveConfig(['--default-base', 'registry.local:5000/base:1'], {}).defaultBase,
+    'registry.local:5000/base:1',
+  );
 });

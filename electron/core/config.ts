@@ -29,7 +29,8 @@ export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 export function defaultDataDir(): string {
   const home = os.homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Boxdesk');
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Boxdesk');
+  if (process.platform === 'win32')
+    return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Boxdesk');
   return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'boxdesk');
 }
 
@@ -47,17 +48,71 @@ interface FlagSpec {
  * picks these out of Electron's own switches) and the usage text all read.
  */
 export const CORE_FLAGS: readonly FlagSpec[] = [
-  { flag: '--host', arg: 'HOST', env: 'BOXDESK_HOST', key: 'host', help: 'address to bind; loopback only (default 127.0.0.1)' },
+  {
+    flag: '--host',
+    arg: 'HOST',
+    env: 'BOXDESK_HOST',
+    key: 'host',
+    help: 'address to bind; loopback only (default 127.0.0.1)',
+  },
   { flag: '--port', arg: 'N', env: 'BOXDESK_PORT', key: 'port', help: 'API port (default 7420; 0 picks a free one)' },
-  { flag: '--proxy-port', arg: 'N', env: 'BOXDESK_PROXY_PORT', key: 'proxyPort', help: 'port of the reverse proxy for published boxes (7421)' },
-  { flag: '--data-dir', arg: 'DIR', env: 'BOXDESK_DATA_DIR', key: 'dataDir', help: `where the database and token live (default ${defaultDataDir()})` },
-  { flag: '--default-base', arg: 'IMAGE', env: 'BOXDESK_DEFAULT_BASE', key: 'defaultBase', help: 'image of the base "default" (debian:bookworm-slim)' },
-  { flag: '--allowed-origin', arg: 'URL', env: 'BOXDESK_ALLOWED_ORIGINS', key: 'allowedOrigins', help: 'extra browser origins allowed to call the API (comma-separated)' },
+  {
+    flag: '--proxy-port',
+    arg: 'N',
+    env: 'BOXDESK_PROXY_PORT',
+    key: 'proxyPort',
+    help: 'port of the reverse proxy for published boxes (7421)',
+  },
+  {
+    flag: '--data-dir',
+    arg: 'DIR',
+    env: 'BOXDESK_DATA_DIR',
+    key: 'dataDir',
+    help: `where the database and token live (default ${defaultDataDir()})`,
+  },
+  {
+    flag: '--default-base',
+    arg: 'IMAGE',
+    env: 'BOXDESK_DEFAULT_BASE',
+    key: 'defaultBase',
+    help: 'image of the base "default" (debian:bookworm-slim)',
+  },
+  {
+    flag: '--allowed-origin',
+    arg: 'URL',
+    env: 'BOXDESK_ALLOWED_ORIGINS',
+    key: 'allowedOrigins',
+    help: 'extra browser origins allowed to call the API (comma-separated)',
+  },
   { flag: '--ui-dir', arg: 'DIR', env: 'BOXDESK_UI_DIR', key: 'uiDir', help: 'serve this renderer build at /' },
-  { flag: '--session-grace', arg: 'S', env: 'BOXDESK_SESSION_GRACE_SECONDS', key: 'sessionGraceSeconds', help: 'seconds a detached console lives on (default 60)' },
-  { flag: '--log-level', arg: 'LEVEL', env: 'BOXDESK_LOG_LEVEL', key: 'logLevel', help: 'fatal|error|warn|info|debug (default info)' },
-  { flag: '--rate-limit', arg: 'N', env: 'BOXDESK_RATE_LIMIT', key: 'rateLimit', help: 'requests/s per token, bursts of 10x; 0 = off (default 100)' },
-  { flag: '--upload-limit', arg: 'SIZE', env: 'BOXDESK_UPLOAD_LIMIT', key: 'uploadLimit', help: 'largest streamed upload, bytes or with K/M/G (default 1G)' },
+  {
+    flag: '--session-grace',
+    arg: 'S',
+    env: 'BOXDESK_SESSION_GRACE_SECONDS',
+    key: 'sessionGraceSeconds',
+    help: 'seconds a detached console lives on (default 60)',
+  },
+  {
+    flag: '--log-level',
+    arg: 'LEVEL',
+    env: 'BOXDESK_LOG_LEVEL',
+    key: 'logLevel',
+    help: 'fatal|error|warn|info|debug (default info)',
+  },
+  {
+    flag: '--rate-limit',
+    arg: 'N',
+    env: 'BOXDESK_RATE_LIMIT',
+    key: 'rateLimit',
+    help: 'requests/s per token, bursts of 10x; 0 = off (default 100)',
+  },
+  {
+    flag: '--upload-limit',
+    arg: 'SIZE',
+    env: 'BOXDESK_UPLOAD_LIMIT',
+    key: 'uploadLimit',
+    help: 'largest streamed upload, bytes or with K/M/G (default 1G)',
+  },
 ];
 
 const BY_FLAG = new Map(CORE_FLAGS.map((f) => [f.flag, f]));
@@ -88,13 +143,15 @@ const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 10
 export function parseSize(value: string, flag: string): number {
   const m = /^(\d+)\s*([KMGT]?)(?:i?B)?$/i.exec(value.trim());
   const n = m ? Number(m[1]) * SIZE_UNITS[m[2]!.toUpperCase()]! : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${flag} must be a size in bytes, or with K, M, G or T (e.g. 1G), got "${value}"`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new ConfigError(`${flag} must be a size in bytes, or with K, M, G or T (e.g. 1G), got "${value}"`);
   return n;
 }
 
 function parsePort(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${flag} must be a port number from 0 to 65535, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${flag} must be a port number from 0 to 65535, got "${value}"`);
   return n;
 }
 
@@ -106,7 +163,9 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const spec = BY_FLAG.get(flag);
     if (!spec) throw new ConfigError(`unknown option ${arg}\n\n${USAGE}`);
     const value = inline ?? argv[++i];
@@ -115,12 +174,16 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
   }
   const host = raw.host ?? '127.0.0.1';
   if (!LOOPBACK_HOSTS.includes(host)) {
-    throw new ConfigError(`--host must be a loopback address (127.0.0.1, localhost or ::1), got "${host}": Boxdesk serves this machine only`);
+    throw new ConfigError(
+      `--host must be a loopback address (127.0.0.1, localhost or ::1), got "${host}": Boxdesk serves this machine only`,
+    );
   }
   const rateLimit = Number(raw.rateLimit ?? 100);
-  if (!Number.isFinite(rateLimit) || rateLimit < 0) throw new ConfigError('--rate-limit must be a number of requests per second, 0 or more');
+  if (!Number.isFinite(rateLimit) || rateLimit < 0)
+    throw new ConfigError('--rate-limit must be a number of requests per second, 0 or more');
   const defaultBase = raw.defaultBase ?? 'debian:bookworm-slim';
-  if (!isImageReference(defaultBase)) throw new ConfigError(`--default-base must be an image reference like debian:bookworm-slim, got "${defaultBase}"`);
+  if (!isImageReference(defaultBase))
+    throw new ConfigError(`--default-base must be an image reference like debian:bookworm-slim, got "${defaultBase}"`);
   const grace = Number(raw.sessionGraceSeconds ?? 60);
   if (!Number.isInteger(grace) || grace < 0) throw new ConfigError('--session-grace must be a whole number of seconds');
   return {
@@ -129,7 +192,10 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     proxyPort: parsePort(raw.proxyPort ?? '7421', '--proxy-port'),
     dataDir: path.resolve(raw.dataDir ?? defaultDataDir()),
     defaultBase,
-    allowedOrigins: (raw.allowedOrigins ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowedOrigins: (raw.allowedOrigins ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     uiDir: raw.uiDir ? path.resolve(raw.uiDir) : null,
     sessionGraceSeconds: grace,
     execOutputLimit: 10 * 1024 * 1024,

@@ -82,7 +82,14 @@ function instanceId(db: Db): string {
 }
 
 /** The services, each owning its store; disposables go to `owned`. */
-function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log: FastifyBaseLogger, owned: DisposableStore, options: CoreOptions) {
+function createServices(
+  config: CoreConfig,
+  db: Db,
+  engine: ContainerEngine,
+  log: FastifyBaseLogger,
+  owned: DisposableStore,
+  options: CoreOptions,
+) {
   const bus = new EventBus();
   const monitor = owned.add(new EngineMonitor(engine, log));
   const baseStore = new BaseStore(db);
@@ -92,30 +99,113 @@ function createServices(config: CoreConfig, db: Db, engine: ContainerEngine, log
   const snapshotStore = new SnapshotStore(db);
   const roots = new RootImages(engine, instance, log);
   const volumeStore = new VolumeStore(db);
-  const boxes = new BoxService({ store: boxStore, engine, bases, bus, monitor, instanceId: instance, log, queueWaitMs: options.boxQueueWaitMs, snapshots: snapshotStore, roots, volumes: volumeStore });
+  const boxes = new BoxService({
+    store: boxStore,
+    engine,
+    bases,
+    bus,
+    monitor,
+    instanceId: instance,
+    log,
+    queueWaitMs: options.boxQueueWaitMs,
+    snapshots: snapshotStore,
+    roots,
+    volumes: volumeStore,
+  });
   const recreator = new BoxRecreator({ store: boxStore, engine, boxes, roots, bus, instanceId: instance, log });
-  const snapshots = new SnapshotService({ store: snapshotStore, boxes, boxStore, recreator, roots, engine, bus, instanceId: instance, log });
-  const baseAuthoring = new BaseAuthoring({ store: baseStore, bases, boxes, snapshots: snapshotStore, roots, engine, bus });
+  const snapshots = new SnapshotService({
+    store: snapshotStore,
+    boxes,
+    boxStore,
+    recreator,
+    roots,
+    engine,
+    bus,
+    instanceId: instance,
+    log,
+  });
+  const baseAuthoring = new BaseAuthoring({
+    store: baseStore,
+    bases,
+    boxes,
+    snapshots: snapshotStore,
+    roots,
+    engine,
+    bus,
+  });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));
   const helpers = new VolumeHelpers(engine, instance, () => bases.resolveImage(DEFAULT_BASE));
-  const volumes = new VolumeService({ store: volumeStore, boxes, boxStore, recreator, engine, monitor, helpers, bus, instanceId: instance, dataDir: config.dataDir, log });
+  const volumes = new VolumeService({
+    store: volumeStore,
+    boxes,
+    boxStore,
+    recreator,
+    engine,
+    monitor,
+    helpers,
+    bus,
+    instanceId: instance,
+    dataDir: config.dataDir,
+    log,
+  });
   const volumeCopies = new VolumeCopies(volumes);
   const volumeBackups = new VolumeBackups(volumes, volumeCopies);
   owned.add(toDisposable(() => Promise.allSettled(volumeBackups.running.values()).then(() => undefined)));
   const files = new FileService({ engine, boxes, log });
   const traffic = new ProxyTraffic();
   const serviceStore = new ServiceStore(db);
-  const services = owned.add(new ServiceManager({ store: serviceStore, boxes, bases, boxStore, baseStore, volumes: volumeStore, engine, traffic, agent: new BoxAgent(engine), bus, log }));
+  const services = owned.add(
+    new ServiceManager({
+      store: serviceStore,
+      boxes,
+      bases,
+      boxStore,
+      baseStore,
+      volumes: volumeStore,
+      engine,
+      traffic,
+      agent: new BoxAgent(engine),
+      bus,
+      log,
+    }),
+  );
   volumes.guardDeletes((volume) => services.refuseDeleteOfSpecVolume(volume));
   // Before the API answers: deployments a crash cut short are settled, so exactly one color is live (or none).
   recoverDeploymentRecords(serviceStore, boxStore, services);
-  return { bus, monitor, bases, baseStore, baseAuthoring, boxStore, boxes, recreator, snapshots, reconciler, exec, files, volumes, volumeCopies, volumeBackups, traffic, serviceStore, services, idempotency: new IdempotencyStore(db) };
+  return {
+    bus,
+    monitor,
+    bases,
+    baseStore,
+    baseAuthoring,
+    boxStore,
+    boxes,
+    recreator,
+    snapshots,
+    reconciler,
+    exec,
+    files,
+    volumes,
+    volumeCopies,
+    volumeBackups,
+    traffic,
+    serviceStore,
+    services,
+    idempotency: new IdempotencyStore(db),
+  };
 }
 type Services = ReturnType<typeof createServices>;
 
 /** Each resource registers its own routes; socket routes register with the one upgrade router. */
-function registerRoutes(app: FastifyInstance, s: Services, config: CoreConfig, engine: ContainerEngine, auth: AuthService, sockets: SocketRouter): void {
+function registerRoutes(
+  app: FastifyInstance,
+  s: Services,
+  config: CoreConfig,
+  engine: ContainerEngine,
+  auth: AuthService,
+  sockets: SocketRouter,
+): void {
   registerSystemRoutes(app, s.monitor, engine.name, config.dataDir);
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, s.bases, s.baseAuthoring);
@@ -137,11 +227,17 @@ async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBas
   // Before the reconciler looks at containers: a root replacement cut short by a crash is finished.
   s.monitor.onUp(() => s.recreator.finishPending());
   // Volume work a crash cut short (boxes it paused are thawed before the reconciler looks at them).
-  s.monitor.onUp(() => recoverVolumes(s.volumes, s.volumeCopies).catch((err) => log.warn({ err }, 'could not recover interrupted volume work')));
+  s.monitor.onUp(() =>
+    recoverVolumes(s.volumes, s.volumeCopies).catch((err) =>
+      log.warn({ err }, 'could not recover interrupted volume work'),
+    ),
+  );
   s.monitor.onUp(async () => {
     await s.reconciler.resync();
     // In each service's queue: it waits behind a deployment under way rather than holding up the rest.
-    void removeStrayColors(s.serviceStore, s.services).catch((err) => log.warn({ err }, 'could not remove stray service boxes'));
+    void removeStrayColors(s.serviceStore, s.services).catch((err) =>
+      log.warn({ err }, 'could not remove stray service boxes'),
+    );
     void s.bases.ensureDefaultImage();
   });
   if ((await s.monitor.start()).up) {
@@ -168,7 +264,21 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   const engine = options.engine ?? new DockerEngine();
   const services = createServices(config, db, engine, app.log, owned, options);
   registerRoutes(app, services, config, engine, auth, new SocketRouter(app, { policy, auth, limiter }));
-  const publishing = owned.add(await startPublishing({ app, db, config, engine, boxes: services.boxes, boxStore: services.boxStore, auth, tokens, bus: services.bus, log: app.log, traffic: services.traffic }));
+  const publishing = owned.add(
+    await startPublishing({
+      app,
+      db,
+      config,
+      engine,
+      boxes: services.boxes,
+      boxStore: services.boxStore,
+      auth,
+      tokens,
+      bus: services.bus,
+      log: app.log,
+      traffic: services.traffic,
+    }),
+  );
   services.services.setProxyPort(publishing.port);
   publishing.service.routeServices((project, name) => services.services.route(project, name));
   await startEngineWatch(services, config, app.log);

@@ -10,7 +10,9 @@ export function randomBase32(length: number): string {
   return out;
 }
 
-export function newId(prefix: 'box' | 'tok' | 'evt' | 'ses' | 'snap' | 'vol' | 'vsnap' | 'vbak' | 'svc' | 'dep'): string {
+export function newId(
+  prefix: 'box' | 'tok' | 'evt' | 'ses' | 'snap' | 'vol' | 'vsnap' | 'vbak' | 'svc' | 'dep',
+): string {
   return `${prefix}_${randomBase32(20)}`;
 }
 

@@ -15,7 +15,11 @@ test('serve refuses a non-loopback host and unknown flags, with the reason', (t)
     [['--port', 'abc'], /port number/],
     [['--colour'], /unknown option --colour/],
   ] as const) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--data-dir', dataDir, ...args], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'electron/core/serve.ts'), '--data-dir', dataDir, ...args],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, pattern);
   }
@@ -26,7 +30,9 @@ test('SIGTERM shuts the core down cleanly and ends its sessions: no stray proces
   let core = await startCoreProcess({ dataDir });
   assert.match(core.output(), /listening on http:\/\/127\.0\.0\.1:\d+/);
   assert.equal((await api(core, 'POST', '/v1/projects/p/boxes', { name: 'shut' })).status, 201);
-  const s = new WsSession(`${core.url.replace('http', 'ws')}/v1/projects/p/boxes/shut/console`, core.token, { tty: true });
+  const s = new WsSession(`${core.url.replace('http', 'ws')}/v1/projects/p/boxes/shut/console`, core.token, {
+    tty: true,
+  });
   await s.waitForControl('ready');
   s.type('sleep 7001 & echo started\r');
   await s.waitForText(/started/);
@@ -34,7 +40,10 @@ test('SIGTERM shuts the core down cleanly and ends its sessions: no stray proces
   core = await startCoreProcess({ dataDir });
   try {
     const restarted = core;
-    const list = await boxProcesses((method, pathname, body) => api(restarted, method, pathname, body), '/v1/projects/p/boxes/shut');
+    const list = await boxProcesses(
+      (method, pathname, body) => api(restarted, method, pathname, body),
+      '/v1/projects/p/boxes/shut',
+    );
     assert.ok(!list.includes('sleep 7001'), list);
   } finally {
     await api(core, 'DELETE', '/v1/projects/p/boxes/shut').catch(() => undefined);

@@ -21,12 +21,16 @@ async function main(): Promise<void> {
     throw err;
   }
   const core = await startCore(config);
-  process.stdout.write(`Boxdesk core listening on ${core.url} (data dir ${config.dataDir}; token in ${config.dataDir}/token)\n`);
+  process.stdout.write(
+    `Boxdesk core listening on ${core.url} (data dir ${config.dataDir}; token in ${config.dataDir}/token)\n`,
+  );
   process.stdout.write(`Published boxes: http://{box}--{project}.localhost:${core.proxyPort}\n`);
   if (config.uiDir) {
     // The token rides in the fragment, which browsers never send to a server; the page takes it and clears the address bar.
     const token = fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim();
-    process.stdout.write(`UI: sign in at ${core.url}/#token=${encodeURIComponent(token)}\n    (or open ${core.url}/ and paste the token from ${path.join(config.dataDir, 'token')})\n`);
+    process.stdout.write(
+      `UI: sign in at ${core.url}/#token=${encodeURIComponent(token)}\n    (or open ${core.url}/ and paste the token from ${path.join(config.dataDir, 'token')})\n`,
+    );
   }
   let stopping = false;
   const stop = (signal: string) => {

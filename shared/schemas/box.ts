@@ -11,11 +11,23 @@ export type BoxStatus = Static<typeof BoxStatus>;
 
 export const Config = Type.Object(
   {
-    cpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024, description: 'CPU cores (engine limit). Default 1.' })),
-    ram_mb: Type.Optional(Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' })),
+    cpus: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1024, description: 'CPU cores (engine limit). Default 1.' }),
+    ),
+    ram_mb: Type.Optional(
+      Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' }),
+    ),
     region: Type.Optional(Type.String({ description: '"local" is the only region of a single machine.' })),
-    storage_gb: Type.Optional(Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' })),
-    pids_limit: Type.Optional(Type.Integer({ minimum: 16, maximum: 4194304, description: 'Most processes (and threads) the box may run at once (engine limit); applies live. Default 1024.' })),
+    storage_gb: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' }),
+    ),
+    pids_limit: Type.Optional(
+      Type.Integer({
+        minimum: 16,
+        maximum: 4194304,
+        description: 'Most processes (and threads) the box may run at once (engine limit); applies live. Default 1024.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -48,7 +60,11 @@ export const Box = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     base: Type.Union([Type.String(), Type.Null()]),
-    origin: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The snapshot (snap_…) this box\'s root descends from, when it was forked or restored from one.' })),
+    origin: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: "The snapshot (snap_…) this box's root descends from, when it was forked or restored from one.",
+      }),
+    ),
     config: ResolvedConfig,
     storage_enforced: Type.Boolean({ description: 'Whether the engine enforces config.storage_gb.' }),
     data_mounts: Type.Union([Type.Array(DataMount), Type.Null()]),
@@ -72,7 +88,9 @@ export const BoxCreate = Type.Object(
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     environment: Type.Optional(EnvironmentMap),
     fork: Type.Optional(
-      Type.Union([DnsLabel, SnapshotId], { description: 'A box of this project (its root at this instant) or a snapshot id of this project.' }),
+      Type.Union([DnsLabel, SnapshotId], {
+        description: 'A box of this project (its root at this instant) or a snapshot id of this project.',
+      }),
     ),
     tags: Type.Optional(TagMap),
   },
@@ -102,7 +120,11 @@ export type BoxList = Static<typeof BoxList>;
 export const BoxListQuery = Type.Object(
   {
     status: Type.Optional(BoxStatus),
-    tag: Type.Optional(Type.Union([Type.String({ pattern: '^[^:]+:.*$' }), Type.Array(Type.String({ pattern: '^[^:]+:.*$' }))], { description: 'k:v; repeat to require several tags' })),
+    tag: Type.Optional(
+      Type.Union([Type.String({ pattern: '^[^:]+:.*$' }), Type.Array(Type.String({ pattern: '^[^:]+:.*$' }))], {
+        description: 'k:v; repeat to require several tags',
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
   },
@@ -113,10 +135,18 @@ export type BoxListQuery = Static<typeof BoxListQuery>;
 export const LogsQuery = Type.Object(
   {
     follow: Type.Optional(Type.Boolean({ default: false })),
-    tail: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, description: 'Lines from the end; omitted: all.' })),
+    tail: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 100000, description: 'Lines from the end; omitted: all.' }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const DEFAULT_CONFIG: ResolvedConfig = { cpus: 1, ram_mb: 1024, region: 'local', storage_gb: 10, pids_limit: 1024 };
+export const DEFAULT_CONFIG: ResolvedConfig = {
+  cpus: 1,
+  ram_mb: 1024,
+  region: 'local',
+  storage_gb: 10,
+  pids_limit: 1024,
+};
 export const DEFAULT_GRACE_SECONDS = 10;

@@ -20,7 +20,8 @@ export const ImageReference = Type.String({
   minLength: 1,
   maxLength: 512,
   pattern: IMAGE_REFERENCE_PATTERN,
-  description: 'An image reference, e.g. debian:bookworm-slim, registry.example:5000/team/app:1.2 or name@sha256:<hex>.',
+  description:
+    'An image reference, e.g. debian:bookworm-slim, registry.example:5000/team/app:1.2 or name@sha256:<hex>.',
 });
 
 export function isImageReference(value: string): boolean {
@@ -67,11 +68,16 @@ export const ProblemSchema = Type.Object(
 /** A string without NUL characters. */
 export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 export const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,255}$';
-export const EnvironmentMap = Type.Record(Type.String({ pattern: ENV_NAME_PATTERN }), Type.String({ maxLength: 32768, pattern: NO_NUL_PATTERN }), {
-  additionalProperties: false,
-  maxProperties: 1024,
-  description: 'Environment variables, name ([A-Za-z_][A-Za-z0-9_]*, up to 256 characters) to value (no NUL character).',
-});
+export const EnvironmentMap = Type.Record(
+  Type.String({ pattern: ENV_NAME_PATTERN }),
+  Type.String({ maxLength: 32768, pattern: NO_NUL_PATTERN }),
+  {
+    additionalProperties: false,
+    maxProperties: 1024,
+    description:
+      'Environment variables, name ([A-Za-z_][A-Za-z0-9_]*, up to 256 characters) to value (no NUL character).',
+  },
+);
 
 export const TAG_KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$';
 

@@ -7,14 +7,25 @@ export const BoxPath = Type.String({
   description: 'An absolute path inside the box, e.g. /etc/hosts. No "." or ".." segments, NUL bytes or backslashes.',
 });
 
-export const FileType = Type.Union([Type.Literal('file'), Type.Literal('dir'), Type.Literal('symlink'), Type.Literal('other')]);
+export const FileType = Type.Union([
+  Type.Literal('file'),
+  Type.Literal('dir'),
+  Type.Literal('symlink'),
+  Type.Literal('other'),
+]);
 export type FileType = Static<typeof FileType>;
 
 export const FileStat = Type.Object({
   path: Type.String({ description: 'The normalised absolute path' }),
   type: FileType,
-  size: Type.Integer({ minimum: 0, description: 'Bytes for a file; the length of the target for a symlink; 0 for a directory' }),
-  mode: Type.String({ pattern: '^[0-7]{4}$', description: 'Permission bits as an octal string, e.g. "0644" (setuid/setgid/sticky in the first digit)' }),
+  size: Type.Integer({
+    minimum: 0,
+    description: 'Bytes for a file; the length of the target for a symlink; 0 for a directory',
+  }),
+  mode: Type.String({
+    pattern: '^[0-7]{4}$',
+    description: 'Permission bits as an octal string, e.g. "0644" (setuid/setgid/sticky in the first digit)',
+  }),
   mtime: Timestamp,
   link_target: Type.Optional(Type.String({ description: 'For a symlink: where it points, as stored' })),
 });
@@ -38,14 +49,22 @@ export type FilePathQuery = Static<typeof FilePathQuery>;
 export const FileWriteQuery = Type.Object(
   {
     path: BoxPath,
-    mode: Type.Optional(Type.String({ pattern: '^0?[0-7]{3,4}$', description: 'Octal permission bits of the written file (default 0644)' })),
+    mode: Type.Optional(
+      Type.String({
+        pattern: '^0?[0-7]{3,4}$',
+        description: 'Octal permission bits of the written file (default 0644)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type FileWriteQuery = Static<typeof FileWriteQuery>;
 
 export const FileDeleteQuery = Type.Object(
-  { path: BoxPath, recursive: Type.Optional(Type.Boolean({ description: 'Required to delete a non-empty directory' })) },
+  {
+    path: BoxPath,
+    recursive: Type.Optional(Type.Boolean({ description: 'Required to delete a non-empty directory' })),
+  },
   { additionalProperties: false },
 );
 export type FileDeleteQuery = Static<typeof FileDeleteQuery>;
@@ -53,7 +72,9 @@ export type FileDeleteQuery = Static<typeof FileDeleteQuery>;
 export const FileMkdirQuery = Type.Object(
   {
     path: BoxPath,
-    parents: Type.Optional(Type.Boolean({ description: 'Create missing parents; an existing directory is then not an error' })),
+    parents: Type.Optional(
+      Type.Boolean({ description: 'Create missing parents; an existing directory is then not an error' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -7,17 +7,32 @@ export const PublishedDomain = Type.String({
   minLength: 1,
   maxLength: 253,
   pattern: '^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
-  description: 'A hostname (letters, digits, hyphens, dots). Not an IP address, not "localhost", not a "{box}--{project}.localhost" name.',
+  description:
+    'A hostname (letters, digits, hyphens, dots). Not an IP address, not "localhost", not a "{box}--{project}.localhost" name.',
 });
 
 export const PublishRequest = Type.Object(
   {
-    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "The box's port to publish (sets the box's port); omitted: the box's current port." })),
-    domains: Type.Optional(Type.Array(PublishedDomain, { maxItems: 32, description: 'Extra hostnames routed to the box; omitted: unchanged (none on first publish).' })),
+    port: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 65535,
+        description: "The box's port to publish (sets the box's port); omitted: the box's current port.",
+      }),
+    ),
+    domains: Type.Optional(
+      Type.Array(PublishedDomain, {
+        maxItems: 32,
+        description: 'Extra hostnames routed to the box; omitted: unchanged (none on first publish).',
+      }),
+    ),
     auth: Type.Optional(
       Type.Union(
         URL_AUTH_MODES.map((m) => Type.Literal(m)),
-        { description: '"public": anyone on this machine; "token": a token with read access to the project (default on first publish; omitted later: unchanged).' },
+        {
+          description:
+            '"public": anyone on this machine; "token": a token with read access to the project (default on first publish; omitted later: unchanged).',
+        },
       ),
     ),
   },

@@ -11,18 +11,33 @@ export const SERVICE_NAME_MAX = 57;
 export const SERVICE_COLORS = ['blue', 'green'] as const;
 export type ServiceColor = (typeof SERVICE_COLORS)[number];
 
-export const DEPLOYMENT_STATUSES = ['pending', 'starting', 'healthy', 'live', 'failed', 'rolled_back', 'superseded'] as const;
-export const DeploymentStatus = Type.Union(DEPLOYMENT_STATUSES.map((s) => Type.Literal(s)), {
-  description:
-    'pending: queued behind the service\'s other deployments; starting: its box is being started and probed; healthy: passed its health check, the route is switching; live: serving the URL; failed: never went live (see reason); superseded: was live, replaced by a later deployment; rolled_back: was live, replaced by a rollback.',
-});
+export const DEPLOYMENT_STATUSES = [
+  'pending',
+  'starting',
+  'healthy',
+  'live',
+  'failed',
+  'rolled_back',
+  'superseded',
+] as const;
+export const DeploymentStatus = Type.Union(
+  DEPLOYMENT_STATUSES.map((s) => Type.Literal(s)),
+  {
+    description:
+      "pending: queued behind the service's other deployments; starting: its box is being started and probed; healthy: passed its health check, the route is switching; live: serving the URL; failed: never went live (see reason); superseded: was live, replaced by a later deployment; rolled_back: was live, replaced by a rollback.",
+  },
+);
 export type DeploymentStatus = Static<typeof DeploymentStatus>;
 
 /** Deployments that have ended and will not change again. */
 export const FINAL_DEPLOYMENT_STATUSES: readonly DeploymentStatus[] = ['live', 'failed', 'rolled_back', 'superseded'];
 
 export const DEPLOYMENT_ID_PATTERN = '^dep_[a-z2-7]{20}$';
-export const DeploymentId = Type.String({ pattern: DEPLOYMENT_ID_PATTERN, maxLength: 24, description: 'A deployment id: dep_ and 20 base32 characters.' });
+export const DeploymentId = Type.String({
+  pattern: DEPLOYMENT_ID_PATTERN,
+  maxLength: 24,
+  description: 'A deployment id: dep_ and 20 base32 characters.',
+});
 
 export const ServiceName = Type.String({
   pattern: '^[a-z0-9]([a-z0-9-]{0,55}[a-z0-9])?$',
@@ -33,18 +48,45 @@ export const ServiceName = Type.String({
 export const Command = Type.Array(Type.String({ minLength: 1, maxLength: 32768, pattern: '^[^\\u0000]*$' }), {
   minItems: 1,
   maxItems: 256,
-  description: "The box's main process, e.g. [\"httpd\", \"-f\", \"-p\", \"8080\", \"-h\", \"/srv\"]; it must keep running and serve `port`.",
+  description:
+    'The box\'s main process, e.g. ["httpd", "-f", "-p", "8080", "-h", "/srv"]; it must keep running and serve `port`.',
 });
 
-export const HEALTH_CHECK_DEFAULTS = { path: '/', interval_s: 1, timeout_s: 2, healthy_threshold: 2, start_timeout_s: 60 } as const;
+export const HEALTH_CHECK_DEFAULTS = {
+  path: '/',
+  interval_s: 1,
+  timeout_s: 2,
+  healthy_threshold: 2,
+  start_timeout_s: 60,
+} as const;
 
 export const HealthCheck = Type.Object(
   {
-    path: Type.String({ pattern: '^/[^\\s\\u0000]*$', maxLength: 2048, description: `The path probed with an HTTP GET on the service's port; a 2xx or 3xx answer is a success. Default "${HEALTH_CHECK_DEFAULTS.path}".` }),
-    interval_s: Type.Number({ minimum: 0.1, maximum: 3600, description: `Seconds between probes. Default ${HEALTH_CHECK_DEFAULTS.interval_s}.` }),
-    timeout_s: Type.Number({ minimum: 0.1, maximum: 600, description: `Seconds a probe may take. Default ${HEALTH_CHECK_DEFAULTS.timeout_s}.` }),
-    healthy_threshold: Type.Integer({ minimum: 1, maximum: 100, description: `Successes in a row that make the new color healthy. Default ${HEALTH_CHECK_DEFAULTS.healthy_threshold}.` }),
-    start_timeout_s: Type.Number({ minimum: 1, maximum: 3600, description: `Seconds the new color has to become healthy before the deployment fails. Default ${HEALTH_CHECK_DEFAULTS.start_timeout_s}.` }),
+    path: Type.String({
+      pattern: '^/[^\\s\\u0000]*$',
+      maxLength: 2048,
+      description: `The path probed with an HTTP GET on the service's port; a 2xx or 3xx answer is a success. Default "${HEALTH_CHECK_DEFAULTS.path}".`,
+    }),
+    interval_s: Type.Number({
+      minimum: 0.1,
+      maximum: 3600,
+      description: `Seconds between probes. Default ${HEALTH_CHECK_DEFAULTS.interval_s}.`,
+    }),
+    timeout_s: Type.Number({
+      minimum: 0.1,
+      maximum: 600,
+      description: `Seconds a probe may take. Default ${HEALTH_CHECK_DEFAULTS.timeout_s}.`,
+    }),
+    healthy_threshold: Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: `Successes in a row that make the new color healthy. Default ${HEALTH_CHECK_DEFAULTS.healthy_threshold}.`,
+    }),
+    start_timeout_s: Type.Number({
+      minimum: 1,
+      maximum: 3600,
+      description: `Seconds the new color has to become healthy before the deployment fails. Default ${HEALTH_CHECK_DEFAULTS.start_timeout_s}.`,
+    }),
   },
   { additionalProperties: false },
 );
@@ -55,15 +97,21 @@ export const Deployment = Type.Object({
   id: Type.String(),
   service: Type.String(),
   project: Type.String(),
-  kind: Type.Union([Type.Literal('deploy'), Type.Literal('rollback')], { description: 'rollback: a redeploy of the previous live deployment\'s spec.' }),
+  kind: Type.Union([Type.Literal('deploy'), Type.Literal('rollback')], {
+    description: "rollback: a redeploy of the previous live deployment's spec.",
+  }),
   status: DeploymentStatus,
   color: Type.Union(SERVICE_COLORS.map((c) => Type.Literal(c))),
   box: Type.String({ description: 'The box that runs it: {service}-{color}.' }),
   base: Type.String(),
   command: Type.Union([Command, Type.Null()]),
   environment: Type.Record(Type.String(), Type.String()),
-  step: Type.Union([Type.String(), Type.Null()], { description: 'What it is doing now, in words (e.g. "health check 1/2 passed"); null once it has ended.' }),
-  reason: Type.Union([Type.String(), Type.Null()], { description: "Why it failed: the probe's last answer and the box's last output lines." }),
+  step: Type.Union([Type.String(), Type.Null()], {
+    description: 'What it is doing now, in words (e.g. "health check 1/2 passed"); null once it has ended.',
+  }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: "Why it failed: the probe's last answer and the box's last output lines.",
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
   live_at: Type.Union([Timestamp, Type.Null()], { description: 'When the route switched to it.' }),
@@ -80,19 +128,35 @@ export const Service = Type.Object({
   environment: Type.Record(Type.String(), Type.String()),
   data_mounts: Type.Array(DataMount),
   health_check: HealthCheck,
-  url: Type.String({ description: 'http://{name}--{project}.localhost:{proxy_port}, served by the proxy from the live color.' }),
+  url: Type.String({
+    description: 'http://{name}--{project}.localhost:{proxy_port}, served by the proxy from the live color.',
+  }),
   url_settings: UrlSettings,
-  active_deployment: Type.Union([Deployment, Type.Null()], { description: 'The live deployment; null while none is (before the first goes live, or when every one failed).' }),
+  active_deployment: Type.Union([Deployment, Type.Null()], {
+    description: 'The live deployment; null while none is (before the first goes live, or when every one failed).',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 export type Service = Static<typeof Service>;
 
-const AuthMode = Type.Union(URL_AUTH_MODES.map((m) => Type.Literal(m)), {
-  description: '"public": anyone on this machine; "token" (default): a token that can read the project, as a bearer header or the cookie set after ?token= once.',
+const AuthMode = Type.Union(
+  URL_AUTH_MODES.map((m) => Type.Literal(m)),
+  {
+    description:
+      '"public": anyone on this machine; "token" (default): a token that can read the project, as a bearer header or the cookie set after ?token= once.',
+  },
+);
+const Port = Type.Integer({
+  minimum: 1,
+  maximum: 65535,
+  description: 'The port the command serves HTTP on inside the box.',
 });
-const Port = Type.Integer({ minimum: 1, maximum: 65535, description: 'The port the command serves HTTP on inside the box.' });
-const Base = Type.String({ pattern: '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$', maxLength: 63, description: 'A base name; omitted at create: the default base.' });
+const Base = Type.String({
+  pattern: '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$',
+  maxLength: 63,
+  description: 'A base name; omitted at create: the default base.',
+});
 
 export const ServiceCreate = Type.Object(
   {
@@ -119,7 +183,10 @@ export const ServiceUpdate = Type.Object(
     health_check: Type.Optional(HealthCheckInput),
     auth: Type.Optional(AuthMode),
   },
-  { additionalProperties: false, description: 'The spec for the next deployment; auth applies at once, the rest at the next deploy.' },
+  {
+    additionalProperties: false,
+    description: 'The spec for the next deployment; auth applies at once, the rest at the next deploy.',
+  },
 );
 export type ServiceUpdate = Static<typeof ServiceUpdate>;
 
@@ -129,7 +196,11 @@ export const DeployRequest = Type.Object(
     command: Type.Optional(Command),
     environment: Type.Optional(EnvironmentMap),
   },
-  { additionalProperties: false, description: "Changes to the spec for this deployment (kept in the service's spec): base and command replace, environment is merged over the service's." },
+  {
+    additionalProperties: false,
+    description:
+      "Changes to the spec for this deployment (kept in the service's spec): base and command replace, environment is merged over the service's.",
+  },
 );
 export type DeployRequest = Static<typeof DeployRequest>;
 
@@ -139,4 +210,7 @@ export const DeploymentList = Type.Object({ items: Type.Array(Deployment, { desc
 export type DeploymentList = Static<typeof DeploymentList>;
 
 export const ServiceParams = Type.Object({ project: DnsLabel, name: ServiceName }, { additionalProperties: false });
-export const DeploymentParams = Type.Object({ project: DnsLabel, name: ServiceName, id: DeploymentId }, { additionalProperties: false });
+export const DeploymentParams = Type.Object(
+  { project: DnsLabel, name: ServiceName, id: DeploymentId },
+  { additionalProperties: false },
+);

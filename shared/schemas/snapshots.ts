@@ -2,7 +2,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, Timestamp } from './common';
 
 export const SNAPSHOT_ID_PATTERN = '^snap_[a-z2-7]{20}$';
-export const SnapshotId = Type.String({ pattern: SNAPSHOT_ID_PATTERN, maxLength: 25, description: 'A snapshot id: snap_ and 20 base32 characters.' });
+export const SnapshotId = Type.String({
+  pattern: SNAPSHOT_ID_PATTERN,
+  maxLength: 25,
+  description: 'A snapshot id: snap_ and 20 base32 characters.',
+});
 
 export const Snapshot = Type.Object(
   {
@@ -11,8 +15,12 @@ export const Snapshot = Type.Object(
     project: Type.String(),
     box: Type.String({ description: 'The name of the box it was taken of.' }),
     created_at: Timestamp,
-    size_bytes: Type.Integer({ description: 'Bytes the snapshot adds over what it descends from (the whole root when the chain was flattened).' }),
-    parent_id: Type.Union([Type.String(), Type.Null()], { description: 'The snapshot (snap_…) or base (a name) the root descends from.' }),
+    size_bytes: Type.Integer({
+      description: 'Bytes the snapshot adds over what it descends from (the whole root when the chain was flattened).',
+    }),
+    parent_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The snapshot (snap_…) or base (a name) the root descends from.',
+    }),
   },
   {},
 );
@@ -34,5 +42,11 @@ export const BaseParams = Type.Object({ name: DnsLabel }, { additionalProperties
 export type BaseParams = Static<typeof BaseParams>;
 
 /** Progress of a base import, as events and in the CLI. */
-export const BaseImportProgress = Type.Object({ name: Type.String(), bytes: Type.Integer(), total: Type.Union([Type.Integer(), Type.Null()]), done: Type.Boolean(), error: Type.Optional(Type.String()) });
+export const BaseImportProgress = Type.Object({
+  name: Type.String(),
+  bytes: Type.Integer(),
+  total: Type.Union([Type.Integer(), Type.Null()]),
+  done: Type.Boolean(),
+  error: Type.Optional(Type.String()),
+});
 export type BaseImportProgress = Static<typeof BaseImportProgress>;

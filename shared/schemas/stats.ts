@@ -21,7 +21,8 @@ export const StatsQuery = Type.Object(
   {
     stream: Type.Optional(
       Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
-        description: '1 (or true): send one sample a second as application/x-ndjson until the client leaves or the box stops.',
+        description:
+          '1 (or true): send one sample a second as application/x-ndjson until the client leaves or the box stops.',
       }),
     ),
   },

@@ -20,8 +20,12 @@ export const SystemInfo = Type.Object({
     up: Type.Boolean(),
     version: Type.Union([Type.String(), Type.Null()]),
     api_version: Type.Union([Type.String(), Type.Null()]),
-    cpus: Type.Union([Type.Integer(), Type.Null()], { description: 'CPUs the engine can give a box; null while it is unreachable.' }),
-    memory_bytes: Type.Union([Type.Integer(), Type.Null()], { description: "The engine machine's memory; null while it is unreachable." }),
+    cpus: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'CPUs the engine can give a box; null while it is unreachable.',
+    }),
+    memory_bytes: Type.Union([Type.Integer(), Type.Null()], {
+      description: "The engine machine's memory; null while it is unreachable.",
+    }),
     storage_limit: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether config.storage_gb is enforced.' }),
   }),
 });
@@ -49,7 +53,11 @@ export const Base = Type.Object(
     image_id: Type.Union([Type.String(), Type.Null()]),
     size_bytes: Type.Union([Type.Integer(), Type.Null()]),
     created_at: Timestamp,
-    from_snapshot: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The snapshot its root descends from, when it was made from one.' })),
+    from_snapshot: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'The snapshot its root descends from, when it was made from one.',
+      }),
+    ),
   },
   {},
 );
@@ -97,7 +105,10 @@ export const Token = Type.Object(
 );
 export type Token = Static<typeof Token>;
 
-export const TokenCreated = Type.Intersect([Token, Type.Object({ token: Type.String({ description: 'The secret, shown only once.' }) })]);
+export const TokenCreated = Type.Intersect([
+  Token,
+  Type.Object({ token: Type.String({ description: 'The secret, shown only once.' }) }),
+]);
 export type TokenCreated = Static<typeof TokenCreated>;
 
 export const TokenList = Type.Object({ items: Type.Array(Token) });

@@ -3,8 +3,16 @@ import { DNS_LABEL_PATTERN, DnsLabel, Timestamp } from './common';
 
 export const VOLUME_SNAPSHOT_ID_PATTERN = '^vsnap_[a-z2-7]{20}$';
 export const VOLUME_BACKUP_ID_PATTERN = '^vbak_[a-z2-7]{20}$';
-export const VolumeSnapshotId = Type.String({ pattern: VOLUME_SNAPSHOT_ID_PATTERN, maxLength: 26, description: 'A volume snapshot id: vsnap_ and 20 base32 characters.' });
-export const VolumeBackupId = Type.String({ pattern: VOLUME_BACKUP_ID_PATTERN, maxLength: 25, description: 'A volume backup id: vbak_ and 20 base32 characters.' });
+export const VolumeSnapshotId = Type.String({
+  pattern: VOLUME_SNAPSHOT_ID_PATTERN,
+  maxLength: 26,
+  description: 'A volume snapshot id: vsnap_ and 20 base32 characters.',
+});
+export const VolumeBackupId = Type.String({
+  pattern: VOLUME_BACKUP_ID_PATTERN,
+  maxLength: 25,
+  description: 'A volume backup id: vbak_ and 20 base32 characters.',
+});
 
 export const DEFAULT_BACKUP_RETENTION = 7;
 
@@ -17,8 +25,13 @@ export const Volume = Type.Object(
     name: Type.String(),
     project: Type.String(),
     size_gb: Type.Union([Type.Integer(), Type.Null()], { description: 'The size asked for at create; null: none.' }),
-    size_enforced: Type.Boolean({ description: "Whether the engine enforces size_gb (the local volume driver cannot: it is recorded only)." }),
-    size_bytes: Type.Integer({ description: 'Bytes of data in the volume, as last measured (measured after every change Boxdesk makes, and again at most once a minute while a running box mounts it).' }),
+    size_enforced: Type.Boolean({
+      description: 'Whether the engine enforces size_gb (the local volume driver cannot: it is recorded only).',
+    }),
+    size_bytes: Type.Integer({
+      description:
+        'Bytes of data in the volume, as last measured (measured after every change Boxdesk makes, and again at most once a minute while a running box mounts it).',
+    }),
     created_at: Timestamp,
     mounts: Type.Array(VolumeMountInfo, { description: 'The boxes that mount it.' }),
     backup_retention: Type.Integer({ description: 'Backups kept; past it the oldest goes.' }),
@@ -30,11 +43,37 @@ export type Volume = Static<typeof Volume>;
 export const VolumeCreate = Type.Object(
   {
     name: DnsLabel,
-    size_gb: Type.Optional(Type.Integer({ minimum: 1, maximum: 65536, description: 'Recorded; enforced where the engine can (see size_enforced).' })),
-    backup_retention: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: `Backups kept (default ${DEFAULT_BACKUP_RETENTION}).` })),
-    from_volume: Type.Optional(Type.String({ pattern: DNS_LABEL_PATTERN, maxLength: 63, description: 'Clone: a copy of this volume of the project at this instant.' })),
-    from_snapshot: Type.Optional(Type.String({ pattern: VOLUME_SNAPSHOT_ID_PATTERN, maxLength: 26, description: 'Clone: a copy of this volume snapshot of the project.' })),
-    from_backup: Type.Optional(Type.String({ pattern: VOLUME_BACKUP_ID_PATTERN, maxLength: 25, description: 'Clone: the contents of this done backup of the project.' })),
+    size_gb: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 65536,
+        description: 'Recorded; enforced where the engine can (see size_enforced).',
+      }),
+    ),
+    backup_retention: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: `Backups kept (default ${DEFAULT_BACKUP_RETENTION}).` }),
+    ),
+    from_volume: Type.Optional(
+      Type.String({
+        pattern: DNS_LABEL_PATTERN,
+        maxLength: 63,
+        description: 'Clone: a copy of this volume of the project at this instant.',
+      }),
+    ),
+    from_snapshot: Type.Optional(
+      Type.String({
+        pattern: VOLUME_SNAPSHOT_ID_PATTERN,
+        maxLength: 26,
+        description: 'Clone: a copy of this volume snapshot of the project.',
+      }),
+    ),
+    from_backup: Type.Optional(
+      Type.String({
+        pattern: VOLUME_BACKUP_ID_PATTERN,
+        maxLength: 25,
+        description: 'Clone: the contents of this done backup of the project.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -49,7 +88,11 @@ export type VolumeParams = Static<typeof VolumeParams>;
 export const VolumeAttach = Type.Object(
   {
     box: DnsLabel,
-    path: Type.String({ pattern: '^/', maxLength: 4096, description: 'Absolute path in the box; not / and not under /proc, /sys or /dev.' }),
+    path: Type.String({
+      pattern: '^/',
+      maxLength: 4096,
+      description: 'Absolute path in the box; not / and not under /proc, /sys or /dev.',
+    }),
     read_only: Type.Optional(Type.Boolean({ default: false })),
   },
   { additionalProperties: false },
@@ -64,14 +107,19 @@ export const VolumeSnapshot = Type.Object({
   volume: Type.String({ description: 'The name of the volume it was taken of.' }),
   created_at: Timestamp,
   size_bytes: Type.Integer(),
-  method: Type.Union([Type.Literal('reflink'), Type.Literal('copy')], { description: 'reflink: copy-on-write clones of the files; copy: a full copy (the filesystem cannot share blocks).' }),
+  method: Type.Union([Type.Literal('reflink'), Type.Literal('copy')], {
+    description: 'reflink: copy-on-write clones of the files; copy: a full copy (the filesystem cannot share blocks).',
+  }),
 });
 export type VolumeSnapshot = Static<typeof VolumeSnapshot>;
 
 export const VolumeSnapshotList = Type.Object({ items: Type.Array(VolumeSnapshot) });
 export type VolumeSnapshotList = Static<typeof VolumeSnapshotList>;
 
-export const VolumeSnapshotParams = Type.Object({ project: DnsLabel, name: DnsLabel, id: VolumeSnapshotId }, { additionalProperties: false });
+export const VolumeSnapshotParams = Type.Object(
+  { project: DnsLabel, name: DnsLabel, id: VolumeSnapshotId },
+  { additionalProperties: false },
+);
 
 export const BackupStatus = Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('failed')]);
 
@@ -90,10 +138,16 @@ export type VolumeBackup = Static<typeof VolumeBackup>;
 export const VolumeBackupList = Type.Object({ items: Type.Array(VolumeBackup) });
 export type VolumeBackupList = Static<typeof VolumeBackupList>;
 
-export const VolumeBackupParams = Type.Object({ project: DnsLabel, name: DnsLabel, id: VolumeBackupId }, { additionalProperties: false });
+export const VolumeBackupParams = Type.Object(
+  { project: DnsLabel, name: DnsLabel, id: VolumeBackupId },
+  { additionalProperties: false },
+);
 
 export const VolumeRestore = Type.Object(
   { snapshot_id: Type.Optional(VolumeSnapshotId), backup_id: Type.Optional(VolumeBackupId) },
-  { additionalProperties: false, description: 'Exactly one of snapshot_id (a snapshot of this volume) or backup_id (a done backup of this volume).' },
+  {
+    additionalProperties: false,
+    description: 'Exactly one of snapshot_id (a snapshot of this volume) or backup_id (a done backup of this volume).',
+  },
 );
 export type VolumeRestore = Static<typeof VolumeRestore>;

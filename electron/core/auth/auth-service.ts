@@ -35,7 +35,10 @@ export class AuthService {
   }
 
   authenticate(header: string | undefined): Token {
-    if (!header) throw new ApiError('unauthorized', 'send a token as "Authorization: Bearer <token>"', { hint: 'the local admin token is in the file "token" in the data dir' });
+    if (!header)
+      throw new ApiError('unauthorized', 'send a token as "Authorization: Bearer <token>"', {
+        hint: 'the local admin token is in the file "token" in the data dir',
+      });
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <token>"');
     return this.authenticateSecret(match[1]!);
@@ -66,16 +69,29 @@ export class AuthService {
       throw new ApiError('forbidden', `this token is restricted to project "${token.project}"`);
     }
     if (token.project && machineWide) {
-      throw new ApiError('forbidden', `this token is restricted to project "${token.project}" and cannot act on the whole machine`);
+      throw new ApiError(
+        'forbidden',
+        `this token is restricted to project "${token.project}" and cannot act on the whole machine`,
+      );
     }
   }
 
   create(input: TokenCreate, by: Token | null): TokenCreated {
     const project = input.project ?? null;
     if (by?.project && project !== by.project) {
-      throw new ApiError('forbidden', `a token restricted to project "${by.project}" can only create tokens for that project`);
+      throw new ApiError(
+        'forbidden',
+        `a token restricted to project "${by.project}" can only create tokens for that project`,
+      );
     }
-    const token: Token = { id: newId('tok'), name: input.name, scopes: [...input.scopes], project, created_at: now(), last_used_at: null };
+    const token: Token = {
+      id: newId('tok'),
+      name: input.name,
+      scopes: [...input.scopes],
+      project,
+      created_at: now(),
+      last_used_at: null,
+    };
     const secret = `bdk_${randomBase32(40)}`;
     this.store.insert(token, secret);
     return { ...token, token: secret };
@@ -87,7 +103,8 @@ export class AuthService {
 
   delete(id: string, by: Token): void {
     const token = this.store.get(id);
-    if (!token || (by.project && token.project !== by.project)) throw new ApiError('not_found', `token "${id}" not found`);
+    if (!token || (by.project && token.project !== by.project))
+      throw new ApiError('not_found', `token "${id}" not found`);
     this.store.delete(id);
   }
 }

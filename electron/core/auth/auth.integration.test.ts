@@ -30,7 +30,10 @@ test('first start writes the admin token to <data dir>/token with mode 0600, and
 });
 
 test('missing, malformed and invalid tokens: 401', async () => {
-  for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer bdk_nope' }] as Record<string, string>[]) {
+  for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer bdk_nope' }] as Record<
+    string,
+    string
+  >[]) {
     const res = await fetch(`${t.url}/v1/bases`, { headers });
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { code: string }).code, 'unauthorized');
@@ -48,7 +51,11 @@ test('a token in the query string is ignored', async () => {
 test('scopes: read cannot write, write cannot administer, exec implies read only', async () => {
   const read = await createToken({ name: 'reader', scopes: ['read'] });
   assert.equal((await fetch(`${t.url}/v1/bases`, { headers: as(read.token) })).status, 200);
-  const create = await fetch(`${t.url}/v1/projects/p/boxes`, { method: 'POST', headers: { ...as(read.token), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }) });
+  const create = await fetch(`${t.url}/v1/projects/p/boxes`, {
+    method: 'POST',
+    headers: { ...as(read.token), 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'x' }),
+  });
   assert.equal(create.status, 403);
   assert.match(((await create.json()) as { detail: string }).detail, /write/);
   const write = await createToken({ name: 'writer', scopes: ['write'] });
@@ -65,9 +72,17 @@ test('a project-restricted token: 403 outside its project and on machine-wide ro
   const other = await fetch(`${t.url}/v1/projects/beta/boxes`, { headers: as(scoped.token) });
   assert.equal(other.status, 403);
   assert.match(((await other.json()) as { detail: string }).detail, /alpha/);
-  const base = await fetch(`${t.url}/v1/bases`, { method: 'POST', headers: { ...as(scoped.token), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'b', image: 'boxdesk-test/busybox:1' }) });
+  const base = await fetch(`${t.url}/v1/bases`, {
+    method: 'POST',
+    headers: { ...as(scoped.token), 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'b', image: 'boxdesk-test/busybox:1' }),
+  });
   assert.equal(base.status, 403);
-  const escalate = await fetch(`${t.url}/v1/tokens`, { method: 'POST', headers: { ...as(scoped.token), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'all', scopes: ['admin'] }) });
+  const escalate = await fetch(`${t.url}/v1/tokens`, {
+    method: 'POST',
+    headers: { ...as(scoped.token), 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'all', scopes: ['admin'] }),
+  });
   assert.equal(escalate.status, 403);
 });
 
@@ -87,7 +102,12 @@ test('tokens: create shows the secret once, list never does, delete revokes at o
 
 test('bad token bodies: 400 and nothing created', async () => {
   const before = ((await (await t.api('GET', '/v1/tokens')).json()) as { items: unknown[] }).items.length;
-  for (const body of [{ name: 'x', scopes: ['root'] }, { name: 'x', scopes: [] }, { scopes: ['read'] }, { name: 'x', scopes: ['read'], project: 'Not A Label' }]) {
+  for (const body of [
+    { name: 'x', scopes: ['root'] },
+    { name: 'x', scopes: [] },
+    { scopes: ['read'] },
+    { name: 'x', scopes: ['read'], project: 'Not A Label' },
+  ]) {
     assert.equal((await t.api('POST', '/v1/tokens', body)).status, 400, JSON.stringify(body));
   }
   const after = ((await (await t.api('GET', '/v1/tokens')).json()) as { items: unknown[] }).items.length;
@@ -97,7 +117,9 @@ test('bad token bodies: 400 and nothing created', async () => {
 test('past its rate a token gets 429 with Retry-After; other tokens are unaffected', async () => {
   const limited = await startTestCore({ args: ['--rate-limit', '1'] });
   try {
-    const other = (await (await limited.api('POST', '/v1/tokens', { name: 'other', scopes: ['read'] })).json()) as { token: string };
+    const other = (await (await limited.api('POST', '/v1/tokens', { name: 'other', scopes: ['read'] })).json()) as {
+      token: string;
+    };
     const statuses: number[] = [];
     for (let i = 0; i < 9; i++) statuses.push((await limited.api('GET', '/v1/bases')).status);
     assert.deepEqual(statuses, Array(9).fill(200), 'a burst of 10x the rate passes');

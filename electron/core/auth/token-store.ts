@@ -17,7 +17,14 @@ export function hashToken(secret: string): string {
 }
 
 function toToken(row: TokenRow): Token {
-  return { id: row.id, name: row.name, scopes: JSON.parse(row.scopes) as Scope[], project: row.project, created_at: row.created_at, last_used_at: row.last_used_at };
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    project: row.project,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+  };
 }
 
 export class TokenStore {

@@ -37,12 +37,23 @@ export class BaseAuthoring {
   async create(input: BaseCreate): Promise<Base> {
     const given = (['image', 'from_snapshot', 'from_box'] as const).filter((k) => input[k] !== undefined);
     if (given.length !== 1) {
-      throw new ApiError('invalid_body', `give exactly one of image, from_snapshot or from_box (got ${given.length ? given.join(', ') : 'none'})`, {
-        errors: [{ path: given.length ? `body.${given[1]}` : 'body.image', message: 'exactly one of image, from_snapshot, from_box' }],
-      });
+      throw new ApiError(
+        'invalid_body',
+        `give exactly one of image, from_snapshot or from_box (got ${given.length ? given.join(', ') : 'none'})`,
+        {
+          errors: [
+            {
+              path: given.length ? `body.${given[1]}` : 'body.image',
+              message: 'exactly one of image, from_snapshot, from_box',
+            },
+          ],
+        },
+      );
     }
     if (input.project !== undefined && input.from_box === undefined) {
-      throw new ApiError('invalid_body', 'project only goes with from_box', { errors: [{ path: 'body.project', message: 'only with from_box' }] });
+      throw new ApiError('invalid_body', 'project only goes with from_box', {
+        errors: [{ path: 'body.project', message: 'only with from_box' }],
+      });
     }
     this.assertFree(input.name);
     let base: Base;
@@ -77,7 +88,8 @@ export class BaseAuthoring {
     const box = this.deps.boxes.find(project, boxName);
     const row = await this.deps.boxes.mutex.run(box.id, async () => {
       const current = this.deps.boxes.find(project, boxName);
-      if (!current.container_id || !['running', 'stopped'].includes(current.status)) throw new ApiError('conflict', `cannot make a base of box "${boxName}" while it is ${current.status}`);
+      if (!current.container_id || !['running', 'stopped'].includes(current.status))
+        throw new ApiError('conflict', `cannot make a base of box "${boxName}" while it is ${current.status}`);
       const image = await this.deps.roots.commit(current.container_id, current.image, 'base', name);
       return { name, image: image.id, created_at: now(), owns_image: 1, from_snapshot: current.origin };
     });
@@ -89,7 +101,8 @@ export class BaseAuthoring {
     this.assertFree(name);
     let bytes = 0;
     let lastEmit = 0;
-    const progress = (done: boolean, error?: string) => this.deps.bus.emit('base.import', { name, bytes, total, done, ...(error ? { error } : {}) }, null);
+    const progress = (done: boolean, error?: string) =>
+      this.deps.bus.emit('base.import', { name, bytes, total, done, ...(error ? { error } : {}) }, null);
     let bodyError: unknown = null;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
@@ -118,7 +131,10 @@ export class BaseAuthoring {
     if (bytes === 0) {
       await this.deps.engine.removeImage(image).catch(() => undefined);
       progress(true, 'empty body');
-      throw new ApiError('invalid_body', 'the body is empty: send a tar archive of a root filesystem (application/octet-stream)');
+      throw new ApiError(
+        'invalid_body',
+        'the body is empty: send a tar archive of a root filesystem (application/octet-stream)',
+      );
     }
     progress(true);
     const base = await this.insert({ name, image, created_at: now(), owns_image: 1, from_snapshot: null });
@@ -128,13 +144,18 @@ export class BaseAuthoring {
 
   /** 409 while a box was made from it or a snapshot descends from it; `default` stays. */
   async delete(name: string): Promise<void> {
-    if (name === DEFAULT_BASE) throw new ApiError('conflict', 'the base "default" cannot be deleted: new boxes start from it (start the core with --default-base to change its image)');
+    if (name === DEFAULT_BASE)
+      throw new ApiError(
+        'conflict',
+        'the base "default" cannot be deleted: new boxes start from it (start the core with --default-base to change its image)',
+      );
     const row = this.deps.store.get(name);
     if (!row) throw new ApiError('not_found', `base "${name}" not found; GET /v1/bases lists them`);
     const boxes = this.deps.store.boxesUsing(name).map((b) => `box "${b.name}" (project ${b.project})`);
     const snapshots = this.deps.snapshots.children(name).map((s) => `snapshot "${s.name}" (${s.id})`);
     const users = [...boxes, ...snapshots];
-    if (users.length) throw new ApiError('conflict', `base "${name}" is still used by ${list(users)}; delete those first`);
+    if (users.length)
+      throw new ApiError('conflict', `base "${name}" is still used by ${list(users)}; delete those first`);
     const base = await this.deps.bases.describe(row);
     this.deps.store.delete(name);
     if (row.owns_image) await this.deps.engine.removeImage(row.image);

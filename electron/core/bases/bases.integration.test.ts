@@ -17,13 +17,26 @@ async function trap(): Promise<{ port: number; connections: () => number; close:
     socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as net.AddressInfo).port, connections: () => count, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => count,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 test('an image that is not a Docker reference is a 400 before any engine call, and nothing is registered', async () => {
   const listener = await trap();
   try {
-    for (const image of [`a/../../127.0.0.1:${listener.port}`, 'a/../../127.0.0.1:1', 'Upper/Case:1', 'a//b', 'x y', 'a:b:c', 'http://example/x', 'a@sha256:12']) {
+    for (const image of [
+      `a/../../127.0.0.1:${listener.port}`,
+      'a/../../127.0.0.1:1',
+      'Upper/Case:1',
+      'a//b',
+      'x y',
+      'a:b:c',
+      'http://example/x',
+      'a@sha256:12',
+    ]) {
       const res = await t.api('POST', '/v1/bases', { name: 'zz', image });
       assert.equal(res.status, 400, image);
       assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
@@ -41,7 +54,11 @@ test('an image that is not a Docker reference is a 400 before any engine call, a
 });
 
 test('references with a registry, port, tag and digest pass validation (the engine then says whether it has them)', async () => {
-  for (const image of ['registry.example:5000/team/app:1.2', 'localhost:5000/a_b/c-d', `busybox@sha256:${'0'.repeat(64)}`]) {
+  for (const image of [
+    'registry.example:5000/team/app:1.2',
+    'localhost:5000/a_b/c-d',
+    `busybox@sha256:${'0'.repeat(64)}`,
+  ]) {
     const res = await t.api('POST', '/v1/bases', { name: 'absent', image });
     assert.equal(res.status, 404, image);
   }

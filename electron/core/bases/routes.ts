@@ -11,9 +11,13 @@ const tags = ['bases'];
 
 export function registerBaseRoutes(app: FastifyInstance, bases: BaseService, authoring: BaseAuthoring): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.get('/v1/bases', { config: { scope: 'read' }, schema: { tags, summary: 'List base templates', response: { 200: BaseList } } }, async () => ({
-    items: await bases.list(),
-  }));
+  api.get(
+    '/v1/bases',
+    { config: { scope: 'read' }, schema: { tags, summary: 'List base templates', response: { 200: BaseList } } },
+    async () => ({
+      items: await bases.list(),
+    }),
+  );
 
   api.post(
     '/v1/bases',
@@ -38,7 +42,8 @@ export function registerBaseRoutes(app: FastifyInstance, bases: BaseService, aut
       schema: {
         tags,
         summary: 'Make a base from a root filesystem tar, streamed to the engine',
-        description: 'The body (application/octet-stream, at most --upload-limit) is a tar of a root filesystem; it becomes a single-layer image. Progress is sent as base.import events.',
+        description:
+          'The body (application/octet-stream, at most --upload-limit) is a tar of a root filesystem; it becomes a single-layer image. Progress is sent as base.import events.',
         params: BaseParams,
         body: streamBody('a tar archive of a root filesystem'),
         response: { 201: Base, ...problemResponses(409, 413, 415) },
@@ -46,7 +51,15 @@ export function registerBaseRoutes(app: FastifyInstance, bases: BaseService, aut
     },
     async (request, reply) => {
       const length = Number(request.headers['content-length']);
-      return reply.code(201).send(await authoring.importTar(request.params.name, uploadStream(request), Number.isFinite(length) ? length : null));
+      return reply
+        .code(201)
+        .send(
+          await authoring.importTar(
+            request.params.name,
+            uploadStream(request),
+            Number.isFinite(length) ? length : null,
+          ),
+        );
     },
   );
 
@@ -54,7 +67,12 @@ export function registerBaseRoutes(app: FastifyInstance, bases: BaseService, aut
     '/v1/bases/:name',
     {
       config: { scope: 'admin', machineWide: true },
-      schema: { tags, summary: 'Delete a base; 409 while a box or snapshot uses it, naming them; "default" stays', params: BaseParams, response: { ...problemResponses(404, 409) } },
+      schema: {
+        tags,
+        summary: 'Delete a base; 409 while a box or snapshot uses it, naming them; "default" stays',
+        params: BaseParams,
+        response: { ...problemResponses(404, 409) },
+      },
     },
     async (request, reply) => {
       await authoring.delete(request.params.name);

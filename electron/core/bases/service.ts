@@ -56,7 +56,11 @@ export class BaseService {
     } catch (err) {
       const reason = err instanceof EngineError ? err.message : String(err);
       this.defaultProblem = `the image "${base.image}" of base "${base.name}" is not in the engine and could not be pulled (${reason}). Load it into the engine (docker pull, docker load or docker import), or start the core with --default-base naming an image the engine has.`;
-      this.bus.emit('base.pull', { name: base.name, image: base.image, progress: 'failed', done: true, error: this.defaultProblem }, null);
+      this.bus.emit(
+        'base.pull',
+        { name: base.name, image: base.image, progress: 'failed', done: true, error: this.defaultProblem },
+        null,
+      );
       this.log.error(this.defaultProblem);
     }
   }
@@ -67,15 +71,26 @@ export class BaseService {
 
   async describe(row: BaseRow): Promise<Base> {
     const image = await this.engine.inspectImage(row.image).catch(() => null);
-    return { name: row.name, image: row.image, image_id: image?.id ?? null, size_bytes: image?.sizeBytes ?? null, created_at: row.created_at, from_snapshot: row.from_snapshot ?? null };
+    return {
+      name: row.name,
+      image: row.image,
+      image_id: image?.id ?? null,
+      size_bytes: image?.sizeBytes ?? null,
+      created_at: row.created_at,
+      from_snapshot: row.from_snapshot ?? null,
+    };
   }
 
   async register(input: BaseCreate & { image: string }): Promise<Base> {
     // The reference becomes part of an Engine API URL: never let an unchecked one reach it.
     if (!isImageReference(input.image)) {
-      throw new ApiError('invalid_body', `"${input.image}" is not an image reference; write it as [registry[:port]/]name[:tag][@digest], e.g. debian:bookworm-slim`, {
-        errors: [{ path: 'body.image', message: 'is not an image reference' }],
-      });
+      throw new ApiError(
+        'invalid_body',
+        `"${input.image}" is not an image reference; write it as [registry[:port]/]name[:tag][@digest], e.g. debian:bookworm-slim`,
+        {
+          errors: [{ path: 'body.image', message: 'is not an image reference' }],
+        },
+      );
     }
     if (this.store.get(input.name)) throw new ApiError('already_exists', `base "${input.name}" already exists`);
     if (!(await this.engine.inspectImage(input.image))) {
@@ -92,8 +107,16 @@ export class BaseService {
     if (!row) throw new ApiError('not_found', `base "${name}" not found; GET /v1/bases lists them`);
     if (await this.engine.inspectImage(row.image)) return row.image;
     if (name === DEFAULT_BASE && this.pulling) {
-      throw new ApiError('conflict', `the default base's image "${row.image}" is still being pulled; try again when GET /v1/bases shows its image_id`);
+      throw new ApiError(
+        'conflict',
+        `the default base's image "${row.image}" is still being pulled; try again when GET /v1/bases shows its image_id`,
+      );
     }
-    throw new ApiError('conflict', this.defaultProblem && name === DEFAULT_BASE ? this.defaultProblem : `the image "${row.image}" of base "${name}" is no longer in the engine; load it again`);
+    throw new ApiError(
+      'conflict',
+      this.defaultProblem && name === DEFAULT_BASE
+        ? this.defaultProblem
+        : `the image "${row.image}" of base "${name}" is no longer in the engine; load it again`,
+    );
   }
 }

@@ -25,7 +25,9 @@ export class BaseStore {
   insert(row: BaseRow): boolean {
     return (
       this.db
-        .prepare('INSERT INTO bases (name, image, created_at, owns_image, from_snapshot) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING')
+        .prepare(
+          'INSERT INTO bases (name, image, created_at, owns_image, from_snapshot) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING',
+        )
         .run(row.name, row.image, row.created_at, row.owns_image ?? 0, row.from_snapshot ?? null).changes > 0
     );
   }
@@ -36,6 +38,9 @@ export class BaseStore {
 
   /** Boxes created from the base (forks of them keep its name). */
   boxesUsing(name: string): { project: string; name: string }[] {
-    return this.db.prepare('SELECT project, name FROM boxes WHERE base = ? ORDER BY project, name').all(name) as { project: string; name: string }[];
+    return this.db.prepare('SELECT project, name FROM boxes WHERE base = ? ORDER BY project, name').all(name) as {
+      project: string;
+      name: string;
+    }[];
   }
 }

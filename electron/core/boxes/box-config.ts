@@ -4,19 +4,35 @@ import type { EngineInfo } from '../engine/container-engine';
 import type { BoxRow } from './store';
 
 /** Checks limits against what the engine can give; the schema already checked types and minimums. */
-export function resolveConfig(input: Config | undefined, current: ResolvedConfig, info: EngineInfo | null | undefined): ResolvedConfig {
+export function resolveConfig(
+  input: Config | undefined,
+  current: ResolvedConfig,
+  info: EngineInfo | null | undefined,
+): ResolvedConfig {
   const config = { ...current, ...input };
   if (config.region !== 'local') {
-    throw new ApiError('invalid_body', `config.region "${config.region}" is not available: "local" is the only region of this machine`, {
-      errors: [{ path: 'body.config.region', message: 'must be "local"' }],
-    });
+    throw new ApiError(
+      'invalid_body',
+      `config.region "${config.region}" is not available: "local" is the only region of this machine`,
+      {
+        errors: [{ path: 'body.config.region', message: 'must be "local"' }],
+      },
+    );
   }
   if (info && config.cpus > info.cpus) {
-    throw new ApiError('invalid_body', `config.cpus ${config.cpus} is more than the ${info.cpus} CPUs this machine has`, { errors: [{ path: 'body.config.cpus', message: `must be at most ${info.cpus}` }] });
+    throw new ApiError(
+      'invalid_body',
+      `config.cpus ${config.cpus} is more than the ${info.cpus} CPUs this machine has`,
+      { errors: [{ path: 'body.config.cpus', message: `must be at most ${info.cpus}` }] },
+    );
   }
   const ramLimit = info ? Math.floor(info.memoryBytes / 1024 / 1024) : Infinity;
   if (config.ram_mb > ramLimit) {
-    throw new ApiError('invalid_body', `config.ram_mb ${config.ram_mb} is more than the ${ramLimit} MiB this machine has`, { errors: [{ path: 'body.config.ram_mb', message: `must be at most ${ramLimit}` }] });
+    throw new ApiError(
+      'invalid_body',
+      `config.ram_mb ${config.ram_mb} is more than the ${ramLimit} MiB this machine has`,
+      { errors: [{ path: 'body.config.ram_mb', message: `must be at most ${ramLimit}` }] },
+    );
   }
   return config;
 }
@@ -29,7 +45,9 @@ export function decodeCursor(cursor: string): { created_at: string; id: string }
   } catch {
     // fall through
   }
-  throw new ApiError('invalid_body', 'query.cursor is not a cursor this API returned', { errors: [{ path: 'query.cursor', message: 'is not valid' }] });
+  throw new ApiError('invalid_body', 'query.cursor is not a cursor this API returned', {
+    errors: [{ path: 'query.cursor', message: 'is not valid' }],
+  });
 }
 
 export function encodeCursor(row: BoxRow): string {

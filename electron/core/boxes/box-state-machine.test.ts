@@ -26,8 +26,15 @@ test('every 409 hint names an operation the box allows (or says to wait), never 
         assert.equal(err.status, 409);
         const hint = err.hint ?? '';
         assert.ok(hint.length > 0, `${status}/${op} has a hint`);
-        const named = (['resume', 'delete', 'stop'] as BoxOperation[]).filter((o) => new RegExp(`\\b${o}\\b`).test(hint));
-        for (const o of named) assert.equal(refusal(box, o), null, `${status} (container: ${hasContainer}) ${op}: hint "${hint}" names ${o}, which is refused`);
+        const named = (['resume', 'delete', 'stop'] as BoxOperation[]).filter((o) =>
+          new RegExp(`\\b${o}\\b`).test(hint),
+        );
+        for (const o of named)
+          assert.equal(
+            refusal(box, o),
+            null,
+            `${status} (container: ${hasContainer}) ${op}: hint "${hint}" names ${o}, which is refused`,
+          );
         if (named.length === 0) assert.match(hint, /wait/, `${status}/${op}: "${hint}"`);
       }
     }

@@ -30,7 +30,8 @@ export interface BoxFacts {
 
 /** What to do instead; names only an operation the box's status allows. */
 function hintFor(box: BoxFacts): string {
-  if (TRANSIENT.includes(box.status)) return `wait until it is no longer ${box.status} (GET the box or watch /v1/events), then try again`;
+  if (TRANSIENT.includes(box.status))
+    return `wait until it is no longer ${box.status} (GET the box or watch /v1/events), then try again`;
   if (box.status === 'error') {
     return box.hasContainer
       ? 'its status_reason says what went wrong; resume it to start it again, or delete it'
@@ -42,9 +43,14 @@ function hintFor(box: BoxFacts): string {
 
 /** Throws 409 when `op` is not allowed for the box, with a hint that names what is. */
 export function assertTransition(box: BoxFacts, op: BoxOperation): void {
-  const lostContainer = box.status === 'error' && !box.hasContainer && (op === 'stop' || op === 'resume' || op === 'logs' || op === 'files');
+  const lostContainer =
+    box.status === 'error' &&
+    !box.hasContainer &&
+    (op === 'stop' || op === 'resume' || op === 'logs' || op === 'files');
   if (ALLOWED[op].includes(box.status) && !lostContainer) return;
-  const detail = TRANSIENT.includes(box.status) ? `box "${box.name}" is ${box.status}` : `cannot ${op} box "${box.name}" while it is ${box.status}`;
+  const detail = TRANSIENT.includes(box.status)
+    ? `box "${box.name}" is ${box.status}`
+    : `cannot ${op} box "${box.name}" while it is ${box.status}`;
   const hint = hintFor(box);
   throw new ApiError('conflict', `${detail}; ${hint}`, { hint });
 }

@@ -23,7 +23,11 @@ async function create(body: Record<string, unknown>): Promise<Box> {
   return (await res.json()) as Box;
 }
 
-async function problem(res: Response, status: number, code: string): Promise<{ detail: string; errors?: { path: string }[] }> {
+async function problem(
+  res: Response,
+  status: number,
+  code: string,
+): Promise<{ detail: string; errors?: { path: string }[] }> {
   const body = (await res.json()) as { code: string; detail: string; errors?: { path: string }[] };
   assert.equal(res.status, status, JSON.stringify(body));
   assert.equal(body.code, code);
@@ -36,7 +40,12 @@ async function boxCount(): Promise<number> {
 
 describe('create', () => {
   test('answers 201 with a running box backed by a labelled container with an init and engine limits', async () => {
-    const box = await create({ name: 'alpha', config: { cpus: 1, ram_mb: 256 }, environment: { GREETING: 'hi' }, tags: { team: 'core' } });
+    const box = await create({
+      name: 'alpha',
+      config: { cpus: 1, ram_mb: 256 },
+      environment: { GREETING: 'hi' },
+      tags: { team: 'core' },
+    });
     assert.equal(box.status, 'running');
     assert.match(box.id, /^box_[a-z2-7]{20}$/);
     assert.match(box.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -51,7 +60,9 @@ describe('create', () => {
     assert.equal(info.HostConfig.Init, true);
     assert.equal(info.HostConfig.NanoCpus, 1e9);
     assert.equal(info.HostConfig.Memory, 256 * 1024 * 1024);
-    const env = (await (await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo $GREETING'] })).json()) as { stdout: string };
+    const env = (await (
+      await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo $GREETING'] })
+    ).json()) as { stdout: string };
     assert.equal(env.stdout, 'hi\n', 'the box environment reaches execs');
   });
 
@@ -80,7 +91,10 @@ describe('create', () => {
     ];
     for (const [body, path] of cases) {
       const p = await problem(await t.api('POST', P, body), 400, 'invalid_body');
-      assert.ok(p.errors?.some((e) => e.path === path), `${JSON.stringify(body)} → ${JSON.stringify(p.errors)}`);
+      assert.ok(
+        p.errors?.some((e) => e.path === path),
+        `${JSON.stringify(body)} → ${JSON.stringify(p.errors)}`,
+      );
     }
     assert.equal(await boxCount(), before);
   });
@@ -88,7 +102,11 @@ describe('create', () => {
   test('unknown base, fork source or volume: 404; a taken name: 409', async () => {
     await problem(await t.api('POST', P, { name: 'x', base: 'nope' }), 404, 'not_found');
     await problem(await t.api('POST', P, { name: 'x', fork: 'nope' }), 404, 'not_found');
-    await problem(await t.api('POST', P, { name: 'x', data_mounts: [{ name: 'vol', path: '/data' }] }), 404, 'not_found');
+    await problem(
+      await t.api('POST', P, { name: 'x', data_mounts: [{ name: 'vol', path: '/data' }] }),
+      404,
+      'not_found',
+    );
     await problem(await t.api('POST', P, { name: 'alpha' }), 409, 'already_exists');
   });
 
@@ -97,7 +115,10 @@ describe('create', () => {
     const statuses = results.map((r) => r.status).sort();
     assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409]);
     const box = (await (await t.api('GET', `${P}/racer`)).json()) as Box;
-    const containers = await docker.listContainers({ all: true, filters: { label: ['boxdesk.project=lifecycle', 'boxdesk.box=racer'] } });
+    const containers = await docker.listContainers({
+      all: true,
+      filters: { label: ['boxdesk.project=lifecycle', 'boxdesk.box=racer'] },
+    });
     assert.equal(containers.length, 1);
     assert.equal(containers[0]!.Labels['boxdesk.id'], box.id);
   });
@@ -108,15 +129,24 @@ describe('read', () => {
     await create({ name: 'tagged-1', tags: { env: 'ci', tier: 'a' } });
     await create({ name: 'tagged-2', tags: { env: 'ci', tier: 'b' } });
     const ci = (await (await t.api('GET', `${P}?tag=env:ci`)).json()) as { items: Box[] };
-    assert.deepEqual(ci.items.map((b) => b.name), ['tagged-1', 'tagged-2']);
+    assert.deepEqual(
+      ci.items.map((b) => b.name),
+      ['tagged-1', 'tagged-2'],
+    );
     const both = (await (await t.api('GET', `${P}?tag=env:ci&tag=tier:b`)).json()) as { items: Box[] };
-    assert.deepEqual(both.items.map((b) => b.name), ['tagged-2']);
+    assert.deepEqual(
+      both.items.map((b) => b.name),
+      ['tagged-2'],
+    );
     const running = (await (await t.api('GET', `${P}?status=running`)).json()) as { items: Box[] };
     assert.ok(running.items.every((b) => b.status === 'running'));
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await (await t.api('GET', `${P}?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json()) as { items: Box[]; next_cursor: string | null };
+      const page = (await (await t.api('GET', `${P}?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json()) as {
+        items: Box[];
+        next_cursor: string | null;
+      };
       assert.ok(page.items.length <= 2);
       seen.push(...page.items.map((b) => b.name));
       cursor = page.next_cursor;
@@ -135,7 +165,13 @@ describe('read', () => {
 
 describe('update', () => {
   test('applies cpus and ram live and answers the full representation', async () => {
-    const res = await t.api('PUT', `${P}/alpha`, { config: { ram_mb: 512 }, port: 8080, termination_grace_period_seconds: 3, tags: { team: 'infra' }, environment: { GREETING: 'hello' } });
+    const res = await t.api('PUT', `${P}/alpha`, {
+      config: { ram_mb: 512 },
+      port: 8080,
+      termination_grace_period_seconds: 3,
+      tags: { team: 'infra' },
+      environment: { GREETING: 'hello' },
+    });
     assert.equal(res.status, 200);
     const box = (await res.json()) as Box;
     for (const key of ['id', 'name', 'project', 'status', 'created_at', 'updated_at']) assert.ok(key in box, key);
@@ -152,10 +188,20 @@ describe('update', () => {
   test('port and grace accept null and reject strings, negatives and values past int32', async () => {
     const cleared = (await (await t.api('PUT', `${P}/alpha`, { port: null })).json()) as Box;
     assert.equal(cleared.port, null);
-    for (const body of [{ port: '80' }, { port: -1 }, { port: 2147483648 }, { termination_grace_period_seconds: -5 }, { termination_grace_period_seconds: 1.5 }, { name: 'renamed' }]) {
+    for (const body of [
+      { port: '80' },
+      { port: -1 },
+      { port: 2147483648 },
+      { termination_grace_period_seconds: -5 },
+      { termination_grace_period_seconds: 1.5 },
+      { name: 'renamed' },
+    ]) {
       const field = Object.keys(body)[0]!;
       const p = await problem(await t.api('PUT', `${P}/alpha`, body), 400, 'invalid_body');
-      assert.ok(p.errors?.some((e) => e.path === `body.${field}`), JSON.stringify(p));
+      assert.ok(
+        p.errors?.some((e) => e.path === `body.${field}`),
+        JSON.stringify(p),
+      );
     }
     const unchanged = (await (await t.api('GET', `${P}/alpha`)).json()) as Box;
     assert.equal(unchanged.termination_grace_period_seconds, 3);
@@ -186,7 +232,13 @@ describe('status machine', () => {
     const box = await create({ name: 'stubborn' });
     await t.api('PUT', `${P}/stubborn`, { termination_grace_period_seconds: 1 });
     // Freeze the main process: a stopped process does not act on SIGTERM, so only SIGKILL ends it.
-    const exec = await t.api('POST', `${P}/stubborn/exec`, { command: ['sh', '-c', 'for p in /proc/[0-9]*; do [ "$(cat $p/stat | cut -d" " -f4)" = 1 ] && grep -q "^sh" $p/comm && kill -STOP ${p#/proc/}; done; true'] });
+    const exec = await t.api('POST', `${P}/stubborn/exec`, {
+      command: [
+        'sh',
+        '-c',
+        'for p in /proc/[0-9]*; do [ "$(cat $p/stat | cut -d" " -f4)" = 1 ] && grep -q "^sh" $p/comm && kill -STOP ${p#/proc/}; done; true',
+      ],
+    });
     assert.equal(exec.status, 200);
     const stopped = (await (await t.api('POST', `${P}/stubborn/stop`)).json()) as Box;
     assert.equal(stopped.status, 'stopped');
@@ -213,10 +265,14 @@ describe('status machine', () => {
     const box = await create({ name: 'victim' });
     const [c] = await containersOfBox(box.id);
     await docker.getContainer(c!.Id).remove({ force: true });
-    const errored = await waitFor(async () => {
-      const b = (await (await t.api('GET', `${P}/victim`)).json()) as Box;
-      return b.status === 'error' ? b : null;
-    }, 10_000, 'box to turn error');
+    const errored = await waitFor(
+      async () => {
+        const b = (await (await t.api('GET', `${P}/victim`)).json()) as Box;
+        return b.status === 'error' ? b : null;
+      },
+      10_000,
+      'box to turn error',
+    );
     assert.match(errored.status_reason ?? '', /removed outside Boxdesk/);
     await problem(await t.api('POST', `${P}/victim/resume`), 409, 'conflict');
     assert.equal((await t.api('DELETE', `${P}/victim`)).status, 204);
@@ -230,20 +286,27 @@ describe('fork and logs', () => {
     const fork = await create({ name: 'copy', fork: 'source' });
     assert.equal(fork.status, 'running');
     await t.api('POST', `${P}/source/exec`, { command: ['sh', '-c', 'echo later > /root/marker'] });
-    const read = (await (await t.api('POST', `${P}/copy/exec`, { command: ['cat', '/root/marker'] })).json()) as { stdout: string };
+    const read = (await (await t.api('POST', `${P}/copy/exec`, { command: ['cat', '/root/marker'] })).json()) as {
+      stdout: string;
+    };
     assert.equal(read.stdout, 'forked-state\n');
     assert.equal(((await (await t.api('GET', `${P}/source`)).json()) as Box).status, 'running');
     assert.equal((await t.api('DELETE', `${P}/copy`)).status, 204);
   });
 
   test('logs returns the main process output, with tail and follow', async () => {
-    await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo first-line > /proc/1/fd/1; echo second-line > /proc/1/fd/1'] });
+    await t.api('POST', `${P}/alpha/exec`, {
+      command: ['sh', '-c', 'echo first-line > /proc/1/fd/1; echo second-line > /proc/1/fd/1'],
+    });
     const all = await (await t.api('GET', `${P}/alpha/logs`)).text();
     assert.match(all, /first-line\nsecond-line/);
     const tail = await (await t.api('GET', `${P}/alpha/logs?tail=1`)).text();
     assert.equal(tail, 'second-line\n');
     const controller = new AbortController();
-    const res = await fetch(`${t.url}${P}/alpha/logs?follow=true&tail=0`, { headers: { authorization: `Bearer ${t.token}` }, signal: controller.signal });
+    const res = await fetch(`${t.url}${P}/alpha/logs?follow=true&tail=0`, {
+      headers: { authorization: `Bearer ${t.token}` },
+      signal: controller.signal,
+    });
     const reader = res.body!.getReader();
     await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo followed-line > /proc/1/fd/1'] });
     let text = '';

@@ -43,7 +43,9 @@ export function exitCause(exitCode: number | null, oomKilled: boolean): string {
 /** The status reason of a box whose main process crash-looped or was OOM-killed. */
 export function crashReason(exitCode: number | null, oomKilled: boolean, exits: number, lastOutput: string): string {
   const code = exitCode === null ? 'an unknown code' : `code ${exitCode}`;
-  const how = oomKilled ? exitCause(exitCode, true) : `${exitCause(exitCode, false)}; ${exits} exits within ${CRASH_WINDOW_MS / 1000} s`;
+  const how = oomKilled
+    ? exitCause(exitCode, true)
+    : `${exitCause(exitCode, false)}; ${exits} exits within ${CRASH_WINDOW_MS / 1000} s`;
   const output = lastOutput.trim() ? lastOutput.trim() : '(none)';
   return `main process exited with ${code} (${how}); last output: ${output}`;
 }

@@ -45,16 +45,26 @@ async function getBox(name: string): Promise<Box | null> {
 }
 
 async function settled(name: string, status: string | null): Promise<Box | null> {
-  return waitFor(async () => {
-    const box = await getBox(name);
-    if (status === null) return box === null ? ({} as Box) : null;
-    return box?.status === status ? box : null;
-  }, 30_000, `${name} to be ${status ?? 'gone'}`).then((b) => (status === null ? null : b));
+  return waitFor(
+    async () => {
+      const box = await getBox(name);
+      if (status === null) return box === null ? ({} as Box) : null;
+      return box?.status === status ? box : null;
+    },
+    30_000,
+    `${name} to be ${status ?? 'gone'}`,
+  ).then((b) => (status === null ? null : b));
 }
 
 /** Freezes the box's main process so a stop has to wait out the grace period. */
 async function freezeMain(name: string): Promise<void> {
-  await api(core, 'POST', `${P}/${name}/exec`, { command: ['sh', '-c', 'for p in /proc/[0-9]*; do [ "$(cut -d" " -f4 $p/stat)" = 1 ] && grep -q "^sh" $p/comm && kill -STOP ${p#/proc/}; done; true'] });
+  await api(core, 'POST', `${P}/${name}/exec`, {
+    command: [
+      'sh',
+      '-c',
+      'for p in /proc/[0-9]*; do [ "$(cut -d" " -f4 $p/stat)" = 1 ] && grep -q "^sh" $p/comm && kill -STOP ${p#/proc/}; done; true',
+    ],
+  });
 }
 
 test('an acknowledged box survives a crash of the core', async () => {
@@ -113,7 +123,16 @@ test('kill -9 in the middle of delete: the delete is finished on restart, nothin
 test('at start, a labelled container without a box is removed and a box whose container vanished turns error', async () => {
   const victim = (await (await api(core, 'POST', P, { name: 'vanishing' })).json()) as Box;
   await core.stop();
-  const orphan = await docker.createContainer({ Image: 'boxdesk-test/busybox:1', Cmd: ['sleep', '600'], Labels: { 'boxdesk.id': 'box_orphanorphanorphan00', 'boxdesk.instance': instanceId(), 'boxdesk.project': 'crash', 'boxdesk.box': 'orphan' } });
+  const orphan = await docker.createContainer({
+    Image: 'boxdesk-test/busybox:1',
+    Cmd: ['sleep', '600'],
+    Labels: {
+      'boxdesk.id': 'box_orphanorphanorphan00',
+      'boxdesk.instance': instanceId(),
+      'boxdesk.project': 'crash',
+      'boxdesk.box': 'orphan',
+    },
+  });
   for (const c of await containersOfBox(victim.id)) await docker.getContainer(c.Id).remove({ force: true });
   core = await startCoreProcess({ dataDir });
   await assert.rejects(docker.getContainer(orphan.id).inspect(), /no such container/i);
@@ -122,7 +141,10 @@ test('at start, a labelled container without a box is removed and a box whose co
   const ours = await containersOfInstance(instanceId());
   const { items } = (await (await api(core, 'GET', P)).json()) as { items: Box[] };
   const ids = new Set(items.map((b) => b.id));
-  assert.ok(ours.every((c) => ids.has(c.Labels['boxdesk.id']!)), 'every container of this core has a box');
+  assert.ok(
+    ours.every((c) => ids.has(c.Labels['boxdesk.id']!)),
+    'every container of this core has a box',
+  );
 });
 
 test('at start, a fork image no box uses is removed; a fork in use keeps its image', async () => {
@@ -133,11 +155,18 @@ test('at start, a fork image no box uses is removed; a fork in use keeps its ima
   const forkImage = (await docker.getContainer(c!.Id).inspect()).Image;
   await core.stop();
   // What a crash between a fork's commit and its record leaves behind:
-  const [source] = await docker.listContainers({ all: true, filters: { label: ['boxdesk.box=origin', `boxdesk.instance=${instanceId()}`] } });
-  const orphan = (await docker.getContainer(source!.Id).commit({ changes: [`LABEL boxdesk.instance=${instanceId()}`, 'LABEL boxdesk.fork-of=box_crashedcrashedcrash'] })) as { Id: string };
+  const [source] = await docker.listContainers({
+    all: true,
+    filters: { label: ['boxdesk.box=origin', `boxdesk.instance=${instanceId()}`] },
+  });
+  const orphan = (await docker.getContainer(source!.Id).commit({
+    changes: [`LABEL boxdesk.instance=${instanceId()}`, 'LABEL boxdesk.fork-of=box_crashedcrashedcrash'],
+  })) as { Id: string };
   core = await startCoreProcess({ dataDir });
   await assert.rejects(docker.getImage(orphan.Id).inspect(), /no such image/i);
   assert.ok(await docker.getImage(forkImage).inspect(), 'the image of a fork in use stays');
-  const read = (await (await api(core, 'POST', `${P}/offspring/exec`, { command: ['true'] })).json()) as { exit_code: number };
+  const read = (await (await api(core, 'POST', `${P}/offspring/exec`, { command: ['true'] })).json()) as {
+    exit_code: number;
+  };
   assert.equal(read.exit_code, 0);
 });

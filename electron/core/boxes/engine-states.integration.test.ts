@@ -62,7 +62,9 @@ test('a container paused outside Boxdesk: exec and console answer 409 (not 500),
   const resumed = await t.api('POST', `${P}/frozen/resume`);
   assert.equal(resumed.status, 200, await resumed.clone().text());
   assert.equal(((await resumed.json()) as Box).status, 'running');
-  const ran = (await (await t.api('POST', `${P}/frozen/exec`, { command: ['echo', 'thawed'] })).json()) as { stdout: string };
+  const ran = (await (await t.api('POST', `${P}/frozen/exec`, { command: ['echo', 'thawed'] })).json()) as {
+    stdout: string;
+  };
   assert.equal(ran.stdout, 'thawed\n');
 });
 

@@ -5,7 +5,9 @@ import type { BoxService } from './service';
 import type { BoxRow } from './store';
 
 /** What a fork starts from: a box of the project (its root at this instant) or one of its snapshots. */
-export type ForkSource = { kind: 'box'; row: BoxRow; base: string | null; config: string; environment: string } | { kind: 'snapshot'; snapshot: SnapshotRow; base: string | null; config: string; environment: string };
+export type ForkSource =
+  | { kind: 'box'; row: BoxRow; base: string | null; config: string; environment: string }
+  | { kind: 'snapshot'; snapshot: SnapshotRow; base: string | null; config: string; environment: string };
 
 /** The image a new box's container starts from, whether the box owns it, and the snapshot its root descends from. */
 export interface NewRoot {
@@ -17,14 +19,26 @@ export interface NewRoot {
 export const SNAPSHOT_ID_PATTERN = /^snap_[a-z2-7]{20}$/;
 
 /** The box or snapshot `ref` names in the project, or 404. */
-export function resolveForkSource(boxes: BoxService, snapshots: SnapshotStore, project: string, ref: string): ForkSource {
+export function resolveForkSource(
+  boxes: BoxService,
+  snapshots: SnapshotStore,
+  project: string,
+  ref: string,
+): ForkSource {
   if (!SNAPSHOT_ID_PATTERN.test(ref)) {
     const row = boxes.find(project, ref);
     return { kind: 'box', row, base: row.base, config: row.config, environment: row.environment };
   }
   const snapshot = snapshots.get(ref);
-  if (!snapshot || snapshot.project !== project || snapshot.status !== 'ready') throw new ApiError('not_found', `snapshot "${ref}" not found in project "${project}"`);
-  return { kind: 'snapshot', snapshot, base: snapshot.base, config: snapshot.config, environment: snapshot.environment };
+  if (!snapshot || snapshot.project !== project || snapshot.status !== 'ready')
+    throw new ApiError('not_found', `snapshot "${ref}" not found in project "${project}"`);
+  return {
+    kind: 'snapshot',
+    snapshot,
+    base: snapshot.base,
+    config: snapshot.config,
+    environment: snapshot.environment,
+  };
 }
 
 /**
@@ -32,9 +46,15 @@ export function resolveForkSource(boxes: BoxService, snapshots: SnapshotStore, p
  * be deleted while the fork lives). From a box: a commit of the box's root
  * at this instant (paused only for the commit), owned by the fork.
  */
-export async function forkRoot(boxes: BoxService, roots: RootImages, snapshots: SnapshotStore, source: ForkSource): Promise<NewRoot> {
+export async function forkRoot(
+  boxes: BoxService,
+  roots: RootImages,
+  snapshots: SnapshotStore,
+  source: ForkSource,
+): Promise<NewRoot> {
   if (source.kind === 'snapshot') {
-    if (!snapshots.get(source.snapshot.id)) throw new ApiError('not_found', `snapshot "${source.snapshot.id}" was deleted`);
+    if (!snapshots.get(source.snapshot.id))
+      throw new ApiError('not_found', `snapshot "${source.snapshot.id}" was deleted`);
     return { image: source.snapshot.image!, ownsImage: false, origin: source.snapshot.id };
   }
   return boxes.mutex.run(source.row.id, async () => {

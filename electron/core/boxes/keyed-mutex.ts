@@ -4,7 +4,9 @@ export class QueueWaitError extends Error {
     readonly reason: 'timeout' | 'aborted',
     readonly waitedMs: number,
   ) {
-    super(reason === 'timeout' ? `waited ${waitedMs} ms in the queue` : 'the caller went away while waiting in the queue');
+    super(
+      reason === 'timeout' ? `waited ${waitedMs} ms in the queue` : 'the caller went away while waiting in the queue',
+    );
     this.name = 'QueueWaitError';
   }
 }
@@ -41,7 +43,8 @@ export class KeyedMutex {
     });
     gaveUp.catch(() => undefined);
     const started = Date.now();
-    if (Number.isFinite(maxWaitMs)) timer = setTimeout(() => settle!(new QueueWaitError('timeout', Date.now() - started)), maxWaitMs);
+    if (Number.isFinite(maxWaitMs))
+      timer = setTimeout(() => settle!(new QueueWaitError('timeout', Date.now() - started)), maxWaitMs);
     const onAbort = () => settle!(new QueueWaitError('aborted', Date.now() - started));
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });

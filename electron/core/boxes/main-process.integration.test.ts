@@ -23,7 +23,11 @@ before(async () => {
   await imageWithShell(TEST_IMAGE, images.crashing, 'echo "broken shell says goodbye" >&2\nexit 3');
   await imageWithShell(TEST_IMAGE, images.missing, null);
   // Command substitution makes the shell itself hold 300 MB: the main process is what the kernel kills.
-  await imageWithShell(TEST_IMAGE, images.hog, 'echo "hogging memory"\nx=$(/bin/busybox head -c 300000000 /dev/zero | /bin/busybox tr "\\0" a)\necho "survived ${#x}"');
+  await imageWithShell(
+    TEST_IMAGE,
+    images.hog,
+    'echo "hogging memory"\nx=$(/bin/busybox head -c 300000000 /dev/zero | /bin/busybox tr "\\0" a)\necho "survived ${#x}"',
+  );
   t = await startTestCore();
   for (const [name, image] of [
     ['crashing', images.crashing],

@@ -39,7 +39,9 @@ async function freeze(name: string): Promise<void> {
 
 /** Thaws the box's processes through the engine directly (the box is `stopping`: the API refuses exec). */
 async function thaw(containerId: string): Promise<void> {
-  const exec = await docker.getContainer(containerId).exec({ Cmd: ['sh', '-c', 'kill -CONT -1'], AttachStdout: true, AttachStderr: true });
+  const exec = await docker
+    .getContainer(containerId)
+    .exec({ Cmd: ['sh', '-c', 'kill -CONT -1'], AttachStdout: true, AttachStderr: true });
   const stream = await exec.start({});
   await new Promise((resolve) => {
     stream.on('end', resolve);
@@ -64,30 +66,34 @@ test('a huge grace period is accepted and kept as given (it acts as at most 300 
   assert.equal(bad.status, 400);
 });
 
-test('a request that would wait more than the bound behind a stuck stop answers 409, and delete still wins', { timeout: 120_000 }, async () => {
-  const box = await get('patient');
-  const [c] = await containersOfBox(box.id);
-  await freeze('patient');
-  const stop = await stopping('patient');
-  const resume = await t.api('POST', `${P}/patient/resume`);
-  const body = (await resume.json()) as { code: string; detail: string; hint?: string };
-  assert.equal(resume.status, 409, JSON.stringify(body));
-  assert.match(body.detail, /busy/);
-  // Delete does not queue behind the stop: it kills the container, and the stop answers 409.
-  const del = await t.api('DELETE', `${P}/patient`);
-  assert.equal(del.status, 204, await del.text());
-  const stopped = await stop.answer;
-  assert.equal(stopped.status, 409, await stopped.clone().text());
-  assert.equal((await t.api('GET', `${P}/patient`)).status, 404);
-  assert.equal((await containersOfBox(box.id)).length, 0);
-  await docker
-    .getContainer(c!.Id)
-    .inspect()
-    .then(
-      () => assert.fail('the container is still there'),
-      () => undefined,
-    );
-});
+test(
+  'a request that would wait more than the bound behind a stuck stop answers 409, and delete still wins',
+  { timeout: 120_000 },
+  async () => {
+    const box = await get('patient');
+    const [c] = await containersOfBox(box.id);
+    await freeze('patient');
+    const stop = await stopping('patient');
+    const resume = await t.api('POST', `${P}/patient/resume`);
+    const body = (await resume.json()) as { code: string; detail: string; hint?: string };
+    assert.equal(resume.status, 409, JSON.stringify(body));
+    assert.match(body.detail, /busy/);
+    // Delete does not queue behind the stop: it kills the container, and the stop answers 409.
+    const del = await t.api('DELETE', `${P}/patient`);
+    assert.equal(del.status, 204, await del.text());
+    const stopped = await stop.answer;
+    assert.equal(stopped.status, 409, await stopped.clone().text());
+    assert.equal((await t.api('GET', `${P}/patient`)).status, 404);
+    assert.equal((await containersOfBox(box.id)).length, 0);
+    await docker
+      .getContainer(c!.Id)
+      .inspect()
+      .then(
+        () => assert.fail('the container is still there'),
+        () => undefined,
+      );
+  },
+);
 
 test('a queued request whose client went away is dropped: it never runs', { timeout: 60_000 }, async () => {
   const box = await create('fickle');

@@ -1,5 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { EngineError, type ContainerEngine, type ContainerEventKind, type ContainerState } from '../engine/container-engine';
+import {
+  EngineError,
+  type ContainerEngine,
+  type ContainerEventKind,
+  type ContainerState,
+} from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import { now } from '../ids';
 import type { Disposable } from '../lifetime';
@@ -13,7 +18,8 @@ import { toBox, type BoxRow, type BoxStore } from './store';
 const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'removed', 'paused', 'unpaused']);
 
 /** The status reason of a box whose container was paused behind Boxdesk's back; resume thaws it. */
-export const PAUSED_REASON = 'its container was paused outside Boxdesk (e.g. docker pause), so nothing in it runs; resume the box to thaw it, or stop or delete it';
+export const PAUSED_REASON =
+  'its container was paused outside Boxdesk (e.g. docker pause), so nothing in it runs; resume the box to thaw it, or stop or delete it';
 
 /** A refused restart of a main process is tried again this much later: the engine may be on its way down. */
 export const RESTART_RETRY_MS = 2000;
@@ -123,12 +129,18 @@ export class Reconciler implements Disposable {
     // Every image this core commits or imports carries its instance label (boxes/root-images.ts).
     const ourImages = await this.engine.listImages({ [LABELS.instance]: this.instanceId });
     // Fork images from before images said their role have none.
-    const forkIds = new Set(ourImages.filter((image) => (image.labels[IMAGE_LABELS.role] ?? 'fork') === 'fork').map((image) => image.id));
+    const forkIds = new Set(
+      ourImages.filter((image) => (image.labels[IMAGE_LABELS.role] ?? 'fork') === 'fork').map((image) => image.id),
+    );
     // Boxes recorded before the store said who owns an image: a box on one of our fork images owns it.
-    for (const row of rows) if (!row.owns_image && forkIds.has(row.image)) this.store.update(row.id, { owns_image: 1 }, row.updated_at);
+    for (const row of rows)
+      if (!row.owns_image && forkIds.has(row.image)) this.store.update(row.id, { owns_image: 1 }, row.updated_at);
     for (const image of ourImages) {
       if (used.has(image.id)) continue;
-      this.log.warn({ image: image.id, role: image.labels[IMAGE_LABELS.role] }, 'removing an image of this core that nothing uses');
+      this.log.warn(
+        { image: image.id, role: image.labels[IMAGE_LABELS.role] },
+        'removing an image of this core that nothing uses',
+      );
       await this.engine.removeImage(image.id);
     }
   }
@@ -138,7 +150,8 @@ export class Reconciler implements Disposable {
     return this.boxes.mutex.run(boxId, async () => {
       const row = this.store.getById(boxId);
       if (!row) {
-        for (const c of await this.engine.listContainers({ [LABELS.id]: boxId, [LABELS.instance]: this.instanceId })) await this.engine.removeContainer(c.id);
+        for (const c of await this.engine.listContainers({ [LABELS.id]: boxId, [LABELS.instance]: this.instanceId }))
+          await this.engine.removeContainer(c.id);
         return;
       }
       const container = row.container_id ? await this.engine.inspectContainer(row.container_id) : null;
@@ -150,7 +163,8 @@ export class Reconciler implements Disposable {
         this.setError(row, `could not reach the desired state: ${(err as Error).message}`);
       }
       // The main process lived through it: the kernel killed a process started by exec or a console.
-      if (oom && container?.running) this.bus.emit('box.oom', { box: row.name, id: row.id, process: 'exec', at: now() }, row.project);
+      if (oom && container?.running)
+        this.bus.emit('box.oom', { box: row.name, id: row.id, process: 'exec', at: now() }, row.project);
     });
   }
 
@@ -199,7 +213,11 @@ export class Reconciler implements Disposable {
     const retrying = this.refusedRestarts.has(row.id);
     const { count, loop } = retrying ? { count: 0, loop: false } : this.boxes.crashes.record(row.id);
     if (!oomKilled && !loop) {
-      if (!retrying) this.log.warn({ box: row.name, project: row.project, exitCode: container.exitCode, exits: count }, 'main process exited; restarting it');
+      if (!retrying)
+        this.log.warn(
+          { box: row.name, project: row.project, exitCode: container.exitCode, exits: count },
+          'main process exited; restarting it',
+        );
       await this.restartMain(row, container);
       return;
     }
@@ -229,7 +247,10 @@ export class Reconciler implements Disposable {
         throw err;
       }
       this.refusedRestarts.set(row.id, attempts);
-      this.log.warn({ box: row.name, project: row.project, err: err.message, attempts }, 'the engine refused to restart the main process; trying again shortly');
+      this.log.warn(
+        { box: row.name, project: row.project, err: err.message, attempts },
+        'the engine refused to restart the main process; trying again shortly',
+      );
       this.schedule(row.id, RESTART_RETRY_MS);
     }
   }

@@ -40,7 +40,18 @@ before(async () => {
   bases.registerDefault(TEST_IMAGE);
   store = new BoxStore(db);
   const roots = new RootImages(engine, instanceId, log);
-  boxes = new BoxService({ store, engine, bases, bus, monitor, instanceId, log, snapshots: new SnapshotStore(db), roots, volumes: new VolumeStore(db) });
+  boxes = new BoxService({
+    store,
+    engine,
+    bases,
+    bus,
+    monitor,
+    instanceId,
+    log,
+    snapshots: new SnapshotStore(db),
+    roots,
+    volumes: new VolumeStore(db),
+  });
   recreator = new BoxRecreator({ store, engine, boxes, roots, bus, instanceId, log });
 });
 after(async () => {
@@ -60,7 +71,8 @@ async function sh(containerId: string, script: string): Promise<string> {
   return out;
 }
 
-const recreateCurrent = (name: string) => boxes.mutex.run(boxes.find('rc', name).id, () => recreator.recreate(boxes.find('rc', name), 'current'));
+const recreateCurrent = (name: string) =>
+  boxes.mutex.run(boxes.find('rc', name).id, () => recreator.recreate(boxes.find('rc', name), 'current'));
 
 test('recreating a running box from its current root keeps the box, its files and its running state', async () => {
   const box = await boxes.create('rc', { name: 'live', environment: { A: '1' }, tags: { t: 'v' } });
@@ -74,7 +86,10 @@ test('recreating a running box from its current root keeps the box, its files an
   assert.deepEqual(JSON.parse(after.environment), { A: '1' });
   assert.deepEqual(JSON.parse(after.tags), { t: 'v' });
   const containers = await containersOfBox(box.id);
-  assert.deepEqual(containers.map((c) => [c.Id, c.State]), [[after.container_id, 'running']]);
+  assert.deepEqual(
+    containers.map((c) => [c.Id, c.State]),
+    [[after.container_id, 'running']],
+  );
   assert.equal(await sh(after.container_id!, 'cat /root/file'), 'kept\n');
 
   // A second recreate builds on the first root image; deleting the box takes both.
@@ -101,15 +116,26 @@ test('a swap recorded but cut short by a crash is finished at start: one contain
   await boxes.create('rc', { name: 'cut' });
   const row = boxes.find('rc', 'cut');
   await sh(row.container_id!, 'echo before > /root/file; sync');
-  const image = await engine.commitContainer(row.container_id!, { 'boxdesk.instance': instanceId, 'boxdesk.role': 'root', 'boxdesk.owner': row.id });
+  const image = await engine.commitContainer(row.container_id!, {
+    'boxdesk.instance': instanceId,
+    'boxdesk.role': 'root',
+    'boxdesk.owner': row.id,
+  });
   await sh(row.container_id!, 'echo after > /root/file; sync');
   // What a crash after the intent was written leaves: the row says where to go, the old container is still there.
-  store.update(row.id, { pending_root: JSON.stringify({ image, ownsImage: true, origin: null, run: true }) }, row.updated_at);
+  store.update(
+    row.id,
+    { pending_root: JSON.stringify({ image, ownsImage: true, origin: null, run: true }) },
+    row.updated_at,
+  );
   await recreator.finishPending();
   const done = boxes.find('rc', 'cut');
   assert.equal(done.pending_root, null);
   assert.equal(done.image, image);
   const containers = await containersOfBox(row.id);
-  assert.deepEqual(containers.map((c) => [c.Id, c.State]), [[done.container_id, 'running']]);
+  assert.deepEqual(
+    containers.map((c) => [c.Id, c.State]),
+    [[done.container_id, 'running']],
+  );
   assert.equal(await sh(done.container_id!, 'cat /root/file'), 'before\n');
 });

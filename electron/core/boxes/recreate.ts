@@ -41,7 +41,10 @@ export class BoxRecreator {
   /** Replaces the container. The caller holds the box's mutex. */
   async recreate(row: BoxRow, root: NewRoot | 'current'): Promise<BoxRow> {
     if (!row.container_id || !['running', 'stopped'].includes(row.status)) {
-      throw new ApiError('conflict', `cannot replace the root of box "${row.name}" while it is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}`);
+      throw new ApiError(
+        'conflict',
+        `cannot replace the root of box "${row.name}" while it is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}`,
+      );
     }
     let target: NewRoot;
     if (root === 'current') {
@@ -73,13 +76,27 @@ export class BoxRecreator {
       await this.deps.boxes.mutex.run(row.id, async () => {
         const current = this.deps.store.getById(row.id);
         if (!current?.pending_root) return;
-        this.deps.log.warn({ box: current.name, project: current.project }, 'finishing a root replacement interrupted by a crash');
+        this.deps.log.warn(
+          { box: current.name, project: current.project },
+          'finishing a root replacement interrupted by a crash',
+        );
         // Whatever the crash left (the old container, a new one not yet recorded) goes; the swap is redone.
-        for (const c of await this.deps.engine.listContainers({ [LABELS.id]: current.id, [LABELS.instance]: this.deps.instanceId })) await this.deps.engine.removeContainer(c.id);
+        for (const c of await this.deps.engine.listContainers({
+          [LABELS.id]: current.id,
+          [LABELS.instance]: this.deps.instanceId,
+        }))
+          await this.deps.engine.removeContainer(c.id);
         const done = await this.swap(this.deps.store.update(current.id, { container_id: null }, now()).id);
         // A swap that failed earlier left the box in error; finished, it is what it was before.
         if (done.status === 'error') {
-          const next = this.deps.store.update(done.id, { status: (JSON.parse(current.pending_root) as PendingRoot).run ? 'running' : 'stopped', status_reason: null }, now());
+          const next = this.deps.store.update(
+            done.id,
+            {
+              status: (JSON.parse(current.pending_root) as PendingRoot).run ? 'running' : 'stopped',
+              status_reason: null,
+            },
+            now(),
+          );
           this.deps.bus.emit('box.status', { box: toBox(next) }, next.project);
         }
       });
@@ -98,12 +115,18 @@ export class BoxRecreator {
     const previous = { image: row.image, owned: row.owns_image === 1 };
     const spec = this.deps.boxes.containerSpec({ ...row, image: target.image });
     const containerId = await engine.createContainer({ ...spec, name: `${spec.name}-${randomBase32(4)}` });
-    row = store.update(row.id, { container_id: containerId, image: target.image, owns_image: target.ownsImage ? 1 : 0, origin: target.origin }, now());
+    row = store.update(
+      row.id,
+      { container_id: containerId, image: target.image, owns_image: target.ownsImage ? 1 : 0, origin: target.origin },
+      now(),
+    );
     const shouldRun = target.run;
     const removeOld = async () => {
-      for (const c of await engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId })) if (c.id !== containerId) await engine.removeContainer(c.id);
+      for (const c of await engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId }))
+        if (c.id !== containerId) await engine.removeContainer(c.id);
       // The old root image goes when the box owned it (the engine keeps it while something else builds on it).
-      if (previous.owned && previous.image !== target.image) await engine.removeImage(previous.image).catch(() => undefined);
+      if (previous.owned && previous.image !== target.image)
+        await engine.removeImage(previous.image).catch(() => undefined);
     };
     await Promise.all([removeOld(), shouldRun ? engine.startContainer(containerId) : Promise.resolve()]);
     row = store.update(row.id, { pending_root: null }, now());

@@ -93,7 +93,10 @@ export class RootImages {
     try {
       const tar = await this.engine.exportContainer(helper);
       const flat = await this.engine.importImage(tar, { labels: this.labels(role, owner), config: details.config });
-      this.log.info({ owner, layers: details.layers, ms: Date.now() - started }, 'flattened a deep image chain into one layer');
+      this.log.info(
+        { owner, layers: details.layers, ms: Date.now() - started },
+        'flattened a deep image chain into one layer',
+      );
       return flat;
     } finally {
       await this.engine.removeContainer(helper).catch(() => undefined);
@@ -103,6 +106,10 @@ export class RootImages {
 
   /** Removes helper containers left by a crash mid-flatten. Only at start. */
   async removeHelpers(): Promise<void> {
-    for (const c of await this.engine.listContainers({ 'boxdesk.instance': this.instanceId, [IMAGE_LABELS.role]: 'tmp' })) await this.engine.removeContainer(c.id);
+    for (const c of await this.engine.listContainers({
+      'boxdesk.instance': this.instanceId,
+      [IMAGE_LABELS.role]: 'tmp',
+    }))
+      await this.engine.removeContainer(c.id);
   }
 }

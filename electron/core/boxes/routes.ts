@@ -31,24 +31,40 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
       schema: {
         tags,
         summary: 'Create a box; answers when it is running',
-        description: 'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it. N simultaneous creates of one name give one 201 and N-1 409. With an Idempotency-Key header a retry answers the first success again.',
+        description:
+          'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it. N simultaneous creates of one name give one 201 and N-1 409. With an Idempotency-Key header a retry answers the first success again.',
         params: ProjectParams,
         headers: IdempotencyHeaders,
         body: BoxCreate,
         response: { 201: Box, ...problemResponses(404, 409) },
       },
     },
-    async (request, reply) => answerIdempotently(idempotency, request, reply, 201, () => boxes.create(request.params.project, request.body)),
+    async (request, reply) =>
+      answerIdempotently(idempotency, request, reply, 201, () => boxes.create(request.params.project, request.body)),
   );
 
   api.get(
     base,
-    { config: { scope: 'read' }, schema: { tags, summary: 'List boxes, oldest first', params: ProjectParams, querystring: BoxListQuery, response: { 200: BoxList } } },
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'List boxes, oldest first',
+        params: ProjectParams,
+        querystring: BoxListQuery,
+        response: { 200: BoxList },
+      },
+    },
     async (request) => boxes.list(request.params.project, request.query),
   );
 
-  api.get(`${base}/:name`, { config: { scope: 'read' }, schema: { tags, summary: 'Get a box', params: BoxParams, response: { 200: Box, ...problemResponses(404) } } }, async (request) =>
-    boxes.get(request.params.project, request.params.name),
+  api.get(
+    `${base}/:name`,
+    {
+      config: { scope: 'read' },
+      schema: { tags, summary: 'Get a box', params: BoxParams, response: { 200: Box, ...problemResponses(404) } },
+    },
+    async (request) => boxes.get(request.params.project, request.params.name),
   );
 
   api.put(
@@ -58,29 +74,59 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
       schema: {
         tags,
         summary: 'Update a box; answers with the full representation',
-        description: 'config.cpus and config.ram_mb apply live; environment applies to every exec and console started afterwards; port, tags and termination_grace_period_seconds apply at once. Given maps replace the stored ones.',
+        description:
+          'config.cpus and config.ram_mb apply live; environment applies to every exec and console started afterwards; port, tags and termination_grace_period_seconds apply at once. Given maps replace the stored ones.',
         params: BoxParams,
         body: BoxUpdate,
         response: { 200: Box, ...problemResponses(404, 409) },
       },
     },
-    async (request, reply) => boxes.update(request.params.project, request.params.name, request.body, clientGone(reply)),
+    async (request, reply) =>
+      boxes.update(request.params.project, request.params.name, request.body, clientGone(reply)),
   );
 
-  api.delete(`${base}/:name`, { config: { scope: 'write' }, schema: { tags, summary: 'Delete a box and its container', params: BoxParams, response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(404, 409) } } }, async (request, reply) => {
-    await boxes.deleteForClient(request.params.project, request.params.name, clientGone(reply));
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    `${base}/:name`,
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Delete a box and its container',
+        params: BoxParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await boxes.deleteForClient(request.params.project, request.params.name, clientGone(reply));
+      return reply.code(204).send(null);
+    },
+  );
 
   api.post(
     `${base}/:name/stop`,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Stop: SIGTERM, then SIGKILL after the grace period (at most 300 s). Idempotent.', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Stop: SIGTERM, then SIGKILL after the grace period (at most 300 s). Idempotent.',
+        params: BoxParams,
+        response: { 200: Box, ...problemResponses(404, 409) },
+      },
+    },
     async (request, reply) => boxes.stop(request.params.project, request.params.name, clientGone(reply)),
   );
 
   api.post(
     `${base}/:name/resume`,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Resume a stopped box, or restart one in error. Idempotent.', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Resume a stopped box, or restart one in error. Idempotent.',
+        params: BoxParams,
+        response: { 200: Box, ...problemResponses(404, 409) },
+      },
+    },
     async (request, reply) => boxes.resume(request.params.project, request.params.name, clientGone(reply)),
   );
 
@@ -88,10 +134,19 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
     `${base}/:name/logs`,
     {
       config: { scope: 'read' },
-      schema: { tags, summary: "The main process's output (text/plain); follow streams until the client leaves or the box stops", params: BoxParams, querystring: LogsQuery, response: { 200: textStream('text/plain', "The main process's output"), ...problemResponses(404) } },
+      schema: {
+        tags,
+        summary: "The main process's output (text/plain); follow streams until the client leaves or the box stops",
+        params: BoxParams,
+        querystring: LogsQuery,
+        response: { 200: textStream('text/plain', "The main process's output"), ...problemResponses(404) },
+      },
     },
     async (request, reply) => {
-      const stream = await boxes.logs(request.params.project, request.params.name, { tail: request.query.tail, follow: request.query.follow ?? false });
+      const stream = await boxes.logs(request.params.project, request.params.name, {
+        tail: request.query.tail,
+        follow: request.query.follow ?? false,
+      });
       sendLiveStream(reply, 'text/plain; charset=utf-8', stream);
     },
   );

@@ -1,7 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
-import { DEFAULT_CONFIG, DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS, type Box, type BoxCreate, type BoxListQuery, type BoxUpdate, type Config, type ResolvedConfig } from '../../../shared/schemas/box';
+import {
+  DEFAULT_CONFIG,
+  DEFAULT_GRACE_SECONDS,
+  MAX_GRACE_SECONDS,
+  type Box,
+  type BoxCreate,
+  type BoxListQuery,
+  type BoxUpdate,
+  type Config,
+  type ResolvedConfig,
+} from '../../../shared/schemas/box';
 import { DEFAULT_BASE, type BaseService } from '../bases/service';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
@@ -70,13 +80,23 @@ export class BoxService {
    * longer than the bound answers 409; one whose client has gone is dropped.
    */
   private queued<T>(row: BoxRow, task: () => Promise<T>, options: CallOptions = {}): Promise<T> {
-    return this.mutex.run(row.id, task, { signal: options.signal, maxWaitMs: this.queueWaitMs }).catch((err: unknown) => {
-      if (!(err instanceof QueueWaitError)) throw err;
-      const status = this.store.getById(row.id)?.status ?? row.status;
-      if (err.reason === 'aborted') throw new ApiError('conflict', `the client went away while this request waited for box "${row.name}"; nothing was done`);
-      const hint = 'try again later; a delete does not wait behind other operations';
-      throw new ApiError('conflict', `box "${row.name}" is busy: another operation on it (it is ${status}) did not finish within ${Math.round(this.queueWaitMs / 1000)} s; ${hint}`, { hint });
-    });
+    return this.mutex
+      .run(row.id, task, { signal: options.signal, maxWaitMs: this.queueWaitMs })
+      .catch((err: unknown) => {
+        if (!(err instanceof QueueWaitError)) throw err;
+        const status = this.store.getById(row.id)?.status ?? row.status;
+        if (err.reason === 'aborted')
+          throw new ApiError(
+            'conflict',
+            `the client went away while this request waited for box "${row.name}"; nothing was done`,
+          );
+        const hint = 'try again later; a delete does not wait behind other operations';
+        throw new ApiError(
+          'conflict',
+          `box "${row.name}" is busy: another operation on it (it is ${status}) did not finish within ${Math.round(this.queueWaitMs / 1000)} s; ${hint}`,
+          { hint },
+        );
+      });
   }
 
   private check(row: BoxRow, op: BoxOperation): void {
@@ -118,12 +138,19 @@ export class BoxService {
   }
 
   list(project: string, query: BoxListQuery): { items: Box[]; next_cursor: string | null } {
-    const tags = (query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag]).map((t): [string, string] => {
-      const i = t.indexOf(':');
-      return [t.slice(0, i), t.slice(i + 1)];
-    });
+    const tags = (query.tag === undefined ? [] : Array.isArray(query.tag) ? query.tag : [query.tag]).map(
+      (t): [string, string] => {
+        const i = t.indexOf(':');
+        return [t.slice(0, i), t.slice(i + 1)];
+      },
+    );
     const limit = query.limit ?? 100;
-    const rows = this.store.list(project, { status: query.status, tags, after: query.cursor ? decodeCursor(query.cursor) : undefined, limit: limit + 1 });
+    const rows = this.store.list(project, {
+      status: query.status,
+      tags,
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
     return { items: page.map(toBox), next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
   }
@@ -134,7 +161,11 @@ export class BoxService {
 
   private requireEngine(): void {
     const health = this.deps.monitor.current;
-    if (!health.up) throw new ApiError('engine_unavailable', `the container engine is unreachable (${health.reason}); start it and try again`);
+    if (!health.up)
+      throw new ApiError(
+        'engine_unavailable',
+        `the container engine is unreachable (${health.reason}); start it and try again`,
+      );
   }
 
   private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): BoxRow {
@@ -145,7 +176,9 @@ export class BoxService {
 
   async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
     if (input.fork !== undefined && input.base !== undefined) {
-      throw new ApiError('invalid_body', 'give either fork or base, not both', { errors: [{ path: 'body.fork', message: 'cannot be combined with base' }] });
+      throw new ApiError('invalid_body', 'give either fork or base, not both', {
+        errors: [{ path: 'body.fork', message: 'cannot be combined with base' }],
+      });
     }
     // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
     const source = input.fork !== undefined ? resolveForkSource(this, this.deps.snapshots, project, input.fork) : null;
@@ -154,10 +187,23 @@ export class BoxService {
     this.requireEngine();
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
-    if (this.store.get(project, input.name)) throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
-    const root: NewRoot = source ? await forkRoot(this, this.deps.roots, this.deps.snapshots, source) : { image: await this.deps.bases.resolveImage(baseName!), ownsImage: false, origin: null };
+    if (this.store.get(project, input.name))
+      throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
+    const root: NewRoot = source
+      ? await forkRoot(this, this.deps.roots, this.deps.snapshots, source)
+      : { image: await this.deps.bases.resolveImage(baseName!), ownsImage: false, origin: null };
     const image = root.image;
-    const row = newBoxRow({ project, input, baseName, root, config, dataMounts, internal, source, storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit) });
+    const row = newBoxRow({
+      project,
+      input,
+      baseName,
+      root,
+      config,
+      dataMounts,
+      internal,
+      source,
+      storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
+    });
     // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
     try {
       requireVolumes(this.deps.volumes, project, dataMounts);
@@ -195,7 +241,10 @@ export class BoxService {
   async bringUp(row: BoxRow): Promise<BoxRow> {
     let containerId = row.container_id;
     if (!containerId) {
-      const existing = await this.engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId });
+      const existing = await this.engine.listContainers({
+        [LABELS.id]: row.id,
+        [LABELS.instance]: this.deps.instanceId,
+      });
       containerId = existing[0]?.id ?? (await this.engine.createContainer(this.containerSpec(row)));
       row = this.store.update(row.id, { container_id: containerId }, now());
     }
@@ -203,13 +252,21 @@ export class BoxService {
       await this.engine.startContainer(containerId);
     } catch (err) {
       if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;
-      return this.setStatus(row, 'error', `main process could not start: ${err.message}; fix the base's image (its /bin/sh must run), then delete this box and create it again`);
+      return this.setStatus(
+        row,
+        'error',
+        `main process could not start: ${err.message}; fix the base's image (its /bin/sh must run), then delete this box and create it again`,
+      );
     }
     return this.setStatus(row, 'running');
   }
 
   containerSpec(row: BoxRow): ContainerSpec {
-    return containerSpecOf(row, { instanceId: this.deps.instanceId, graceSeconds: this.graceOf(row), mounts: engineMounts(this.deps.volumes, row) });
+    return containerSpecOf(row, {
+      instanceId: this.deps.instanceId,
+      graceSeconds: this.graceOf(row),
+      mounts: engineMounts(this.deps.volumes, row),
+    });
   }
 
   /**
@@ -233,7 +290,9 @@ export class BoxService {
   }
 
   private deletedMeanwhile(row: BoxRow): ApiError {
-    return new ApiError('conflict', `box "${row.name}" was deleted while this request was in progress`, { hint: 'create it again if you still need it' });
+    return new ApiError('conflict', `box "${row.name}" was deleted while this request was in progress`, {
+      hint: 'create it again if you still need it',
+    });
   }
 
   stop(project: string, name: string, options: CallOptions = {}): Promise<Box> {
@@ -255,7 +314,8 @@ export class BoxService {
   /** SIGTERM, the grace period (bounded), SIGKILL. A container paused from outside is thawed first so it can end. */
   async stopContainer(row: BoxRow): Promise<void> {
     if (!row.container_id) return;
-    if (row.status === 'error' || row.status === 'stopping') await this.engine.unpauseContainer(row.container_id).catch(() => undefined);
+    if (row.status === 'error' || row.status === 'stopping')
+      await this.engine.unpauseContainer(row.container_id).catch(() => undefined);
     await this.engine.stopContainer(row.container_id, this.graceOf(row));
   }
 
@@ -282,7 +342,9 @@ export class BoxService {
           if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
           this.store.update(row.id, { container_id: null }, now());
           this.setStatus(row, 'error', CONTAINER_GONE);
-          throw new ApiError('conflict', `cannot resume box "${name}": ${CONTAINER_GONE}`, { hint: 'delete the box and create it again' });
+          throw new ApiError('conflict', `cannot resume box "${name}": ${CONTAINER_GONE}`, {
+            hint: 'delete the box and create it again',
+          });
         });
         return toBox(this.setStatus(row, 'running'));
       },
@@ -309,7 +371,12 @@ export class BoxService {
 
   async delete(project: string, name: string, options: CallOptions = {}): Promise<void> {
     const first = this.find(project, name);
-    if (this.mutex.isBusy(first.id) && first.container_id && first.status !== 'creating' && first.status !== 'deleting') {
+    if (
+      this.mutex.isBusy(first.id) &&
+      first.container_id &&
+      first.status !== 'creating' &&
+      first.status !== 'deleting'
+    ) {
       this.requireEngine();
       this.preempted.add(first.id);
       this.setStatus(first, 'deleting');
@@ -337,7 +404,10 @@ export class BoxService {
 
   async finishDelete(row: BoxRow): Promise<void> {
     if (row.container_id) await this.engine.removeContainer(row.container_id);
-    const leftovers = await this.engine.listContainers({ [LABELS.id]: row.id, [LABELS.instance]: this.deps.instanceId });
+    const leftovers = await this.engine.listContainers({
+      [LABELS.id]: row.id,
+      [LABELS.instance]: this.deps.instanceId,
+    });
     for (const c of leftovers) await this.engine.removeContainer(c.id);
     // A fork's committed image goes with it (the engine keeps it while other forks build on it).
     if (row.owns_image) await this.engine.removeImage(row.image);
@@ -356,11 +426,16 @@ export class BoxService {
         const current = configOf(row);
         const config = this.resolveConfig(input.config, current);
         if (row.storage_enforced && config.storage_gb !== current.storage_gb) {
-          throw new ApiError('conflict', 'config.storage_gb is enforced by the engine and can only be set when the box is created', {
-            errors: [{ path: 'body.config.storage_gb', message: 'cannot change after create' }],
-          });
+          throw new ApiError(
+            'conflict',
+            'config.storage_gb is enforced by the engine and can only be set when the box is created',
+            {
+              errors: [{ path: 'body.config.storage_gb', message: 'cannot change after create' }],
+            },
+          );
         }
-        const limitsChanged = config.cpus !== current.cpus || config.ram_mb !== current.ram_mb || config.pids_limit !== current.pids_limit;
+        const limitsChanged =
+          config.cpus !== current.cpus || config.ram_mb !== current.ram_mb || config.pids_limit !== current.pids_limit;
         // A box in error may have lost its container: its new limits are recorded and applied when it is resumed.
         if (limitsChanged && row.container_id && row.status !== 'error') {
           this.requireEngine();
@@ -373,7 +448,9 @@ export class BoxService {
             ...(input.environment !== undefined ? { environment: JSON.stringify(input.environment) } : {}),
             ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
             ...(input.port !== undefined ? { port: input.port } : {}),
-            ...(input.termination_grace_period_seconds !== undefined ? { grace_seconds: input.termination_grace_period_seconds } : {}),
+            ...(input.termination_grace_period_seconds !== undefined
+              ? { grace_seconds: input.termination_grace_period_seconds }
+              : {}),
           },
           now(),
         );
@@ -388,7 +465,8 @@ export class BoxService {
   async logs(project: string, name: string, options: { tail?: number; follow: boolean }): Promise<Readable> {
     const row = this.find(project, name);
     this.check(row, 'logs');
-    if (!row.container_id) throw new ApiError('conflict', `box "${name}" has no container (${row.status_reason ?? row.status})`);
+    if (!row.container_id)
+      throw new ApiError('conflict', `box "${name}" has no container (${row.status_reason ?? row.status})`);
     this.requireEngine();
     return this.engine.logs(row.container_id, options);
   }

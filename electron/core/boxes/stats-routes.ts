@@ -20,7 +20,12 @@ export class BoxStatsService {
   }
 
   /** Checks the box now (409 before any answer), then samples until `signal` aborts or the box stops running. */
-  stream(project: string, name: string, onSample: (sample: BoxStats) => void, signal: AbortSignal): () => Promise<void> {
+  stream(
+    project: string,
+    name: string,
+    onSample: (sample: BoxStats) => void,
+    signal: AbortSignal,
+  ): () => Promise<void> {
     const row = this.boxes.requireRunning(project, name, 'stats');
     const local = new AbortController();
     signal.addEventListener('abort', () => local.abort(), { once: true });
@@ -49,7 +54,13 @@ export function registerBoxStatsRoutes(app: FastifyInstance, boxes: BoxService, 
           'One BoxStats. With ?stream=1 the answer is application/x-ndjson: one BoxStats line a second until the client leaves or the box stops. A box that is not running: 409.',
         params: BoxParams,
         querystring: StatsQuery,
-        response: { 200: { description: 'One sample (application/json), or with ?stream=1 one sample a line (application/x-ndjson)', content: { 'application/json': { schema: BoxStats }, 'application/x-ndjson': { schema: BoxStats } } }, ...problemResponses(404, 409) },
+        response: {
+          200: {
+            description: 'One sample (application/json), or with ?stream=1 one sample a line (application/x-ndjson)',
+            content: { 'application/json': { schema: BoxStats }, 'application/x-ndjson': { schema: BoxStats } },
+          },
+          ...problemResponses(404, 409),
+        },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,10 @@
-import { DEFAULT_CONFIG, type Box, type BoxStatus, type DataMount, type ResolvedConfig } from '../../../shared/schemas/box';
+import {
+  DEFAULT_CONFIG,
+  type Box,
+  type BoxStatus,
+  type DataMount,
+  type ResolvedConfig,
+} from '../../../shared/schemas/box';
 import type { Db } from '../db/database';
 import type { ResourceLimits } from '../engine/container-engine';
 
@@ -75,7 +81,27 @@ export interface ListFilter {
   limit: number;
 }
 
-type Patch = Partial<Pick<BoxRow, 'status' | 'status_reason' | 'config' | 'environment' | 'tags' | 'port' | 'grace_seconds' | 'container_id' | 'owns_image' | 'image' | 'origin' | 'pending_root' | 'url' | 'url_auth' | 'published_domains' | 'data_mounts'>>;
+type Patch = Partial<
+  Pick<
+    BoxRow,
+    | 'status'
+    | 'status_reason'
+    | 'config'
+    | 'environment'
+    | 'tags'
+    | 'port'
+    | 'grace_seconds'
+    | 'container_id'
+    | 'owns_image'
+    | 'image'
+    | 'origin'
+    | 'pending_root'
+    | 'url'
+    | 'url_auth'
+    | 'published_domains'
+    | 'data_mounts'
+  >
+>;
 
 export class BoxStore {
   constructor(private readonly db: Db) {}
@@ -84,13 +110,16 @@ export class BoxStore {
   insert(row: BoxRow): boolean {
     const cols = Object.keys(row);
     const result = this.db
-      .prepare(`INSERT INTO boxes (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT(project, name) DO NOTHING`)
+      .prepare(
+        `INSERT INTO boxes (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT(project, name) DO NOTHING`,
+      )
       .run(row);
     return result.changes > 0;
   }
 
   get(project: string, name: string): BoxRow | undefined {
-    return this.db.prepare('SELECT * FROM boxes WHERE project = ? AND name = ?').get(project, name) as BoxRow | undefined;
+    return this.db.prepare('SELECT * FROM boxes WHERE project = ? AND name = ?').get(project, name) as
+      BoxRow | undefined;
   }
 
   getById(id: string): BoxRow | undefined {
@@ -118,12 +147,18 @@ export class BoxStore {
       params.afterCreated = filter.after.created_at;
       params.afterId = filter.after.id;
     }
-    return this.db.prepare(`SELECT * FROM boxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit`).all(params) as BoxRow[];
+    return this.db
+      .prepare(`SELECT * FROM boxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit`)
+      .all(params) as BoxRow[];
   }
 
   update(id: string, patch: Patch, at: string): BoxRow {
     const cols = Object.keys(patch);
-    this.db.prepare(`UPDATE boxes SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`).run({ ...patch, updated_at: at, id });
+    this.db
+      .prepare(
+        `UPDATE boxes SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`,
+      )
+      .run({ ...patch, updated_at: at, id });
     return this.getById(id)!;
   }
 

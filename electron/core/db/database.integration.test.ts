@@ -21,7 +21,10 @@ test('migrations apply once, in order, and survive a reopen', (t) => {
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const db = openDatabase(dir);
   const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
-  assert.deepEqual(versions, MIGRATIONS.map((_, i) => i + 1));
+  assert.deepEqual(
+    versions,
+    MIGRATIONS.map((_, i) => i + 1),
+  );
   setMeta(db, 'k', 'v');
   db.close();
   const again = openDatabase(dir);

@@ -23,7 +23,10 @@ export function isStorageBusy(err: unknown): boolean {
 export function openDatabase(dataDir: string, options: { nativeBinding?: string } = {}): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Inside Electron the addon must be the copy built for Electron's ABI (scripts/electron-native.mjs).
-  const db = new Database(path.join(dataDir, 'boxdesk.db'), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const db = new Database(
+    path.join(dataDir, 'boxdesk.db'),
+    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+  );
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
@@ -41,7 +44,10 @@ export function migrate(db: Db): void {
     if (applied.has(version)) continue;
     db.transaction(() => {
       db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
+        version,
+        new Date().toISOString(),
+      );
     })();
   }
 }
@@ -51,5 +57,8 @@ export function getMeta(db: Db, key: string): string | undefined {
 }
 
 export function setMeta(db: Db, key: string, value: string): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+    key,
+    value,
+  );
 }

@@ -33,7 +33,9 @@ test('while another process holds an exclusive lock: writes are 503 storage_busy
   }
   const created = await t.api('POST', '/v1/tokens', { name: 'after-lock', scopes: ['read'] });
   assert.equal(created.status, 201);
-  const names = ((await (await t.api('GET', '/v1/tokens')).json()) as { items: { name: string }[] }).items.map((i) => i.name);
+  const names = ((await (await t.api('GET', '/v1/tokens')).json()) as { items: { name: string }[] }).items.map(
+    (i) => i.name,
+  );
   assert.ok(names.includes('after-lock'), 'the acknowledged write is stored');
   assert.ok(!names.includes('during-lock'), 'the refused write left nothing behind');
 });

@@ -43,7 +43,11 @@ export interface ContainerEngine {
   /** The main process's output, stdout and stderr interleaved, as plain bytes. */
   logs(id: string, options: { tail?: number; follow: boolean }): Promise<Readable>;
   /** Domain events of the containers carrying all these labels, until disposed or the engine goes. */
-  watchEvents(labels: Record<string, string>, onEvent: (event: ContainerEvent) => void, onEnd: (err?: Error) => void): Promise<Disposable>;
+  watchEvents(
+    labels: Record<string, string>,
+    onEvent: (event: ContainerEvent) => void,
+    onEnd: (err?: Error) => void,
+  ): Promise<Disposable>;
 
   createExec(containerId: string, spec: ExecSpec): Promise<string>;
   /** Starts an exec and hands up its output already split into stdout and stderr (with a tty, all of it on stdout). */

@@ -22,7 +22,10 @@ after(async () => {
   await engine?.destroy();
 });
 
-async function healthWithin(ms: number, wanted: number): Promise<{ status: number; body: { status: string; cluster: { status: string; reason?: string } } }> {
+async function healthWithin(
+  ms: number,
+  wanted: number,
+): Promise<{ status: number; body: { status: string; cluster: { status: string; reason?: string } } }> {
   const deadline = Date.now() + ms;
   for (;;) {
     const res = await fetch(`${t.url}/healthz`);
@@ -32,24 +35,28 @@ async function healthWithin(ms: number, wanted: number): Promise<{ status: numbe
   }
 }
 
-test('stopping the engine turns /healthz 503 degraded; starting it brings 200 back without restarting the core', { skip: skip ?? false }, async () => {
-  assert.equal((await healthWithin(5000, 200)).status, 200);
+test(
+  'stopping the engine turns /healthz 503 degraded; starting it brings 200 back without restarting the core',
+  { skip: skip ?? false },
+  async () => {
+    assert.equal((await healthWithin(5000, 200)).status, 200);
 
-  await engine.stop();
-  const down = await healthWithin(10_000, 503);
-  assert.equal(down.status, 503);
-  assert.equal(down.body.status, 'degraded');
-  assert.equal(down.body.cluster.status, 'unreachable');
-  assert.ok(down.body.cluster.reason, 'says why');
-  const create = await t.api('POST', '/v1/projects/p/boxes', { name: 'while-down' });
-  assert.equal(create.status, 503);
-  assert.equal(((await create.json()) as { code: string }).code, 'engine_unavailable');
-  assert.equal((await t.api('GET', '/v1/projects/p/boxes')).status, 200, 'the API keeps serving the store');
+    await engine.stop();
+    const down = await healthWithin(10_000, 503);
+    assert.equal(down.status, 503);
+    assert.equal(down.body.status, 'degraded');
+    assert.equal(down.body.cluster.status, 'unreachable');
+    assert.ok(down.body.cluster.reason, 'says why');
+    const create = await t.api('POST', '/v1/projects/p/boxes', { name: 'while-down' });
+    assert.equal(create.status, 503);
+    assert.equal(((await create.json()) as { code: string }).code, 'engine_unavailable');
+    assert.equal((await t.api('GET', '/v1/projects/p/boxes')).status, 200, 'the API keeps serving the store');
 
-  await engine.start();
-  const up = await healthWithin(20_000, 200);
-  assert.equal(up.status, 200);
-  assert.equal(up.body.status, 'ok');
-  const version = (await (await fetch(`${t.url}/version`)).json()) as { engine: { version: string | null } };
-  assert.ok(version.engine.version, 'engine version known again');
-});
+    await engine.start();
+    const up = await healthWithin(20_000, 200);
+    assert.equal(up.status, 200);
+    assert.equal(up.body.status, 'ok');
+    const version = (await (await fetch(`${t.url}/version`)).json()) as { engine: { version: string | null } };
+    assert.ok(version.engine.version, 'engine version known again');
+  },
+);

@@ -16,7 +16,13 @@ export class EventBus {
   constructor(private readonly capacity = 2048) {}
 
   emit<T extends EventType>(type: T, data: Extract<BoxdeskEvent, { type: T }>['data'], project: string | null): void {
-    const event = { id: `${this.epoch}-${++this.seq}`, type, data, project, time: new Date().toISOString() } as BoxdeskEvent;
+    const event = {
+      id: `${this.epoch}-${++this.seq}`,
+      type,
+      data,
+      project,
+      time: new Date().toISOString(),
+    } as BoxdeskEvent;
     this.ring.push(event);
     if (this.ring.length > this.capacity) this.ring.shift();
     for (const listener of this.listeners) listener(event);

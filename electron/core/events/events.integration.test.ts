@@ -8,7 +8,12 @@ before(async () => {
   t = await startTestCore();
 });
 after(async () => {
-  for (const [p, n] of [['ev', 'e1'], ['ev', 'e2'], ['other', 'o1']]) await t.api('DELETE', `/v1/projects/${p}/boxes/${n}`);
+  for (const [p, n] of [
+    ['ev', 'e1'],
+    ['ev', 'e2'],
+    ['other', 'o1'],
+  ])
+    await t.api('DELETE', `/v1/projects/${p}/boxes/${n}`);
   await t.close();
 });
 
@@ -28,7 +33,11 @@ test('box.created, box.status, box.updated and box.deleted carry the box', async
     assert.equal((await t.api('DELETE', '/v1/projects/ev/boxes/e1')).status, 204);
     await sse.waitFor((e) => e.event === 'box.deleted' && boxOf(e).name === 'e1');
     const ids = sse.events.map((e) => Number(e.id!.split('-')[1]));
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ids increase');
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'ids increase',
+    );
   } finally {
     sse.close();
   }
@@ -37,7 +46,9 @@ test('box.created, box.status, box.updated and box.deleted carry the box', async
 test('a client that reconnects with Last-Event-ID misses nothing; an unknown id gets a reset', async () => {
   const first = new SseClient(`${t.url}/v1/events`, t.token);
   await t.api('POST', '/v1/projects/ev/boxes', { name: 'e2' });
-  const seen = await first.waitFor((e) => e.event === 'box.status' && boxOf(e).name === 'e2' && boxOf(e).status === 'running');
+  const seen = await first.waitFor(
+    (e) => e.event === 'box.status' && boxOf(e).name === 'e2' && boxOf(e).status === 'running',
+  );
   first.close();
   // While disconnected:
   await t.api('PUT', '/v1/projects/ev/boxes/e2', { tags: { missed: 'yes' } });
@@ -66,7 +77,11 @@ test('a project-restricted token sees only its project', async () => {
     await t.api('POST', '/v1/projects/other/boxes', { name: 'o1' });
     await t.api('PUT', '/v1/projects/ev/boxes/e2', { tags: { after: 'restricted' } });
     await sse.waitFor((e) => e.event === 'box.updated');
-    assert.ok(sse.events.every((e) => !e.event.startsWith('box.') || (JSON.parse(e.data) as { project: string }).project === 'ev'));
+    assert.ok(
+      sse.events.every(
+        (e) => !e.event.startsWith('box.') || (JSON.parse(e.data) as { project: string }).project === 'ev',
+      ),
+    );
   } finally {
     sse.close();
   }

@@ -31,7 +31,8 @@ export function registerEventRoutes(app: FastifyInstance, bus: EventBus, heartbe
       const lastId = request.headers['last-event-id'];
       if (typeof lastId === 'string' && lastId) {
         const missed = bus.since(lastId);
-        if (missed === null) res.write(`event: ${RESET_EVENT}\ndata: {"reason":"Last-Event-ID is unknown or too old; refetch"}\n\n`);
+        if (missed === null)
+          res.write(`event: ${RESET_EVENT}\ndata: {"reason":"Last-Event-ID is unknown or too old; refetch"}\n\n`);
         else for (const e of missed) if (visible(e)) res.write(frame(e));
       }
       const unsubscribe = bus.subscribe((e) => {

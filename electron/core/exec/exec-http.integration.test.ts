@@ -8,7 +8,10 @@ const B = '/v1/projects/ex/boxes/runner';
 
 before(async () => {
   t = await startTestCore();
-  const res = await t.api('POST', '/v1/projects/ex/boxes', { name: 'runner', environment: { FROM_BOX: 'box', SHARED: 'box' } });
+  const res = await t.api('POST', '/v1/projects/ex/boxes', {
+    name: 'runner',
+    environment: { FROM_BOX: 'box', SHARED: 'box' },
+  });
   assert.equal(res.status, 201);
 });
 after(async () => {
@@ -44,7 +47,10 @@ test('stdout, stderr and the exit code come back separately', async () => {
 });
 
 test("the box's environment is merged under the request's, and an update applies to the next exec", async () => {
-  const r = await run({ command: ['sh', '-c', 'echo $FROM_BOX $SHARED $ONLY_REQ'], env: { SHARED: 'req', ONLY_REQ: 'r' } });
+  const r = await run({
+    command: ['sh', '-c', 'echo $FROM_BOX $SHARED $ONLY_REQ'],
+    env: { SHARED: 'req', ONLY_REQ: 'r' },
+  });
   assert.equal(r.stdout, 'box req r\n');
   await t.api('PUT', B, { environment: { FROM_BOX: 'updated' } });
   const after = await run({ command: ['sh', '-c', 'echo $FROM_BOX-$SHARED'] });
@@ -79,10 +85,18 @@ test('timeout_s kills the whole process tree', async () => {
 });
 
 test('with Accept: application/x-ndjson the output streams as lines, then the exit line', async () => {
-  const res = await t.api('POST', `${B}/exec`, { command: ['sh', '-c', 'echo one; sleep 0.2; echo two >&2; exit 4'] }, { accept: 'application/x-ndjson' });
+  const res = await t.api(
+    'POST',
+    `${B}/exec`,
+    { command: ['sh', '-c', 'echo one; sleep 0.2; echo two >&2; exit 4'] },
+    { accept: 'application/x-ndjson' },
+  );
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /application\/x-ndjson/);
-  const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = (await res.text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   assert.deepEqual(lines.slice(0, -1), [
     { type: 'stdout', data: 'one\n' },
     { type: 'stderr', data: 'two\n' },
@@ -103,7 +117,10 @@ test('bad exec bodies: 400 naming the field', async () => {
     const res = await t.api('POST', `${B}/exec`, body);
     assert.equal(res.status, 400);
     const p = (await res.json()) as { errors: { path: string }[] };
-    assert.ok(p.errors.some((e) => e.path === path), JSON.stringify(p));
+    assert.ok(
+      p.errors.some((e) => e.path === path),
+      JSON.stringify(p),
+    );
   }
 });
 

@@ -10,7 +10,10 @@ const B = '/v1/projects/ws/boxes/term';
 before(async () => {
   // A short grace period so the "session ends after its socket drops" case is quick.
   t = await startTestCore({ args: ['--session-grace', '2'] });
-  assert.equal((await t.api('POST', '/v1/projects/ws/boxes', { name: 'term', environment: { BOX_VAR: 'from-box' } })).status, 201);
+  assert.equal(
+    (await t.api('POST', '/v1/projects/ws/boxes', { name: 'term', environment: { BOX_VAR: 'from-box' } })).status,
+    201,
+  );
 });
 after(async () => {
   await t.api('DELETE', B);
@@ -129,14 +132,23 @@ test('a deliberate close ends the session at once, without waiting out the grace
   const patient = await startTestCore({ args: ['--session-grace', '600'] });
   try {
     assert.equal((await patient.api('POST', '/v1/projects/ws/boxes', { name: 'closer' })).status, 201);
-    const s = new WsSession(`${patient.url.replace('http', 'ws')}/v1/projects/ws/boxes/closer/console`, patient.token, { tty: true });
+    const s = new WsSession(`${patient.url.replace('http', 'ws')}/v1/projects/ws/boxes/closer/console`, patient.token, {
+      tty: true,
+    });
     const ready = await s.waitForControl('ready');
     s.type('sleep 9001 & echo bg\r');
     await s.waitForText(/bg/);
     s.close();
     await s.closed;
     await untilNoProcess(patient.api, '/v1/projects/ws/boxes/closer', /sleep 9001/);
-    await assert.rejects(new WsSession(`${patient.url.replace('http', 'ws')}/v1/projects/ws/boxes/closer/console?session=${ready.session}`, patient.token, { tty: true }).opened, /HTTP 404/);
+    await assert.rejects(
+      new WsSession(
+        `${patient.url.replace('http', 'ws')}/v1/projects/ws/boxes/closer/console?session=${ready.session}`,
+        patient.token,
+        { tty: true },
+      ).opened,
+      /HTTP 404/,
+    );
     await patient.api('DELETE', '/v1/projects/ws/boxes/closer');
   } finally {
     await patient.close();
@@ -148,18 +160,28 @@ test('the upgrade checks the token, its scope, the Origin and the box', async ()
   await assert.rejects(noToken.opened, /HTTP 401/);
   const wrong = new WsSession(wsUrl(`${B}/console`), 'bdk_invalid', { tty: true });
   await assert.rejects(wrong.opened, /HTTP 401/);
-  const { token: reader } = (await (await t.api('POST', '/v1/tokens', { name: 'ro', scopes: ['read'] })).json()) as { token: string };
+  const { token: reader } = (await (await t.api('POST', '/v1/tokens', { name: 'ro', scopes: ['read'] })).json()) as {
+    token: string;
+  };
   const readOnly = new WsSession(wsUrl(`${B}/console`), reader, { tty: true });
   await assert.rejects(readOnly.opened, /HTTP 403/);
-  const { token: other } = (await (await t.api('POST', '/v1/tokens', { name: 'elsewhere', scopes: ['exec'], project: 'elsewhere' })).json()) as { token: string };
+  const { token: other } = (await (
+    await t.api('POST', '/v1/tokens', { name: 'elsewhere', scopes: ['exec'], project: 'elsewhere' })
+  ).json()) as { token: string };
   await assert.rejects(new WsSession(wsUrl(`${B}/console`), other, { tty: true }).opened, /HTTP 403/);
   const foreign = new WsSession(wsUrl(`${B}/console`), t.token, { tty: true, origin: 'http://evil.example' });
   await assert.rejects(foreign.opened, /HTTP 403/);
-  const header = new WsSession(wsUrl(`${B}/console`), null, { tty: true, headers: { authorization: `Bearer ${t.token}` } });
+  const header = new WsSession(wsUrl(`${B}/console`), null, {
+    tty: true,
+    headers: { authorization: `Bearer ${t.token}` },
+  });
   await header.waitForControl('ready');
   header.type('exit\r');
   await header.waitForControl('exit');
-  await assert.rejects(new WsSession(wsUrl('/v1/projects/ws/boxes/nobox/console'), t.token, { tty: true }).opened, /HTTP 404/);
+  await assert.rejects(
+    new WsSession(wsUrl('/v1/projects/ws/boxes/nobox/console'), t.token, { tty: true }).opened,
+    /HTTP 404/,
+  );
   await assert.rejects(new WsSession(wsUrl(`${B}/exec?tty=0`), t.token, { tty: false }).opened, /HTTP 400/);
   await assert.rejects(new WsSession(wsUrl(`${B}/console?token=${t.token}`), null, { tty: true }).opened, /HTTP 401/);
 });
@@ -167,6 +189,9 @@ test('the upgrade checks the token, its scope, the Origin and the box', async ()
 test('exec and console on a stopped box: 409', async () => {
   await t.api('POST', '/v1/projects/ws/boxes', { name: 'sleepy' });
   await t.api('POST', '/v1/projects/ws/boxes/sleepy/stop');
-  await assert.rejects(new WsSession(wsUrl('/v1/projects/ws/boxes/sleepy/console'), t.token, { tty: true }).opened, /HTTP 409/);
+  await assert.rejects(
+    new WsSession(wsUrl('/v1/projects/ws/boxes/sleepy/console'), t.token, { tty: true }).opened,
+    /HTTP 409/,
+  );
   await t.api('DELETE', '/v1/projects/ws/boxes/sleepy');
 });

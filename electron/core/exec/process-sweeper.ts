@@ -49,7 +49,12 @@ export class ProcessSweeper {
   }
 
   private async run(containerId: string, args: string[]): Promise<void> {
-    const execId = await this.engine.createExec(containerId, { command: ['/bin/sh', '-c', SWEEP_SCRIPT, 'boxdesk-sweep', ...args], env: {}, tty: false, stdin: false });
+    const execId = await this.engine.createExec(containerId, {
+      command: ['/bin/sh', '-c', SWEEP_SCRIPT, 'boxdesk-sweep', ...args],
+      env: {},
+      tty: false,
+      stdin: false,
+    });
     const { stdout, stderr } = await this.engine.startExec(execId, { tty: false, stdin: false });
     stderr.resume();
     await new Promise<void>((resolve) => {

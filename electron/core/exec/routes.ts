@@ -40,7 +40,8 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sock
         return exec.run(project, name, request.body, undefined, abort.signal);
       }
       const out = new PassThrough();
-      const write = (line: ExecStreamLine | { type: 'error'; code: string; message: string }) => out.write(`${JSON.stringify(line)}\n`);
+      const write = (line: ExecStreamLine | { type: 'error'; code: string; message: string }) =>
+        out.write(`${JSON.stringify(line)}\n`);
       // Validate the box before answering 200, so a stopped box is still a 409.
       exec.assertRunnable(project, name);
       void exec
@@ -63,14 +64,20 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sock
         config: { scope: 'exec' },
         schema: {
           tags,
-          summary: kind === 'exec' ? 'WebSocket: run a command interactively' : 'WebSocket: an interactive login shell on a TTY',
+          summary:
+            kind === 'exec'
+              ? 'WebSocket: run a command interactively'
+              : 'WebSocket: an interactive login shell on a TTY',
           description: `WebSocket upgrade only (see docs/protocol.md). Offer the subprotocols "${WS_PROTOCOL}" and "bearer.<token>", or send Authorization. Query: ${kind === 'exec' ? 'command (repeated), tty=0|1, ' : ''}cols, rows, session (to reattach).`,
           params: BoxParams,
           response: problemResponses(404, 409),
         },
       },
       async () => {
-        throw new ApiError('invalid_body', `${kind} is a WebSocket endpoint: connect with an Upgrade: websocket request`);
+        throw new ApiError(
+          'invalid_body',
+          `${kind} is a WebSocket endpoint: connect with an Upgrade: websocket request`,
+        );
       },
     );
   }

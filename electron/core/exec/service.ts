@@ -26,7 +26,11 @@ const OOM_EVENT_WAIT_MS = 1000;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** A login shell: bash where the box has it, else sh. */
-export const CONSOLE_COMMAND = ['/bin/sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi'];
+export const CONSOLE_COMMAND = [
+  '/bin/sh',
+  '-c',
+  'if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi',
+];
 
 export class ExecService implements Disposable {
   readonly sweeper: ProcessSweeper;
@@ -48,18 +52,33 @@ export class ExecService implements Disposable {
   }
 
   /** Runs a command to completion; `onChunk` (for x-ndjson) receives output as it comes. */
-  async run(project: string, name: string, req: ExecRequest, onChunk?: (line: ExecStreamLine) => void, signal?: AbortSignal): Promise<ExecResult> {
+  async run(
+    project: string,
+    name: string,
+    req: ExecRequest,
+    onChunk?: (line: ExecStreamLine) => void,
+    signal?: AbortSignal,
+  ): Promise<ExecResult> {
     const sessionId = newId('ses');
     const { row, env } = this.environment(project, name, req.env, sessionId);
     const containerId = row.container_id!;
     const started = Date.now();
     const stdin = req.stdin !== undefined;
     const { execId, streams } = await this.refusedAsConflict(row, async () => {
-      const id = await this.deps.engine.createExec(containerId, { command: req.command, env, cwd: req.cwd, tty: false, stdin });
+      const id = await this.deps.engine.createExec(containerId, {
+        command: req.command,
+        env,
+        cwd: req.cwd,
+        tty: false,
+        stdin,
+      });
       return { execId: id, streams: await this.deps.engine.startExec(id, { tty: false, stdin }) };
     });
     const limit = this.deps.config.execOutputLimit;
-    const out = { 1: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') }, 2: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') } };
+    const out = {
+      1: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') },
+      2: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') },
+    };
     let truncated = false;
     const collect = (channel: 1 | 2) => (payload: Buffer) => {
       const o = out[channel];
@@ -78,7 +97,10 @@ export class ExecService implements Disposable {
         o.parts.push(kept);
       }
     };
-    const kill = (why: string) => this.sweeper.killAll(containerId, sessionId).catch((err) => this.deps.log.warn({ err }, `exec ${why} kill failed`));
+    const kill = (why: string) =>
+      this.sweeper
+        .killAll(containerId, sessionId)
+        .catch((err) => this.deps.log.warn({ err }, `exec ${why} kill failed`));
     // A client that goes away (Ctrl-C on `box exec`) takes its command with it.
     const onAbort = () => void kill('abort');
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -87,7 +109,9 @@ export class ExecService implements Disposable {
       () => true,
     );
     let timer: NodeJS.Timeout | null = null;
-    const deadline = req.timeout_s ? new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), req.timeout_s! * 1000))) : null;
+    const deadline = req.timeout_s
+      ? new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), req.timeout_s! * 1000)))
+      : null;
     let timedOut: boolean;
     try {
       timedOut = !(await (deadline ? Promise.race([pumped, deadline]) : pumped));
@@ -95,7 +119,10 @@ export class ExecService implements Disposable {
         // timeout_s bounds the answer: the kill gets a moment to end the output, then the answer goes
         // without waiting for it (a fork bomb can keep the sweep itself from starting).
         const killing = kill('timeout');
-        const ended = await Promise.race([Promise.all([pumped, killing]).then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
+        const ended = await Promise.race([
+          Promise.all([pumped, killing]).then(() => true),
+          delay(KILL_GRACE_MS).then(() => false),
+        ]);
         if (!ended) streams.close();
       }
     } finally {
@@ -158,12 +185,22 @@ export class ExecService implements Disposable {
   }
 
   /** Starts an interactive session (exec with tty=0|1, or a console). */
-  async open(project: string, name: string, spec: Omit<SessionSpec, 'env' | 'containerId' | 'id' | 'project' | 'box'> & { env?: Record<string, string> }): Promise<TerminalSession> {
+  async open(
+    project: string,
+    name: string,
+    spec: Omit<SessionSpec, 'env' | 'containerId' | 'id' | 'project' | 'box'> & { env?: Record<string, string> },
+  ): Promise<TerminalSession> {
     const id = newId('ses');
     const { row, env } = this.environment(project, name, spec.env, id);
     const session = new TerminalSession(
       { ...spec, id, env, containerId: row.container_id!, project, box: name },
-      { engine: this.deps.engine, sweeper: this.sweeper, log: this.deps.log, graceMs: this.deps.config.sessionGraceSeconds * 1000, exitCode: (e) => this.exitCode(e) },
+      {
+        engine: this.deps.engine,
+        sweeper: this.sweeper,
+        log: this.deps.log,
+        graceMs: this.deps.config.sessionGraceSeconds * 1000,
+        exitCode: (e) => this.exitCode(e),
+      },
     );
     this.sessions.set(id, session);
     session.onEnd(() => this.sessions.delete(id));
@@ -186,7 +223,12 @@ export class ExecService implements Disposable {
 }
 
 /** Collects the exec's output, writing stdin first when given; resolves once both outputs have ended. */
-function pump(streams: ExecStreams, onStdout: (b: Buffer) => void, onStderr: (b: Buffer) => void, stdin: string | undefined): Promise<void> {
+function pump(
+  streams: ExecStreams,
+  onStdout: (b: Buffer) => void,
+  onStderr: (b: Buffer) => void,
+  stdin: string | undefined,
+): Promise<void> {
   const drain = (stream: Readable, onData: (b: Buffer) => void) =>
     new Promise<void>((resolve, reject) => {
       stream.on('data', onData);

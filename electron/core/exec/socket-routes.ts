@@ -11,7 +11,8 @@ function dimension(query: URLSearchParams, key: string): number | undefined {
   const v = query.get(key);
   if (v === null) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 10000) throw new ApiError('invalid_body', `query.${key} must be a whole number from 1 to 10000`);
+  if (!Number.isInteger(n) || n < 1 || n > 10000)
+    throw new ApiError('invalid_body', `query.${key} must be a whole number from 1 to 10000`);
   return n;
 }
 
@@ -35,7 +36,13 @@ export function registerExecSockets(sockets: SocketRouter, exec: ExecService): v
       const { project, name } = request.params as { project: string; name: string };
       const session =
         reattach(exec, request) ??
-        (await exec.open(project, name, { command: CONSOLE_COMMAND, env: { TERM: 'xterm-256color' }, tty: true, cols: dimension(request.query, 'cols'), rows: dimension(request.query, 'rows') }));
+        (await exec.open(project, name, {
+          command: CONSOLE_COMMAND,
+          env: { TERM: 'xterm-256color' },
+          tty: true,
+          cols: dimension(request.query, 'cols'),
+          rows: dimension(request.query, 'rows'),
+        }));
       return (ws) => bindSession(ws, session);
     },
   });
@@ -48,9 +55,18 @@ export function registerExecSockets(sockets: SocketRouter, exec: ExecService): v
       let session = reattach(exec, request);
       if (!session) {
         const command = query.getAll('command');
-        if (command.length === 0) throw new ApiError('invalid_body', 'give the command as repeated query parameters: ?command=ls&command=-l', { errors: [{ path: 'query.command', message: 'is required' }] });
+        if (command.length === 0)
+          throw new ApiError('invalid_body', 'give the command as repeated query parameters: ?command=ls&command=-l', {
+            errors: [{ path: 'query.command', message: 'is required' }],
+          });
         const tty = query.get('tty') === '1' || query.get('tty') === 'true';
-        session = await exec.open(project, name, { command, env: tty ? { TERM: 'xterm-256color' } : {}, tty, cols: dimension(query, 'cols'), rows: dimension(query, 'rows') });
+        session = await exec.open(project, name, {
+          command,
+          env: tty ? { TERM: 'xterm-256color' } : {},
+          tty,
+          cols: dimension(query, 'cols'),
+          rows: dimension(query, 'rows'),
+        });
       }
       const bound = session;
       return (ws) => bindSession(ws, bound);
@@ -74,14 +90,24 @@ function bindSession(ws: WebSocket, session: TerminalSession): void {
       if (isBinary) return session.input(data);
       const message = parseClientControl(data.toString('utf8'));
       if (!message) {
-        ws.send(JSON.stringify({ type: 'error', code: 'invalid_body', message: 'unknown control message; see docs/protocol.md' }));
+        ws.send(
+          JSON.stringify({
+            type: 'error',
+            code: 'invalid_body',
+            message: 'unknown control message; see docs/protocol.md',
+          }),
+        );
         return;
       }
-      await session.control(message).catch((err: Error) => ws.send(JSON.stringify({ type: 'error', code: 'internal', message: err.message })));
+      await session
+        .control(message)
+        .catch((err: Error) => ws.send(JSON.stringify({ type: 'error', code: 'internal', message: err.message })));
     });
   });
   // A deliberate close (1000) ends the session and its processes; anything else is a drop,
   // and the session waits out its grace period for a reattach.
-  ws.on('close', (code) => (code === 1000 ? void session.end('the client closed the session') : session.detach(client)));
+  ws.on('close', (code) =>
+    code === 1000 ? void session.end('the client closed the session') : session.detach(client),
+  );
   ws.on('error', () => session.detach(client));
 }

@@ -72,7 +72,13 @@ export class TerminalSession {
 
   async start(): Promise<void> {
     const { engine } = this.deps;
-    this.execId = await engine.createExec(this.spec.containerId, { command: this.spec.command, env: this.spec.env, cwd: this.spec.cwd, tty: this.spec.tty, stdin: true });
+    this.execId = await engine.createExec(this.spec.containerId, {
+      command: this.spec.command,
+      env: this.spec.env,
+      cwd: this.spec.cwd,
+      tty: this.spec.tty,
+      stdin: true,
+    });
     const stream = await engine.startExec(this.execId, { tty: this.spec.tty, stdin: true });
     this.stream = stream;
     if (this.spec.tty && this.spec.cols && this.spec.rows) await this.resize(this.spec.cols, this.spec.rows);
@@ -85,7 +91,8 @@ export class TerminalSession {
     }
     stream.stderr.resume();
     // The process is done once both outputs are (an error ends them too).
-    const done = (s: Readable) => finished(s).catch((err: Error) => this.deps.log.debug({ err, session: this.id }, 'session stream ended early'));
+    const done = (s: Readable) =>
+      finished(s).catch((err: Error) => this.deps.log.debug({ err, session: this.id }, 'session stream ended early'));
     void Promise.all([done(stream.stdout), done(stream.stderr)]).then(() => this.finish());
   }
 
@@ -110,7 +117,10 @@ export class TerminalSession {
     this.client = null;
     this.resumeStream();
     if (this.ended) return;
-    this.graceTimer = setTimeout(() => void this.end('no client reattached within the grace period'), this.deps.graceMs);
+    this.graceTimer = setTimeout(
+      () => void this.end('no client reattached within the grace period'),
+      this.deps.graceMs,
+    );
     this.graceTimer.unref();
   }
 
@@ -140,7 +150,9 @@ export class TerminalSession {
   }
 
   private async resize(cols: number, rows: number): Promise<void> {
-    await this.deps.engine.resizeExec(this.execId, cols, rows).catch((err: Error) => this.deps.log.debug({ err }, 'resize failed'));
+    await this.deps.engine
+      .resizeExec(this.execId, cols, rows)
+      .catch((err: Error) => this.deps.log.debug({ err }, 'resize failed'));
   }
 
   private output(chunk: Buffer): void {
@@ -193,7 +205,11 @@ export class TerminalSession {
     if (code < 0) {
       // The engine lost the process (it went down, taking the box's processes with it): there
       // is no exit code, and a made-up one would read as the process's own.
-      await this.end('the container engine lost the process (it stopped or is unreachable); the session ended without an exit code', 'engine_unavailable', 1011);
+      await this.end(
+        'the container engine lost the process (it stopped or is unreachable); the session ended without an exit code',
+        'engine_unavailable',
+        1011,
+      );
       return;
     }
     this.exit = code;
@@ -219,6 +235,8 @@ export class TerminalSession {
     }
     this.stream?.close();
     this.notifyEnded();
-    await this.deps.sweeper.killAll(this.spec.containerId, this.id).catch((err: Error) => this.deps.log.warn({ err, session: this.id }, 'could not sweep session processes'));
+    await this.deps.sweeper
+      .killAll(this.spec.containerId, this.id)
+      .catch((err: Error) => this.deps.log.warn({ err, session: this.id }, 'could not sweep session processes'));
   }
 }

@@ -8,12 +8,28 @@ import { packEntries } from './tar-entries';
 test('paths are absolute and normalised: repeated and trailing slashes go', () => {
   assert.equal(parseBoxPath('/'), '/');
   assert.equal(parseBoxPath('//etc///hosts/'), '/etc/hosts');
-  assert.equal(parseBoxPath('/tmp/%2e%2e'), '/tmp/%2e%2e', 'a literal name, decoded once by the HTTP layer, is only a name');
+  assert.equal(
+    parseBoxPath('/tmp/%2e%2e'),
+    '/tmp/%2e%2e',
+    'a literal name, decoded once by the HTTP layer, is only a name',
+  );
   assert.equal(parseBoxPath('/a b/ünï/…'), '/a b/ünï/…');
 });
 
 test('relative paths, dot segments, NUL, control characters and backslashes are 400s naming the field', () => {
-  for (const bad of ['', 'etc/hosts', './x', '/tmp/..', '/tmp/../etc', '/./tmp', '/tmp/a\u0000', '/tmp/\n', '/tmp\\..\\etc', '..', `/${'a'.repeat(4096)}`]) {
+  for (const bad of [
+    '',
+    'etc/hosts',
+    './x',
+    '/tmp/..',
+    '/tmp/../etc',
+    '/./tmp',
+    '/tmp/a\u0000',
+    '/tmp/\n',
+    '/tmp\\..\\etc',
+    '..',
+    `/${'a'.repeat(4096)}`,
+  ]) {
     assert.throws(
       () => parseBoxPath(bad),
       (err: unknown) => err instanceof ApiError && err.status === 400 && err.errors?.[0]?.path === 'query.path',
@@ -40,7 +56,11 @@ test('modes: octal strings both ways', () => {
 
 test('the core never packs an entry that could leave the directory it is extracted into', () => {
   for (const name of ['../x', '/etc/passwd', 'a/../../x', 'a//b', './a', 'a/.', '', 'a\u0000b']) {
-    assert.throws(() => packEntries([], { name, mode: 0o644, size: 1, body: Readable.from([Buffer.from('x')]) }), ApiError, JSON.stringify(name));
+    assert.throws(
+      () => packEntries([], { name, mode: 0o644, size: 1, body: Readable.from([Buffer.from('x')]) }),
+      ApiError,
+      JSON.stringify(name),
+    );
     assert.throws(() => packEntries([{ name, mode: 0o755 }]), ApiError, JSON.stringify(name));
   }
 });

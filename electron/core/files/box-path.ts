@@ -22,7 +22,8 @@ export function parseBoxPath(raw: string, field = 'query.path'): string {
   if (raw.includes('\\')) throw invalid(field, 'contains a backslash; separate segments with "/"');
   if (!raw.startsWith('/')) throw invalid(field, `must be absolute (start with "/"), got "${raw}"`);
   const segments = raw.split('/').filter((s) => s !== '');
-  if (segments.some((s) => s === '.' || s === '..')) throw invalid(field, 'must not contain "." or ".." segments; give the normalised absolute path');
+  if (segments.some((s) => s === '.' || s === '..'))
+    throw invalid(field, 'must not contain "." or ".." segments; give the normalised absolute path');
   return `/${segments.join('/')}`;
 }
 

@@ -22,8 +22,13 @@ before(async () => {
   fs.writeFileSync(hostSecret, secret);
   t = await startTestCore({ args: ['--upload-limit', String(LIMIT)] });
   for (const name of ['jail', 'jail-stopped']) assert.equal((await t.api('POST', P, { name })).status, 201);
-  await sh(`ln -s / /tmp/root && ln -s /proc/1/root /tmp/p1 && ln -s ${hostSecret} /tmp/secret && ln -s ../../../../../.. /tmp/up`, `${P}/jail-stopped`);
-  await sh(`ln -s / /tmp/root && ln -s /proc/1/root /tmp/p1 && ln -s ${hostSecret} /tmp/secret && ln -s ../../../../../.. /tmp/up`);
+  await sh(
+    `ln -s / /tmp/root && ln -s /proc/1/root /tmp/p1 && ln -s ${hostSecret} /tmp/secret && ln -s ../../../../../.. /tmp/up`,
+    `${P}/jail-stopped`,
+  );
+  await sh(
+    `ln -s / /tmp/root && ln -s /proc/1/root /tmp/p1 && ln -s ${hostSecret} /tmp/secret && ln -s ../../../../../.. /tmp/up`,
+  );
   assert.equal((await t.api('POST', `${STOPPED}/stop`)).status, 200);
 });
 after(async () => {
@@ -42,7 +47,13 @@ async function sh(script: string, box = RUN): Promise<string> {
   return r.stdout;
 }
 
-function put(box: string, p: string, body: string | Uint8Array | ReadableStream<Uint8Array>, headers: Record<string, string> = {}, rawQuery = false): Promise<Response> {
+function put(
+  box: string,
+  p: string,
+  body: string | Uint8Array | ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+  rawQuery = false,
+): Promise<Response> {
   return fetch(`${t.url}${box}/files?path=${rawQuery ? p : q(p)}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream', ...headers },
@@ -64,9 +75,24 @@ function chunked(total: number, chunk = 64 * 1024): ReadableStream<Uint8Array> {
 }
 
 test('invalid paths are 400 problems naming query.path, and nothing is touched', async () => {
-  const raw = ['etc/passwd', '/tmp/../etc/passwd', '/tmp/%2e%2e/etc', '/tmp/./x', '/tmp/a\\b', '/tmp/a\u0000b', '', '/tmp/\n'];
+  const raw = [
+    'etc/passwd',
+    '/tmp/../etc/passwd',
+    '/tmp/%2e%2e/etc',
+    '/tmp/./x',
+    '/tmp/a\\b',
+    '/tmp/a\u0000b',
+    '',
+    '/tmp/\n',
+  ];
   for (const p of raw) {
-    for (const [method, route] of [['GET', '/files'], ['GET', '/files/stat'], ['GET', '/files/list'], ['DELETE', '/files'], ['POST', '/files/mkdir']] as const) {
+    for (const [method, route] of [
+      ['GET', '/files'],
+      ['GET', '/files/stat'],
+      ['GET', '/files/list'],
+      ['DELETE', '/files'],
+      ['POST', '/files/mkdir'],
+    ] as const) {
       // %2e%2e arrives decoded once ("..") and is refused; the literal query is sent as given.
       const url = `${RUN}${route}?path=${p.includes('%') ? p : q(p)}`;
       const res = await t.api(method, url);
@@ -81,19 +107,43 @@ test('invalid paths are 400 problems naming query.path, and nothing is touched',
   assert.equal(await sh('ls /tmp | sort'), 'p1\nroot\nsecret\nup\n', 'nothing was written');
 });
 
-for (const [which, box] of [['running', RUN], ['stopped', STOPPED]] as const) {
+for (const [which, box] of [
+  ['running', RUN],
+  ['stopped', STOPPED],
+] as const) {
   test(`symlinks to /, /proc/1/root, ".." chains and a host path stay inside the ${which} box`, async () => {
     const boxPasswd = await (await t.api('GET', `${box}/files?path=/etc/passwd`)).text();
-    assert.notEqual(boxPasswd, fs.readFileSync('/etc/passwd', 'utf8'), "the box's passwd differs from the host's (the test means something)");
-    assert.equal(await (await t.api('GET', `${box}/files?path=/tmp/root/etc/passwd`)).text(), boxPasswd, 'a link to / is the box root');
-    assert.equal(await (await t.api('GET', `${box}/files?path=/tmp/up/etc/passwd`)).text(), boxPasswd, '.. above the root stays at the root');
-    for (const p of ['/tmp/secret', `/tmp/root${hostSecret}`, `/tmp/p1${hostSecret}`, `/tmp/up${hostSecret}`, `/tmp/p1/etc/passwd`]) {
+    assert.notEqual(
+      boxPasswd,
+      fs.readFileSync('/etc/passwd', 'utf8'),
+      "the box's passwd differs from the host's (the test means something)",
+    );
+    assert.equal(
+      await (await t.api('GET', `${box}/files?path=/tmp/root/etc/passwd`)).text(),
+      boxPasswd,
+      'a link to / is the box root',
+    );
+    assert.equal(
+      await (await t.api('GET', `${box}/files?path=/tmp/up/etc/passwd`)).text(),
+      boxPasswd,
+      '.. above the root stays at the root',
+    );
+    for (const p of [
+      '/tmp/secret',
+      `/tmp/root${hostSecret}`,
+      `/tmp/p1${hostSecret}`,
+      `/tmp/up${hostSecret}`,
+      `/tmp/p1/etc/passwd`,
+    ]) {
       const res = await t.api('GET', `${box}/files?path=${q(p)}`);
       const body = await res.text();
       assert.ok(!body.includes(secret.trim()), `${p} exposed the host file`);
       assert.ok([400, 404].includes(res.status), `${p}: ${res.status} ${body}`);
       const listed = await t.api('GET', `${box}/files/list?path=${q(path.dirname(p))}`);
-      assert.ok(!(await listed.text()).includes('secret.txt') || path.dirname(p) === '/tmp', `${p}: listing shows the host dir`);
+      assert.ok(
+        !(await listed.text()).includes('secret.txt') || path.dirname(p) === '/tmp',
+        `${p}: listing shows the host dir`,
+      );
     }
     // Writes through the same links land in the box, never on the host.
     for (const p of ['/tmp/secret', `/tmp/root${hostSecret}`, `/tmp/up${hostSecret}`]) {
@@ -101,7 +151,11 @@ for (const [which, box] of [['running', RUN], ['stopped', STOPPED]] as const) {
       assert.ok(res.status === 200 || res.status === 400, `${p}: ${res.status} ${await res.clone().text()}`);
     }
     assert.equal(fs.readFileSync(hostSecret, 'utf8'), secret, 'the host file is unchanged');
-    assert.equal(await (await t.api('GET', `${box}/files?path=${q(hostSecret)}`)).text(), 'overwritten\n', 'the write went to the same path inside the box');
+    assert.equal(
+      await (await t.api('GET', `${box}/files?path=${q(hostSecret)}`)).text(),
+      'overwritten\n',
+      'the write went to the same path inside the box',
+    );
     assert.equal((await t.api('DELETE', `${box}/files?path=${q(`/tmp/root${hostDir}`)}&recursive=true`)).status, 204);
     assert.ok(fs.existsSync(hostSecret), 'a recursive delete through a link to / removed the box copy only');
   });
@@ -114,7 +168,11 @@ test('over the limit with Content-Length: 413 before the box is touched', async 
   assert.equal(problem.code, 'payload_too_large');
   assert.match(problem.detail, /1 MiB/);
   assert.equal((await t.api('GET', `${RUN}/files/stat?path=/big`)).status, 404, 'no parent was created');
-  assert.equal((await put(RUN, '/big/exact.bin', new Uint8Array(LIMIT).fill(1))).status, 200, 'exactly the limit is fine');
+  assert.equal(
+    (await put(RUN, '/big/exact.bin', new Uint8Array(LIMIT).fill(1))).status,
+    200,
+    'exactly the limit is fine',
+  );
 });
 
 test('chunked uploads are spooled: under the limit they land, over it 413 with nothing left in the box or the spool', async () => {
@@ -132,16 +190,30 @@ test('chunked uploads are spooled: under the limit they land, over it 413 with n
 test('an upload cut off midway leaves no partial file', async () => {
   const u = new URL(`${t.url}${RUN}/files?path=${q('/cut/partial.bin')}`);
   await new Promise<void>((resolve) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream', 'content-length': String(900 * 1024) } });
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname + u.search,
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'content-type': 'application/octet-stream',
+        'content-length': String(900 * 1024),
+      },
+    });
     req.on('error', () => resolve());
     req.on('response', () => resolve());
     req.write(Buffer.alloc(300 * 1024, 3), () => setTimeout(() => req.destroy(), 300));
   });
-  await waitFor(async () => (await t.api('GET', `${RUN}/files/stat?path=/cut`)).status === 404, 10_000, 'the partial upload to be removed');
+  await waitFor(
+    async () => (await t.api('GET', `${RUN}/files/stat?path=/cut`)).status === 404,
+    10_000,
+    'the partial upload to be removed',
+  );
   assert.equal(await sh('test -e /cut/partial.bin || echo absent'), 'absent\n');
 });
 
-test("a box whose container vanished answers 409, not a missing path", async () => {
+test('a box whose container vanished answers 409, not a missing path', async () => {
   assert.equal((await t.api('POST', P, { name: 'gone' })).status, 201);
   const box = (await (await t.api('GET', `${P}/gone`)).json()) as { id: string };
   const [c] = await docker.listContainers({ all: true, filters: { label: [`boxdesk.id=${box.id}`] } });

@@ -23,8 +23,12 @@ after(async () => {
 
 const q = (p: string) => encodeURIComponent(p);
 
-async function put(box: string, path: string, body: Uint8Array | string, query = ""): Promise<Response> {
-  return fetch(`${t.url}${box}/files?path=${q(path)}${query}`, { method: "PUT", headers: { authorization: `Bearer ${t.token}`, "content-type": "application/octet-stream" }, body });
+async function put(box: string, path: string, body: Uint8Array | string, query = ''): Promise<Response> {
+  return fetch(`${t.url}${box}/files?path=${q(path)}${query}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream' },
+    body,
+  });
 }
 
 async function read(box: string, path: string): Promise<Buffer> {
@@ -45,7 +49,10 @@ async function sh(script: string): Promise<string> {
   return r.stdout;
 }
 
-for (const [which, box] of [['running', RUN], ['stopped', STOPPED]] as const) {
+for (const [which, box] of [
+  ['running', RUN],
+  ['stopped', STOPPED],
+] as const) {
   test(`binary round trip on a ${which} box: random bytes with NULs, parents created, length and type on the answer`, async () => {
     const bytes = crypto.randomBytes(1536 * 1024);
     bytes.fill(0, 1000, 3000);
@@ -69,15 +76,26 @@ for (const [which, box] of [['running', RUN], ['stopped', STOPPED]] as const) {
     assert.equal((await put(box, '/work/run.sh', '#!/bin/sh\necho two\n', '&mode=750')).status, 200);
     assert.equal((await read(box, '/work/run.sh')).toString(), '#!/bin/sh\necho two\n');
     const s = (await (await stat(box, '//work//run.sh/')).json()) as FileStat;
-    assert.deepEqual({ path: s.path, type: s.type, size: s.size, mode: s.mode }, { path: '/work/run.sh', type: 'file', size: 19, mode: '0750' });
+    assert.deepEqual(
+      { path: s.path, type: s.type, size: s.size, mode: s.mode },
+      { path: '/work/run.sh', type: 'file', size: 19, mode: '0750' },
+    );
     assert.match(s.mtime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.ok(Math.abs(Date.parse(s.mtime) - Date.now()) < 120_000, `mtime ${s.mtime} is recent`);
 
     const made = await t.api('POST', `${box}/files/mkdir?path=${q('/work/sub')}`);
     assert.equal(made.status, 201, await made.clone().text());
     assert.equal(((await made.json()) as FileStat).type, 'dir');
-    assert.equal((await t.api('POST', `${box}/files/mkdir?path=${q('/work/sub')}`)).status, 409, 'an existing directory without parents');
-    assert.equal((await t.api('POST', `${box}/files/mkdir?path=${q('/work/sub')}&parents=true`)).status, 200, 'mkdir -p of an existing directory');
+    assert.equal(
+      (await t.api('POST', `${box}/files/mkdir?path=${q('/work/sub')}`)).status,
+      409,
+      'an existing directory without parents',
+    );
+    assert.equal(
+      (await t.api('POST', `${box}/files/mkdir?path=${q('/work/sub')}&parents=true`)).status,
+      200,
+      'mkdir -p of an existing directory',
+    );
     const orphan = await t.api('POST', `${box}/files/mkdir?path=${q('/work/a/b/c')}`);
     assert.equal(orphan.status, 404);
     assert.match(((await orphan.json()) as { detail: string }).detail, /parents=true/);
@@ -107,7 +125,11 @@ for (const [which, box] of [['running', RUN], ['stopped', STOPPED]] as const) {
     assert.equal((await t.api('DELETE', `${box}/files?path=${q('/work/run.sh')}`)).status, 204);
     assert.equal((await stat(box, '/work/run.sh')).status, 404);
     assert.equal((await t.api('DELETE', `${box}/files?path=${q('/work/run.sh')}`)).status, 404);
-    assert.equal((await t.api('DELETE', `${box}/files?path=${q('/work/sub')}`)).status, 204, 'an empty directory goes without recursive');
+    assert.equal(
+      (await t.api('DELETE', `${box}/files?path=${q('/work/sub')}`)).status,
+      204,
+      'an empty directory goes without recursive',
+    );
     const full = await t.api('DELETE', `${box}/files?path=${q('/work')}`);
     assert.equal(full.status, 409);
     assert.match(((await full.json()) as { detail: string }).detail, /recursive=true/);
@@ -119,9 +141,14 @@ for (const [which, box] of [['running', RUN], ['stopped', STOPPED]] as const) {
 }
 
 test('symlinks: stat reports the link, read and list follow it, delete removes the link only', async () => {
-  await sh('mkdir -p /srv/real && echo linked > /srv/real/f.txt && ln -s real /srv/link && ln -s /srv/real/f.txt /srv/flink && ln -s /srv/loop1 /srv/loop2 && ln -s /srv/loop2 /srv/loop1');
+  await sh(
+    'mkdir -p /srv/real && echo linked > /srv/real/f.txt && ln -s real /srv/link && ln -s /srv/real/f.txt /srv/flink && ln -s /srv/loop1 /srv/loop2 && ln -s /srv/loop2 /srv/loop1',
+  );
   const s = (await (await stat(RUN, '/srv/link')).json()) as FileStat;
-  assert.deepEqual({ type: s.type, link_target: s.link_target, size: s.size }, { type: 'symlink', link_target: 'real', size: 4 });
+  assert.deepEqual(
+    { type: s.type, link_target: s.link_target, size: s.size },
+    { type: 'symlink', link_target: 'real', size: 4 },
+  );
   assert.equal((await read(RUN, '/srv/flink')).toString(), 'linked\n');
   assert.equal((await read(RUN, '/srv/link/f.txt')).toString(), 'linked\n');
   const items = ((await (await t.api('GET', `${RUN}/files/list?path=/srv`)).json()) as { items: FileStat[] }).items;
@@ -135,38 +162,70 @@ test('symlinks: stat reports the link, read and list follow it, delete removes t
       ['/srv/real', 'dir', undefined],
     ],
   );
-  assert.deepEqual(((await (await t.api('GET', `${RUN}/files/list?path=/srv/link`)).json()) as { items: FileStat[] }).items.map((i) => i.path), ['/srv/link/f.txt']);
+  assert.deepEqual(
+    ((await (await t.api('GET', `${RUN}/files/list?path=/srv/link`)).json()) as { items: FileStat[] }).items.map(
+      (i) => i.path,
+    ),
+    ['/srv/link/f.txt'],
+  );
   assert.equal((await t.api('GET', `${RUN}/files?path=/srv/loop1`)).status, 400, 'a symlink loop');
   assert.equal((await put(RUN, '/srv/flink', 'through the link\n')).status, 200);
-  assert.equal(await sh('cat /srv/real/f.txt; test -L /srv/flink && echo still-a-link'), 'through the link\nstill-a-link\n');
+  assert.equal(
+    await sh('cat /srv/real/f.txt; test -L /srv/flink && echo still-a-link'),
+    'through the link\nstill-a-link\n',
+  );
   assert.equal((await t.api('DELETE', `${RUN}/files?path=/srv/link`)).status, 204);
   assert.equal(await sh('test -e /srv/link || echo gone; cat /srv/real/f.txt'), 'gone\nthrough the link\n');
 });
 
 test('changes: added, changed and deleted paths against the base, on a stopped box too', async () => {
   await sh('echo new > /added.txt && echo more >> /etc/group && rm /etc/hostname.bak 2>/dev/null; rm -f /bin/vi');
-  const items = ((await (await t.api('GET', `${RUN}/files/changes`)).json()) as { items: { path: string; kind: string }[] }).items;
+  const items = (
+    (await (await t.api('GET', `${RUN}/files/changes`)).json()) as { items: { path: string; kind: string }[] }
+  ).items;
   const kind = (p: string) => items.find((i) => i.path === p)?.kind;
   assert.equal(kind('/added.txt'), 'added');
   assert.equal(kind('/etc/group'), 'changed');
   assert.equal(kind('/bin/vi'), 'deleted');
-  assert.deepEqual([...items.map((i) => i.path)].sort(), items.map((i) => i.path), 'sorted by path');
+  assert.deepEqual(
+    [...items.map((i) => i.path)].sort(),
+    items.map((i) => i.path),
+    'sorted by path',
+  );
   assert.equal((await put(STOPPED, '/parked.txt', 'x')).status, 200);
-  const parked = ((await (await t.api('GET', `${STOPPED}/files/changes`)).json()) as { items: { path: string; kind: string }[] }).items;
-  assert.ok(parked.some((i) => i.path === '/parked.txt' && i.kind === 'added'), JSON.stringify(parked));
+  const parked = (
+    (await (await t.api('GET', `${STOPPED}/files/changes`)).json()) as { items: { path: string; kind: string }[] }
+  ).items;
+  assert.ok(
+    parked.some((i) => i.path === '/parked.txt' && i.kind === 'added'),
+    JSON.stringify(parked),
+  );
 });
 
 test('scopes: reads need read, writes, deletes and mkdir need exec', async () => {
-  const mk = async (scopes: string[]) => ((await (await t.api('POST', '/v1/tokens', { name: `t-${scopes.join('-')}`, scopes })).json()) as { token: string }).token;
+  const mk = async (scopes: string[]) =>
+    ((await (await t.api('POST', '/v1/tokens', { name: `t-${scopes.join('-')}`, scopes })).json()) as { token: string })
+      .token;
   const reader = await mk(['read']);
   const writer = await mk(['write']);
   const execer = await mk(['exec']);
   const as = (token: string, method: string, path: string, body?: string) =>
-    fetch(`${t.url}${RUN}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/octet-stream' } : {}) }, body });
+    fetch(`${t.url}${RUN}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/octet-stream' } : {}),
+      },
+      body,
+    });
   assert.equal((await as(reader, 'GET', '/files/stat?path=/etc')).status, 200);
   assert.equal((await as(reader, 'GET', '/files/list?path=/etc')).status, 200);
   assert.equal((await as(reader, 'PUT', '/files?path=/scoped', 'x')).status, 403);
-  assert.equal((await as(writer, 'PUT', '/files?path=/scoped', 'x')).status, 403, 'write is for box lifecycle, not files');
+  assert.equal(
+    (await as(writer, 'PUT', '/files?path=/scoped', 'x')).status,
+    403,
+    'write is for box lifecycle, not files',
+  );
   assert.equal((await as(reader, 'DELETE', '/files?path=/etc/group')).status, 403);
   assert.equal((await as(reader, 'POST', '/files/mkdir?path=/scoped-dir')).status, 403);
   assert.equal((await stat(RUN, '/scoped')).status, 404);
@@ -174,7 +233,9 @@ test('scopes: reads need read, writes, deletes and mkdir need exec', async () =>
 });
 
 test('a directory archive holds only regular files and directories, named relative to it', async () => {
-  await sh('mkdir -p /tree/sub && echo a > /tree/a.txt && echo b > /tree/sub/b.txt && ln -s / /tree/root-link && ln -s ../../etc/passwd /tree/sub/up && mkfifo /tree/fifo');
+  await sh(
+    'mkdir -p /tree/sub && echo a > /tree/a.txt && echo b > /tree/sub/b.txt && ln -s / /tree/root-link && ln -s ../../etc/passwd /tree/sub/up && mkfifo /tree/fifo',
+  );
   const res = await t.api('GET', `${RUN}/files/archive?path=/tree`);
   assert.equal(res.status, 200, await res.clone().text());
   assert.equal(res.headers.get('content-type'), 'application/x-tar');

@@ -64,11 +64,29 @@ test('a hostile tar uploaded as a file lands as those bytes and is never unpacke
     body: tar,
   });
   assert.equal(res.status, 200, await res.clone().text());
-  const back = Buffer.from(await (await fetch(`${t.url}${P}/landing/files?path=/upload/evil.tar`, { headers: { authorization: `Bearer ${t.token}` } })).arrayBuffer());
-  assert.equal(crypto.createHash('sha256').update(back).digest('hex'), crypto.createHash('sha256').update(tar).digest('hex'));
-  const list = (await (await t.api('GET', `${P}/landing/files/list?path=/upload`)).json()) as { items: { path: string }[] };
-  assert.deepEqual(list.items.map((i) => i.path), ['/upload/evil.tar']);
-  const probe = (await (await t.api('POST', `${P}/landing/exec`, { command: ['sh', '-c', `ls ${escapes.join(' ')} /hostroot /hardlink 2>/dev/null | wc -l`] })).json()) as { stdout: string };
+  const back = Buffer.from(
+    await (
+      await fetch(`${t.url}${P}/landing/files?path=/upload/evil.tar`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      })
+    ).arrayBuffer(),
+  );
+  assert.equal(
+    crypto.createHash('sha256').update(back).digest('hex'),
+    crypto.createHash('sha256').update(tar).digest('hex'),
+  );
+  const list = (await (await t.api('GET', `${P}/landing/files/list?path=/upload`)).json()) as {
+    items: { path: string }[];
+  };
+  assert.deepEqual(
+    list.items.map((i) => i.path),
+    ['/upload/evil.tar'],
+  );
+  const probe = (await (
+    await t.api('POST', `${P}/landing/exec`, {
+      command: ['sh', '-c', `ls ${escapes.join(' ')} /hostroot /hardlink 2>/dev/null | wc -l`],
+    })
+  ).json()) as { stdout: string };
   assert.equal(probe.stdout.trim(), '0');
   assertHostUntouched();
 });
@@ -78,7 +96,8 @@ test('a hostile rootfs tar imported as a base writes nothing outside the image',
   const tar = await hostileTar((p) => {
     p.entry({ name: 'bin/', type: 'directory', mode: 0o755 });
     p.entry({ name: 'bin/busybox', mode: 0o755 }, busybox);
-    for (const applet of ['sh', 'sleep', 'ls', 'cat']) p.entry({ name: `bin/${applet}`, type: 'symlink', linkname: '/bin/busybox' });
+    for (const applet of ['sh', 'sleep', 'ls', 'cat'])
+      p.entry({ name: `bin/${applet}`, type: 'symlink', linkname: '/bin/busybox' });
   });
   const res = await fetch(`${t.url}/v1/bases/hostile-root/import`, {
     method: 'POST',
@@ -93,7 +112,9 @@ test('a hostile rootfs tar imported as a base writes nothing outside the image',
   const box = await t.api('POST', P, { name: 'from-hostile', base: 'hostile-root' });
   assert.equal(box.status, 201, await box.clone().text());
   // Inside the box the escaping names exist only as the box's own files, if at all; the host is unchanged.
-  const probe = (await (await t.api('POST', `${P}/from-hostile/exec`, { command: ['sh', '-c', 'cat /hardlink 2>/dev/null; echo .'] })).json()) as { stdout: string };
+  const probe = (await (
+    await t.api('POST', `${P}/from-hostile/exec`, { command: ['sh', '-c', 'cat /hardlink 2>/dev/null; echo .'] })
+  ).json()) as { stdout: string };
   assert.doesNotMatch(probe.stdout, /untouched/);
   assertHostUntouched();
 });

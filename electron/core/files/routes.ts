@@ -3,7 +3,15 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { BoxParams } from '../../../shared/schemas/common';
-import { FileChanges, FileDeleteQuery, FileList, FileMkdirQuery, FilePathQuery, FileStat, FileWriteQuery } from '../../../shared/schemas/files';
+import {
+  FileChanges,
+  FileDeleteQuery,
+  FileList,
+  FileMkdirQuery,
+  FilePathQuery,
+  FileStat,
+  FileWriteQuery,
+} from '../../../shared/schemas/files';
 import type { CoreConfig } from '../config';
 import { streamBody } from '../http/body-parsers';
 import { problemResponses } from '../http/problem-responses';
@@ -31,7 +39,11 @@ function sendFile(reply: FastifyReply, filePath: string, size: number, stream: R
   stream.pipe(res);
 }
 
-export function registerFileRoutes(app: FastifyInstance, files: FileService, config: Pick<CoreConfig, 'dataDir' | 'uploadLimit'>): void {
+export function registerFileRoutes(
+  app: FastifyInstance,
+  files: FileService,
+  config: Pick<CoreConfig, 'dataDir' | 'uploadLimit'>,
+): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const spoolDir = path.join(config.dataDir, 'uploads');
   clearSpool(spoolDir);
@@ -86,7 +98,13 @@ export function registerFileRoutes(app: FastifyInstance, files: FileService, con
     `${base}/stat`,
     {
       config: { scope: 'read' },
-      schema: { tags, summary: 'What is at a path (a symlink is reported as one, with link_target)', params: BoxParams, querystring: FilePathQuery, response: { 200: FileStat, ...problemResponses(404, 409) } },
+      schema: {
+        tags,
+        summary: 'What is at a path (a symlink is reported as one, with link_target)',
+        params: BoxParams,
+        querystring: FilePathQuery,
+        response: { 200: FileStat, ...problemResponses(404, 409) },
+      },
     },
     async (request) => files.stat(request.params.project, request.params.name, parseBoxPath(request.query.path)),
   );
@@ -98,23 +116,37 @@ export function registerFileRoutes(app: FastifyInstance, files: FileService, con
       schema: {
         tags,
         summary: "A directory's direct children, sorted by path",
-        description: "Read from the engine's archive of the directory: the cost grows with everything below it (mtimes are whole seconds).",
+        description:
+          "Read from the engine's archive of the directory: the cost grows with everything below it (mtimes are whole seconds).",
         params: BoxParams,
         querystring: FilePathQuery,
         response: { 200: FileList, ...problemResponses(404, 409) },
       },
     },
-    async (request) => ({ items: await files.list(request.params.project, request.params.name, parseBoxPath(request.query.path)) }),
+    async (request) => ({
+      items: await files.list(request.params.project, request.params.name, parseBoxPath(request.query.path)),
+    }),
   );
 
   api.delete(
     base,
     {
       config: { scope: 'exec' },
-      schema: { tags, summary: 'Delete a file, a symlink (not its target) or a directory (non-empty: recursive=true)', params: BoxParams, querystring: FileDeleteQuery, response: problemResponses(404, 409) },
+      schema: {
+        tags,
+        summary: 'Delete a file, a symlink (not its target) or a directory (non-empty: recursive=true)',
+        params: BoxParams,
+        querystring: FileDeleteQuery,
+        response: problemResponses(404, 409),
+      },
     },
     async (request, reply) => {
-      await files.remove(request.params.project, request.params.name, parseBoxPath(request.query.path), request.query.recursive ?? false);
+      await files.remove(
+        request.params.project,
+        request.params.name,
+        parseBoxPath(request.query.path),
+        request.query.recursive ?? false,
+      );
       return reply.code(204).send();
     },
   );
@@ -125,14 +157,20 @@ export function registerFileRoutes(app: FastifyInstance, files: FileService, con
       config: { scope: 'exec' },
       schema: {
         tags,
-        summary: 'Create a directory (0755): 201; with parents=true missing parents too, and an existing directory answers 200',
+        summary:
+          'Create a directory (0755): 201; with parents=true missing parents too, and an existing directory answers 200',
         params: BoxParams,
         querystring: FileMkdirQuery,
         response: { 200: FileStat, 201: FileStat, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const { created, stat } = await files.mkdir(request.params.project, request.params.name, parseBoxPath(request.query.path), request.query.parents ?? false);
+      const { created, stat } = await files.mkdir(
+        request.params.project,
+        request.params.name,
+        parseBoxPath(request.query.path),
+        request.query.parents ?? false,
+      );
       return reply.code(created ? 201 : 200).send(stat);
     },
   );
@@ -143,11 +181,15 @@ export function registerFileRoutes(app: FastifyInstance, files: FileService, con
       config: { scope: 'read' },
       schema: {
         tags,
-        summary: "A directory's tree as a tar (application/x-tar, streamed): regular files and directories only, named relative to it",
+        summary:
+          "A directory's tree as a tar (application/x-tar, streamed): regular files and directories only, named relative to it",
         description: 'Symlinks, devices and other special files are left out. For `box cp NAME:/dir .`.',
         params: BoxParams,
         querystring: FilePathQuery,
-        response: { 200: { content: { 'application/x-tar': { schema: { type: 'string', format: 'binary' } } } }, ...problemResponses(404, 409) },
+        response: {
+          200: { content: { 'application/x-tar': { schema: { type: 'string', format: 'binary' } } } },
+          ...problemResponses(404, 409),
+        },
       },
     },
     async (request, reply) => {
@@ -160,7 +202,13 @@ export function registerFileRoutes(app: FastifyInstance, files: FileService, con
     `${base}/changes`,
     {
       config: { scope: 'read' },
-      schema: { tags, summary: "Paths added, changed or deleted relative to the box's image (its base; for a fork, the copy it started from)", params: BoxParams, response: { 200: FileChanges, ...problemResponses(404, 409) } },
+      schema: {
+        tags,
+        summary:
+          "Paths added, changed or deleted relative to the box's image (its base; for a fork, the copy it started from)",
+        params: BoxParams,
+        response: { 200: FileChanges, ...problemResponses(404, 409) },
+      },
     },
     async (request) => ({ items: await files.changes(request.params.project, request.params.name) }),
   );

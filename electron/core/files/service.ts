@@ -31,7 +31,8 @@ function toFileStat(path: string, s: PathStat): FileStat {
 }
 
 /** The box's row names a container the engine no longer has (the reconciler will mark the box). */
-const containerGone = (err: EngineError) => new ApiError('conflict', `the box's container is gone (${err.message}); delete the box and create it again`);
+const containerGone = (err: EngineError) =>
+  new ApiError('conflict', `the box's container is gone (${err.message}); delete the box and create it again`);
 
 const notFound = (path: string) => new ApiError('not_found', `"${path}" does not exist in the box`);
 
@@ -51,7 +52,11 @@ export class FileService {
   private container(project: string, name: string): string {
     const row = this.deps.boxes.find(project, name);
     assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'files');
-    if (!row.container_id) throw new ApiError('conflict', `box "${name}" has no container (${row.status_reason ?? row.status}); delete it and create it again`);
+    if (!row.container_id)
+      throw new ApiError(
+        'conflict',
+        `box "${name}" has no container (${row.status_reason ?? row.status}); delete it and create it again`,
+      );
     return row.container_id;
   }
 
@@ -62,7 +67,10 @@ export class FileService {
     } catch (err) {
       if (err instanceof EngineError && err.kind === 'not_found') throw containerGone(err);
       if (err instanceof EngineError && err.kind === 'failed') {
-        throw new ApiError('invalid_body', `"${path}" cannot be resolved in the box (a symlink loop, or a link through something that is not a directory)`);
+        throw new ApiError(
+          'invalid_body',
+          `"${path}" cannot be resolved in the box (a symlink loop, or a link through something that is not a directory)`,
+        );
       }
       throw err;
     }
@@ -99,7 +107,8 @@ export class FileService {
     const id = this.container(project, name);
     const target = await this.resolve(id, path);
     if (!target.stat) throw notFound(path);
-    if (target.stat.type === 'directory') throw new ApiError('invalid_body', `"${path}" is a directory; list it with GET .../files/list?path=`);
+    if (target.stat.type === 'directory')
+      throw new ApiError('invalid_body', `"${path}" is a directory; list it with GET .../files/list?path=`);
     if (target.stat.type !== 'file') throw new ApiError('invalid_body', `"${path}" is not a regular file`);
     return singleFile(await this.engine.getArchive(id, target.path), path);
   }
@@ -109,7 +118,8 @@ export class FileService {
     const id = this.container(project, name);
     const target = await this.resolve(id, path);
     if (!target.stat) throw notFound(path);
-    if (target.stat.type !== 'directory') throw new ApiError('invalid_body', `"${path}" is not a directory; stat it with GET .../files/stat?path=`);
+    if (target.stat.type !== 'directory')
+      throw new ApiError('invalid_body', `"${path}" is not a directory; stat it with GET .../files/stat?path=`);
     return directChildren(await this.engine.getArchive(id, target.path), path);
   }
 
@@ -118,7 +128,8 @@ export class FileService {
     const id = this.container(project, name);
     const target = await this.resolve(id, path);
     if (!target.stat) throw notFound(path);
-    if (target.stat.type !== 'directory') throw new ApiError('invalid_body', `"${path}" is not a directory; read a file with GET .../files?path=`);
+    if (target.stat.type !== 'directory')
+      throw new ApiError('invalid_body', `"${path}" is not a directory; read a file with GET .../files?path=`);
     return repackTree(await this.engine.getArchive(id, target.path));
   }
 
@@ -126,12 +137,21 @@ export class FileService {
    * Writes a regular file from a stream of exactly `size` bytes, creating missing parents (0755).
    * A write that fails midway leaves no partial file: whatever the engine wrote is removed.
    */
-  async write(project: string, name: string, path: string, mode: number, size: number, body: Readable): Promise<FileStat> {
+  async write(
+    project: string,
+    name: string,
+    path: string,
+    mode: number,
+    size: number,
+    body: Readable,
+  ): Promise<FileStat> {
     if (path === '/') throw new ApiError('invalid_body', '"/" is a directory');
     const id = this.container(project, name);
     const target = await this.resolve(id, path);
-    if (target.stat?.type === 'directory') throw new ApiError('invalid_body', `"${path}" is a directory; give the path of a file inside it`);
-    if (target.stat && target.stat.type !== 'file') throw new ApiError('invalid_body', `"${path}" is not a regular file; delete it first`);
+    if (target.stat?.type === 'directory')
+      throw new ApiError('invalid_body', `"${path}" is a directory; give the path of a file inside it`);
+    if (target.stat && target.stat.type !== 'file')
+      throw new ApiError('invalid_body', `"${path}" is not a regular file; delete it first`);
     const { dir, missing } = await this.existingAncestor(id, parentOf(target.path));
     const final = joinBoxPath(missing.at(-1) ?? dir, baseName(target.path));
     const file = { name: relativeTo(dir, final), mode, size, body };
@@ -152,7 +172,8 @@ export class FileService {
   private async undoWrite(id: string, created: string, before: PathStat | null): Promise<void> {
     try {
       const now = await this.statOf(id, created);
-      const untouched = now && before && now.size === before.size && now.mtime === before.mtime && now.mode === before.mode;
+      const untouched =
+        now && before && now.size === before.size && now.mtime === before.mtime && now.mode === before.mode;
       if (now && !untouched) await this.engine.removePath(id, created);
     } catch (err) {
       this.deps.log.warn({ err, path: created }, 'could not remove what a failed upload left');
@@ -175,16 +196,26 @@ export class FileService {
   }
 
   /** Creates a directory (0755); with `parents`, its missing parents too and an existing one is fine. */
-  async mkdir(project: string, name: string, path: string, parents: boolean): Promise<{ created: boolean; stat: FileStat }> {
+  async mkdir(
+    project: string,
+    name: string,
+    path: string,
+    parents: boolean,
+  ): Promise<{ created: boolean; stat: FileStat }> {
     const id = this.container(project, name);
     const existing = await this.statOf(id, path);
     if (existing) {
       const resolved = existing.type === 'symlink' ? (await this.resolve(id, path)).stat : existing;
-      if (parents && resolved?.type === 'directory') return { created: false, stat: await this.describe(id, path, existing) };
+      if (parents && resolved?.type === 'directory')
+        return { created: false, stat: await this.describe(id, path, existing) };
       throw new ApiError('already_exists', `"${path}" already exists in the box`);
     }
     const { dir, missing } = await this.existingAncestor(id, parentOf(path));
-    if (missing.length > 0 && !parents) throw new ApiError('not_found', `the parent directory "${parentOf(path)}" does not exist; pass parents=true to create it`);
+    if (missing.length > 0 && !parents)
+      throw new ApiError(
+        'not_found',
+        `the parent directory "${parentOf(path)}" does not exist; pass parents=true to create it`,
+      );
     const target = joinBoxPath(missing.at(-1) ?? dir, baseName(path));
     const dirs = [...missing, target].map((p) => ({ name: relativeTo(dir, p), mode: DIR_MODE }));
     await this.engine.putArchive(id, dir, packEntries(dirs));
@@ -195,12 +226,16 @@ export class FileService {
 
   /** Removes a file, a symlink (not its target) or an empty directory; a non-empty directory needs `recursive`. */
   async remove(project: string, name: string, path: string, recursive: boolean): Promise<void> {
-    if (path === '/') throw new ApiError('invalid_body', 'refusing to delete the root of the box; delete the box instead');
+    if (path === '/')
+      throw new ApiError('invalid_body', 'refusing to delete the root of the box; delete the box instead');
     const id = this.container(project, name);
     const stat = await this.statOf(id, path);
     if (!stat) throw notFound(path);
     if (stat.type === 'directory' && !recursive && (await holdsEntries(await this.engine.getArchive(id, path)))) {
-      throw new ApiError('conflict', `"${path}" is a directory that is not empty; pass recursive=true to delete it with everything in it`);
+      throw new ApiError(
+        'conflict',
+        `"${path}" is a directory that is not empty; pass recursive=true to delete it with everything in it`,
+      );
     }
     await this.engine.removePath(id, path);
   }
@@ -210,6 +245,8 @@ export class FileService {
     const changes = await this.engine.containerChanges(this.container(project, name)).catch((err: unknown) => {
       throw err instanceof EngineError && err.kind === 'not_found' ? containerGone(err) : err;
     });
-    return changes.map((c) => ({ path: c.path, kind: c.kind })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return changes
+      .map((c) => ({ path: c.path, kind: c.kind }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 }

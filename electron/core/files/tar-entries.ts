@@ -56,7 +56,10 @@ function headerNumber(block: Buffer, offset: number, length: number): number {
     for (let i = 1; i < length; i++) n = n * 256 + block[offset + i]!;
     return n;
   }
-  const text = block.toString('ascii', offset, offset + length).replace(/[\0 ].*$/s, '').trim();
+  const text = block
+    .toString('ascii', offset, offset + length)
+    .replace(/[\0 ].*$/s, '')
+    .trim();
   return text ? parseInt(text, 8) : 0;
 }
 
@@ -212,7 +215,11 @@ export async function holdsEntries(archive: Readable): Promise<boolean> {
 
 /** A relative entry name made of plain segments only. */
 export function isPlainRelative(name: string): boolean {
-  return name !== '' && !name.startsWith('/') && name.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\0'));
+  return (
+    name !== '' &&
+    !name.startsWith('/') &&
+    name.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\0'))
+  );
 }
 
 /**
@@ -242,7 +249,9 @@ export function repackTree(archive: Readable): Readable {
       pack.entry({ name: rel, type: 'directory', mode, mtime: header.mtime });
       return skip(stream, next);
     }
-    const sink = pack.entry({ name: rel, type: 'file', size: header.size ?? 0, mode, mtime: header.mtime }, (err) => (err ? pack.destroy(err) : next()));
+    const sink = pack.entry({ name: rel, type: 'file', size: header.size ?? 0, mode, mtime: header.mtime }, (err) =>
+      err ? pack.destroy(err) : next(),
+    );
     sink.on('error', () => undefined);
     stream.pipe(sink);
   });
@@ -310,7 +319,12 @@ function entryHeader(name: string, type: '0' | '5', size: number, mode: number, 
   const full = type === '5' ? `${name}/` : name;
   if (Buffer.byteLength(full) <= 100) return headerBlock(full, type, size, mode, mtime);
   const pax = paxRecord('path', full);
-  return Buffer.concat([headerBlock('PaxHeader', 'x', pax.length, 0o644, mtime), pax, padding(pax.length), headerBlock(full.slice(0, 99), type, size, mode, mtime)]);
+  return Buffer.concat([
+    headerBlock('PaxHeader', 'x', pax.length, 0o644, mtime),
+    pax,
+    padding(pax.length),
+    headerBlock(full.slice(0, 99), type, size, mode, mtime),
+  ]);
 }
 
 /**
@@ -327,7 +341,10 @@ export function packEntries(dirs: PackedEntry[], file?: PackedEntry & { size: nu
     }
   }
   const mtime = Math.floor(Date.now() / 1000);
-  const head = Buffer.concat([...dirs.map((d) => entryHeader(d.name, '5', 0, d.mode, mtime)), ...(file ? [entryHeader(file.name, '0', file.size, file.mode, mtime)] : [])]);
+  const head = Buffer.concat([
+    ...dirs.map((d) => entryHeader(d.name, '5', 0, d.mode, mtime)),
+    ...(file ? [entryHeader(file.name, '0', file.size, file.mode, mtime)] : []),
+  ]);
   const trailer = Buffer.alloc(2 * BLOCK);
   if (!file) return Readable.from([Buffer.concat([head, trailer])]);
   let seen = 0;

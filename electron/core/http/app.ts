@@ -39,7 +39,11 @@ export async function createHttpApp({ config, policy, auth, limiter, logger }: H
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Boxdesk API', version: CORE_VERSION, description: 'Local sandbox manager. Every error is application/problem+json with a stable code.' },
+      info: {
+        title: 'Boxdesk API',
+        version: CORE_VERSION,
+        description: 'Local sandbox manager. Every error is application/problem+json with a stable code.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

@@ -29,7 +29,13 @@ before(async () => {
   const auth = new AuthService(new TokenStore(db));
   token = auth.create({ name: 't', scopes: ['admin'] }, null).token;
   const config = resolveConfig(['--data-dir', dir, '--upload-limit', String(LIMIT)], {});
-  app = await createHttpApp({ config, policy: loopbackPolicy(() => port, []), auth, limiter: new RateLimiter(0, 0), logger: false });
+  app = await createHttpApp({
+    config,
+    policy: loopbackPolicy(() => port, []),
+    auth,
+    limiter: new RateLimiter(0, 0),
+    logger: false,
+  });
   // Throwaway routes: one streamed upload that counts its bytes, one JSON route.
   app.put(
     '/v1/test/upload',
@@ -41,7 +47,11 @@ before(async () => {
       return { bytes };
     },
   );
-  app.post('/v1/test/json', { config: { scope: 'write' }, schema: { body: Type.Object({ a: Type.Integer() }) } }, async (request) => request.body);
+  app.post(
+    '/v1/test/json',
+    { config: { scope: 'write' }, schema: { body: Type.Object({ a: Type.Integer() }) } },
+    async (request) => request.body,
+  );
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as AddressInfo).port;
 });
@@ -65,11 +75,15 @@ async function problem(res: Response, status: number, code: string): Promise<str
 test('an octet-stream route gets the request as a stream, before the body has arrived', async () => {
   streamStarted = false;
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream') }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      url('/v1/test/upload'),
+      { method: 'PUT', headers: headers('application/octet-stream') },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.write(Buffer.alloc(1000));
     // The rest is sent only once the route runs: a buffering parser would wait forever.
@@ -85,7 +99,11 @@ test('an octet-stream route gets the request as a stream, before the body has ar
 });
 
 test('over the upload limit: 413, whether Content-Length says so or the bytes do', async () => {
-  const declared = await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream'), body: Buffer.alloc(LIMIT + 1) });
+  const declared = await fetch(url('/v1/test/upload'), {
+    method: 'PUT',
+    headers: headers('application/octet-stream'),
+    body: Buffer.alloc(LIMIT + 1),
+  });
   assert.match(await problem(declared, 413, 'payload_too_large'), /--upload-limit/);
   const chunked = new ReadableStream({
     start(controller) {
@@ -93,16 +111,50 @@ test('over the upload limit: 413, whether Content-Length says so or the bytes do
       controller.close();
     },
   });
-  const streamed = await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream'), body: chunked, duplex: 'half' } as RequestInit);
+  const streamed = await fetch(url('/v1/test/upload'), {
+    method: 'PUT',
+    headers: headers('application/octet-stream'),
+    body: chunked,
+    duplex: 'half',
+  } as RequestInit);
   await problem(streamed, 413, 'payload_too_large');
-  const exact = await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/octet-stream'), body: Buffer.alloc(LIMIT) });
+  const exact = await fetch(url('/v1/test/upload'), {
+    method: 'PUT',
+    headers: headers('application/octet-stream'),
+    body: Buffer.alloc(LIMIT),
+  });
   assert.deepEqual(await exact.json(), { bytes: LIMIT });
 });
 
 test('each route takes only its own kind of body: 415 otherwise', async () => {
-  assert.match(await problem(await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/json'), body: '{}' }), 415, 'unsupported_media_type'), /octet-stream/);
-  assert.match(await problem(await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('text/plain'), body: 'x' }), 415, 'unsupported_media_type'), /octet-stream/);
-  assert.match(await problem(await fetch(url('/v1/test/json'), { method: 'POST', headers: headers('application/octet-stream'), body: 'x' }), 415, 'unsupported_media_type'), /application\/json/);
-  const ok = await fetch(url('/v1/test/json'), { method: 'POST', headers: headers('application/json'), body: '{"a":1}' });
+  assert.match(
+    await problem(
+      await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('application/json'), body: '{}' }),
+      415,
+      'unsupported_media_type',
+    ),
+    /octet-stream/,
+  );
+  assert.match(
+    await problem(
+      await fetch(url('/v1/test/upload'), { method: 'PUT', headers: headers('text/plain'), body: 'x' }),
+      415,
+      'unsupported_media_type',
+    ),
+    /octet-stream/,
+  );
+  assert.match(
+    await problem(
+      await fetch(url('/v1/test/json'), { method: 'POST', headers: headers('application/octet-stream'), body: 'x' }),
+      415,
+      'unsupported_media_type',
+    ),
+    /application\/json/,
+  );
+  const ok = await fetch(url('/v1/test/json'), {
+    method: 'POST',
+    headers: headers('application/json'),
+    body: '{"a":1}',
+  });
   assert.deepEqual(await ok.json(), { a: 1 });
 });

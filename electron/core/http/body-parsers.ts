@@ -17,7 +17,9 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export const OCTET_STREAM = 'application/octet-stream';
 
 /** The body schema of a streamed route: documents the upload in OpenAPI; the stream itself is not validated. */
-export function streamBody(description: string): { content: Record<string, { schema: { type: 'string'; format: 'binary'; description: string } }> } {
+export function streamBody(description: string): {
+  content: Record<string, { schema: { type: 'string'; format: 'binary'; description: string } }>;
+} {
   return { content: { [OCTET_STREAM]: { schema: { type: 'string', format: 'binary', description } } } };
 }
 
@@ -40,7 +42,13 @@ export function limitStream(source: Readable, limit: number): Readable {
     highWaterMark: 4 * 1024 * 1024,
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > limit) return done(new ApiError('payload_too_large', `the upload is larger than the ${formatBytes(limit)} limit (--upload-limit)`));
+      if (seen > limit)
+        return done(
+          new ApiError(
+            'payload_too_large',
+            `the upload is larger than the ${formatBytes(limit)} limit (--upload-limit)`,
+          ),
+        );
       done(null, chunk);
     },
   });
@@ -63,21 +71,33 @@ export function uploadStream(request: FastifyRequest): Readable {
 export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: number; uploadLimit: number }): void {
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limits.jsonLimit }, (request, body, done) => {
-    if (request.routeOptions.config.body === 'stream') return done(new ApiError('unsupported_media_type', `send the body as ${OCTET_STREAM}`), undefined);
-    // An empty body is no body (POST .../stop with a Content-Type but nothing after it).
-    if (body === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body as string));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: limits.jsonLimit },
+    (request, body, done) => {
+      if (request.routeOptions.config.body === 'stream')
+        return done(new ApiError('unsupported_media_type', `send the body as ${OCTET_STREAM}`), undefined);
+      // An empty body is no body (POST .../stop with a Content-Type but nothing after it).
+      if (body === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    },
+  );
   app.addContentTypeParser(OCTET_STREAM, (request, payload, done) => {
-    if (request.routeOptions.config.body !== 'stream') return done(new ApiError('unsupported_media_type', 'send the body as application/json'), undefined);
+    if (request.routeOptions.config.body !== 'stream')
+      return done(new ApiError('unsupported_media_type', 'send the body as application/json'), undefined);
     const declared = Number(request.headers['content-length'] ?? NaN);
     if (declared > limits.uploadLimit) {
-      return done(new ApiError('payload_too_large', `the upload (${declared} bytes) is larger than the ${formatBytes(limits.uploadLimit)} limit (--upload-limit)`), undefined);
+      return done(
+        new ApiError(
+          'payload_too_large',
+          `the upload (${declared} bytes) is larger than the ${formatBytes(limits.uploadLimit)} limit (--upload-limit)`,
+        ),
+        undefined,
+      );
     }
     done(null, limitStream(payload, limits.uploadLimit));
   });

@@ -20,7 +20,8 @@ function expectProblem(res: RawResponse, status: number, code: string): { detail
   return body;
 }
 
-const get = (target: string, headers: string) => rawSocketRequest(t.core.port, `GET ${target} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`);
+const get = (target: string, headers: string) =>
+  rawSocketRequest(t.core.port, `GET ${target} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`);
 
 describe('errors raised before routing are problem+json', () => {
   test('a malformed percent-escape: 400', async () => {

@@ -21,7 +21,13 @@ export function loopbackPolicy(port: () => number, extraOrigins: string[]): Host
     },
     origins: () => {
       const p = port();
-      return new Set([`http://localhost:${p}`, `http://127.0.0.1:${p}`, `http://[::1]:${p}`, APP_ORIGIN, ...extraOrigins]);
+      return new Set([
+        `http://localhost:${p}`,
+        `http://127.0.0.1:${p}`,
+        `http://[::1]:${p}`,
+        APP_ORIGIN,
+        ...extraOrigins,
+      ]);
     },
   };
 }
@@ -48,10 +54,14 @@ function hostHeaderCount(rawHeaders: string[]): number {
  */
 export function checkRequest(policy: HostPolicy, req: IncomingLike, upgrade: boolean): ApiError | null {
   // Node keeps only the first of repeated Host headers; a proxy in front might use another one.
-  if (hostHeaderCount(req.rawHeaders) > 1) return new ApiError('invalid_body', 'the request has more than one Host header; send exactly one');
+  if (hostHeaderCount(req.rawHeaders) > 1)
+    return new ApiError('invalid_body', 'the request has more than one Host header; send exactly one');
   const host = (req.headers.host ?? '').toLowerCase();
   if (!policy.hosts().has(host)) {
-    return new ApiError('forbidden', `Host "${host}" is not allowed: Boxdesk answers only to localhost, 127.0.0.1 and [::1] on its port`);
+    return new ApiError(
+      'forbidden',
+      `Host "${host}" is not allowed: Boxdesk answers only to localhost, 127.0.0.1 and [::1] on its port`,
+    );
   }
   // An absolute-form target ("GET http://other/ HTTP/1.1") names the host that counts (RFC 9112 3.2.2).
   const url = req.url ?? '/';
@@ -63,12 +73,18 @@ export function checkRequest(policy: HostPolicy, req: IncomingLike, upgrade: boo
       return new ApiError('invalid_body', 'the request target is neither a path nor an absolute URL');
     }
     if (!policy.hosts().has(authority)) {
-      return new ApiError('forbidden', `the request URI names host "${authority}": Boxdesk answers only to localhost, 127.0.0.1 and [::1] on its port`);
+      return new ApiError(
+        'forbidden',
+        `the request URI names host "${authority}": Boxdesk answers only to localhost, 127.0.0.1 and [::1] on its port`,
+      );
     }
   }
   const origin = req.headers.origin;
   if (origin !== undefined && (upgrade || !SAFE_METHODS.has(req.method ?? 'GET')) && !policy.origins().has(origin)) {
-    return new ApiError('forbidden', `Origin "${origin}" may not call this API; add it with --allowed-origin if you trust it`);
+    return new ApiError(
+      'forbidden',
+      `Origin "${origin}" may not call this API; add it with --allowed-origin if you trust it`,
+    );
   }
   return null;
 }

@@ -29,12 +29,20 @@ describe('errors are problem+json with stable codes', () => {
   });
 
   test('malformed JSON: 400 invalid_body', async () => {
-    const body = await expectProblem(await t.api('POST', '/v1/projects/p/boxes', '{"name": "x",', { 'content-type': 'application/json' }), 400, 'invalid_body');
+    const body = await expectProblem(
+      await t.api('POST', '/v1/projects/p/boxes', '{"name": "x",', { 'content-type': 'application/json' }),
+      400,
+      'invalid_body',
+    );
     assert.match(String(body.detail), /not valid JSON/);
   });
 
   test('wrong content type: 415', async () => {
-    const res = await fetch(`${t.url}/v1/projects/p/boxes`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'text/plain' }, body: 'name=x' });
+    const res = await fetch(`${t.url}/v1/projects/p/boxes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'text/plain' },
+      body: 'name=x',
+    });
     await expectProblem(res, 415, 'unsupported_media_type');
   });
 
@@ -44,9 +52,17 @@ describe('errors are problem+json with stable codes', () => {
   });
 
   test('unknown field and wrong type name the field', async () => {
-    const unknown = await expectProblem(await t.api('POST', '/v1/projects/p/boxes', { name: 'x', colour: 'red' }), 400, 'invalid_body');
+    const unknown = await expectProblem(
+      await t.api('POST', '/v1/projects/p/boxes', { name: 'x', colour: 'red' }),
+      400,
+      'invalid_body',
+    );
     assert.deepEqual(unknown.errors, [{ path: 'body.colour', message: 'is not a known field' }]);
-    const wrong = await expectProblem(await t.api('POST', '/v1/projects/p/boxes', { name: 'x', config: { cpus: '2' } }), 400, 'invalid_body');
+    const wrong = await expectProblem(
+      await t.api('POST', '/v1/projects/p/boxes', { name: 'x', config: { cpus: '2' } }),
+      400,
+      'invalid_body',
+    );
     assert.match(String(wrong.detail), /body\.config\.cpus/);
   });
 
@@ -74,7 +90,12 @@ describe('localhost hardening', () => {
   test('a foreign Origin cannot change state', async () => {
     const res = await rawRequest(`${t.url}/v1/tokens`, {
       method: 'POST',
-      headers: { host: `127.0.0.1:${t.core.port}`, origin: 'http://evil.example', authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      headers: {
+        host: `127.0.0.1:${t.core.port}`,
+        origin: 'http://evil.example',
+        authorization: `Bearer ${t.token}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ name: 'x', scopes: ['read'] }),
     });
     assert.equal(res.status, 403);
@@ -84,9 +105,13 @@ describe('localhost hardening', () => {
   });
 
   test('CORS only for allowed origins, never a wildcard', async () => {
-    const foreign = await rawRequest(`${t.url}/version`, { headers: { host: `127.0.0.1:${t.core.port}`, origin: 'http://evil.example' } });
+    const foreign = await rawRequest(`${t.url}/version`, {
+      headers: { host: `127.0.0.1:${t.core.port}`, origin: 'http://evil.example' },
+    });
     assert.equal(foreign.headers['access-control-allow-origin'], undefined);
-    const app = await rawRequest(`${t.url}/version`, { headers: { host: `127.0.0.1:${t.core.port}`, origin: 'app://boxdesk' } });
+    const app = await rawRequest(`${t.url}/version`, {
+      headers: { host: `127.0.0.1:${t.core.port}`, origin: 'app://boxdesk' },
+    });
     assert.equal(app.headers['access-control-allow-origin'], 'app://boxdesk');
     const preflight = await rawRequest(`${t.url}/v1/bases`, {
       method: 'OPTIONS',
@@ -100,7 +125,10 @@ describe('localhost hardening', () => {
 
 describe('version, health, OpenAPI', () => {
   test('GET /version and /healthz need no token', async () => {
-    const version = (await (await fetch(`${t.url}/version`)).json()) as { api: string; engine: { name: string; version: string } };
+    const version = (await (await fetch(`${t.url}/version`)).json()) as {
+      api: string;
+      engine: { name: string; version: string };
+    };
     assert.equal(version.api, 'v1');
     assert.equal(version.engine.name, 'docker');
     assert.ok(version.engine.version);
@@ -110,12 +138,19 @@ describe('version, health, OpenAPI', () => {
   });
 
   test('the OpenAPI 3.1 document describes the routes', async () => {
-    const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.paths['/v1/projects/{project}/boxes']?.post);
     assert.ok(doc.paths['/v1/tokens']?.post);
     assert.ok(doc.paths['/v1/projects/{project}/boxes/{name}/exec']?.post);
-    const create = doc.paths['/v1/projects/{project}/boxes']!.post as { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; additionalProperties: boolean } }> } };
+    const create = doc.paths['/v1/projects/{project}/boxes']!.post as {
+      requestBody: {
+        content: Record<string, { schema: { properties: Record<string, unknown>; additionalProperties: boolean } }>;
+      };
+    };
     assert.ok(create.requestBody.content['application/json']!.schema.properties.fork);
     assert.equal(create.requestBody.content['application/json']!.schema.additionalProperties, false);
   });
@@ -123,7 +158,9 @@ describe('version, health, OpenAPI', () => {
 
 describe('bases', () => {
   test('default is registered for --default-base', async () => {
-    const { items } = (await (await t.api('GET', '/v1/bases')).json()) as { items: { name: string; image: string; image_id: string | null }[] };
+    const { items } = (await (await t.api('GET', '/v1/bases')).json()) as {
+      items: { name: string; image: string; image_id: string | null }[];
+    };
     const def = items.find((b) => b.name === 'default');
     assert.equal(def?.image, 'boxdesk-test/busybox:1');
     assert.ok(def?.image_id?.startsWith('sha256:'));
@@ -133,8 +170,16 @@ describe('bases', () => {
     const created = await t.api('POST', '/v1/bases', { name: 'tiny', image: 'boxdesk-test/busybox:1' });
     assert.equal(created.status, 201);
     assert.equal(((await created.json()) as { name: string }).name, 'tiny');
-    await expectProblem(await t.api('POST', '/v1/bases', { name: 'tiny', image: 'boxdesk-test/busybox:1' }), 409, 'already_exists');
-    await expectProblem(await t.api('POST', '/v1/bases', { name: 'ghost', image: 'no-such-image:404' }), 404, 'not_found');
+    await expectProblem(
+      await t.api('POST', '/v1/bases', { name: 'tiny', image: 'boxdesk-test/busybox:1' }),
+      409,
+      'already_exists',
+    );
+    await expectProblem(
+      await t.api('POST', '/v1/bases', { name: 'ghost', image: 'no-such-image:404' }),
+      404,
+      'not_found',
+    );
     const { items } = (await (await t.api('GET', '/v1/bases')).json()) as { items: { name: string }[] };
     assert.ok(!items.some((b) => b.name === 'ghost'));
   });

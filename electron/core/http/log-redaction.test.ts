@@ -10,7 +10,12 @@ test('tokens in a query string are redacted, other parameters kept', () => {
 });
 
 test('Authorization, cookies and bearer subprotocols are redacted', () => {
-  const out = redactHeaders({ authorization: 'Bearer bdk_SECRET', cookie: 'boxdesk_token=bdk_SECRET', 'sec-websocket-protocol': 'boxdesk.v1, bearer.bdk_SECRET', host: 'h' });
+  const out = redactHeaders({
+    authorization: 'Bearer bdk_SECRET',
+    cookie: 'boxdesk_token=bdk_SECRET',
+    'sec-websocket-protocol': 'boxdesk.v1, bearer.bdk_SECRET',
+    host: 'h',
+  });
   assert.ok(!JSON.stringify(out).includes('bdk_SECRET'));
   assert.equal(out['sec-websocket-protocol'], 'boxdesk.v1, bearer.[redacted]');
   assert.equal(out.host, 'h');

@@ -15,7 +15,8 @@ export function redactUrl(url: string): string {
 /** Headers safe to log: Authorization and cookies hidden, bearer subprotocols replaced. */
 export function redactHeaders(headers: IncomingHttpHeaders): Record<string, unknown> {
   const out: Record<string, unknown> = { ...headers };
-  for (const name of ['authorization', 'proxy-authorization', 'cookie', 'set-cookie']) if (out[name] !== undefined) out[name] = REDACTED;
+  for (const name of ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
+    if (out[name] !== undefined) out[name] = REDACTED;
   const protocols = headers['sec-websocket-protocol'];
   if (typeof protocols === 'string') {
     out['sec-websocket-protocol'] = protocols

@@ -15,7 +15,9 @@ interface Operation {
 }
 
 test('every operation in /v1/openapi.json declares its error answers as application/problem+json', async () => {
-  const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as { paths: Record<string, Record<string, Operation>> };
+  const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+  };
   let operations = 0;
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -28,7 +30,8 @@ test('every operation in /v1/openapi.json declares its error answers as applicat
         if (path === '/healthz' && status === '503') continue;
         assert.deepEqual(Object.keys(response.content ?? {}), [PROBLEM_CONTENT_TYPE], `${where} ${status}`);
         const props = response.content![PROBLEM_CONTENT_TYPE]!.schema?.properties ?? {};
-        for (const field of ['type', 'title', 'status', 'detail', 'code']) assert.ok(field in props, `${where} ${status} problem schema lacks ${field}`);
+        for (const field of ['type', 'title', 'status', 'detail', 'code'])
+          assert.ok(field in props, `${where} ${status} problem schema lacks ${field}`);
       }
       if (path.startsWith('/v1/')) {
         for (const status of V1_PROBLEM_STATUSES) assert.ok(op.responses?.[String(status)], `${where} lacks ${status}`);
@@ -37,7 +40,8 @@ test('every operation in /v1/openapi.json declares its error answers as applicat
   }
   assert.ok(operations >= 15, `walked ${operations} operations`);
   const create = doc.paths['/v1/projects/{project}/boxes']!.post!;
-  for (const status of ['404', '409', '413', '415']) assert.ok(create.responses?.[status], `box create declares ${status}`);
+  for (const status of ['404', '409', '413', '415'])
+    assert.ok(create.responses?.[status], `box create declares ${status}`);
 });
 
 // Found by the API fuzzer (electron/core/reliability/fuzz.integration.test.ts).
@@ -47,17 +51,30 @@ test('a body sent to a route that takes none: 415 saying so, and the route docum
   const problem = (await res.json()) as { code: string; detail: string };
   assert.equal(problem.code, 'unsupported_media_type');
   assert.match(problem.detail, /takes no request body .*text\/plain.*send the request without a body/);
-  const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as { paths: Record<string, Record<string, Operation>> };
-  for (const [path, method] of [['/v1/projects/{project}/boxes/{name}/stop', 'post'], ['/v1/projects/{project}/boxes/{name}', 'delete'], ['/v1/tokens/{id}', 'delete']] as const) {
-    for (const status of ['413', '415']) assert.ok(doc.paths[path]![method]!.responses?.[status], `${method} ${path} declares ${status}`);
+  const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+  };
+  for (const [path, method] of [
+    ['/v1/projects/{project}/boxes/{name}/stop', 'post'],
+    ['/v1/projects/{project}/boxes/{name}', 'delete'],
+    ['/v1/tokens/{id}', 'delete'],
+  ] as const) {
+    for (const status of ['413', '415'])
+      assert.ok(doc.paths[path]![method]!.responses?.[status], `${method} ${path} declares ${status}`);
   }
 });
 
 test('streaming answers document their 200 and its content type (logs, events)', async () => {
-  const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as { paths: Record<string, Record<string, Operation>> };
-  assert.deepEqual(Object.keys(doc.paths['/v1/projects/{project}/boxes/{name}/logs']!.get!.responses!['200']!.content ?? {}), ['text/plain']);
+  const doc = (await (await t.api('GET', '/v1/openapi.json')).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+  };
+  assert.deepEqual(
+    Object.keys(doc.paths['/v1/projects/{project}/boxes/{name}/logs']!.get!.responses!['200']!.content ?? {}),
+    ['text/plain'],
+  );
   assert.deepEqual(Object.keys(doc.paths['/v1/events']!.get!.responses!['200']!.content ?? {}), ['text/event-stream']);
   const stats = doc.paths['/v1/projects/{project}/boxes/{name}/stats']!.get!.responses!;
   assert.deepEqual(Object.keys(stats['200']!.content ?? {}), ['application/json', 'application/x-ndjson']);
-  for (const status of ['404', '409']) assert.ok(stats[status], `stats declares ${status} (an unknown box, a box not running)`);
+  for (const status of ['404', '409'])
+    assert.ok(stats[status], `stats declares ${status} (an unknown box, a box not running)`);
 });

@@ -20,7 +20,10 @@ function describe(status: number): string {
 }
 
 /** The response entry for an error status: the shared problem schema as application/problem+json. */
-export function problemResponse(status: number): { description: string; content: Record<string, { schema: typeof ProblemSchema }> } {
+export function problemResponse(status: number): {
+  description: string;
+  content: Record<string, { schema: typeof ProblemSchema }>;
+} {
   return { description: describe(status), content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } } };
 }
 
@@ -30,7 +33,10 @@ export function problemResponses(...statuses: number[]): Record<number, ReturnTy
 }
 
 /** A 200 that streams text (logs, events): documented so a client knows the type; never serialised by Fastify. */
-export function textStream(contentType: string, description: string): { description: string; content: Record<string, { schema: { type: 'string' } }> } {
+export function textStream(
+  contentType: string,
+  description: string,
+): { description: string; content: Record<string, { schema: { type: 'string' } }> } {
   return { description, content: { [contentType]: { schema: { type: 'string' } } } };
 }
 
@@ -47,7 +53,10 @@ export function installProblemResponses(app: FastifyInstance): void {
     // that may carry one (a body sent to DELETE or to POST .../stop is parsed, and refused).
     const methods = [route.method].flat().map((m) => m.toUpperCase());
     if (schema.body || methods.some((m) => BODY_METHODS.has(m))) defaults.push(413, 415);
-    const response = { ...problemResponses(...defaults), ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
+    const response = {
+      ...problemResponses(...defaults),
+      ...((schema.response as Record<string, unknown> | undefined) ?? {}),
+    };
     route.schema = { ...schema, response };
   });
 }

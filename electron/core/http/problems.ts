@@ -9,13 +9,19 @@ export const STORAGE_RETRY_AFTER_S = 1;
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   if (problem.code === 'storage_busy') reply.header('retry-after', String(STORAGE_RETRY_AFTER_S));
-  return reply.code(problem.status).header('content-type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`).send(JSON.stringify(problem));
+  return reply
+    .code(problem.status)
+    .header('content-type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`)
+    .send(JSON.stringify(problem));
 }
 
 export function engineErrorToApi(err: EngineError): ApiError {
   switch (err.kind) {
     case 'unavailable':
-      return new ApiError('engine_unavailable', `${err.message}. Start the Docker engine (or check DOCKER_HOST); Boxdesk reconnects by itself.`);
+      return new ApiError(
+        'engine_unavailable',
+        `${err.message}. Start the Docker engine (or check DOCKER_HOST); Boxdesk reconnects by itself.`,
+      );
     case 'not_found':
       return new ApiError('not_found', err.message);
     case 'conflict':
@@ -32,7 +38,13 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
   if (err instanceof ApiError) return { error: err, bug: false };
   if (err instanceof EngineError) return { error: engineErrorToApi(err), bug: err.kind === 'failed' };
   if (isStorageBusy(err)) {
-    return { error: new ApiError('storage_busy', `the database (boxdesk.db) is locked by another process; retry in ${STORAGE_RETRY_AFTER_S} s, and if it persists, find what holds the file open`), bug: false };
+    return {
+      error: new ApiError(
+        'storage_busy',
+        `the database (boxdesk.db) is locked by another process; retry in ${STORAGE_RETRY_AFTER_S} s, and if it persists, find what holds the file open`,
+      ),
+      bug: false,
+    };
   }
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
@@ -42,9 +54,18 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { error: new ApiError('payload_too_large', 'the request body is larger than the 1 MiB limit'), bug: false };
+      return {
+        error: new ApiError('payload_too_large', 'the request body is larger than the 1 MiB limit'),
+        bug: false,
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { error: new ApiError('unsupported_media_type', `send the body as application/json (got ${fe.message.replace(/^Unsupported Media Type:\s*/i, '') || 'another type'})`), bug: false };
+      return {
+        error: new ApiError(
+          'unsupported_media_type',
+          `send the body as application/json (got ${fe.message.replace(/^Unsupported Media Type:\s*/i, '') || 'another type'})`,
+        ),
+        bug: false,
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { error: new ApiError('invalid_body', 'the Content-Length does not match the body'), bug: false };
   }
@@ -54,14 +75,21 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return { error: new ApiError('invalid_body', fe.message), bug: false };
   }
-  return { error: new ApiError('internal', `an internal error occurred (request ${reqId}); the core's log has the details`), bug: true };
+  return {
+    error: new ApiError('internal', `an internal error occurred (request ${reqId}); the core's log has the details`),
+    bug: true,
+  };
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const { error, bug } = toApiError(err, request.id);
     if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      if (request.routeOptions.config.body === 'stream') return sendProblem(reply, new ApiError('unsupported_media_type', 'send the body as application/octet-stream').toProblem());
+      if (request.routeOptions.config.body === 'stream')
+        return sendProblem(
+          reply,
+          new ApiError('unsupported_media_type', 'send the body as application/octet-stream').toProblem(),
+        );
       const type = request.headers['content-type'];
       const got = type ? `Content-Type ${type}` : 'no Content-Type';
       const detail = request.routeOptions.schema?.body
@@ -73,6 +101,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendProblem(reply, error.toProblem());
   });
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`).toProblem()),
+    sendProblem(
+      reply,
+      new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`).toProblem(),
+    ),
   );
 }

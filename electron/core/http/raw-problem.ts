@@ -15,6 +15,8 @@ export function writeRawProblem(socket: Duplex, error: ApiError, extraHeaders: R
     ...(error.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="boxdesk"' } : {}),
     ...extraHeaders,
   };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${error.status} ${ERROR_CATALOGUE[error.code].title}\r\n${head}\r\n${body}`);
 }

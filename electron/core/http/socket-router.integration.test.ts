@@ -29,7 +29,11 @@ before(async () => {
   reader = auth.create({ name: 'r', scopes: ['read'] }, null).token;
   projectOnly = auth.create({ name: 'p', scopes: ['exec'], project: 'alpha' }, null).token;
   app = Fastify();
-  const sockets = new SocketRouter(app, { policy: loopbackPolicy(() => port, []), auth, limiter: new RateLimiter(0.1, 3) });
+  const sockets = new SocketRouter(app, {
+    policy: loopbackPolicy(() => port, []),
+    auth,
+    limiter: new RateLimiter(0.1, 3),
+  });
   // A throwaway route: echoes text frames, reports what it was given.
   sockets.register({
     path: '/v1/projects/:project/echo/:name',
@@ -48,9 +52,15 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function open(path: string, options: { protocols?: string[]; headers?: Record<string, string>; origin?: string } = {}): Promise<{ status: number; body: string; ws?: WebSocket; headers?: Record<string, string | string[] | undefined> }> {
+function open(
+  path: string,
+  options: { protocols?: string[]; headers?: Record<string, string>; origin?: string } = {},
+): Promise<{ status: number; body: string; ws?: WebSocket; headers?: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, options.protocols ?? [], { headers: options.headers, origin: options.origin });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, options.protocols ?? [], {
+      headers: options.headers,
+      origin: options.origin,
+    });
     ws.once('open', () => resolve({ status: 101, body: '', ws }));
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
@@ -106,5 +116,8 @@ test('the rate limit applies to upgrades, with Retry-After', async () => {
     res.ws?.close();
   }
   assert.deepEqual(statuses.slice(0, 3), [101, 101, 101]);
-  assert.ok(statuses.slice(3).every((s) => s === 429), String(statuses));
+  assert.ok(
+    statuses.slice(3).every((s) => s === 429),
+    String(statuses),
+  );
 });

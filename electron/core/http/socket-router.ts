@@ -61,7 +61,10 @@ export class SocketRouter {
     noServer: true,
     maxPayload: 4 * 1024 * 1024,
     perMessageDeflate: false,
-    handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : ([...protocols].find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX)) ?? false)),
+    handleProtocols: (protocols) =>
+      protocols.has(WS_PROTOCOL)
+        ? WS_PROTOCOL
+        : ([...protocols].find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX)) ?? false),
   });
 
   constructor(
@@ -72,7 +75,8 @@ export class SocketRouter {
       this.upgrade(req, socket, head).catch((err: unknown) => {
         const { error, bug } = toApiError(err, 'upgrade');
         if (bug) app.log.error({ err }, 'websocket upgrade failed');
-        const retry = error.code === 'storage_busy' ? STORAGE_RETRY_AFTER_S : (err as { retryAfter?: number }).retryAfter;
+        const retry =
+          error.code === 'storage_busy' ? STORAGE_RETRY_AFTER_S : (err as { retryAfter?: number }).retryAfter;
         writeRawProblem(socket, error, retry ? { 'Retry-After': String(retry) } : {});
       });
     });
@@ -98,7 +102,10 @@ export class SocketRouter {
     const token = this.authenticate(req);
     this.deps.auth.authorize(token, found.route.scope, found.params.project);
     const wait = this.deps.limiter.take(token.id);
-    if (wait > 0) throw Object.assign(new ApiError('rate_limited', `this token made too many requests; retry in ${wait} s`), { retryAfter: wait });
+    if (wait > 0)
+      throw Object.assign(new ApiError('rate_limited', `this token made too many requests; retry in ${wait} s`), {
+        retryAfter: wait,
+      });
     const bind = await found.route.accept({ params: found.params, query: url.searchParams, token });
     this.wss.handleUpgrade(req, socket, head, bind);
   }
@@ -117,6 +124,8 @@ export class SocketRouter {
       .map((s) => s.trim())
       .filter(Boolean);
     const bearer = offered.find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX));
-    return bearer ? this.deps.auth.authenticateSecret(bearer.slice(BEARER_PROTOCOL_PREFIX.length)) : this.deps.auth.authenticate(req.headers.authorization);
+    return bearer
+      ? this.deps.auth.authenticateSecret(bearer.slice(BEARER_PROTOCOL_PREFIX.length))
+      : this.deps.auth.authenticate(req.headers.authorization);
   }
 }

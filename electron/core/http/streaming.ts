@@ -6,11 +6,22 @@ import type { Readable } from 'node:stream';
  * waiting for its first line must not time out), then the stream is piped.
  * Headers already set on the reply (CORS, nosniff) are kept.
  */
-export function sendLiveStream(reply: FastifyReply, contentType: string, stream: Readable | null, extraHeaders: Record<string, string> = {}): NodeJS.WritableStream {
+export function sendLiveStream(
+  reply: FastifyReply,
+  contentType: string,
+  stream: Readable | null,
+  extraHeaders: Record<string, string> = {},
+): NodeJS.WritableStream {
   reply.hijack();
   const res = reply.raw;
   const inherited = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-  res.writeHead(200, { ...inherited, 'content-type': contentType, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', ...extraHeaders });
+  res.writeHead(200, {
+    ...inherited,
+    'content-type': contentType,
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+    ...extraHeaders,
+  });
   res.flushHeaders();
   if (stream) {
     stream.pipe(res);

@@ -38,8 +38,13 @@ export function toFieldErrors(errors: ErrorObject[], context: string | undefined
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'additionalProperties') {
       pointer = `${pointer}/${String((e.params as { additionalProperty: string }).additionalProperty)}`;
-      const keyPatterns = Object.keys((e.parentSchema as { patternProperties?: object } | undefined)?.patternProperties ?? {});
-      message = keyPatterns.length > 0 ? `is not an allowed name (names must match ${keyPatterns.join(' or ')})` : 'is not a known field';
+      const keyPatterns = Object.keys(
+        (e.parentSchema as { patternProperties?: object } | undefined)?.patternProperties ?? {},
+      );
+      message =
+        keyPatterns.length > 0
+          ? `is not an allowed name (names must match ${keyPatterns.join(' or ')})`
+          : 'is not a known field';
     } else if (e.keyword === 'required') {
       pointer = `${pointer}/${String((e.params as { missingProperty: string }).missingProperty)}`;
       message = 'is required';
@@ -59,4 +64,9 @@ export function toFieldErrors(errors: ErrorObject[], context: string | undefined
   return out;
 }
 
-export type RouteSchema = FastifySchema & { tags?: string[]; summary?: string; description?: string; operationId?: string };
+export type RouteSchema = FastifySchema & {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  operationId?: string;
+};

@@ -31,7 +31,10 @@ describe('Idempotency-Key on box create', () => {
     assert.deepEqual(await again.json(), box);
     assert.equal((await containersOfBox(box.id)).length, 1);
     const { items } = (await (await t.api('GET', P)).json()) as { items: Box[] };
-    assert.deepEqual(items.map((b) => b.name), ['once']);
+    assert.deepEqual(
+      items.map((b) => b.name),
+      ['once'],
+    );
   });
 
   test('the same key with another body: 409, nothing created', async () => {
@@ -45,13 +48,24 @@ describe('Idempotency-Key on box create', () => {
   });
 
   test('keys belong to a token; a failure is not remembered; without a key a repeat is a plain 409', async () => {
-    const other = (await (await t.api('POST', '/v1/tokens', { name: 'w', scopes: ['write'] })).json()) as { token: string };
-    const theirs = await t.api('POST', P, { name: 'once' }, { 'idempotency-key': 'k-1', authorization: `Bearer ${other.token}` });
+    const other = (await (await t.api('POST', '/v1/tokens', { name: 'w', scopes: ['write'] })).json()) as {
+      token: string;
+    };
+    const theirs = await t.api(
+      'POST',
+      P,
+      { name: 'once' },
+      { 'idempotency-key': 'k-1', authorization: `Bearer ${other.token}` },
+    );
     assert.equal(theirs.status, 409, 'another token does not see k-1: it runs, and the name is taken');
     assert.equal(((await theirs.json()) as { code: string }).code, 'already_exists');
     const failed = await t.api('POST', P, { name: 'nobase', base: 'missing' }, { 'idempotency-key': 'k-2' });
     assert.equal(failed.status, 404);
-    assert.equal((await t.api('POST', P, { name: 'nobase', base: 'missing' }, { 'idempotency-key': 'k-2' })).status, 404, 'the retry ran again');
+    assert.equal(
+      (await t.api('POST', P, { name: 'nobase', base: 'missing' }, { 'idempotency-key': 'k-2' })).status,
+      404,
+      'the retry ran again',
+    );
     assert.equal((await t.api('POST', P, { name: 'once' })).status, 409);
   });
 
@@ -81,8 +95,16 @@ describe('IdempotencyStore', () => {
     now += 1;
     assert.deepEqual(store.claim('tok', 'k', 'h2'), { kind: 'claimed' }, 'after 24 h the key is free again');
     const restarted = new IdempotencyStore(db, () => now);
-    assert.deepEqual(restarted.claim('tok', 'k', 'h2'), { kind: 'claimed' }, 'the claim of a process that died is taken over');
+    assert.deepEqual(
+      restarted.claim('tok', 'k', 'h2'),
+      { kind: 'claimed' },
+      'the claim of a process that died is taken over',
+    );
     store.complete('tok', 'k', 201, { id: 'stale' });
-    assert.deepEqual(restarted.claim('tok', 'k', 'h2'), { kind: 'in_progress' }, 'the old owner cannot complete it any more');
+    assert.deepEqual(
+      restarted.claim('tok', 'k', 'h2'),
+      { kind: 'in_progress' },
+      'the old owner cannot complete it any more',
+    );
   });
 });

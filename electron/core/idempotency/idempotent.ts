@@ -14,7 +14,8 @@ export const IdempotencyHeaders = Type.Object({
       minLength: 1,
       maxLength: 255,
       pattern: '^[\\x21-\\x7E]+$',
-      description: 'Makes a retry safe: the same key with the same body within 24 h answers what the first request answered; with another body, 409.',
+      description:
+        'Makes a retry safe: the same key with the same body within 24 h answers what the first request answered; with another body, 409.',
     }),
   ),
 });
@@ -30,7 +31,9 @@ function canonicalJson(value: unknown): string {
 }
 
 function requestHash(request: FastifyRequest): string {
-  return createHash('sha256').update(`${request.method} ${request.url.split('?')[0]}\n${canonicalJson(request.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${request.url.split('?')[0]}\n${canonicalJson(request.body)}`)
+    .digest('hex');
 }
 
 /**
@@ -38,16 +41,29 @@ function requestHash(request: FastifyRequest): string {
  * body answers the first success again (with `Idempotent-Replayed: true`); a failure is not
  * remembered, so its retry runs again. Without the header the work simply runs.
  */
-export async function answerIdempotently(store: IdempotencyStore, request: FastifyRequest, reply: FastifyReply, status: number, run: () => Promise<unknown>): Promise<FastifyReply> {
+export async function answerIdempotently(
+  store: IdempotencyStore,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  run: () => Promise<unknown>,
+): Promise<FastifyReply> {
   const key = request.headers[IDEMPOTENCY_HEADER];
   if (typeof key !== 'string') return reply.code(status).send(await run());
   const token = requireToken(request.token);
   const claim = store.claim(token.id, key, requestHash(request));
   if (claim.kind === 'replay') return reply.code(claim.status).header('idempotent-replayed', 'true').send(claim.body);
   if (claim.kind === 'mismatch') {
-    throw new ApiError('conflict', `Idempotency-Key "${key}" was already used with a different request; send a new key for a new request`);
+    throw new ApiError(
+      'conflict',
+      `Idempotency-Key "${key}" was already used with a different request; send a new key for a new request`,
+    );
   }
-  if (claim.kind === 'in_progress') throw new ApiError('conflict', `the request with Idempotency-Key "${key}" is still running; retry once it has answered`);
+  if (claim.kind === 'in_progress')
+    throw new ApiError(
+      'conflict',
+      `the request with Idempotency-Key "${key}" is still running; retry once it has answered`,
+    );
   let body: unknown;
   try {
     body = await run();

@@ -32,25 +32,36 @@ export class IdempotencyStore {
   ) {}
 
   claim(tokenId: string, key: string, requestHash: string): Claim {
-    return this.db.transaction((): Claim => {
-      const t = this.clock();
-      this.db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?').run(t - IDEMPOTENCY_TTL_MS);
-      const row = this.db.prepare('SELECT request_hash, owner, status, body FROM idempotency_keys WHERE token_id = ? AND key = ?').get(tokenId, key) as Row | undefined;
-      if (row && row.request_hash !== requestHash) return { kind: 'mismatch' };
-      if (row && row.status !== null) return { kind: 'replay', status: row.status, body: row.body === null ? undefined : JSON.parse(row.body) };
-      if (row && row.owner === this.owner) return { kind: 'in_progress' };
-      this.db
-        .prepare('INSERT INTO idempotency_keys (token_id, key, request_hash, owner, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_id, key) DO UPDATE SET owner = excluded.owner, created_at = excluded.created_at')
-        .run(tokenId, key, requestHash, this.owner, t);
-      return { kind: 'claimed' };
-    }).immediate();
+    return this.db
+      .transaction((): Claim => {
+        const t = this.clock();
+        this.db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?').run(t - IDEMPOTENCY_TTL_MS);
+        const row = this.db
+          .prepare('SELECT request_hash, owner, status, body FROM idempotency_keys WHERE token_id = ? AND key = ?')
+          .get(tokenId, key) as Row | undefined;
+        if (row && row.request_hash !== requestHash) return { kind: 'mismatch' };
+        if (row && row.status !== null)
+          return { kind: 'replay', status: row.status, body: row.body === null ? undefined : JSON.parse(row.body) };
+        if (row && row.owner === this.owner) return { kind: 'in_progress' };
+        this.db
+          .prepare(
+            'INSERT INTO idempotency_keys (token_id, key, request_hash, owner, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_id, key) DO UPDATE SET owner = excluded.owner, created_at = excluded.created_at',
+          )
+          .run(tokenId, key, requestHash, this.owner, t);
+        return { kind: 'claimed' };
+      })
+      .immediate();
   }
 
   complete(tokenId: string, key: string, status: number, body: unknown): void {
-    this.db.prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE token_id = ? AND key = ? AND owner = ?').run(status, body === undefined ? null : JSON.stringify(body), tokenId, key, this.owner);
+    this.db
+      .prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE token_id = ? AND key = ? AND owner = ?')
+      .run(status, body === undefined ? null : JSON.stringify(body), tokenId, key, this.owner);
   }
 
   release(tokenId: string, key: string): void {
-    this.db.prepare('DELETE FROM idempotency_keys WHERE token_id = ? AND key = ? AND owner = ? AND status IS NULL').run(tokenId, key, this.owner);
+    this.db
+      .prepare('DELETE FROM idempotency_keys WHERE token_id = ? AND key = ? AND owner = ? AND status IS NULL')
+      .run(tokenId, key, this.owner);
   }
 }

@@ -19,7 +19,10 @@ export class BoxAgent extends http.Agent {
   }
 
   // The target's "host" is the container id; the pool is keyed by it and the port.
-  override createConnection(options: http.ClientRequestArgs, callback?: (err: Error | null, socket: Duplex) => void): Duplex | undefined {
+  override createConnection(
+    options: http.ClientRequestArgs,
+    callback?: (err: Error | null, socket: Duplex) => void,
+  ): Duplex | undefined {
     this.connectBox(String(options.host), Number(options.port)).then(
       (socket) => callback!(null, socket),
       (err: Error) => callback!(err, undefined as unknown as Duplex),
@@ -85,10 +88,19 @@ export interface ListenerProbe {
  * exec, and whether the box has a relay: a server bound to the box's own
  * 127.0.0.1 cannot be reached from outside the box.
  */
-export async function probeListener(engine: ContainerEngine, containerId: string, port: number): Promise<ListenerProbe> {
+export async function probeListener(
+  engine: ContainerEngine,
+  containerId: string,
+  port: number,
+): Promise<ListenerProbe> {
   try {
     const script = `cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; if ${RELAY_PROBE}; then echo relay=yes; fi`;
-    const execId = await engine.createExec(containerId, { command: ['sh', '-c', script], env: {}, tty: false, stdin: false });
+    const execId = await engine.createExec(containerId, {
+      command: ['sh', '-c', script],
+      env: {},
+      tty: false,
+      stdin: false,
+    });
     const streams = await engine.startExec(execId, { tty: false, stdin: false });
     const chunks: Buffer[] = [];
     streams.stderr.resume();
@@ -97,7 +109,11 @@ export async function probeListener(engine: ContainerEngine, containerId: string
     clearTimeout(timer);
     const text = Buffer.concat(chunks).toString('utf8');
     const kind = classifyListeners(text, port);
-    return { kind, relay: /^relay=yes$/m.test(text), ...(kind === 'loopback-only' ? { address: loopbackAddress(text, port) } : {}) };
+    return {
+      kind,
+      relay: /^relay=yes$/m.test(text),
+      ...(kind === 'loopback-only' ? { address: loopbackAddress(text, port) } : {}),
+    };
   } catch {
     return { kind: 'unknown', relay: false };
   }

@@ -16,8 +16,18 @@ export const RELAY_PROBE = 'command -v nc >/dev/null 2>&1 || command -v socat >/
  * exec of `nc` (or `socat`): how a server bound to the box's own loopback is
  * reached. Looks enough like a socket for an HTTP agent and for upgrades.
  */
-export async function execRelay(engine: ContainerEngine, containerId: string, address: string, port: number): Promise<Duplex> {
-  const execId = await engine.createExec(containerId, { command: ['sh', '-c', RELAY_SCRIPT, 'boxdesk-relay', address, String(port)], env: {}, tty: false, stdin: true });
+export async function execRelay(
+  engine: ContainerEngine,
+  containerId: string,
+  address: string,
+  port: number,
+): Promise<Duplex> {
+  const execId = await engine.createExec(containerId, {
+    command: ['sh', '-c', RELAY_SCRIPT, 'boxdesk-relay', address, String(port)],
+    env: {},
+    tty: false,
+    stdin: true,
+  });
   return new ExecSocket(await engine.startExec(execId, { tty: false, stdin: true }));
 }
 

@@ -11,7 +11,11 @@ const P = `/v1/projects/${project}/boxes`;
 let host: string;
 
 async function token(scopes: string[], tokenProject?: string): Promise<{ id: string; token: string }> {
-  const res = await t.api('POST', '/v1/tokens', { name: `t${randomBytes(3).toString('hex')}`, scopes, ...(tokenProject ? { project: tokenProject } : {}) });
+  const res = await t.api('POST', '/v1/tokens', {
+    name: `t${randomBytes(3).toString('hex')}`,
+    scopes,
+    ...(tokenProject ? { project: tokenProject } : {}),
+  });
   assert.equal(res.status, 201);
   return (await res.json()) as { id: string; token: string };
 }
@@ -22,7 +26,11 @@ before(async () => {
   await startBoxServers(t.api, `${P}/app`, { port: 8080, text: 'private page', echoPort: 9000 });
   const res = await t.api('POST', `${P}/app/publish`, { port: 8080, domains: ['private.test'] });
   assert.equal(res.status, 200);
-  assert.deepEqual(((await res.json()) as { url_settings: unknown }).url_settings, { auth: 'token' }, 'token is the default');
+  assert.deepEqual(
+    ((await res.json()) as { url_settings: unknown }).url_settings,
+    { auth: 'token' },
+    'token is the default',
+  );
   host = `app--${project}.localhost:${t.core.proxyPort}`;
 });
 after(async () => {
@@ -35,23 +43,36 @@ describe('auth "token"', () => {
     const none = await previewRequest(t.core.proxyPort, host, '/');
     assert.equal(none.status, 401);
     assert.match(none.body, /\?token=/);
-    assert.equal((await previewRequest(t.core.proxyPort, host, '/', { headers: { authorization: 'Bearer bdk_wrong' } })).status, 401);
+    assert.equal(
+      (await previewRequest(t.core.proxyPort, host, '/', { headers: { authorization: 'Bearer bdk_wrong' } })).status,
+      401,
+    );
     assert.equal((await previewRequest(t.core.proxyPort, host, '/?token=bdk_wrong')).status, 401);
   });
 
   test('a bearer token that can read the project passes, and the box never sees it', async () => {
     const reader = await token(['read'], project);
-    const ok = await previewRequest(t.core.proxyPort, host, '/', { headers: { authorization: `Bearer ${reader.token}` } });
+    const ok = await previewRequest(t.core.proxyPort, host, '/', {
+      headers: { authorization: `Bearer ${reader.token}` },
+    });
     assert.equal(ok.status, 200);
     assert.equal(ok.body, 'private page');
-    const env = cgiEnv((await previewRequest(t.core.proxyPort, host, '/cgi-bin/env', { headers: { authorization: `Bearer ${reader.token}` } })).body);
+    const env = cgiEnv(
+      (
+        await previewRequest(t.core.proxyPort, host, '/cgi-bin/env', {
+          headers: { authorization: `Bearer ${reader.token}` },
+        })
+      ).body,
+    );
     assert.equal(env.HTTP_AUTHORIZATION, undefined);
     assert.ok(!JSON.stringify(env).includes(reader.token));
   });
 
   test('a token of another project: 403', async () => {
     const stranger = await token(['read'], 'elsewhere');
-    const res = await previewRequest(t.core.proxyPort, host, '/', { headers: { authorization: `Bearer ${stranger.token}` } });
+    const res = await previewRequest(t.core.proxyPort, host, '/', {
+      headers: { authorization: `Bearer ${stranger.token}` },
+    });
     assert.equal(res.status, 403);
   });
 
@@ -67,7 +88,9 @@ describe('auth "token"', () => {
     assert.ok(!setCookie.includes(reader.token), 'the cookie never holds the token');
     const cookie = setCookie.split(';')[0]!;
 
-    const page = await previewRequest(t.core.proxyPort, host, '/cgi-bin/env?a=1&b=2', { headers: { cookie: `theme=dark; ${cookie}` } });
+    const page = await previewRequest(t.core.proxyPort, host, '/cgi-bin/env?a=1&b=2', {
+      headers: { cookie: `theme=dark; ${cookie}` },
+    });
     assert.equal(page.status, 200);
     const env = cgiEnv(page.body);
     assert.equal(env.HTTP_COOKIE, 'theme=dark', "the app's own cookies pass, ours does not");
@@ -80,7 +103,10 @@ describe('auth "token"', () => {
     // A cookie made for one host is worthless on another (here the box's custom domain).
     assert.equal((await previewRequest(t.core.proxyPort, 'private.test', '/', { headers: { cookie } })).status, 401);
     // A tampered cookie is refused.
-    assert.equal((await previewRequest(t.core.proxyPort, host, '/', { headers: { cookie: cookie.slice(0, -2) + 'xx' } })).status, 401);
+    assert.equal(
+      (await previewRequest(t.core.proxyPort, host, '/', { headers: { cookie: cookie.slice(0, -2) + 'xx' } })).status,
+      401,
+    );
     // Deleting the token ends the session at once.
     assert.equal((await t.api('DELETE', `/v1/tokens/${reader.id}`)).status, 204);
     const revoked = await previewRequest(t.core.proxyPort, host, '/', { headers: { cookie } });
@@ -95,17 +121,26 @@ describe('auth "token"', () => {
 
   test('an upgrade with the cookie or ?token= passes bytes; the box sees neither the token nor our cookie', async () => {
     const reader = await token(['read'], project);
-    const cookie = String((await previewRequest(t.core.proxyPort, host, `/?token=${reader.token}`)).headers['set-cookie']).split(';')[0]!;
+    const cookie = String(
+      (await previewRequest(t.core.proxyPort, host, `/?token=${reader.token}`)).headers['set-cookie'],
+    ).split(';')[0]!;
     assert.equal((await t.api('POST', `${P}/app/publish`, { port: 9000 })).status, 200);
     try {
-      for (const [path, headers] of [['/ws', { cookie: `app=1; ${cookie}` }], [`/ws?token=${reader.token}`, {}]] as const) {
+      for (const [path, headers] of [
+        ['/ws', { cookie: `app=1; ${cookie}` }],
+        [`/ws?token=${reader.token}`, {}],
+      ] as const) {
         const { status, socket } = await rawUpgrade(t.core.proxyPort, host, headers, path);
         assert.equal(status, 101, path);
         socket.write('ping');
         assert.equal((await readBytes(socket, 4)).toString(), 'ping');
         socket.destroy();
       }
-      const heads = ((await (await t.api('POST', `${P}/app/exec`, { command: ['cat', '/tmp/upgrade-heads'] })).json()) as { stdout: string }).stdout;
+      const heads = (
+        (await (await t.api('POST', `${P}/app/exec`, { command: ['cat', '/tmp/upgrade-heads'] })).json()) as {
+          stdout: string;
+        }
+      ).stdout;
       assert.match(heads, /^GET \/ws HTTP\/1\.1/m);
       assert.match(heads, /^cookie: app=1\r?$/im, "the app's cookie passes");
       assert.ok(!heads.includes(reader.token), 'no token in what the box got');
@@ -118,7 +153,10 @@ describe('auth "token"', () => {
   test('switching to public lets anyone in and passes Authorization to the app', async () => {
     assert.equal((await t.api('POST', `${P}/app/publish`, { auth: 'public' })).status, 200);
     try {
-      const env = cgiEnv((await previewRequest(t.core.proxyPort, host, '/cgi-bin/env', { headers: { authorization: 'Bearer app-own' } })).body);
+      const env = cgiEnv(
+        (await previewRequest(t.core.proxyPort, host, '/cgi-bin/env', { headers: { authorization: 'Bearer app-own' } }))
+          .body,
+      );
       assert.equal(env.HTTP_AUTHORIZATION, 'Bearer app-own');
     } finally {
       assert.equal((await t.api('POST', `${P}/app/publish`, { auth: 'token' })).status, 200);
@@ -128,7 +166,11 @@ describe('auth "token"', () => {
 
 describe('a preview origin can never call the API', () => {
   test('the API refuses an Origin that is a box preview host or a published domain, even for reads', async () => {
-    for (const origin of [`http://${host}`, 'http://private.test', `http://other--${project}.localhost:${t.core.proxyPort}`]) {
+    for (const origin of [
+      `http://${host}`,
+      'http://private.test',
+      `http://other--${project}.localhost:${t.core.proxyPort}`,
+    ]) {
       const read = await t.api('GET', `${P}/app`, undefined, { origin });
       assert.equal(read.status, 403, origin);
       assert.equal(((await read.json()) as { code: string }).code, 'forbidden');
@@ -136,14 +178,22 @@ describe('a preview origin can never call the API', () => {
       assert.equal(write.status, 403, origin);
       assert.equal(write.headers.get('access-control-allow-origin'), null);
     }
-    assert.equal((await t.api('GET', `${P}/app`, undefined, { origin: t.url })).status, 200, "the API's own origin still works");
+    assert.equal(
+      (await t.api('GET', `${P}/app`, undefined, { origin: t.url })).status,
+      200,
+      "the API's own origin still works",
+    );
   });
 
   test("the proxy never answers with the API's CORS headers, and the API's Host check refuses a preview host", async () => {
-    const res = await previewRequest(t.core.proxyPort, host, '/', { headers: { origin: `http://${host}`, authorization: `Bearer ${t.token}` } });
+    const res = await previewRequest(t.core.proxyPort, host, '/', {
+      headers: { origin: `http://${host}`, authorization: `Bearer ${t.token}` },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers['access-control-allow-origin'], undefined);
-    const api = await rawRequest(`${t.url}/v1/projects/${project}/boxes`, { headers: { host, authorization: `Bearer ${t.token}` } });
+    const api = await rawRequest(`${t.url}/v1/projects/${project}/boxes`, {
+      headers: { host, authorization: `Bearer ${t.token}` },
+    });
     assert.equal(api.status, 403);
   });
 });

@@ -48,7 +48,11 @@ export class PreviewAuth {
           req.url = url.pathname + url.search;
           return { kind: 'allow' };
         }
-        return { kind: 'redirect', location: url.pathname + url.search, cookie: this.sessions.setCookieHeader(this.sessions.issue(token.id, host)) };
+        return {
+          kind: 'redirect',
+          location: url.pathname + url.search,
+          cookie: this.sessions.setCookieHeader(this.sessions.issue(token.id, host)),
+        };
       }
       if (authorization !== undefined && /^Bearer\s/i.test(authorization)) {
         this.readable(this.auth.authenticate(authorization), row);
@@ -57,7 +61,11 @@ export class PreviewAuth {
       if (session !== null) {
         const tokenId = this.sessions.verify(session, host);
         const token = tokenId === null ? undefined : this.tokens.get(tokenId);
-        if (!token) return deny(401, 'your preview session is not valid any more (expired, or its token was deleted); open the URL with ?token=<token> again');
+        if (!token)
+          return deny(
+            401,
+            'your preview session is not valid any more (expired, or its token was deleted); open the URL with ?token=<token> again',
+          );
         this.readable(token, row);
         return { kind: 'allow' };
       }
@@ -65,7 +73,10 @@ export class PreviewAuth {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return deny(err.status, err.message);
       throw err;
     }
-    return deny(401, `"${row.name}" is published with auth "token": open it once as ${row.url ?? 'its URL'}/?token=<a token that can read project "${row.project}">, or send "Authorization: Bearer <token>"`);
+    return deny(
+      401,
+      `"${row.name}" is published with auth "token": open it once as ${row.url ?? 'its URL'}/?token=<a token that can read project "${row.project}">, or send "Authorization: Bearer <token>"`,
+    );
   }
 
   private readable(token: Token, row: ProxyRoute): Token {

@@ -35,8 +35,12 @@ export class PreviewProxy implements Disposable {
     this.agent = new BoxAgent(engine);
     // No limit on how long a request body may take: a large upload to a box is fine on loopback.
     this.server = http.createServer({ requestTimeout: 0 }, (req, res) => this.onRequest(req, res));
-    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
-    this.server.on('clientError', (_err, socket: Duplex) => refuseUpgrade(socket, 400, 'the request could not be parsed'));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.onUpgrade(req, socket, head),
+    );
+    this.server.on('clientError', (_err, socket: Duplex) =>
+      refuseUpgrade(socket, 400, 'the request could not be parsed'),
+    );
     // Errors without a callback (after a response began) must not crash the core.
     this.proxy.on('error', (err) => this.log.debug({ err }, 'preview proxy stream error'));
   }
@@ -44,7 +48,13 @@ export class PreviewProxy implements Disposable {
   async listen(host: string, port: number): Promise<number> {
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) =>
-        reject(new Error(err.code === 'EADDRINUSE' ? `the preview proxy's port ${port} is in use; choose another with --proxy-port (0 picks a free one)` : err.message));
+        reject(
+          new Error(
+            err.code === 'EADDRINUSE'
+              ? `the preview proxy's port ${port} is in use; choose another with --proxy-port (0 picks a free one)`
+              : err.message,
+          ),
+        );
       this.server.once('error', onError);
       this.server.listen({ host, port }, () => {
         this.server.off('error', onError);
@@ -55,12 +65,28 @@ export class PreviewProxy implements Disposable {
   }
 
   /** Routes and checks access: the box's target, a refusal to answer, or (a page's ?token=) a redirect. */
-  private admit(req: IncomingMessage, upgrade: boolean): { target: Target } | { refusal: Refusal } | { redirect: Refusal } {
+  private admit(
+    req: IncomingMessage,
+    upgrade: boolean,
+  ): { target: Target } | { refusal: Refusal } | { redirect: Refusal } {
     const row = this.publishing.route(req.headers.host);
-    if (!row) return { refusal: { status: 404, message: `nothing is published at "${req.headers.host ?? ''}"; publish a box with: box publish NAME --port N` } };
+    if (!row)
+      return {
+        refusal: {
+          status: 404,
+          message: `nothing is published at "${req.headers.host ?? ''}"; publish a box with: box publish NAME --port N`,
+        },
+      };
     const access = this.access.check(req, row, upgrade);
     if (access.kind === 'deny') return { refusal: { status: access.status, message: access.message } };
-    if (access.kind === 'redirect') return { redirect: { status: 302, message: 'signed in', headers: { location: access.location, 'set-cookie': access.cookie } } };
+    if (access.kind === 'redirect')
+      return {
+        redirect: {
+          status: 302,
+          message: 'signed in',
+          headers: { location: access.location, 'set-cookie': access.cookie },
+        },
+      };
     const down = unreachable(row);
     if (down) return { refusal: { status: 502, message: down } };
     setForwardedHeaders(req);
@@ -96,7 +122,8 @@ export class PreviewProxy implements Disposable {
   private explain(err: Error, port: number): string {
     if (err instanceof ListenerError) return err.message;
     if (!(err instanceof EngineError)) return `the box's server on port ${port} broke the connection (${err.message})`;
-    if (err.kind === 'conflict') return `the box is not running, so nothing answers on port ${port}; resume it (box resume NAME)`;
+    if (err.kind === 'conflict')
+      return `the box is not running, so nothing answers on port ${port}; resume it (box resume NAME)`;
     return `the box's port ${port} cannot be reached: ${err.message}`;
   }
 
@@ -113,7 +140,8 @@ function unreachable(row: ProxyRoute): string | null {
   if (row.status !== 'running' || !row.container_id) {
     return `box "${row.name}" is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}; it answers once it runs (box resume ${row.name})`;
   }
-  if (row.port === null) return `box "${row.name}" has no port; publish it again with one (box publish ${row.name} --port N)`;
+  if (row.port === null)
+    return `box "${row.name}" has no port; publish it again with one (box publish ${row.name} --port N)`;
   return null;
 }
 

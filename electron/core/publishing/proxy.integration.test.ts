@@ -26,7 +26,11 @@ after(async () => {
   await t.close();
 });
 
-async function publish(name: string, body: Record<string, unknown>, status = 200): Promise<Box & { code?: string; detail?: string }> {
+async function publish(
+  name: string,
+  body: Record<string, unknown>,
+  status = 200,
+): Promise<Box & { code?: string; detail?: string }> {
   const res = await t.api('POST', `${P}/${name}/publish`, body);
   const json = (await res.json()) as Box & { code?: string; detail?: string };
   assert.equal(res.status, status, JSON.stringify(json));
@@ -67,13 +71,16 @@ describe('publish and the box representation', () => {
     for (const [name, body, path] of cases) {
       const problem = await publish(name, body, 400);
       assert.equal(problem.code, 'invalid_body');
-      assert.ok(JSON.stringify(problem).includes(path), `${JSON.stringify(body)} names ${path}: ${JSON.stringify(problem)}`);
+      assert.ok(
+        JSON.stringify(problem).includes(path),
+        `${JSON.stringify(body)} names ${path}: ${JSON.stringify(problem)}`,
+      );
     }
     const web = (await (await t.api('GET', `${P}/web`)).json()) as Box;
     assert.deepEqual([web.port, web.url_settings, web.published_domains], [8080, { auth: 'public' }, []]);
   });
 
-  test('publish without a body keeps what is published (and publishes with the box\'s port)', async () => {
+  test("publish without a body keeps what is published (and publishes with the box's port)", async () => {
     const res = await t.api('POST', `${P}/web/publish`);
     assert.equal(res.status, 200);
     const box = (await res.json()) as Box;
@@ -86,12 +93,22 @@ describe('the proxy', () => {
     const res = await previewRequest(t.core.proxyPort, host('web'), '/');
     assert.equal(res.status, 200);
     assert.equal(res.body, 'hello from 8080');
-    const env = cgiEnv((await previewRequest(t.core.proxyPort, host('web'), '/cgi-bin/env', { headers: { 'x-forwarded-for': '6.6.6.6', authorization: 'Bearer app-own-secret', cookie: 'app=1' } })).body);
+    const env = cgiEnv(
+      (
+        await previewRequest(t.core.proxyPort, host('web'), '/cgi-bin/env', {
+          headers: { 'x-forwarded-for': '6.6.6.6', authorization: 'Bearer app-own-secret', cookie: 'app=1' },
+        })
+      ).body,
+    );
     assert.equal(env.HTTP_X_FORWARDED_FOR, '127.0.0.1');
     assert.equal(env.HTTP_X_FORWARDED_PROTO, 'http');
     assert.equal(env.HTTP_X_FORWARDED_HOST, host('web'));
     assert.equal(env.HTTP_HOST, host('web'));
-    assert.equal(env.HTTP_AUTHORIZATION, 'Bearer app-own-secret', 'a public box gets the Authorization meant for the app');
+    assert.equal(
+      env.HTTP_AUTHORIZATION,
+      'Bearer app-own-secret',
+      'a public box gets the Authorization meant for the app',
+    );
     assert.equal(env.HTTP_COOKIE, 'app=1');
   });
 
@@ -167,7 +184,11 @@ describe('the proxy', () => {
     const res = await previewRequest(t.core.proxyPort, `nope--${project}.localhost:${t.core.proxyPort}`, '/');
     assert.equal(res.status, 404);
     assert.match(res.headers['content-type'] ?? '', /^text\/plain/);
-    assert.equal((await previewRequest(t.core.proxyPort, `idle--${project}.localhost`, '/')).status, 404, 'a box that is not published');
+    assert.equal(
+      (await previewRequest(t.core.proxyPort, `idle--${project}.localhost`, '/')).status,
+      404,
+      'a box that is not published',
+    );
     const { status, socket } = await rawUpgrade(t.core.proxyPort, 'unknown.test');
     assert.equal(status, 404);
     await new Promise((resolve) => socket.once('close', resolve));
@@ -217,7 +238,10 @@ describe('the proxy', () => {
   test('a custom domain routes; another box cannot take it (409 naming the owner)', async () => {
     await publish('web', { domains: ['MyApp.Test', 'myapp.localhost'] });
     assert.equal((await previewRequest(t.core.proxyPort, 'myapp.test:80', '/')).body, 'hello from 8080');
-    assert.equal((await previewRequest(t.core.proxyPort, `myapp.localhost:${t.core.proxyPort}`, '/')).body, 'hello from 8080');
+    assert.equal(
+      (await previewRequest(t.core.proxyPort, `myapp.localhost:${t.core.proxyPort}`, '/')).body,
+      'hello from 8080',
+    );
     const clash = await publish('idle', { domains: ['myapp.test'] }, 409);
     assert.match(clash.detail!, new RegExp(`box "web" in project "${project}"`));
     const idle = (await (await t.api('GET', `${P}/idle`)).json()) as Box;
@@ -233,7 +257,7 @@ describe('the proxy', () => {
       assert.equal(box.url, null);
       assert.equal(box.url_settings, null);
       assert.equal(box.published_domains, null);
-      assert.equal(box.port, 8080, 'the port stays the box\'s');
+      assert.equal(box.port, 8080, "the port stays the box's");
       await sse.waitFor((e) => e.event === 'box.unpublished' && boxOf(e).name === 'web');
       assert.equal((await previewRequest(t.core.proxyPort, host('web'), '/')).status, 404);
       assert.equal((await previewRequest(t.core.proxyPort, 'myapp.test', '/')).status, 404);

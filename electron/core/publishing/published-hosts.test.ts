@@ -25,7 +25,11 @@ test('a preview host names its box and project, also when names hold "--"', () =
 test('domains: hostnames only, lower-cased and de-duplicated; never an IP, localhost or a box preview name', () => {
   assert.deepEqual(checkDomains(['MyApp.Test', 'myapp.test.', 'app.localhost']), ['myapp.test', 'app.localhost']);
   for (const bad of ['10.0.0.1', 'localhost', 'web--default.localhost', 'host.123']) {
-    assert.throws(() => checkDomains(['ok.test', bad]), (err: ApiError) => err.code === 'invalid_body' && err.errors?.[0]?.path === 'body.domains.1', bad);
+    assert.throws(
+      () => checkDomains(['ok.test', bad]),
+      (err: ApiError) => err.code === 'invalid_body' && err.errors?.[0]?.path === 'body.domains.1',
+      bad,
+    );
   }
 });
 
@@ -51,15 +55,26 @@ test('our cookie is taken out of a Cookie header, the rest kept', () => {
 
 test('listeners in /proc/net/tcp: on all addresses, only on loopback, or none', () => {
   const header = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
-  const v4 = (addr: string, port: number, st = '0A') => `   0: ${addr}:${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 ${st} 00000000:00000000 00:00000000 00000000     0        0 1 1\n`;
+  const v4 = (addr: string, port: number, st = '0A') =>
+    `   0: ${addr}:${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 ${st} 00000000:00000000 00:00000000 00000000     0        0 1 1\n`;
   assert.equal(classifyListeners(header + v4('0100007F', 5173), 5173), 'loopback-only');
   assert.equal(classifyListeners(header + v4('0100007F', 5173) + v4('00000000', 5173), 5173), 'any');
   assert.equal(classifyListeners(header + v4('00000000', 80), 5173), 'none');
-  assert.equal(classifyListeners(header + v4('0100007F', 5173, '01'), 5173), 'none', 'an established connection is not a listener');
+  assert.equal(
+    classifyListeners(header + v4('0100007F', 5173, '01'), 5173),
+    'none',
+    'an established connection is not a listener',
+  );
   assert.equal(classifyListeners(header + v4('00000000000000000000000001000000', 5173), 5173), 'loopback-only', '::1');
 });
 
 test('the 502 page says exactly what to change', () => {
-  assert.match(explainListener({ kind: 'loopback-only', address: '127.0.0.1', relay: false }, 5173), /listens on 127\.0\.0\.1:5173 inside the box.*no nc or socat.*--host 0\.0\.0\.0/);
-  assert.match(explainListener({ kind: 'none', relay: true }, 5173), /nothing listens on port 5173 in the box; start your server there on 0\.0\.0\.0:5173/);
+  assert.match(
+    explainListener({ kind: 'loopback-only', address: '127.0.0.1', relay: false }, 5173),
+    /listens on 127\.0\.0\.1:5173 inside the box.*no nc or socat.*--host 0\.0\.0\.0/,
+  );
+  assert.match(
+    explainListener({ kind: 'none', relay: true }, 5173),
+    /nothing listens on port 5173 in the box; start your server there on 0\.0\.0\.0:5173/,
+  );
 });

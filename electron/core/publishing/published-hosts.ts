@@ -57,9 +57,14 @@ export function checkDomains(domains: string[]): string[] {
     const refuse = (why: string) => {
       throw new ApiError('invalid_body', `domain "${raw}" ${why}`, { errors: [{ path, message: why }] });
     };
-    if (/^[0-9.]+$/.test(domain) || /^[0-9]+$/.test(domain.slice(domain.lastIndexOf('.') + 1))) refuse('is an IP address; give a hostname such as "myapp.test"');
-    if (domain === 'localhost' || domain === 'localhost.localdomain') refuse("is the API's own host; pick a name such as \"myapp.localhost\"");
-    if (isPreviewHostname(domain)) refuse('has the form of a box preview host ({box}--{project}.localhost); pick a name without "--" in its first label');
+    if (/^[0-9.]+$/.test(domain) || /^[0-9]+$/.test(domain.slice(domain.lastIndexOf('.') + 1)))
+      refuse('is an IP address; give a hostname such as "myapp.test"');
+    if (domain === 'localhost' || domain === 'localhost.localdomain')
+      refuse('is the API\'s own host; pick a name such as "myapp.localhost"');
+    if (isPreviewHostname(domain))
+      refuse(
+        'has the form of a box preview host ({box}--{project}.localhost); pick a name without "--" in its first label',
+      );
     if (!out.includes(domain)) out.push(domain);
   });
   return out;

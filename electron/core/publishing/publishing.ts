@@ -32,8 +32,15 @@ export interface PublishingDeps {
 }
 
 /** Wires publishing into the core: the routes, the Origin guard, and the proxy's listener on --proxy-port. */
-export async function startPublishing(deps: PublishingDeps): Promise<Disposable & { port: number; service: PublishingService }> {
-  const service = new PublishingService({ boxes: deps.boxes, boxStore: deps.boxStore, store: new PublishingStore(deps.db), bus: deps.bus });
+export async function startPublishing(
+  deps: PublishingDeps,
+): Promise<Disposable & { port: number; service: PublishingService }> {
+  const service = new PublishingService({
+    boxes: deps.boxes,
+    boxStore: deps.boxStore,
+    store: new PublishingStore(deps.db),
+    bus: deps.bus,
+  });
   installPreviewOriginGuard(deps.app, service);
   registerPublishingRoutes(deps.app, service);
   const access = new PreviewAuth(deps.auth, deps.tokens, new SessionCookies(sessionKey(deps.db)));

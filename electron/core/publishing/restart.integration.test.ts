@@ -12,7 +12,9 @@ test('a published box keeps its route across a restart, and its url follows the 
   let t = await startTestCore({ dataDir });
   try {
     assert.equal((await t.api('POST', P, { name: 'site' })).status, 201);
-    const first = (await (await t.api('POST', `${P}/site/publish`, { port: 8080, auth: 'public', domains: ['site.test'] })).json()) as Box;
+    const first = (await (
+      await t.api('POST', `${P}/site/publish`, { port: 8080, auth: 'public', domains: ['site.test'] })
+    ).json()) as Box;
     assert.equal(first.url, `http://site--restart.localhost:${t.core.proxyPort}`);
     await t.close();
 
@@ -21,7 +23,10 @@ test('a published box keeps its route across a restart, and its url follows the 
     assert.equal(again.url, `http://site--restart.localhost:${t.core.proxyPort}`);
     assert.deepEqual([again.url_settings, again.published_domains], [{ auth: 'public' }, ['site.test']]);
     await startBoxServers(t.api, `${P}/site`, { port: 8080, text: 'still here' });
-    assert.equal((await previewRequest(t.core.proxyPort, `site--restart.localhost:${t.core.proxyPort}`, '/')).body, 'still here');
+    assert.equal(
+      (await previewRequest(t.core.proxyPort, `site--restart.localhost:${t.core.proxyPort}`, '/')).body,
+      'still here',
+    );
     assert.equal((await previewRequest(t.core.proxyPort, 'site.test', '/')).body, 'still here');
   } finally {
     await t.api('DELETE', `${P}/site`);

@@ -34,7 +34,15 @@ export function registerPublishingRoutes(app: FastifyInstance, publishing: Publi
   );
   app.delete<P>(
     path,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Unpublish: the URL and domains stop answering at once', params: BoxParams, response: { 200: Box, ...problemResponses(404, 409) } } },
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Unpublish: the URL and domains stop answering at once',
+        params: BoxParams,
+        response: { 200: Box, ...problemResponses(404, 409) },
+      },
+    },
     async (request) => publishing.unpublish(request.params.project, request.params.name),
   );
 }
@@ -47,6 +55,12 @@ export function installPreviewOriginGuard(app: FastifyInstance, publishing: Publ
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
     if (origin === undefined || !publishing.isPreviewOrigin(origin)) return undefined;
-    return sendProblem(reply, new ApiError('forbidden', `Origin "${origin}" is a published box's page; it may not call the Boxdesk API`).toProblem());
+    return sendProblem(
+      reply,
+      new ApiError(
+        'forbidden',
+        `Origin "${origin}" is a published box's page; it may not call the Boxdesk API`,
+      ).toProblem(),
+    );
   });
 }

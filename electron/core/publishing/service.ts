@@ -20,7 +20,10 @@ export interface PublishingDeps {
  * What the proxy needs of a host's target: a published box, or a service's
  * live box under the service's name, URL and auth (services/).
  */
-export type ProxyRoute = Pick<BoxRow, 'name' | 'project' | 'status' | 'status_reason' | 'container_id' | 'port' | 'url' | 'url_auth'> & {
+export type ProxyRoute = Pick<
+  BoxRow,
+  'name' | 'project' | 'status' | 'status_reason' | 'container_id' | 'port' | 'url' | 'url_auth'
+> & {
   /** Why nothing can answer (a service with no live box): a 502 saying so. */
   unavailable?: string;
 };
@@ -70,15 +73,29 @@ export class PublishingService {
       assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'update');
       const port = input.port ?? row.port;
       if (port === null || port < 1 || port > 65535) {
-        throw new ApiError('invalid_body', `box "${name}" has no port to publish; give one, e.g. {"port": 8080}`, { errors: [{ path: 'body.port', message: 'is required while the box has no port' }] });
-      }
-      const domains = input.domains ? checkDomains(input.domains) : row.published_domains ? (JSON.parse(row.published_domains) as string[]) : [];
-      const auth = input.auth ?? row.url_auth ?? 'token';
-      const clash = this.deps.store.publish(row.id, { port, url: previewUrl(name, project, this.proxyPort), auth, domains }, now());
-      if (clash) {
-        throw new ApiError('already_exists', `domain "${clash.domain}" is already published by box "${clash.owner.name}" in project "${clash.owner.project}"; unpublish it there first`, {
-          errors: [{ path: `body.domains.${domains.indexOf(clash.domain)}`, message: 'is taken' }],
+        throw new ApiError('invalid_body', `box "${name}" has no port to publish; give one, e.g. {"port": 8080}`, {
+          errors: [{ path: 'body.port', message: 'is required while the box has no port' }],
         });
+      }
+      const domains = input.domains
+        ? checkDomains(input.domains)
+        : row.published_domains
+          ? (JSON.parse(row.published_domains) as string[])
+          : [];
+      const auth = input.auth ?? row.url_auth ?? 'token';
+      const clash = this.deps.store.publish(
+        row.id,
+        { port, url: previewUrl(name, project, this.proxyPort), auth, domains },
+        now(),
+      );
+      if (clash) {
+        throw new ApiError(
+          'already_exists',
+          `domain "${clash.domain}" is already published by box "${clash.owner.name}" in project "${clash.owner.project}"; unpublish it there first`,
+          {
+            errors: [{ path: `body.domains.${domains.indexOf(clash.domain)}`, message: 'is taken' }],
+          },
+        );
       }
       const box = toBox(this.deps.boxStore.getById(row.id)!);
       this.deps.bus.emit('box.published', { box }, project);

@@ -15,7 +15,9 @@ export class PublishingStore {
   private readonly byNameStmt;
 
   constructor(private readonly db: Db) {
-    this.byDomainStmt = db.prepare('SELECT boxes.* FROM boxes, json_each(boxes.published_domains) AS d WHERE boxes.url_auth IS NOT NULL AND d.value = ? LIMIT 1');
+    this.byDomainStmt = db.prepare(
+      'SELECT boxes.* FROM boxes, json_each(boxes.published_domains) AS d WHERE boxes.url_auth IS NOT NULL AND d.value = ? LIMIT 1',
+    );
     this.byNameStmt = db.prepare('SELECT * FROM boxes WHERE project = ? AND name = ? AND url_auth IS NOT NULL');
   }
 
@@ -48,12 +50,17 @@ export class PublishingStore {
   }
 
   unpublish(id: string, at: string): void {
-    this.db.prepare('UPDATE boxes SET url = NULL, url_auth = NULL, published_domains = NULL, updated_at = ? WHERE id = ?').run(at, id);
+    this.db
+      .prepare('UPDATE boxes SET url = NULL, url_auth = NULL, published_domains = NULL, updated_at = ? WHERE id = ?')
+      .run(at, id);
   }
 
   /** Rewrites every published box's URL for the proxy's port of this run. */
   refreshUrls(urlOf: (name: string, project: string) => string): void {
-    const rows = this.db.prepare('SELECT id, name, project, url FROM boxes WHERE url_auth IS NOT NULL').all() as Pick<BoxRow, 'id' | 'name' | 'project' | 'url'>[];
+    const rows = this.db.prepare('SELECT id, name, project, url FROM boxes WHERE url_auth IS NOT NULL').all() as Pick<
+      BoxRow,
+      'id' | 'name' | 'project' | 'url'
+    >[];
     const update = this.db.prepare('UPDATE boxes SET url = ? WHERE id = ?');
     this.db.transaction(() => {
       for (const row of rows) {

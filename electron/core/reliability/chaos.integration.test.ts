@@ -26,11 +26,15 @@ const figures = { sequences: 0, steps: 0, kills: 0 };
 before(async () => {
   core = await startCoreProcess({ dataDir, args: ['--rate-limit', '0'] });
   context.instance = instanceIdOf(dataDir);
-  routes = new Set(Object.keys(((await (await api(core, 'GET', '/v1/openapi.json')).json()) as { paths: object }).paths));
+  routes = new Set(
+    Object.keys(((await (await api(core, 'GET', '/v1/openapi.json')).json()) as { paths: object }).paths),
+  );
 });
 
 after(async () => {
-  console.log(`chaos: ${figures.sequences} sequences, ${figures.steps} steps, ${figures.kills} kills (seed ${SEED}; reproduce: CHAOS_SEED=${SEED})`);
+  console.log(
+    `chaos: ${figures.sequences} sequences, ${figures.steps} steps, ${figures.kills} kills (seed ${SEED}; reproduce: CHAOS_SEED=${SEED})`,
+  );
   await core?.stop();
   if (context.instance) await removeInstanceLeftovers(context.instance);
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -57,7 +61,10 @@ test(`kill -9 of the core mid-operation loses nothing acknowledged and leaves no
         steps: 0,
       };
       try {
-        await fc.asyncModelRun(() => ({ model: { boxes: new Map(), snapshots: new Map() } satisfies Model, real }), cmds);
+        await fc.asyncModelRun(
+          () => ({ model: { boxes: new Map(), snapshots: new Map() } satisfies Model, real }),
+          cmds,
+        );
       } finally {
         figures.sequences++;
         figures.steps += real.steps;

@@ -48,7 +48,10 @@ after(async () => {
 
 async function ensurePool(): Promise<void> {
   const P = `/v1/projects/${PROJECT}/boxes`;
-  for (const [name, want] of [['fz-run', 'running'], ['fz-stop', 'stopped']] as const) {
+  for (const [name, want] of [
+    ['fz-run', 'running'],
+    ['fz-stop', 'stopped'],
+  ] as const) {
     let res = await api(core, 'GET', `${P}/${name}`);
     if (res.status === 404) res = await api(core, 'POST', P, { name });
     const box = (await res.json()) as { status: string };
@@ -71,8 +74,18 @@ function hash(text: string): number {
 /** Creates beyond the budget get an unknown field, so the server must refuse them (400) without making anything. */
 function capped(op: Operation, req: FuzzRequest, created: number): FuzzRequest {
   const makes = Object.hasOwn(op.responses, '201');
-  const closed = op.body?.content['application/json'] && (op.body.content['application/json'] as { additionalProperties?: unknown }).additionalProperties === false;
-  if (!makes || created < CREATE_BUDGET || !closed || !req.json || typeof req.json !== 'object' || Array.isArray(req.json)) return req;
+  const closed =
+    op.body?.content['application/json'] &&
+    (op.body.content['application/json'] as { additionalProperties?: unknown }).additionalProperties === false;
+  if (
+    !makes ||
+    created < CREATE_BUDGET ||
+    !closed ||
+    !req.json ||
+    typeof req.json !== 'object' ||
+    Array.isArray(req.json)
+  )
+    return req;
   const json = { ...(req.json as object), __fuzz_over_budget: true };
   return { ...req, json, body: JSON.stringify(json), kind: `${req.kind}, over the create budget` };
 }
@@ -93,7 +106,8 @@ async function exercise(op: Operation, req: FuzzRequest, failures: string[]): Pr
   } catch (err) {
     problems = [`no answer: ${(err as Error).message}`];
   }
-  if (coreExited()) problems.push(`the core exited (${core.child.exitCode ?? core.child.signalCode}):\n${core.output().slice(-2000)}`);
+  if (coreExited())
+    problems.push(`the core exited (${core.child.exitCode ?? core.child.signalCode}):\n${core.output().slice(-2000)}`);
   for (const p of problems) failures.push(`${describeRequest(req)}\n    → ${p}`);
   return status;
 }
@@ -110,7 +124,10 @@ async function fuzz(seed: number, concurrency = 1): Promise<string[]> {
   const failures: string[] = [];
   for (const op of operations) {
     await ensurePool();
-    const requests = fc.sample(requestFor(op, POOL, core.token), { seed: (seed + hash(op.id)) | 0, numRuns: perOperation() });
+    const requests = fc.sample(requestFor(op, POOL, core.token), {
+      seed: (seed + hash(op.id)) | 0,
+      numRuns: perOperation(),
+    });
     let created = 0;
     for (let i = 0; i < requests.length; i += concurrency) {
       const batch = requests.slice(i, i + concurrency).map((generated) => capped(op, generated, created));
@@ -126,16 +143,23 @@ async function fuzz(seed: number, concurrency = 1): Promise<string[]> {
 function report(seed: number, failures: string[]): string {
   const byKind = new Map<string, string>();
   for (const f of failures) {
-    const kind = (f.split('→ ')[1] ?? f).replace(/ — body[\s\S]*/, '').replace(/\d+/g, 'N').slice(0, 120);
+    const kind = (f.split('→ ')[1] ?? f)
+      .replace(/ — body[\s\S]*/, '')
+      .replace(/\d+/g, 'N')
+      .slice(0, 120);
     if (!byKind.has(kind)) byKind.set(kind, f);
   }
   return `${failures.length} failing answers (${byKind.size} kinds) with seed ${seed}; reproduce with FUZZ_SEED=${seed} node --import tsx --test electron/core/reliability/fuzz.integration.test.ts\n${[...byKind.values()].slice(0, 30).join('\n')}`;
 }
 
-test(`the API answers generated requests within its contract (fixed seed ${FIXED_SEED})`, { skip: process.env.FUZZ_SEED ? 'FUZZ_SEED given: only that seed runs' : false }, async () => {
-  const failures = await fuzz(FIXED_SEED);
-  assert.ok(failures.length === 0, report(FIXED_SEED, failures));
-});
+test(
+  `the API answers generated requests within its contract (fixed seed ${FIXED_SEED})`,
+  { skip: process.env.FUZZ_SEED ? 'FUZZ_SEED given: only that seed runs' : false },
+  async () => {
+    const failures = await fuzz(FIXED_SEED);
+    assert.ok(failures.length === 0, report(FIXED_SEED, failures));
+  },
+);
 
 test(`the API answers generated requests within its contract (seed ${RANDOM_SEED}, new each run)`, async () => {
   console.log(`fuzz seed ${RANDOM_SEED} (reproduce: FUZZ_SEED=${RANDOM_SEED})`);
@@ -145,5 +169,8 @@ test(`the API answers generated requests within its contract (seed ${RANDOM_SEED
 
 test(`the API answers generated requests within its contract when they race, ${CONCURRENCY} at a time (seed ${RANDOM_SEED + 1})`, async () => {
   const failures = await fuzz(RANDOM_SEED + 1, CONCURRENCY);
-  assert.ok(failures.length === 0, report(RANDOM_SEED + 1, failures).replace(/FUZZ_SEED=(\d+)/, () => `FUZZ_SEED=${RANDOM_SEED}`));
+  assert.ok(
+    failures.length === 0,
+    report(RANDOM_SEED + 1, failures).replace(/FUZZ_SEED=(\d+)/, () => `FUZZ_SEED=${RANDOM_SEED}`),
+  );
 });

@@ -24,11 +24,15 @@ const figures = { sequences: 0, steps: 0 };
 before(async () => {
   core = await startCoreProcess({ dataDir, args: ['--rate-limit', '0'] });
   context.instance = instanceIdOf(dataDir);
-  routes = new Set(Object.keys(((await (await api(core, 'GET', '/v1/openapi.json')).json()) as { paths: object }).paths));
+  routes = new Set(
+    Object.keys(((await (await api(core, 'GET', '/v1/openapi.json')).json()) as { paths: object }).paths),
+  );
 });
 
 after(async () => {
-  console.log(`model: ${figures.sequences} sequences, ${figures.steps} steps (seed ${SEED}; reproduce: MODEL_SEED=${SEED})`);
+  console.log(
+    `model: ${figures.sequences} sequences, ${figures.steps} steps (seed ${SEED}; reproduce: MODEL_SEED=${SEED})`,
+  );
   await core?.stop();
   if (context.instance) await removeInstanceLeftovers(context.instance);
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -39,9 +43,18 @@ test(`random box operation sequences keep model, API, engine and SQLite in agree
   let run = 0;
   await fc.assert(
     fc.asyncProperty(sequenceOf(boxCommands(routes), MIN_STEPS, MAX_STEPS), async (commands) => {
-      const real: Real = { core, project: `model-${SEED % 100000}-${run++}`, restart: () => Promise.reject(new Error('no restarts in the model test')), kills: 0, steps: 0 };
+      const real: Real = {
+        core,
+        project: `model-${SEED % 100000}-${run++}`,
+        restart: () => Promise.reject(new Error('no restarts in the model test')),
+        kills: 0,
+        steps: 0,
+      };
       try {
-        await fc.asyncModelRun(() => ({ model: { boxes: new Map(), snapshots: new Map() } satisfies Model, real }), commands);
+        await fc.asyncModelRun(
+          () => ({ model: { boxes: new Map(), snapshots: new Map() } satisfies Model, real }),
+          commands,
+        );
       } finally {
         figures.sequences++;
         figures.steps += real.steps;

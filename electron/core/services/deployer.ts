@@ -62,13 +62,21 @@ export class Deployer {
       await this.goLive(dep, signal);
     } catch (err) {
       if (signal.aborted) return;
-      const reason = err instanceof DeployFailure || err instanceof ApiError ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`;
-      if (!(err instanceof DeployFailure || err instanceof ApiError)) this.deps.log.error({ err, service: service.name }, 'deployment failed unexpectedly');
+      const reason =
+        err instanceof DeployFailure || err instanceof ApiError
+          ? err.message
+          : `internal error: ${err instanceof Error ? err.message : String(err)}`;
+      if (!(err instanceof DeployFailure || err instanceof ApiError))
+        this.deps.log.error({ err, service: service.name }, 'deployment failed unexpectedly');
       await this.fail(service, deploymentId, reason);
     }
   }
 
-  private set(service: ServiceRow, dep: DeploymentRow, patch: Partial<Pick<DeploymentRow, 'status' | 'step' | 'reason'>>): DeploymentRow {
+  private set(
+    service: ServiceRow,
+    dep: DeploymentRow,
+    patch: Partial<Pick<DeploymentRow, 'status' | 'step' | 'reason'>>,
+  ): DeploymentRow {
     const next = this.deps.store.updateDeployment(dep.id, patch, now());
     this.deps.announce(service, next);
     return next;
@@ -79,7 +87,9 @@ export class Deployer {
     const name = boxName(service, dep.color);
     const existing = this.deps.boxStore.get(service.project, name);
     if (existing && !ownedBy(service, existing)) {
-      throw new DeployFailure(`box "${name}" exists and is not this service's; rename or delete that box, then deploy again`);
+      throw new DeployFailure(
+        `box "${name}" exists and is not this service's; rename or delete that box, then deploy again`,
+      );
     }
     if (existing) {
       dep = this.set(service, dep, { step: `removing the leftover box ${name}` });
@@ -90,12 +100,19 @@ export class Deployer {
     const dataMounts = JSON.parse(dep.data_mounts) as DataMount[];
     const box = await this.deps.boxes.create(
       service.project,
-      { name, base: dep.base, environment: JSON.parse(dep.environment) as Record<string, string>, tags: { [SERVICE_TAG]: service.name }, ...(dataMounts.length ? { data_mounts: dataMounts } : {}) },
+      {
+        name,
+        base: dep.base,
+        environment: JSON.parse(dep.environment) as Record<string, string>,
+        tags: { [SERVICE_TAG]: service.name },
+        ...(dataMounts.length ? { data_mounts: dataMounts } : {}),
+      },
       dep.command ? { command: JSON.parse(dep.command) as string[] } : { command: await this.baseCommand(dep.base) },
     );
     // Not part of the Deployment clients see: recorded without an event.
     this.deps.store.updateDeployment(dep.id, { box_id: box.id }, now());
-    if (box.status !== 'running') throw new DeployFailure(`box "${name}" did not start: ${box.status_reason ?? box.status}`);
+    if (box.status !== 'running')
+      throw new DeployFailure(`box "${name}" did not start: ${box.status_reason ?? box.status}`);
     return this.deps.boxStore.getById(box.id)!;
   }
 
@@ -103,22 +120,32 @@ export class Deployer {
   private async baseCommand(base: string): Promise<string[]> {
     const image = await this.deps.engine.inspectImage(await this.deps.bases.resolveImage(base));
     const command = [...(image?.config.entrypoint ?? []), ...(image?.config.cmd ?? [])];
-    if (command.length === 0) throw new DeployFailure(`base "${base}" names no command of its own; give the service a command`);
+    if (command.length === 0)
+      throw new DeployFailure(`base "${base}" names no command of its own; give the service a command`);
     return command;
   }
 
   /** Probes until `healthy_threshold` successes in a row, or fails once `start_timeout_s` has passed. */
-  private async healthGate(service: ServiceRow, dep: DeploymentRow, box: BoxRow, signal: AbortSignal): Promise<DeploymentRow> {
+  private async healthGate(
+    service: ServiceRow,
+    dep: DeploymentRow,
+    box: BoxRow,
+    signal: AbortSignal,
+  ): Promise<DeploymentRow> {
     const hc = JSON.parse(dep.health_check) as HealthCheck;
     const deadline = Date.now() + hc.start_timeout_s * 1000;
     const host = previewHost(service.name, service.project);
     let passes = 0;
     let last = 'no probe was answered';
-    dep = this.set(service, dep, { step: `health check 0/${hc.healthy_threshold}: probing GET ${hc.path} on port ${dep.port}` });
+    dep = this.set(service, dep, {
+      step: `health check 0/${hc.healthy_threshold}: probing GET ${hc.path} on port ${dep.port}`,
+    });
     for (;;) {
       const row = this.deps.boxStore.getById(box.id);
       if (!row || row.status !== 'running' || !row.container_id) {
-        throw new DeployFailure(`box "${box.name}" is ${row ? row.status : 'gone'}${row?.status_reason ? ` (${row.status_reason})` : ''}; last probe: ${last}`);
+        throw new DeployFailure(
+          `box "${box.name}" is ${row ? row.status : 'gone'}${row?.status_reason ? ` (${row.status_reason})` : ''}; last probe: ${last}`,
+        );
       }
       const result = await probe(this.deps.agent, row.container_id, dep.port, hc.path, host, hc.timeout_s * 1000);
       if (signal.aborted) throw signal.reason;
@@ -134,7 +161,9 @@ export class Deployer {
       }
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new DeployFailure(`health check did not pass ${hc.healthy_threshold} time(s) in a row within ${hc.start_timeout_s} s; last probe: ${last}; ${await this.lastOutput(row)}`);
+        throw new DeployFailure(
+          `health check did not pass ${hc.healthy_threshold} time(s) in a row within ${hc.start_timeout_s} s; last probe: ${last}; ${await this.lastOutput(row)}`,
+        );
       }
       await sleep(Math.min(hc.interval_s * 1000, left), undefined, { signal });
     }
@@ -156,7 +185,12 @@ export class Deployer {
   private async goLive(dep: DeploymentRow, signal: AbortSignal): Promise<void> {
     let service = this.deps.store.getById(dep.service_id)!;
     dep = this.set(service, dep, { status: 'healthy', step: 'switching route' });
-    const switched = this.deps.store.switchLive(service, dep, dep.kind === 'rollback' ? 'rolled_back' : 'superseded', now());
+    const switched = this.deps.store.switchLive(
+      service,
+      dep,
+      dep.kind === 'rollback' ? 'rolled_back' : 'superseded',
+      now(),
+    );
     service = switched.service;
     if (switched.previous) this.deps.announce(service, switched.previous);
     dep = this.deps.store.deployment(dep.id)!;
@@ -164,13 +198,27 @@ export class Deployer {
     const old = switched.previous && this.deps.boxStore.get(service.project, boxName(service, switched.previous.color));
     if (old && old.id !== dep.box_id && ownedBy(service, old)) {
       if (old.container_id) {
-        const drained = this.deps.traffic.drain(old.container_id, DRAIN_MAX_MS, (n) => (dep = this.set(service, dep, { step: `draining ${old.name} (${n} request${n === 1 ? '' : 's'} in flight)` })), signal);
+        const drained = this.deps.traffic.drain(
+          old.container_id,
+          DRAIN_MAX_MS,
+          (n) =>
+            (dep = this.set(service, dep, {
+              step: `draining ${old.name} (${n} request${n === 1 ? '' : 's'} in flight)`,
+            })),
+          signal,
+        );
         const left = await drained;
-        if (left > 0) this.deps.log.warn({ service: service.name, box: old.name, left }, 'drain timed out; stopping the old color anyway');
+        if (left > 0)
+          this.deps.log.warn(
+            { service: service.name, box: old.name, left },
+            'drain timed out; stopping the old color anyway',
+          );
       }
       if (signal.aborted) return;
       dep = this.set(service, dep, { step: `stopping ${old.name}` });
-      await this.deps.boxes.stop(service.project, old.name).catch((err: Error) => this.deps.log.warn({ err, box: old.name }, 'could not stop the old color'));
+      await this.deps.boxes
+        .stop(service.project, old.name)
+        .catch((err: Error) => this.deps.log.warn({ err, box: old.name }, 'could not stop the old color'));
       dep = this.set(service, dep, { step: `removing ${old.name}` });
       await this.removeBox(service, old.name);
     }

@@ -5,7 +5,8 @@ import { ownedBy } from './deployer';
 import type { ServiceManager } from './service';
 import { boxName, type ServiceStore } from './store';
 
-const CUT_SHORT = 'the core stopped (a crash or a quit) before this deployment went live; the live color was kept; deploy again';
+const CUT_SHORT =
+  'the core stopped (a crash or a quit) before this deployment went live; the live color was kept; deploy again';
 
 /**
  * At start, before the API answers: a deployment the last run left pending,
@@ -18,7 +19,10 @@ export function recoverDeploymentRecords(store: ServiceStore, boxStore: BoxStore
   for (const service of store.all()) {
     for (const dep of store.deployments(service.id)) {
       if (dep.status === 'pending' || dep.status === 'starting' || dep.status === 'healthy') {
-        manager.announce(service, store.updateDeployment(dep.id, { status: 'failed', step: null, reason: CUT_SHORT }, now()));
+        manager.announce(
+          service,
+          store.updateDeployment(dep.id, { status: 'failed', step: null, reason: CUT_SHORT }, now()),
+        );
       } else if (dep.status === 'live' && dep.step !== null) {
         manager.announce(service, store.updateDeployment(dep.id, { step: null }, now()));
       }
@@ -27,7 +31,11 @@ export function recoverDeploymentRecords(store: ServiceStore, boxStore: BoxStore
     const box = live && boxStore.get(service.project, boxName(service, live.color));
     if (live && !(box && ownedBy(service, box))) {
       const at = now();
-      const failed = store.updateDeployment(live.id, { status: 'failed', step: null, reason: `its box ${boxName(service, live.color)} was removed; deploy again` }, at);
+      const failed = store.updateDeployment(
+        live.id,
+        { status: 'failed', step: null, reason: `its box ${boxName(service, live.color)} was removed; deploy again` },
+        at,
+      );
       manager.announce(store.update(service.id, { live_deployment: null }, at), failed, true);
     }
   }

@@ -1,7 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ProjectParams } from '../../../shared/schemas/common';
-import { Deployment, DeploymentList, DeploymentParams, DeployRequest, Service, ServiceCreate, ServiceList, ServiceParams, ServiceUpdate } from '../../../shared/schemas/services';
+import {
+  Deployment,
+  DeploymentList,
+  DeploymentParams,
+  DeployRequest,
+  Service,
+  ServiceCreate,
+  ServiceList,
+  ServiceParams,
+  ServiceUpdate,
+} from '../../../shared/schemas/services';
 import { problemResponses } from '../http/problem-responses';
 import type { ServiceManager } from './service';
 
@@ -30,26 +40,63 @@ export function registerServiceRoutes(app: FastifyInstance, services: ServiceMan
     async (request, reply) => reply.code(201).send(services.create(request.params.project, request.body)),
   );
 
-  api.get(base, { config: { scope: 'read' }, schema: { tags, summary: "The project's services, oldest first", params: ProjectParams, response: { 200: ServiceList } } }, async (request) => ({
-    items: services.list(request.params.project),
-  }));
+  api.get(
+    base,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "The project's services, oldest first",
+        params: ProjectParams,
+        response: { 200: ServiceList },
+      },
+    },
+    async (request) => ({
+      items: services.list(request.params.project),
+    }),
+  );
 
-  api.get(one, { config: { scope: 'read' }, schema: { tags, summary: 'Get a service', params: ServiceParams, response: { 200: Service, ...problemResponses(404) } } }, async (request) =>
-    services.get(request.params.project, request.params.name),
+  api.get(
+    one,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a service',
+        params: ServiceParams,
+        response: { 200: Service, ...problemResponses(404) },
+      },
+    },
+    async (request) => services.get(request.params.project, request.params.name),
   );
 
   api.put(
     one,
     {
       config: { scope: 'write' },
-      schema: { tags, summary: "Change a service's spec", description: 'auth applies at once; the rest at the next deployment.', params: ServiceParams, body: ServiceUpdate, response: { 200: Service, ...problemResponses(404) } },
+      schema: {
+        tags,
+        summary: "Change a service's spec",
+        description: 'auth applies at once; the rest at the next deployment.',
+        params: ServiceParams,
+        body: ServiceUpdate,
+        response: { 200: Service, ...problemResponses(404) },
+      },
     },
     async (request) => services.update(request.params.project, request.params.name, request.body),
   );
 
   api.delete(
     one,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Delete a service: a deployment under way stops, both colors\' boxes and the route go', params: ServiceParams, response: problemResponses(404) } },
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: "Delete a service: a deployment under way stops, both colors' boxes and the route go",
+        params: ServiceParams,
+        response: problemResponses(404),
+      },
+    },
     async (request, reply) => {
       await services.delete(request.params.project, request.params.name);
       return reply.code(204).send();
@@ -64,17 +111,47 @@ export function registerServiceRoutes(app: FastifyInstance, services: ServiceMan
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
       },
-      schema: { tags, summary: 'Deploy the service (202, pending)', description: DEPLOY_NOTE, params: ServiceParams, body: DeployRequest, response: { 202: Deployment, ...problemResponses(404) } },
+      schema: {
+        tags,
+        summary: 'Deploy the service (202, pending)',
+        description: DEPLOY_NOTE,
+        params: ServiceParams,
+        body: DeployRequest,
+        response: { 202: Deployment, ...problemResponses(404) },
+      },
     },
-    async (request, reply) => reply.code(202).send(services.deploy(request.params.project, request.params.name, request.body)),
+    async (request, reply) =>
+      reply.code(202).send(services.deploy(request.params.project, request.params.name, request.body)),
   );
 
-  api.get(`${one}/deployments`, { config: { scope: 'read' }, schema: { tags, summary: "The service's deployments, newest first", params: ServiceParams, response: { 200: DeploymentList, ...problemResponses(404) } } }, async (request) => ({
-    items: services.deployments(request.params.project, request.params.name),
-  }));
+  api.get(
+    `${one}/deployments`,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "The service's deployments, newest first",
+        params: ServiceParams,
+        response: { 200: DeploymentList, ...problemResponses(404) },
+      },
+    },
+    async (request) => ({
+      items: services.deployments(request.params.project, request.params.name),
+    }),
+  );
 
-  api.get(`${one}/deployments/:id`, { config: { scope: 'read' }, schema: { tags, summary: 'Get a deployment', params: DeploymentParams, response: { 200: Deployment, ...problemResponses(404) } } }, async (request) =>
-    services.deployment(request.params.project, request.params.name, request.params.id),
+  api.get(
+    `${one}/deployments/:id`,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a deployment',
+        params: DeploymentParams,
+        response: { 200: Deployment, ...problemResponses(404) },
+      },
+    },
+    async (request) => services.deployment(request.params.project, request.params.name, request.params.id),
   );
 
   api.post(

@@ -46,16 +46,24 @@ export class ServiceManager {
   readonly deployer: Deployer;
 
   constructor(private readonly deps: ServiceManagerDeps) {
-    this.deployer = new Deployer({ ...deps, announce: (service, deployment, changed) => this.announce(service, deployment, changed) });
+    this.deployer = new Deployer({
+      ...deps,
+      announce: (service, deployment, changed) => this.announce(service, deployment, changed),
+    });
     deps.boxes.guardClientDeletes((box) => this.refuseDeleteOfServing(box));
   }
 
   /** A volume a service's spec mounts cannot go: its next deploy would fail for want of it. */
   refuseDeleteOfSpecVolume(volume: { project: string; name: string }): void {
-    const users = this.deps.store.list(volume.project).filter((s) => (JSON.parse(s.data_mounts) as DataMount[]).some((m) => m.name === volume.name));
+    const users = this.deps.store
+      .list(volume.project)
+      .filter((s) => (JSON.parse(s.data_mounts) as DataMount[]).some((m) => m.name === volume.name));
     if (!users.length) return;
     const list = users.map((s) => s.name).join(', ');
-    throw new ApiError('conflict', `volume "${volume.name}" is in the spec of service${users.length > 1 ? 's' : ''} ${list}; take it out (box service update ${users[0]!.name} --no-volumes, or -v with the others) or remove the service first`);
+    throw new ApiError(
+      'conflict',
+      `volume "${volume.name}" is in the spec of service${users.length > 1 ? 's' : ''} ${list}; take it out (box service update ${users[0]!.name} --no-volumes, or -v with the others) or remove the service first`,
+    );
   }
 
   /** A client may not delete the box that serves a service's URL: the URL would answer 502 until the next deploy. */
@@ -65,7 +73,10 @@ export class ServiceManager {
     if (!service || !ownedBy(service, box)) return;
     const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
     if (!live || boxName(service, live.color) !== box.name) return;
-    throw new ApiError('conflict', `box "${box.name}" serves service "${service.name}" (its live color); remove the service with box service rm ${service.name}, or replace the box with box deploy ${service.name}`);
+    throw new ApiError(
+      'conflict',
+      `box "${box.name}" serves service "${service.name}" (its live color); remove the service with box service rm ${service.name}, or replace the box with box deploy ${service.name}`,
+    );
   }
 
   /** Called once the proxy listens: URLs carry the port it actually got. */
@@ -85,13 +96,21 @@ export class ServiceManager {
   }
 
   private toApi(row: ServiceRow): Service {
-    return toService(row, row.live_deployment ? this.deps.store.deployment(row.live_deployment) : undefined, this.url(row));
+    return toService(
+      row,
+      row.live_deployment ? this.deps.store.deployment(row.live_deployment) : undefined,
+      this.url(row),
+    );
   }
 
   /** deployment.updated, and service.updated when the live deployment changed. */
   announce(service: ServiceRow, deployment: DeploymentRow, serviceChanged = false): void {
     const current = this.deps.store.getById(service.id) ?? service;
-    this.deps.bus.emit('deployment.updated', { service: current.name, deployment: toDeployment(current, deployment) }, current.project);
+    this.deps.bus.emit(
+      'deployment.updated',
+      { service: current.name, deployment: toDeployment(current, deployment) },
+      current.project,
+    );
     if (serviceChanged) this.deps.bus.emit('service.updated', { service: this.toApi(current) }, current.project);
   }
 
@@ -117,7 +136,8 @@ export class ServiceManager {
   deployment(project: string, name: string, id: string): Deployment {
     const service = this.find(project, name);
     const row = this.deps.store.deployment(id);
-    if (!row || row.service_id !== service.id) throw new ApiError('not_found', `deployment "${id}" not found in service "${name}"`);
+    if (!row || row.service_id !== service.id)
+      throw new ApiError('not_found', `deployment "${id}" not found in service "${name}"`);
     return toDeployment(service, row);
   }
 
@@ -141,7 +161,8 @@ export class ServiceManager {
       updated_at: at,
     };
     const first = this.newDeployment(row, 'deploy', row);
-    if (!this.deps.store.insert(row, first)) throw new ApiError('already_exists', `service "${input.name}" already exists in project "${project}"`);
+    if (!this.deps.store.insert(row, first))
+      throw new ApiError('already_exists', `service "${input.name}" already exists in project "${project}"`);
     const service = this.toApi(row);
     this.deps.bus.emit('service.created', { service }, project);
     this.announce(row, first);
@@ -151,7 +172,10 @@ export class ServiceManager {
 
   /** The base exists and the mounts name ready volumes of the project; the mounts as stored. */
   private checkSpec(project: string, base: string, mounts: DataMount[] | undefined): DataMount[] {
-    if (!this.deps.baseStore.get(base)) throw new ApiError('not_found', `base "${base}" not found; GET /v1/bases lists them`, { errors: [{ path: 'body.base', message: 'no such base' }] });
+    if (!this.deps.baseStore.get(base))
+      throw new ApiError('not_found', `base "${base}" not found; GET /v1/bases lists them`, {
+        errors: [{ path: 'body.base', message: 'no such base' }],
+      });
     const dataMounts = mounts ? checkDataMounts(mounts) : [];
     requireVolumes(this.deps.volumes, project, dataMounts);
     return dataMounts;
@@ -159,29 +183,43 @@ export class ServiceManager {
 
   /** The service's boxes and host must be free: no other box named {name}-blue|green, no published box at its URL. */
   private checkCollisions(project: string, name: string): void {
-    if (this.deps.store.get(project, name)) throw new ApiError('already_exists', `service "${name}" already exists in project "${project}"`);
+    if (this.deps.store.get(project, name))
+      throw new ApiError('already_exists', `service "${name}" already exists in project "${project}"`);
     for (const color of SERVICE_COLORS) {
       const box = this.deps.boxStore.get(project, `${name}-${color}`);
       if (box && !ownedBy({ name }, box)) {
         const hint = `rename or delete box "${box.name}", or pick another service name`;
-        throw new ApiError('already_exists', `box "${box.name}" exists: a service "${name}" runs its colors as ${name}-blue and ${name}-green; ${hint}`, { hint, errors: [{ path: 'body.name', message: 'its box names are taken' }] });
+        throw new ApiError(
+          'already_exists',
+          `box "${box.name}" exists: a service "${name}" runs its colors as ${name}-blue and ${name}-green; ${hint}`,
+          { hint, errors: [{ path: 'body.name', message: 'its box names are taken' }] },
+        );
       }
     }
     const published = this.deps.boxStore.get(project, name);
     if (published?.url_auth) {
       const hint = `unpublish box "${name}" (box unpublish ${name}), or pick another service name`;
-      throw new ApiError('already_exists', `box "${name}" is published at ${published.url ?? 'the same URL'}, the URL this service would take; ${hint}`, { hint, errors: [{ path: 'body.name', message: 'its URL is taken' }] });
+      throw new ApiError(
+        'already_exists',
+        `box "${name}" is published at ${published.url ?? 'the same URL'}, the URL this service would take; ${hint}`,
+        { hint, errors: [{ path: 'body.name', message: 'its URL is taken' }] },
+      );
     }
   }
 
   update(project: string, name: string, input: ServiceUpdate): Service {
     const row = this.find(project, name);
-    const dataMounts = this.checkSpec(project, input.base ?? row.base, input.data_mounts ?? (JSON.parse(row.data_mounts) as DataMount[]));
+    const dataMounts = this.checkSpec(
+      project,
+      input.base ?? row.base,
+      input.data_mounts ?? (JSON.parse(row.data_mounts) as DataMount[]),
+    );
     const next = this.deps.store.update(
       row.id,
       {
         base: input.base ?? row.base,
-        command: input.command === undefined ? row.command : input.command === null ? null : JSON.stringify(input.command),
+        command:
+          input.command === undefined ? row.command : input.command === null ? null : JSON.stringify(input.command),
         port: input.port ?? row.port,
         environment: input.environment ? JSON.stringify(input.environment) : row.environment,
         data_mounts: JSON.stringify(dataMounts),
@@ -201,7 +239,9 @@ export class ServiceManager {
     const row = this.find(project, name);
     const base = input.base ?? row.base;
     this.checkSpec(project, base, JSON.parse(row.data_mounts) as DataMount[]);
-    const environment = input.environment ? JSON.stringify({ ...(JSON.parse(row.environment) as Record<string, string>), ...input.environment }) : row.environment;
+    const environment = input.environment
+      ? JSON.stringify({ ...(JSON.parse(row.environment) as Record<string, string>), ...input.environment })
+      : row.environment;
     const command = input.command ? JSON.stringify(input.command) : row.command;
     const service = this.deps.store.update(row.id, { base, environment, command }, now());
     return this.queueDeployment(service, 'deploy', service);
@@ -212,9 +252,15 @@ export class ServiceManager {
     const row = this.find(project, name);
     const previous = this.deps.store.previousLive(row);
     if (!previous || !row.live_deployment) {
-      throw new ApiError('conflict', `service "${name}" has no earlier live deployment to roll back to`, { hint: 'roll back once a second deployment has gone live' });
+      throw new ApiError('conflict', `service "${name}" has no earlier live deployment to roll back to`, {
+        hint: 'roll back once a second deployment has gone live',
+      });
     }
-    const service = this.deps.store.update(row.id, { base: previous.base, command: previous.command, environment: previous.environment }, now());
+    const service = this.deps.store.update(
+      row.id,
+      { base: previous.base, command: previous.command, environment: previous.environment },
+      now(),
+    );
     return this.queueDeployment(service, 'rollback', previous);
   }
 
@@ -307,13 +353,29 @@ export class ServiceManager {
     const box = live && this.deps.boxStore.get(project, boxName(service, live.color));
     const common = { name: service.name, project, url: this.url(service), url_auth: service.auth };
     if (!live || !box) {
-      const why = live ? `its box ${boxName(service, live.color)} is gone; deploy it again` : 'no deployment of it is live yet (GET its deployments to see why)';
-      return { ...common, status: 'stopped', status_reason: null, container_id: null, port: live?.port ?? service.port, unavailable: `service "${name}" has nothing to serve: ${why}` };
+      const why = live
+        ? `its box ${boxName(service, live.color)} is gone; deploy it again`
+        : 'no deployment of it is live yet (GET its deployments to see why)';
+      return {
+        ...common,
+        status: 'stopped',
+        status_reason: null,
+        container_id: null,
+        port: live?.port ?? service.port,
+        unavailable: `service "${name}" has nothing to serve: ${why}`,
+      };
     }
     const down =
       box.status === 'running' && box.container_id
         ? undefined
         : `service "${name}" has nothing to serve: its live box ${box.name} is ${box.status}${box.status_reason ? ` (${box.status_reason})` : ''}; resume it (box resume ${box.name}) or deploy again (box deploy ${name})`;
-    return { ...common, status: box.status, status_reason: box.status_reason, container_id: box.container_id, port: live.port, ...(down ? { unavailable: down } : {}) };
+    return {
+      ...common,
+      status: box.status,
+      status_reason: box.status_reason,
+      container_id: box.container_id,
+      port: live.port,
+      ...(down ? { unavailable: down } : {}),
+    };
   }
 }

@@ -6,7 +6,15 @@ import type { Box } from '../../../shared/schemas/box';
 import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
 import { waitFor } from '../../../test-support/docker';
 import { previewRequest } from '../../../test-support/preview-http';
-import { FAST_HEALTH, json, SERVES_NOTHING, settledDeployment, versionServer, type Deployment, type Service } from '../../../test-support/services';
+import {
+  FAST_HEALTH,
+  json,
+  SERVES_NOTHING,
+  settledDeployment,
+  versionServer,
+  type Deployment,
+  type Service,
+} from '../../../test-support/services';
 
 // kill -9 of the real core in the middle of a deployment, then a start on the same data dir:
 // exactly one color is live (never two, never one whose box is gone) and its box serves the URL.
@@ -21,7 +29,17 @@ const proxyPort = async () => Number(new URL((await json<Service>(call('GET', `$
 
 before(async () => {
   core = await startCoreProcess({ dataDir });
-  await json<Service>(call('POST', S, { name: 'app', command: versionServer({ slowSeconds: 60 }), port: 8080, environment: { VERSION: '1' }, health_check: FAST_HEALTH, auth: 'public' }), 201);
+  await json<Service>(
+    call('POST', S, {
+      name: 'app',
+      command: versionServer({ slowSeconds: 60 }),
+      port: 8080,
+      environment: { VERSION: '1' },
+      health_check: FAST_HEALTH,
+      auth: 'public',
+    }),
+    201,
+  );
   const { items } = await json<{ items: Deployment[] }>(call('GET', `${S}/app/deployments`), 200);
   assert.equal((await settledDeployment(call, `${S}/app`, items[0]!.id)).status, 'live');
 });
@@ -38,21 +56,32 @@ async function restart(): Promise<void> {
 
 /** Once recovery ran: the live deployment, the service's boxes, and what the URL serves. */
 async function settledState(): Promise<{ live: Deployment[]; boxes: string[]; body: string }> {
-  const boxes = await waitFor(async () => {
-    const boxes = (await json<{ items: Box[] }>(call('GET', B), 200)).items;
-    return boxes.length === 1 && boxes[0]!.status === 'running' ? boxes.map((b) => b.name) : undefined;
-  }, 30_000, 'exactly one box of the service, running');
+  const boxes = await waitFor(
+    async () => {
+      const boxes = (await json<{ items: Box[] }>(call('GET', B), 200)).items;
+      return boxes.length === 1 && boxes[0]!.status === 'running' ? boxes.map((b) => b.name) : undefined;
+    },
+    30_000,
+    'exactly one box of the service, running',
+  );
   const { items } = await json<{ items: Deployment[] }>(call('GET', `${S}/app/deployments`), 200);
   const answer = await previewRequest(await proxyPort(), `app--${project}.localhost`, '/');
   return { live: items.filter((d) => d.status === 'live'), boxes, body: answer.body };
 }
 
 test('killed while the new color is being health-checked: it fails, the old color stays live and serves', async () => {
-  const queued = await json<Deployment>(call('POST', `${S}/app/deployments`, { command: SERVES_NOTHING, environment: { VERSION: '2' } }), 202);
-  await waitFor(async () => {
-    const d = await json<Deployment>(call('GET', `${S}/app/deployments/${queued.id}`), 200);
-    return d.status === 'starting' && /^health check/.test(d.step ?? '');
-  }, 30_000, 'the deployment probing its box');
+  const queued = await json<Deployment>(
+    call('POST', `${S}/app/deployments`, { command: SERVES_NOTHING, environment: { VERSION: '2' } }),
+    202,
+  );
+  await waitFor(
+    async () => {
+      const d = await json<Deployment>(call('GET', `${S}/app/deployments/${queued.id}`), 200);
+      return d.status === 'starting' && /^health check/.test(d.step ?? '');
+    },
+    30_000,
+    'the deployment probing its box',
+  );
   await restart();
   const cut = await json<Deployment>(call('GET', `${S}/app/deployments/${queued.id}`), 200);
   assert.equal(cut.status, 'failed');
@@ -70,8 +99,21 @@ test('killed while the old color drains: the switch stands, the new color is liv
   const port = await proxyPort();
   // Holds the drain: a request to the live color that answers after a minute.
   const held = previewRequest(port, `app--${project}.localhost`, '/cgi-bin/slow').catch(() => null);
-  const queued = await json<Deployment>(call('POST', `${S}/app/deployments`, { command: versionServer({ slowSeconds: 60 }), environment: { VERSION: '3' } }), 202);
-  await waitFor(async () => /^draining app-blue/.test((await json<Deployment>(call('GET', `${S}/app/deployments/${queued.id}`), 200)).step ?? ''), 30_000, 'the old color draining');
+  const queued = await json<Deployment>(
+    call('POST', `${S}/app/deployments`, {
+      command: versionServer({ slowSeconds: 60 }),
+      environment: { VERSION: '3' },
+    }),
+    202,
+  );
+  await waitFor(
+    async () =>
+      /^draining app-blue/.test(
+        (await json<Deployment>(call('GET', `${S}/app/deployments/${queued.id}`), 200)).step ?? '',
+      ),
+    30_000,
+    'the old color draining',
+  );
   await restart();
   await held;
   const state = await settledState();

@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { previewRequest } from '../../../test-support/preview-http';
-import { FAST_HEALTH, json, SERVES_NOTHING, settledDeployment, versionServer, type Deployment, type Service } from '../../../test-support/services';
+import {
+  FAST_HEALTH,
+  json,
+  SERVES_NOTHING,
+  settledDeployment,
+  versionServer,
+  type Deployment,
+  type Service,
+} from '../../../test-support/services';
 import { SseClient, type SseEvent } from '../../../test-support/sse';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
@@ -12,20 +20,36 @@ const project = `svc${randomBytes(3).toString('hex')}`;
 const S = `/v1/projects/${project}/services`;
 const B = `/v1/projects/${project}/boxes`;
 const host = (name: string) => `${name}--${project}.localhost:${t.core.proxyPort}`;
-const page = async (name: string, headers: Record<string, string> = {}) => previewRequest(t.core.proxyPort, host(name), '/', { headers });
+const page = async (name: string, headers: Record<string, string> = {}) =>
+  previewRequest(t.core.proxyPort, host(name), '/', { headers });
 
 before(async () => {
   t = await startTestCore();
 });
 after(async () => {
-  for (const s of (await json<{ items: Service[] }>(t.api('GET', S), 200)).items) await t.api('DELETE', `${S}/${s.name}`);
+  for (const s of (await json<{ items: Service[] }>(t.api('GET', S), 200)).items)
+    await t.api('DELETE', `${S}/${s.name}`);
   for (const b of (await json<{ items: Box[] }>(t.api('GET', B), 200)).items) await t.api('DELETE', `${B}/${b.name}`);
   await t.api('DELETE', `/v1/projects/${project}/volumes/svcdata`);
   await t.close();
 });
 
-async function createService(name: string, extra: Record<string, unknown> = {}): Promise<{ service: Service; first: Deployment }> {
-  const service = await json<Service>(t.api('POST', S, { name, command: versionServer(), port: 8080, environment: { VERSION: '1' }, health_check: FAST_HEALTH, auth: 'public', ...extra }), 201);
+async function createService(
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ service: Service; first: Deployment }> {
+  const service = await json<Service>(
+    t.api('POST', S, {
+      name,
+      command: versionServer(),
+      port: 8080,
+      environment: { VERSION: '1' },
+      health_check: FAST_HEALTH,
+      auth: 'public',
+      ...extra,
+    }),
+    201,
+  );
   const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/${name}/deployments`), 200);
   return { service, first: await settledDeployment(t.api, `${S}/${name}`, items[0]!.id) };
 }
@@ -59,15 +83,35 @@ describe('a service through its deployments', () => {
     let v2: Deployment;
     try {
       v2 = await deploy('web', { environment: { VERSION: '2' } });
-      const deploymentOf = (e: SseEvent) => (JSON.parse(e.data) as { data: { deployment: Deployment } }).data.deployment;
-      await sse.waitFor((e) => e.event === 'service.updated' && (JSON.parse(e.data) as { data: { service: Service } }).data.service.active_deployment?.id === v2.id);
-      await sse.waitFor((e) => e.event === 'deployment.updated' && deploymentOf(e).id === v2.id && deploymentOf(e).status === 'live' && deploymentOf(e).step === null);
+      const deploymentOf = (e: SseEvent) =>
+        (JSON.parse(e.data) as { data: { deployment: Deployment } }).data.deployment;
+      await sse.waitFor(
+        (e) =>
+          e.event === 'service.updated' &&
+          (JSON.parse(e.data) as { data: { service: Service } }).data.service.active_deployment?.id === v2.id,
+      );
+      await sse.waitFor(
+        (e) =>
+          e.event === 'deployment.updated' &&
+          deploymentOf(e).id === v2.id &&
+          deploymentOf(e).status === 'live' &&
+          deploymentOf(e).step === null,
+      );
       const steps = sse.events
         .filter((e) => e.event === 'deployment.updated')
         .map(deploymentOf)
         .filter((d) => d.id === v2.id)
         .map((d) => `${d.status}: ${d.step}`);
-      const expected = ['pending: waiting for its turn', 'starting: creating box web-green', 'starting: health check 1/2 passed', 'starting: health check 2/2 passed', 'healthy: switching route', 'live: stopping web-blue', 'live: removing web-blue', 'live: null'];
+      const expected = [
+        'pending: waiting for its turn',
+        'starting: creating box web-green',
+        'starting: health check 1/2 passed',
+        'starting: health check 2/2 passed',
+        'healthy: switching route',
+        'live: stopping web-blue',
+        'live: removing web-blue',
+        'live: null',
+      ];
       assert.deepEqual(
         steps.filter((s) => expected.includes(s)),
         expected,
@@ -79,7 +123,10 @@ describe('a service through its deployments', () => {
     assert.equal(v2.status, 'live', JSON.stringify(v2));
     assert.equal(v2.color, 'green');
     assert.equal((await page('web')).body, 'v2\n');
-    assert.deepEqual((await boxNames()).filter((n) => n.startsWith('web-')), ['web-green']);
+    assert.deepEqual(
+      (await boxNames()).filter((n) => n.startsWith('web-')),
+      ['web-green'],
+    );
     const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/web/deployments`), 200);
     assert.deepEqual(
       items.map((d) => [d.environment.VERSION, d.status]),
@@ -89,7 +136,11 @@ describe('a service through its deployments', () => {
       ],
       'newest first',
     );
-    assert.deepEqual((await json<Service>(t.api('GET', `${S}/web`), 200)).environment, { VERSION: '2' }, 'the deploy changes are kept in the spec');
+    assert.deepEqual(
+      (await json<Service>(t.api('GET', `${S}/web`), 200)).environment,
+      { VERSION: '2' },
+      'the deploy changes are kept in the spec',
+    );
   });
 
   test('v3 whose health check never passes: failed with the probe and the box output; v2 keeps serving; its box goes', async () => {
@@ -100,7 +151,10 @@ describe('a service through its deployments', () => {
     assert.match(v3.reason ?? '', /v3 starting without a server/, 'the box output is in the reason');
     assert.equal((await page('web')).body, 'v2\n');
     assert.equal((await json<Service>(t.api('GET', `${S}/web`), 200)).active_deployment?.environment.VERSION, '2');
-    assert.deepEqual((await boxNames()).filter((n) => n.startsWith('web-')), ['web-green']);
+    assert.deepEqual(
+      (await boxNames()).filter((n) => n.startsWith('web-')),
+      ['web-green'],
+    );
   });
 
   test('rollback: the previous live spec (v1) goes live health-gated; v2 is rolled_back', async () => {
@@ -115,13 +169,21 @@ describe('a service through its deployments', () => {
       items.map((d) => d.status),
       ['live', 'failed', 'rolled_back', 'superseded'],
     );
-    assert.equal((await json<Service>(t.api('GET', `${S}/web`), 200)).environment.VERSION, '1', 'the rolled-back spec is the spec again');
+    assert.equal(
+      (await json<Service>(t.api('GET', `${S}/web`), 200)).environment.VERSION,
+      '1',
+      'the rolled-back spec is the spec again',
+    );
   });
 
   test('auth: token by default rules; a PUT to public applies at once, the rest waits for the next deploy', async () => {
     await json(t.api('PUT', `${S}/web`, { auth: 'token', environment: { VERSION: '9' } }), 200);
     assert.equal((await page('web')).status, 401);
-    assert.equal((await page('web', { authorization: `Bearer ${t.token}` })).body, 'v1\n', 'the environment waits for a deploy');
+    assert.equal(
+      (await page('web', { authorization: `Bearer ${t.token}` })).body,
+      'v1\n',
+      'the environment waits for a deploy',
+    );
     await json(t.api('PUT', `${S}/web`, { auth: 'public' }), 200);
     assert.equal((await page('web')).body, 'v1\n');
   });
@@ -129,7 +191,10 @@ describe('a service through its deployments', () => {
   test('delete: 204, both boxes and the route go', async () => {
     assert.equal((await t.api('DELETE', `${S}/web`)).status, 204);
     assert.equal((await t.api('GET', `${S}/web`)).status, 404);
-    assert.deepEqual((await boxNames()).filter((n) => n.startsWith('web-')), []);
+    assert.deepEqual(
+      (await boxNames()).filter((n) => n.startsWith('web-')),
+      [],
+    );
     assert.equal((await page('web')).status, 404);
   });
 });
@@ -150,7 +215,10 @@ describe('rules', () => {
         `${JSON.stringify(body)}: ${JSON.stringify(problem.errors)}`,
       );
     }
-    assert.equal((await t.api('POST', S, { name: 'ok', port: 8080, data_mounts: [{ name: 'novolume', path: '/data' }] })).status, 404);
+    assert.equal(
+      (await t.api('POST', S, { name: 'ok', port: 8080, data_mounts: [{ name: 'novolume', path: '/data' }] })).status,
+      404,
+    );
     assert.equal((await t.api('POST', S, { name: 'ok', port: 8080, base: 'nobase' })).status, 404);
     assert.deepEqual((await json<{ items: Service[] }>(t.api('GET', S), 200)).items, []);
     assert.equal((await t.api('GET', `${S}/nope`)).status, 404);
@@ -183,7 +251,10 @@ describe('rules', () => {
 
   test('a mounted volume keeps its data across deploys', async () => {
     await json(t.api('POST', `/v1/projects/${project}/volumes`, { name: 'svcdata' }), 201);
-    const { first } = await createService('keep', { command: versionServer({ log: '/data/log' }), data_mounts: [{ name: 'svcdata', path: '/data' }] });
+    const { first } = await createService('keep', {
+      command: versionServer({ log: '/data/log' }),
+      data_mounts: [{ name: 'svcdata', path: '/data' }],
+    });
     assert.equal(first.status, 'live', JSON.stringify(first));
     const v2 = await deploy('keep', { environment: { VERSION: '2' } });
     assert.equal(v2.status, 'live', JSON.stringify(v2));

@@ -1,5 +1,11 @@
 import type { DataMount } from '../../../shared/schemas/box';
-import type { Deployment, DeploymentStatus, HealthCheck, Service, ServiceColor } from '../../../shared/schemas/services';
+import type {
+  Deployment,
+  DeploymentStatus,
+  HealthCheck,
+  Service,
+  ServiceColor,
+} from '../../../shared/schemas/services';
 import type { Db } from '../db/database';
 
 export interface ServiceRow {
@@ -43,7 +49,10 @@ export interface DeploymentRow {
 }
 
 /** The parts of a deployment's spec that come from its service. */
-export type DeploymentSpec = Pick<DeploymentRow, 'base' | 'command' | 'environment' | 'port' | 'data_mounts' | 'health_check'>;
+export type DeploymentSpec = Pick<
+  DeploymentRow,
+  'base' | 'command' | 'environment' | 'port' | 'data_mounts' | 'health_check'
+>;
 
 export function boxName(service: Pick<ServiceRow, 'name'>, color: ServiceColor): string {
   return `${service.name}-${color}`;
@@ -88,7 +97,12 @@ export function toService(row: ServiceRow, live: DeploymentRow | undefined, url:
   };
 }
 
-type ServicePatch = Partial<Pick<ServiceRow, 'base' | 'command' | 'port' | 'environment' | 'data_mounts' | 'health_check' | 'auth' | 'live_deployment'>>;
+type ServicePatch = Partial<
+  Pick<
+    ServiceRow,
+    'base' | 'command' | 'port' | 'environment' | 'data_mounts' | 'health_check' | 'auth' | 'live_deployment'
+  >
+>;
 type DeploymentPatch = Partial<Pick<DeploymentRow, 'status' | 'box_id' | 'step' | 'reason' | 'live_at'>>;
 
 /** The SQL of services and their deployments (migration 8). */
@@ -99,7 +113,11 @@ export class ServiceStore {
   insert(service: ServiceRow, first: DeploymentRow): boolean {
     return this.db.transaction(() => {
       const cols = Object.keys(service);
-      const done = this.db.prepare(`INSERT INTO services (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT(project, name) DO NOTHING`).run(service);
+      const done = this.db
+        .prepare(
+          `INSERT INTO services (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT(project, name) DO NOTHING`,
+        )
+        .run(service);
       if (done.changes === 0) return false;
       this.insertDeployment(first);
       return true;
@@ -108,11 +126,14 @@ export class ServiceStore {
 
   insertDeployment(row: DeploymentRow): void {
     const cols = Object.keys(row);
-    this.db.prepare(`INSERT INTO deployments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(row);
+    this.db
+      .prepare(`INSERT INTO deployments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`)
+      .run(row);
   }
 
   get(project: string, name: string): ServiceRow | undefined {
-    return this.db.prepare('SELECT * FROM services WHERE project = ? AND name = ?').get(project, name) as ServiceRow | undefined;
+    return this.db.prepare('SELECT * FROM services WHERE project = ? AND name = ?').get(project, name) as
+      ServiceRow | undefined;
   }
 
   getById(id: string): ServiceRow | undefined {
@@ -120,7 +141,9 @@ export class ServiceStore {
   }
 
   list(project: string): ServiceRow[] {
-    return this.db.prepare('SELECT * FROM services WHERE project = ? ORDER BY created_at, id').all(project) as ServiceRow[];
+    return this.db
+      .prepare('SELECT * FROM services WHERE project = ? ORDER BY created_at, id')
+      .all(project) as ServiceRow[];
   }
 
   all(): ServiceRow[] {
@@ -129,7 +152,11 @@ export class ServiceStore {
 
   update(id: string, patch: ServicePatch, at: string): ServiceRow {
     const cols = Object.keys(patch);
-    this.db.prepare(`UPDATE services SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`).run({ ...patch, updated_at: at, id });
+    this.db
+      .prepare(
+        `UPDATE services SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`,
+      )
+      .run({ ...patch, updated_at: at, id });
     return this.getById(id)!;
   }
 
@@ -146,12 +173,18 @@ export class ServiceStore {
 
   /** Newest first. */
   deployments(serviceId: string): DeploymentRow[] {
-    return this.db.prepare('SELECT * FROM deployments WHERE service_id = ? ORDER BY created_at DESC, rowid DESC').all(serviceId) as DeploymentRow[];
+    return this.db
+      .prepare('SELECT * FROM deployments WHERE service_id = ? ORDER BY created_at DESC, rowid DESC')
+      .all(serviceId) as DeploymentRow[];
   }
 
   updateDeployment(id: string, patch: DeploymentPatch, at: string): DeploymentRow {
     const cols = Object.keys(patch);
-    this.db.prepare(`UPDATE deployments SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`).run({ ...patch, updated_at: at, id });
+    this.db
+      .prepare(
+        `UPDATE deployments SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`,
+      )
+      .run({ ...patch, updated_at: at, id });
     return this.deployment(id)!;
   }
 
@@ -164,9 +197,16 @@ export class ServiceStore {
    * The route switch, in one transaction: `next` goes live, the one it
    * replaces (if any) becomes `replaced`, and the service points at `next`.
    */
-  switchLive(service: ServiceRow, next: DeploymentRow, replaced: 'superseded' | 'rolled_back', at: string): { service: ServiceRow; previous: DeploymentRow | undefined } {
+  switchLive(
+    service: ServiceRow,
+    next: DeploymentRow,
+    replaced: 'superseded' | 'rolled_back',
+    at: string,
+  ): { service: ServiceRow; previous: DeploymentRow | undefined } {
     return this.db.transaction(() => {
-      const previous = service.live_deployment ? this.updateDeployment(service.live_deployment, { status: replaced, step: null }, at) : undefined;
+      const previous = service.live_deployment
+        ? this.updateDeployment(service.live_deployment, { status: replaced, step: null }, at)
+        : undefined;
       this.updateDeployment(next.id, { status: 'live', live_at: at }, at);
       return { service: this.update(service.id, { live_deployment: next.id }, at), previous };
     })();
@@ -175,7 +215,9 @@ export class ServiceStore {
   /** The deployment live before the current one (the one a rollback runs again), if any. */
   previousLive(service: ServiceRow): DeploymentRow | undefined {
     return this.db
-      .prepare('SELECT * FROM deployments WHERE service_id = ? AND live_at IS NOT NULL AND id IS NOT ? ORDER BY live_at DESC, rowid DESC LIMIT 1')
+      .prepare(
+        'SELECT * FROM deployments WHERE service_id = ? AND live_at IS NOT NULL AND id IS NOT ? ORDER BY live_at DESC, rowid DESC LIMIT 1',
+      )
       .get(service.id, service.live_deployment) as DeploymentRow | undefined;
   }
 }

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { previewRequest } from '../../../test-support/preview-http';
-import { FAST_HEALTH, json, settledDeployment, versionServer, type Deployment, type Service } from '../../../test-support/services';
+import {
+  FAST_HEALTH,
+  json,
+  settledDeployment,
+  versionServer,
+  type Deployment,
+  type Service,
+} from '../../../test-support/services';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 // The promise of blue/green: no request sent to the service URL fails because of a deploy or a rollback.
@@ -17,7 +24,17 @@ const MAX_REQUESTS = 8000;
 
 before(async () => {
   t = await startTestCore();
-  await json<Service>(t.api('POST', S, { name: 'site', command: versionServer({ slowSeconds: 5 }), port: 8080, environment: { VERSION: '1' }, health_check: FAST_HEALTH, auth: 'public' }), 201);
+  await json<Service>(
+    t.api('POST', S, {
+      name: 'site',
+      command: versionServer({ slowSeconds: 5 }),
+      port: 8080,
+      environment: { VERSION: '1' },
+      health_check: FAST_HEALTH,
+      auth: 'public',
+    }),
+    201,
+  );
   const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/site/deployments`), 200);
   assert.equal((await settledDeployment(t.api, `${S}/site`, items[0]!.id)).status, 'live');
 });
@@ -39,16 +56,19 @@ async function clientLoop(stop: { now: boolean }, tally: Tally): Promise<void> {
     while (!stop.now && tally.total < MAX_REQUESTS) {
       tally.total++;
       await new Promise<void>((resolve) => {
-        const req = http.get({ host: '127.0.0.1', port: t.core.proxyPort, path: '/', headers: { host: host() }, agent }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (d: string) => (body += d));
-          res.on('end', () => {
-            if (res.statusCode !== 200) tally.failures.push(`HTTP ${res.statusCode}: ${body.slice(0, 200)}`);
-            else tally.bodies.set(body, (tally.bodies.get(body) ?? 0) + 1);
-            resolve();
-          });
-        });
+        const req = http.get(
+          { host: '127.0.0.1', port: t.core.proxyPort, path: '/', headers: { host: host() }, agent },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (d: string) => (body += d));
+            res.on('end', () => {
+              if (res.statusCode !== 200) tally.failures.push(`HTTP ${res.statusCode}: ${body.slice(0, 200)}`);
+              else tally.bodies.set(body, (tally.bodies.get(body) ?? 0) + 1);
+              resolve();
+            });
+          },
+        );
         req.on('error', (err) => {
           tally.failures.push(`error: ${err.message}`);
           resolve();
@@ -67,7 +87,7 @@ test('a request in flight on the old color finishes before it stops (the deploym
   await new Promise((r) => setTimeout(r, 300));
   const queued = await json<Deployment>(t.api('POST', `${S}/site/deployments`, { environment: { VERSION: '2' } }), 202);
   let sawDrain = false;
-  for (let d = queued; d.status !== 'live' || d.step !== null; ) {
+  for (let d = queued; d.status !== 'live' || d.step !== null;) {
     sawDrain ||= /^draining site-blue \(1 request in flight\)$/.test(d.step ?? '');
     assert.notEqual(d.status, 'failed', d.reason ?? '');
     await new Promise((r) => setTimeout(r, 50));
@@ -86,7 +106,10 @@ test('five deploys and a rollback under continuous traffic: 0 failed requests, e
   const loops = [clientLoop(stop, tally), clientLoop(stop, tally)];
   try {
     for (const version of ['3', '4', '5', '6', '7']) {
-      const queued = await json<Deployment>(t.api('POST', `${S}/site/deployments`, { environment: { VERSION: version } }), 202);
+      const queued = await json<Deployment>(
+        t.api('POST', `${S}/site/deployments`, { environment: { VERSION: version } }),
+        202,
+      );
       const done = await settledDeployment(t.api, `${S}/site`, queued.id);
       assert.equal(done.status, 'live', JSON.stringify(done));
       live.add(`v${version}\n`);
@@ -99,9 +122,15 @@ test('five deploys and a rollback under continuous traffic: 0 failed requests, e
     stop.now = true;
     await Promise.all(loops);
   }
-  ctx.diagnostic(`zero-downtime: ${tally.total} requests through 5 deploys and a rollback, ${tally.failures.length} failed; answers: ${JSON.stringify(Object.fromEntries(tally.bodies))}`);
+  ctx.diagnostic(
+    `zero-downtime: ${tally.total} requests through 5 deploys and a rollback, ${tally.failures.length} failed; answers: ${JSON.stringify(Object.fromEntries(tally.bodies))}`,
+  );
   assert.deepEqual(tally.failures.slice(0, 10), []);
-  assert.ok(tally.total < MAX_REQUESTS, 'the traffic lasted through every deploy (raise MAX_REQUESTS if a slow machine hits it)');
-  for (const body of tally.bodies.keys()) assert.ok(live.has(body), `answer ${JSON.stringify(body)} is not a version that went live`);
+  assert.ok(
+    tally.total < MAX_REQUESTS,
+    'the traffic lasted through every deploy (raise MAX_REQUESTS if a slow machine hits it)',
+  );
+  for (const body of tally.bodies.keys())
+    assert.ok(live.has(body), `answer ${JSON.stringify(body)} is not a version that went live`);
   assert.ok(tally.bodies.has('v7\n') && tally.bodies.has('v6\n'), 'the traffic saw the deploys happen');
 });

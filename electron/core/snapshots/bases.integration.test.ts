@@ -18,25 +18,35 @@ before(async () => {
 after(async () => {
   const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
   for (const b of items) await s.remove(b.name);
-  for (const b of ((await (await t.api('GET', '/v1/bases')).json()) as { items: Base[] }).items) if (b.name !== 'default') await t.api('DELETE', `/v1/bases/${b.name}`);
-  for (const snap of ((await (await t.api('GET', '/v1/projects/bases/snapshots')).json()) as { items: Snapshot[] }).items) await t.api('DELETE', `/v1/projects/bases/snapshots/${snap.id}`);
+  for (const b of ((await (await t.api('GET', '/v1/bases')).json()) as { items: Base[] }).items)
+    if (b.name !== 'default') await t.api('DELETE', `/v1/bases/${b.name}`);
+  for (const snap of ((await (await t.api('GET', '/v1/projects/bases/snapshots')).json()) as { items: Snapshot[] })
+    .items)
+    await t.api('DELETE', `/v1/projects/bases/snapshots/${snap.id}`);
   await t.close();
 });
 
-const detail = async (res: Response, status: number): Promise<string> => (await s.expect<{ detail: string }>(res, status)).detail;
+const detail = async (res: Response, status: number): Promise<string> =>
+  (await s.expect<{ detail: string }>(res, status)).detail;
 
 test('a base made from a snapshot seeds new boxes; each dependant blocks the delete below it, named', async () => {
   await s.create('golden');
   await s.sh('golden', 'echo tooling > /root/installed');
   const snap = await s.snapshot('golden', 'gold');
-  const base = await s.expect<Base>(await t.api('POST', '/v1/bases', { name: 'golden-base', from_snapshot: snap.id }), 201);
+  const base = await s.expect<Base>(
+    await t.api('POST', '/v1/bases', { name: 'golden-base', from_snapshot: snap.id }),
+    201,
+  );
   assert.equal(base.from_snapshot, snap.id);
   assert.ok(base.image_id);
   const seeded = await s.create('seeded', { base: 'golden-base' });
   assert.equal(seeded.base, 'golden-base');
   assert.equal(await s.read('seeded', '/root/installed'), 'tooling\n');
 
-  assert.match(await detail(await t.api('DELETE', `/v1/projects/bases/snapshots/${snap.id}`), 409), /base "golden-base"/);
+  assert.match(
+    await detail(await t.api('DELETE', `/v1/projects/bases/snapshots/${snap.id}`), 409),
+    /base "golden-base"/,
+  );
   assert.match(await detail(await t.api('DELETE', '/v1/bases/golden-base'), 409), /box "seeded"/);
   await s.remove('seeded');
   await s.expect(await t.api('DELETE', '/v1/bases/golden-base'), 204);
@@ -81,15 +91,32 @@ test('a base made from a box is its root at that instant', async () => {
 test('a base imported from a rootfs tar runs boxes; progress comes as events', async () => {
   const tar = await tinyRootfsTar(await busyboxBinary(TEST_IMAGE), 'imported\n');
   const sse = new SseClient(`${t.url}/v1/events`, t.token);
-  const res = await t.api('POST', '/v1/bases/tiny/import', undefined, { 'content-type': 'application/octet-stream', 'content-length': String(tar.length) });
+  const res = await t.api('POST', '/v1/bases/tiny/import', undefined, {
+    'content-type': 'application/octet-stream',
+    'content-length': String(tar.length),
+  });
   assert.equal(res.status, 400, 'no body is not an archive');
   await res.arrayBuffer();
-  const base = await s.expect<Base>(await fetch(`${t.url}/v1/bases/tiny/import`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream' }, body: tar }), 201);
+  const base = await s.expect<Base>(
+    await fetch(`${t.url}/v1/bases/tiny/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream' },
+      body: tar,
+    }),
+    201,
+  );
   assert.equal(base.name, 'tiny');
   assert.ok(base.image_id);
-  const done = await sse.waitFor((e) => e.event === 'base.import' && (JSON.parse(e.data) as { data: { done: boolean; error?: string } }).data.done && !(JSON.parse(e.data) as { data: { error?: string } }).data.error);
+  const done = await sse.waitFor(
+    (e) =>
+      e.event === 'base.import' &&
+      (JSON.parse(e.data) as { data: { done: boolean; error?: string } }).data.done &&
+      !(JSON.parse(e.data) as { data: { error?: string } }).data.error,
+  );
   assert.equal((JSON.parse(done.data) as { data: { bytes: number } }).data.bytes, tar.length);
-  await sse.waitFor((e) => e.event === 'base.created' && (JSON.parse(e.data) as { data: { base: Base } }).data.base.name === 'tiny');
+  await sse.waitFor(
+    (e) => e.event === 'base.created' && (JSON.parse(e.data) as { data: { base: Base } }).data.base.name === 'tiny',
+  );
   sse.close();
   const box = await s.create('tiny-box', { base: 'tiny' });
   assert.equal(box.status, 'running');
@@ -108,7 +135,11 @@ test('bad base requests: 400, 404, 409, and nothing made', async () => {
   await s.expect(await t.api('POST', '/v1/bases', { name: 'ghost', from_snapshot: 'snap_aaaaaaaaaaaaaaaaaaaa' }), 404);
   await s.expect(await t.api('POST', '/v1/bases', { name: 'ghost', from_box: 'nobody', project: 'bases' }), 404);
   await s.expect(await t.api('POST', '/v1/bases', { name: 'default', image: TEST_IMAGE }), 409);
-  const garbage = await fetch(`${t.url}/v1/bases/junk/import`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream' }, body: Buffer.from('this is not a tar archive at all') });
+  const garbage = await fetch(`${t.url}/v1/bases/junk/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream' },
+    body: Buffer.from('this is not a tar archive at all'),
+  });
   assert.equal(garbage.status, 400, await garbage.text());
   assert.match(await detail(await t.api('DELETE', '/v1/bases/default'), 409), /cannot be deleted/);
   await s.expect(await t.api('DELETE', '/v1/bases/nothing-here'), 404);

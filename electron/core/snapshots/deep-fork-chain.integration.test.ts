@@ -22,7 +22,8 @@ after(async () => {
   const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
   for (const b of items) await s.remove(b.name);
   // Newest first: each snapshot's parent goes after its children.
-  const snaps = ((await (await t.api('GET', '/v1/projects/deep-fork/snapshots')).json()) as { items: Snapshot[] }).items;
+  const snaps = ((await (await t.api('GET', '/v1/projects/deep-fork/snapshots')).json()) as { items: Snapshot[] })
+    .items;
   for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/deep-fork/snapshots/${snap.id}`);
   await t.close();
 });

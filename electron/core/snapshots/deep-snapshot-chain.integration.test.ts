@@ -22,7 +22,8 @@ after(async () => {
   const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
   for (const b of items) await s.remove(b.name);
   // Newest first: each snapshot's parent goes after its children.
-  const snaps = ((await (await t.api('GET', '/v1/projects/deep-snap/snapshots')).json()) as { items: Snapshot[] }).items;
+  const snaps = ((await (await t.api('GET', '/v1/projects/deep-snap/snapshots')).json()) as { items: Snapshot[] })
+    .items;
   for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/deep-snap/snapshots/${snap.id}`);
   await t.close();
 });
@@ -43,7 +44,12 @@ test(`a box snapshotted and restored ${DEPTH} times in a row still runs, with ev
   let maxLayers = 0;
   for (let i = 0; i < DEPTH; i++) {
     // Something written each time: a commit with nothing new adds no layer.
-    await s.expect(await t.api('PUT', `${s.boxes}/chain/files?path=/root/step-${i}`, `${i}\n`, { 'content-type': 'application/octet-stream' }), 200);
+    await s.expect(
+      await t.api('PUT', `${s.boxes}/chain/files?path=/root/step-${i}`, `${i}\n`, {
+        'content-type': 'application/octet-stream',
+      }),
+      200,
+    );
     const snap = await s.snapshot('chain', `s${i}`);
     await s.restore('chain', snap.id);
     maxLayers = Math.max(maxLayers, await layersOf(box.id));
@@ -56,6 +62,11 @@ test(`a box snapshotted and restored ${DEPTH} times in a row still runs, with ev
   assert.ok((await layersOf(box.id)) < 40, 'it was flattened on the way');
   const got = (await (await t.api('GET', `${s.boxes}/chain`)).json()) as Box;
   assert.equal(got.status, 'running');
-  assert.equal(got.origin, (await (await t.api('GET', `${s.boxes}/chain/snapshots`)).json() as { items: Snapshot[] }).items.find((x) => x.name === `s${DEPTH - 1}`)!.id);
+  assert.equal(
+    got.origin,
+    ((await (await t.api('GET', `${s.boxes}/chain/snapshots`)).json()) as { items: Snapshot[] }).items.find(
+      (x) => x.name === `s${DEPTH - 1}`,
+    )!.id,
+  );
   process.stderr.write(`# snapshot+restore x${DEPTH}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 });

@@ -16,7 +16,9 @@ before(async () => {
 after(async () => {
   const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
   for (const b of items) await s.remove(b.name);
-  for (const snap of ((await (await t.api('GET', '/v1/projects/forks/snapshots')).json()) as { items: Snapshot[] }).items) await t.api('DELETE', `/v1/projects/forks/snapshots/${snap.id}`);
+  for (const snap of ((await (await t.api('GET', '/v1/projects/forks/snapshots')).json()) as { items: Snapshot[] })
+    .items)
+    await t.api('DELETE', `/v1/projects/forks/snapshots/${snap.id}`);
   await t.close();
 });
 

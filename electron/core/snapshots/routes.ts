@@ -2,7 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Box } from '../../../shared/schemas/box';
 import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
-import { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList, SnapshotParams } from '../../../shared/schemas/snapshots';
+import {
+  RestoreRequest,
+  Snapshot,
+  SnapshotCreate,
+  SnapshotList,
+  SnapshotParams,
+} from '../../../shared/schemas/snapshots';
 import { problemResponses } from '../http/problem-responses';
 import type { SnapshotService } from './service';
 
@@ -19,7 +25,8 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
       schema: {
         tags,
         summary: "Snapshot a box's root (running or stopped); answers once the snapshot exists",
-        description: 'The root is committed as a layer while the box is paused for the commit only. name defaults to a generated one. 409 when the box has a snapshot of that name or is mid-transition.',
+        description:
+          'The root is committed as a layer while the box is paused for the commit only. name defaults to a generated one. 409 when the box has a snapshot of that name or is mid-transition.',
         params: BoxParams,
         body: SnapshotCreate,
         response: { 201: Snapshot, ...problemResponses(404, 409) },
@@ -29,12 +36,21 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
         request.body ??= {};
       },
     },
-    async (request, reply) => reply.code(201).send(await snapshots.create(request.params.project, request.params.name, request.body ?? {})),
+    async (request, reply) =>
+      reply.code(201).send(await snapshots.create(request.params.project, request.params.name, request.body ?? {})),
   );
 
   api.get(
     `${boxPath}/snapshots`,
-    { config: { scope: 'read' }, schema: { tags, summary: "A box's snapshots, oldest first", params: BoxParams, response: { 200: SnapshotList, ...problemResponses(404) } } },
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "A box's snapshots, oldest first",
+        params: BoxParams,
+        response: { 200: SnapshotList, ...problemResponses(404) },
+      },
+    },
     async (request) => ({ items: snapshots.listOfBox(request.params.project, request.params.name) }),
   );
 
@@ -45,7 +61,8 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
       schema: {
         tags,
         summary: "Replace the box's root by a snapshot's",
-        description: 'The container is recreated from the snapshot; id, name, config, environment and tags stay. A running box runs again (its processes restart); a stopped box stays stopped. Any snapshot of the project will do.',
+        description:
+          'The container is recreated from the snapshot; id, name, config, environment and tags stay. A running box runs again (its processes restart); a stopped box stays stopped. Any snapshot of the project will do.',
         params: BoxParams,
         body: RestoreRequest,
         response: { 200: Box, ...problemResponses(404, 409) },
@@ -56,13 +73,29 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
 
   api.get(
     '/v1/projects/:project/snapshots',
-    { config: { scope: 'read' }, schema: { tags, summary: "The project's snapshots, including those of deleted boxes, oldest first", params: ProjectParams, response: { 200: SnapshotList } } },
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "The project's snapshots, including those of deleted boxes, oldest first",
+        params: ProjectParams,
+        response: { 200: SnapshotList },
+      },
+    },
     async (request) => ({ items: snapshots.listOfProject(request.params.project) }),
   );
 
   api.get(
     '/v1/projects/:project/snapshots/:id',
-    { config: { scope: 'read' }, schema: { tags, summary: 'Get a snapshot', params: SnapshotParams, response: { 200: Snapshot, ...problemResponses(404) } } },
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a snapshot',
+        params: SnapshotParams,
+        response: { 200: Snapshot, ...problemResponses(404) },
+      },
+    },
     async (request) => snapshots.get(request.params.project, request.params.id),
   );
 
@@ -70,7 +103,12 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
     '/v1/projects/:project/snapshots/:id',
     {
       config: { scope: 'write' },
-      schema: { tags, summary: 'Delete a snapshot; 409 while a box, snapshot or base descends from it, naming them', params: SnapshotParams, response: { ...problemResponses(404, 409) } },
+      schema: {
+        tags,
+        summary: 'Delete a snapshot; 409 while a box, snapshot or base descends from it, naming them',
+        params: SnapshotParams,
+        response: { ...problemResponses(404, 409) },
+      },
     },
     async (request, reply) => {
       await snapshots.delete(request.params.project, request.params.id);

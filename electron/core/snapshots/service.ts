@@ -50,7 +50,8 @@ export class SnapshotService {
   /** A ready snapshot of the project, or 404. */
   find(project: string, id: string): SnapshotRow {
     const row = this.store.get(id);
-    if (!row || row.project !== project || row.status !== 'ready') throw new ApiError('not_found', `snapshot "${id}" not found in project "${project}"`);
+    if (!row || row.project !== project || row.status !== 'ready')
+      throw new ApiError('not_found', `snapshot "${id}" not found in project "${project}"`);
     return row;
   }
 
@@ -72,7 +73,10 @@ export class SnapshotService {
     const snapshot = await boxes.mutex.run(boxes.find(project, boxName).id, async () => {
       const box = boxes.find(project, boxName);
       if (!box.container_id || !['running', 'stopped'].includes(box.status)) {
-        throw new ApiError('conflict', `cannot snapshot box "${boxName}" while it is ${box.status}${box.status === 'error' ? '' : '; wait until it settles'}`);
+        throw new ApiError(
+          'conflict',
+          `cannot snapshot box "${boxName}" while it is ${box.status}${box.status === 'error' ? '' : '; wait until it settles'}`,
+        );
       }
       const name = input.name ?? defaultName();
       const row: SnapshotRow = {
@@ -91,7 +95,8 @@ export class SnapshotService {
         created_at: now(),
       };
       // The intent, on disk before the engine is asked.
-      if (!this.store.insert(row)) throw new ApiError('already_exists', `box "${boxName}" already has a snapshot named "${name}"`);
+      if (!this.store.insert(row))
+        throw new ApiError('already_exists', `box "${boxName}" already has a snapshot named "${name}"`);
       try {
         const image = await this.deps.roots.commit(box.container_id, box.image, 'snapshot', row.id);
         return this.store.markReady(row.id, image.id, image.ownBytes);
@@ -109,11 +114,17 @@ export class SnapshotService {
   async delete(project: string, id: string): Promise<void> {
     const row = this.find(project, id);
     const users = [
-      ...this.store.boxesFrom(id).map((b) => `box "${b.name}"${b.project === project ? '' : ` (project ${b.project})`}`),
+      ...this.store
+        .boxesFrom(id)
+        .map((b) => `box "${b.name}"${b.project === project ? '' : ` (project ${b.project})`}`),
       ...this.store.children(id).map((s) => `snapshot "${s.name}" (${s.id})`),
       ...this.store.basesFrom(id).map((b) => `base "${b}"`),
     ];
-    if (users.length) throw new ApiError('conflict', `snapshot "${row.name}" (${id}) is still needed by ${list(users)}; delete those (or restore the boxes to another snapshot) first`);
+    if (users.length)
+      throw new ApiError(
+        'conflict',
+        `snapshot "${row.name}" (${id}) is still needed by ${list(users)}; delete those (or restore the boxes to another snapshot) first`,
+      );
     this.store.delete(id);
     await this.deps.engine.removeImage(row.image!);
     this.deps.bus.emit('snapshot.deleted', { snapshot: toSnapshot(row) }, project);
@@ -125,7 +136,11 @@ export class SnapshotService {
     return boxes.mutex.run(boxes.find(project, boxName).id, async () => {
       const box = boxes.find(project, boxName);
       const snapshot = this.find(project, snapshotId);
-      const next = await this.deps.recreator.recreate(box, { image: snapshot.image!, ownsImage: false, origin: snapshot.id });
+      const next = await this.deps.recreator.recreate(box, {
+        image: snapshot.image!,
+        ownsImage: false,
+        origin: snapshot.id,
+      });
       return toBox(next);
     });
   }
@@ -139,11 +154,19 @@ export class SnapshotService {
     for (const row of this.store.all()) {
       if (row.status !== 'pending') continue;
       await this.commitSettled(row.box_id);
-      const [image] = await engine.listImages({ 'boxdesk.instance': instanceId, [IMAGE_LABELS.role]: 'snapshot', [IMAGE_LABELS.owner]: row.id });
+      const [image] = await engine.listImages({
+        'boxdesk.instance': instanceId,
+        [IMAGE_LABELS.role]: 'snapshot',
+        [IMAGE_LABELS.owner]: row.id,
+      });
       const details = image ? await engine.inspectImage(image.id) : null;
       if (details) {
         const below = details.parentId ? await engine.inspectImage(details.parentId) : null;
-        this.store.markReady(row.id, details.id, below ? Math.max(0, details.sizeBytes - below.sizeBytes) : details.sizeBytes);
+        this.store.markReady(
+          row.id,
+          details.id,
+          below ? Math.max(0, details.sizeBytes - below.sizeBytes) : details.sizeBytes,
+        );
         log.warn({ snapshot: row.id }, 'finished a snapshot interrupted by a crash');
       } else {
         this.store.delete(row.id);
@@ -158,7 +181,8 @@ export class SnapshotService {
     const containerId = this.deps.boxStore.getById(boxId)?.container_id;
     if (!containerId) return;
     const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && (await this.deps.engine.inspectContainer(containerId))?.state === 'paused') await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < deadline && (await this.deps.engine.inspectContainer(containerId))?.state === 'paused')
+      await new Promise((r) => setTimeout(r, 200));
   }
 
   /** Image ids that snapshots hold, for the start-time collection of images nobody owns. */

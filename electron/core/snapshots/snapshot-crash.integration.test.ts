@@ -45,10 +45,26 @@ async function exec(box: string, script: string): Promise<string> {
 
 /** Every image carrying this core's instance label is named by a row of its store. */
 async function assertNoUnownedImage(): Promise<void> {
-  const instance = readDb((db) => db.prepare("SELECT value FROM meta WHERE key = 'instance_id'").pluck().get() as string);
-  const named = readDb((db) => new Set([...(db.prepare('SELECT image FROM boxes UNION SELECT image FROM snapshots WHERE image IS NOT NULL UNION SELECT image FROM bases').pluck().all() as string[])]));
+  const instance = readDb(
+    (db) => db.prepare("SELECT value FROM meta WHERE key = 'instance_id'").pluck().get() as string,
+  );
+  const named = readDb(
+    (db) =>
+      new Set([
+        ...(db
+          .prepare(
+            'SELECT image FROM boxes UNION SELECT image FROM snapshots WHERE image IS NOT NULL UNION SELECT image FROM bases',
+          )
+          .pluck()
+          .all() as string[]),
+      ]),
+  );
   const unowned = (await imagesOfInstance(instance)).filter((i) => !named.has(i.Id));
-  assert.deepEqual(unowned.map((i) => [i.Id, i.Labels['boxdesk.role'], i.Labels['boxdesk.owner']]), [], 'images nobody owns');
+  assert.deepEqual(
+    unowned.map((i) => [i.Id, i.Labels['boxdesk.role'], i.Labels['boxdesk.owner']]),
+    [],
+    'images nobody owns',
+  );
 }
 
 for (const when of ['while the engine commits', 'just after the intent is written'] as const) {
@@ -57,21 +73,40 @@ for (const when of ['while the engine commits', 'just after the intent is writte
     const name = when === 'while the engine commits' ? 'victim-a' : 'victim-b';
     const created = (await (await api(core, 'POST', `${P}/boxes`, { name })).json()) as Box;
     // Enough data that the commit takes a while.
-    await exec(name, 'dd if=/dev/urandom of=/root/blob bs=1M count=64 2>/dev/null; md5sum /root/blob | cut -d" " -f1 > /root/sum');
+    await exec(
+      name,
+      'dd if=/dev/urandom of=/root/blob bs=1M count=64 2>/dev/null; md5sum /root/blob | cut -d" " -f1 > /root/sum',
+    );
     const sum = await exec(name, 'cat /root/sum');
     const [container] = await containersOfBox(created.id);
     const pending = api(core, 'POST', `${P}/boxes/${name}/snapshots`, { name: 'mid' }).catch(() => null);
     if (when === 'while the engine commits') {
-      await waitFor(async () => (await docker.getContainer(container!.Id).inspect()).State.Paused, 15_000, 'the commit to pause the box');
+      await waitFor(
+        async () => (await docker.getContainer(container!.Id).inspect()).State.Paused,
+        15_000,
+        'the commit to pause the box',
+      );
     } else {
-      await waitFor(async () => readDb((db) => db.prepare("SELECT count(*) FROM snapshots WHERE status = 'pending'").pluck().get() as number) > 0, 15_000, 'the intent row');
+      await waitFor(
+        async () =>
+          readDb(
+            (db) => db.prepare("SELECT count(*) FROM snapshots WHERE status = 'pending'").pluck().get() as number,
+          ) > 0,
+        15_000,
+        'the intent row',
+      );
     }
     await core.kill();
     await pending;
     core = await startCoreProcess({ dataDir });
 
-    assert.equal(readDb((db) => db.prepare("SELECT count(*) FROM snapshots WHERE status = 'pending'").pluck().get()), 0, 'no half-made snapshot is left');
-    const snaps = ((await (await api(core, 'GET', `${P}/boxes/${name}/snapshots`)).json()) as { items: Snapshot[] }).items;
+    assert.equal(
+      readDb((db) => db.prepare("SELECT count(*) FROM snapshots WHERE status = 'pending'").pluck().get()),
+      0,
+      'no half-made snapshot is left',
+    );
+    const snaps = ((await (await api(core, 'GET', `${P}/boxes/${name}/snapshots`)).json()) as { items: Snapshot[] })
+      .items;
     assert.ok(snaps.length <= 1);
     if (snaps.length === 1) {
       // Complete: restoring it brings the data back intact.
@@ -91,7 +126,9 @@ test('at start, a snapshot whose commit never reached the engine is dropped, and
   core ??= await startCoreProcess({ dataDir });
   const created = (await (await api(core, 'POST', `${P}/boxes`, { name: 'never' })).json()) as Box;
   await core.stop();
-  const instance = readDb((db) => db.prepare("SELECT value FROM meta WHERE key = 'instance_id'").pluck().get() as string);
+  const instance = readDb(
+    (db) => db.prepare("SELECT value FROM meta WHERE key = 'instance_id'").pluck().get() as string,
+  );
   // What a crash leaves between the intent and the commit: a pending row and no image.
   const db = new Database(path.join(dataDir, 'boxdesk.db'));
   db.prepare(
@@ -100,10 +137,22 @@ test('at start, a snapshot whose commit never reached the engine is dropped, and
   db.close();
   // And an image labelled for a snapshot the store does not know (a commit whose row was lost).
   const [container] = await containersOfBox(created.id);
-  const stray = (await docker.getContainer(container!.Id).commit({ changes: [`LABEL boxdesk.instance=${instance}`, 'LABEL boxdesk.role=snapshot', 'LABEL boxdesk.owner=snap_strayimagestrayimag'] })) as { Id: string };
+  const stray = (await docker.getContainer(container!.Id).commit({
+    changes: [
+      `LABEL boxdesk.instance=${instance}`,
+      'LABEL boxdesk.role=snapshot',
+      'LABEL boxdesk.owner=snap_strayimagestrayimag',
+    ],
+  })) as { Id: string };
   core = await startCoreProcess({ dataDir });
-  assert.equal(readDb((db) => db.prepare("SELECT count(*) FROM snapshots WHERE id = 'snap_neverneverneverneve'").pluck().get()), 0);
-  assert.equal(((await (await api(core, 'GET', `${P}/boxes/never/snapshots`)).json()) as { items: Snapshot[] }).items.length, 0);
+  assert.equal(
+    readDb((db) => db.prepare("SELECT count(*) FROM snapshots WHERE id = 'snap_neverneverneverneve'").pluck().get()),
+    0,
+  );
+  assert.equal(
+    ((await (await api(core, 'GET', `${P}/boxes/never/snapshots`)).json()) as { items: Snapshot[] }).items.length,
+    0,
+  );
   await assert.rejects(docker.getImage(stray.Id).inspect(), /no such image/i);
   await assertNoUnownedImage();
 });

@@ -17,7 +17,9 @@ before(async () => {
 after(async () => {
   const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
   for (const b of items) await s.remove(b.name);
-  for (const snap of ((await (await t.api('GET', '/v1/projects/snaps/snapshots')).json()) as { items: Snapshot[] }).items) await t.api('DELETE', `/v1/projects/snaps/snapshots/${snap.id}`);
+  for (const snap of ((await (await t.api('GET', '/v1/projects/snaps/snapshots')).json()) as { items: Snapshot[] })
+    .items)
+    await t.api('DELETE', `/v1/projects/snaps/snapshots/${snap.id}`);
   await t.close();
 });
 
@@ -48,23 +50,42 @@ test('a snapshot of a running box round-trips its files through restore; the box
   const containers = await containersOfBox(box.id);
   assert.equal(containers.length, 1, 'exactly one container after the swap');
   assert.equal((await docker.getContainer(containers[0]!.Id).inspect()).HostConfig.Memory, 256 * 1024 * 1024);
-  assert.equal((await s.expect<{ stdout: string }>(await t.api('POST', `${s.boxes}/round/exec`, { command: ['sh', '-c', 'echo $KEEP'] }), 200)).stdout, 'me\n');
+  assert.equal(
+    (
+      await s.expect<{ stdout: string }>(
+        await t.api('POST', `${s.boxes}/round/exec`, { command: ['sh', '-c', 'echo $KEEP'] }),
+        200,
+      )
+    ).stdout,
+    'me\n',
+  );
 
   const second = await s.expect<Snapshot>(await t.api('POST', `${s.boxes}/round/snapshots`), 201);
   assert.match(second.name, /^snap-\d{8}-\d{6}-[a-z2-7]{4}$/, 'a generated name');
   assert.equal(second.parent_id, snap.id, 'a snapshot of a restored root descends from the snapshot');
   const list = await s.expect<{ items: Snapshot[] }>(await t.api('GET', `${s.boxes}/round/snapshots`), 200);
-  assert.deepEqual(list.items.map((i) => i.id), [snap.id, second.id]);
+  assert.deepEqual(
+    list.items.map((i) => i.id),
+    [snap.id, second.id],
+  );
   assert.deepEqual(await s.expect<Snapshot>(await t.api('GET', `/v1/projects/snaps/snapshots/${snap.id}`), 200), snap);
 
-  await sse.waitFor((e) => e.event === 'snapshot.created' && (JSON.parse(e.data) as { data: { snapshot: Snapshot } }).data.snapshot.id === second.id);
+  await sse.waitFor(
+    (e) =>
+      e.event === 'snapshot.created' &&
+      (JSON.parse(e.data) as { data: { snapshot: Snapshot } }).data.snapshot.id === second.id,
+  );
   await s.expect(await t.api('DELETE', `/v1/projects/snaps/snapshots/${second.id}`), 204);
-  await sse.waitFor((e) => e.event === 'snapshot.deleted' && (JSON.parse(e.data) as { data: { snapshot: Snapshot } }).data.snapshot.id === second.id);
+  await sse.waitFor(
+    (e) =>
+      e.event === 'snapshot.deleted' &&
+      (JSON.parse(e.data) as { data: { snapshot: Snapshot } }).data.snapshot.id === second.id,
+  );
   sse.close();
   await s.expect(await t.api('GET', `/v1/projects/snaps/snapshots/${second.id}`), 404);
 });
 
-test('restoring a stopped box leaves it stopped, with the snapshot\'s files', async () => {
+test("restoring a stopped box leaves it stopped, with the snapshot's files", async () => {
   await s.create('sleeper');
   await s.sh('sleeper', 'echo kept > /root/state');
   const snap = await s.snapshot('sleeper');
@@ -99,9 +120,15 @@ test('bad input: 400 or 404 and nothing made', async () => {
   await s.expect(await t.api('POST', `${s.boxes}/plain/restore`, {}), 400);
   await s.expect(await t.api('GET', '/v1/projects/snaps/snapshots/snap_aaaaaaaaaaaaaaaaaaaa'), 404);
   await s.snapshot('plain', 'taken');
-  const dup = await s.expect<{ code: string }>(await t.api('POST', `${s.boxes}/plain/snapshots`, { name: 'taken' }), 409);
+  const dup = await s.expect<{ code: string }>(
+    await t.api('POST', `${s.boxes}/plain/snapshots`, { name: 'taken' }),
+    409,
+  );
   assert.equal(dup.code, 'already_exists');
-  assert.equal((await s.expect<{ items: Snapshot[] }>(await t.api('GET', `${s.boxes}/plain/snapshots`), 200)).items.length, 1);
+  assert.equal(
+    (await s.expect<{ items: Snapshot[] }>(await t.api('GET', `${s.boxes}/plain/snapshots`), 200)).items.length,
+    1,
+  );
   // A snapshot of another project is not found from this one.
   const other = snapshotApi(t.api, 'snaps-other');
   await other.create('elsewhere');
@@ -116,10 +143,16 @@ test('a snapshot the engine cannot make is an error, never a 201, and leaves not
   // The container goes behind the core's back: the commit has nothing to commit.
   for (const c of await containersOfBox(box.id)) await docker.getContainer(c.Id).remove({ force: true });
   const res = await t.api('POST', `${s.boxes}/doomed/snapshots`, { name: 'never' });
-  assert.ok(res.status >= 400 && res.status < 600 && res.status !== 500, `expected a problem other than 500, got ${res.status}`);
+  assert.ok(
+    res.status >= 400 && res.status < 600 && res.status !== 500,
+    `expected a problem other than 500, got ${res.status}`,
+  );
   const problem = (await res.json()) as { code: string; detail: string };
   assert.ok(problem.detail.length > 0);
-  assert.equal((await s.expect<{ items: Snapshot[] }>(await t.api('GET', `${s.boxes}/doomed/snapshots`), 200)).items.length, 0);
+  assert.equal(
+    (await s.expect<{ items: Snapshot[] }>(await t.api('GET', `${s.boxes}/doomed/snapshots`), 200)).items.length,
+    0,
+  );
   const all = await s.expect<{ items: Snapshot[] }>(await t.api('GET', '/v1/projects/snaps/snapshots'), 200);
   assert.equal(all.items.filter((x) => x.name === 'never').length, 0);
 });

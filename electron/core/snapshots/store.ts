@@ -22,7 +22,15 @@ export interface SnapshotRow {
 }
 
 export function toSnapshot(row: SnapshotRow): Snapshot {
-  return { id: row.id, name: row.name, project: row.project, box: row.box, created_at: row.created_at, size_bytes: row.size_bytes ?? 0, parent_id: row.parent_id };
+  return {
+    id: row.id,
+    name: row.name,
+    project: row.project,
+    box: row.box,
+    created_at: row.created_at,
+    size_bytes: row.size_bytes ?? 0,
+    parent_id: row.parent_id,
+  };
 }
 
 export class SnapshotStore {
@@ -31,7 +39,13 @@ export class SnapshotStore {
   /** false when the box already has a snapshot of that name */
   insert(row: SnapshotRow): boolean {
     const cols = Object.keys(row);
-    return this.db.prepare(`INSERT INTO snapshots (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT DO NOTHING`).run(row).changes > 0;
+    return (
+      this.db
+        .prepare(
+          `INSERT INTO snapshots (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT DO NOTHING`,
+        )
+        .run(row).changes > 0
+    );
   }
 
   get(id: string): SnapshotRow | undefined {
@@ -40,12 +54,16 @@ export class SnapshotStore {
 
   /** Ready snapshots of one box, oldest first. */
   listOfBox(project: string, boxId: string): SnapshotRow[] {
-    return this.db.prepare("SELECT * FROM snapshots WHERE project = ? AND box_id = ? AND status = 'ready' ORDER BY created_at, id").all(project, boxId) as SnapshotRow[];
+    return this.db
+      .prepare("SELECT * FROM snapshots WHERE project = ? AND box_id = ? AND status = 'ready' ORDER BY created_at, id")
+      .all(project, boxId) as SnapshotRow[];
   }
 
   /** Ready snapshots of a project, oldest first (including those of deleted boxes). */
   listOfProject(project: string): SnapshotRow[] {
-    return this.db.prepare("SELECT * FROM snapshots WHERE project = ? AND status = 'ready' ORDER BY created_at, id").all(project) as SnapshotRow[];
+    return this.db
+      .prepare("SELECT * FROM snapshots WHERE project = ? AND status = 'ready' ORDER BY created_at, id")
+      .all(project) as SnapshotRow[];
   }
 
   all(): SnapshotRow[] {
@@ -54,11 +72,15 @@ export class SnapshotStore {
 
   /** Snapshots taken of roots that descend from `parent` (a snapshot id or a base name). */
   children(parent: string): SnapshotRow[] {
-    return this.db.prepare('SELECT * FROM snapshots WHERE parent_id = ? ORDER BY created_at').all(parent) as SnapshotRow[];
+    return this.db
+      .prepare('SELECT * FROM snapshots WHERE parent_id = ? ORDER BY created_at')
+      .all(parent) as SnapshotRow[];
   }
 
   markReady(id: string, image: string, sizeBytes: number): SnapshotRow {
-    this.db.prepare("UPDATE snapshots SET status = 'ready', image = ?, size_bytes = ? WHERE id = ?").run(image, sizeBytes, id);
+    this.db
+      .prepare("UPDATE snapshots SET status = 'ready', image = ?, size_bytes = ? WHERE id = ?")
+      .run(image, sizeBytes, id);
     return this.get(id)!;
   }
 
@@ -68,11 +90,16 @@ export class SnapshotStore {
 
   /** Names of the boxes whose root descends from the snapshot (restored or forked from it). */
   boxesFrom(snapshotId: string): { project: string; name: string }[] {
-    return this.db.prepare('SELECT project, name FROM boxes WHERE origin = ? ORDER BY project, name').all(snapshotId) as { project: string; name: string }[];
+    return this.db
+      .prepare('SELECT project, name FROM boxes WHERE origin = ? ORDER BY project, name')
+      .all(snapshotId) as { project: string; name: string }[];
   }
 
   /** Names of the bases made from the snapshot (or from a box whose root descends from it). */
   basesFrom(snapshotId: string): string[] {
-    return this.db.prepare('SELECT name FROM bases WHERE from_snapshot = ? ORDER BY name').pluck().all(snapshotId) as string[];
+    return this.db
+      .prepare('SELECT name FROM bases WHERE from_snapshot = ? ORDER BY name')
+      .pluck()
+      .all(snapshotId) as string[];
   }
 }

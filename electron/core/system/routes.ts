@@ -5,16 +5,36 @@ import type { EngineMonitor } from '../engine/engine-monitor';
 
 export const CORE_VERSION = '0.1.0';
 
-export function registerSystemRoutes(app: FastifyInstance, monitor: EngineMonitor, engineName: string, dataDir: string): void {
+export function registerSystemRoutes(
+  app: FastifyInstance,
+  monitor: EngineMonitor,
+  engineName: string,
+  dataDir: string,
+): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.get('/version', { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } }, async () => {
-    const info = monitor.current.info;
-    return { api: 'v1' as const, version: CORE_VERSION, engine: { name: engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null } };
-  });
+  api.get(
+    '/version',
+    { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } },
+    async () => {
+      const info = monitor.current.info;
+      return {
+        api: 'v1' as const,
+        version: CORE_VERSION,
+        engine: { name: engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null },
+      };
+    },
+  );
 
   api.get(
     '/v1/system',
-    { config: { scope: 'read' }, schema: { tags: ['system'], summary: "The core's data dir and what the engine can give a box", response: { 200: SystemInfo } } },
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['system'],
+        summary: "The core's data dir and what the engine can give a box",
+        response: { 200: SystemInfo },
+      },
+    },
     async () => {
       const { up, info } = monitor.current;
       return {
@@ -35,7 +55,13 @@ export function registerSystemRoutes(app: FastifyInstance, monitor: EngineMonito
 
   api.get(
     '/healthz',
-    { schema: { tags: ['system'], summary: 'Health of the API and of the engine beneath it (no token needed)', response: { 200: Health, 503: Health } } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Health of the API and of the engine beneath it (no token needed)',
+        response: { 200: Health, 503: Health },
+      },
+    },
     async (_request, reply) => {
       const health = await monitor.check();
       const body = {

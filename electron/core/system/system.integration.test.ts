@@ -12,10 +12,17 @@ after(() => t.close());
 test('GET /v1/system names the data dir and what the engine can give a box', async () => {
   const res = await t.api('GET', '/v1/system');
   assert.equal(res.status, 200);
-  const body = (await res.json()) as { data_dir: string; version: string; engine: { up: boolean; cpus: number | null; memory_bytes: number | null; name: string } };
+  const body = (await res.json()) as {
+    data_dir: string;
+    version: string;
+    engine: { up: boolean; cpus: number | null; memory_bytes: number | null; name: string };
+  };
   assert.equal(body.data_dir, t.dataDir);
   assert.equal(body.engine.up, true);
-  assert.ok(body.engine.cpus !== null && body.engine.cpus >= 1 && body.engine.cpus <= os.cpus().length * 4, `cpus ${body.engine.cpus}`);
+  assert.ok(
+    body.engine.cpus !== null && body.engine.cpus >= 1 && body.engine.cpus <= os.cpus().length * 4,
+    `cpus ${body.engine.cpus}`,
+  );
   assert.ok(body.engine.memory_bytes !== null && body.engine.memory_bytes > 64 * 1024 * 1024);
 });
 

@@ -14,9 +14,20 @@ test('resolveUiFile serves files of the build and never anything outside it', (t
   fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html>');
   fs.writeFileSync(path.join(root, 'assets', 'app.js'), '');
   fs.writeFileSync(path.join(parent, 'secret.txt'), 'no');
-  assert.deepEqual(resolveUiFile(root, '/assets/app.js'), { file: path.join(root, 'assets', 'app.js'), contentType: 'text/javascript; charset=utf-8' });
+  assert.deepEqual(resolveUiFile(root, '/assets/app.js'), {
+    file: path.join(root, 'assets', 'app.js'),
+    contentType: 'text/javascript; charset=utf-8',
+  });
   const index = { file: path.join(root, 'index.html'), contentType: 'text/html; charset=utf-8' };
-  for (const attempt of ['/../secret.txt', '..%2Fsecret.txt', '/assets/../../secret.txt', '%2e%2e/secret.txt', '/boxes/web', '/assets', '%E0%A4%A']) {
+  for (const attempt of [
+    '/../secret.txt',
+    '..%2Fsecret.txt',
+    '/assets/../../secret.txt',
+    '%2e%2e/secret.txt',
+    '/boxes/web',
+    '/assets',
+    '%E0%A4%A',
+  ]) {
     assert.deepEqual(resolveUiFile(root, attempt), index, attempt);
   }
 });
@@ -28,5 +39,6 @@ test('one Content-Security-Policy for both ways the UI is served; the desktop on
   assert.match(headless, /connect-src 'self';/);
   assert.match(desktop, /connect-src 'self' http:\/\/127\.0\.0\.1:7420 ws:\/\/127\.0\.0\.1:7420;/);
   assert.equal(desktop.replace(/ http:\S+ ws:\S+;/, ';'), headless, 'nothing else differs');
-  for (const directive of ["script-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"]) assert.ok(headless.includes(directive));
+  for (const directive of ["script-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"])
+    assert.ok(headless.includes(directive));
 });

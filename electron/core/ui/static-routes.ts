@@ -48,14 +48,16 @@ export function resolveUiFile(root: string, urlPath: string): { file: string; co
   } catch {
     file = '';
   }
-  if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(root, 'index.html');
+  if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory())
+    file = path.join(root, 'index.html');
   return { file, contentType: MIME_TYPES[path.extname(file)] ?? 'application/octet-stream' };
 }
 
 /** Serves the renderer build at `/` (headless mode). */
 export function registerStaticUi(app: FastifyInstance, uiDir: string): void {
   const root = path.resolve(uiDir);
-  if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`--ui-dir ${root} has no index.html; build the renderer first (npm run build:renderer)`);
+  if (!fs.existsSync(path.join(root, 'index.html')))
+    throw new Error(`--ui-dir ${root} has no index.html; build the renderer first (npm run build:renderer)`);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get('/*', { schema: { hide: true, params: Type.Object({ '*': Type.String() }) } }, (request, reply) => {
     const { file, contentType: type } = resolveUiFile(root, request.params['*']);

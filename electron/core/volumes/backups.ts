@@ -37,7 +37,17 @@ export class VolumeBackups {
   start(project: string, name: string): VolumeBackup {
     this.volumes.requireEngine();
     const volume = this.volumes.find(project, name);
-    const row: VolumeBackupRow = { id: newId('vbak'), project, volume_id: volume.id, status: 'pending', reason: null, size_bytes: null, sha256: null, created_at: now(), finished_at: null };
+    const row: VolumeBackupRow = {
+      id: newId('vbak'),
+      project,
+      volume_id: volume.id,
+      status: 'pending',
+      reason: null,
+      size_bytes: null,
+      sha256: null,
+      created_at: now(),
+      finished_at: null,
+    };
     this.store.insertBackup(row);
     this.volumes.inFlight.add(row.id);
     const out = toVolumeBackup(row, name);
@@ -62,11 +72,23 @@ export class VolumeBackups {
       fs.mkdirSync(this.volumes.backupDir(volume.id), { recursive: true });
       const { bytes, sha256 } = await this.archive(volume, partial);
       fs.renameSync(partial, file);
-      finished = this.store.finishBackup(row.id, { status: 'done', reason: null, size_bytes: bytes, sha256, finished_at: now() });
+      finished = this.store.finishBackup(row.id, {
+        status: 'done',
+        reason: null,
+        size_bytes: bytes,
+        sha256,
+        finished_at: now(),
+      });
     } catch (err) {
       fs.rmSync(partial, { force: true });
       this.volumes.deps.log.warn({ err, backup: row.id }, 'volume backup failed');
-      finished = this.store.finishBackup(row.id, { status: 'failed', reason: (err as Error).message, size_bytes: null, sha256: null, finished_at: now() });
+      finished = this.store.finishBackup(row.id, {
+        status: 'failed',
+        reason: (err as Error).message,
+        size_bytes: null,
+        sha256: null,
+        finished_at: now(),
+      });
     }
     const name = volume?.name ?? '';
     this.volumes.deps.bus.emit('volume.backup', { volume: name, backup: toVolumeBackup(finished, name) }, row.project);
@@ -85,20 +107,24 @@ export class VolumeBackups {
     const snap = live ? await this.copies.takeSnapshot(volume, true) : null;
     try {
       const source = snap?.engine_name ?? volume.engine_name;
-      return await this.volumes.deps.helpers.withStopped(volume.id, [{ volume: source, path: '/v', readOnly: true }], async (helper) => {
-        const tar = await this.volumes.deps.engine.getArchive(helper, '/v/.');
-        const hash = createHash('sha256');
-        let bytes = 0;
-        const tap = new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            hash.update(chunk);
-            bytes += chunk.length;
-            done(null, chunk);
-          },
-        });
-        await pipeline(tar, createGzip({ level: GZIP_LEVEL }), tap, fs.createWriteStream(partial));
-        return { bytes, sha256: hash.digest('hex') };
-      });
+      return await this.volumes.deps.helpers.withStopped(
+        volume.id,
+        [{ volume: source, path: '/v', readOnly: true }],
+        async (helper) => {
+          const tar = await this.volumes.deps.engine.getArchive(helper, '/v/.');
+          const hash = createHash('sha256');
+          let bytes = 0;
+          const tap = new Transform({
+            transform(chunk: Buffer, _encoding, done) {
+              hash.update(chunk);
+              bytes += chunk.length;
+              done(null, chunk);
+            },
+          });
+          await pipeline(tar, createGzip({ level: GZIP_LEVEL }), tap, fs.createWriteStream(partial));
+          return { bytes, sha256: hash.digest('hex') };
+        },
+      );
     } finally {
       if (snap) await this.copies.dropSnapshot(snap);
     }
@@ -116,7 +142,11 @@ export class VolumeBackups {
   private remove(row: VolumeBackupRow, volume: VolumeRow): void {
     fs.rmSync(this.volumes.backupFile(row.volume_id, row.id), { force: true });
     this.store.deleteBackup(row.id);
-    this.volumes.deps.bus.emit('volume.backup.deleted', { volume: volume.name, backup: toVolumeBackup(row, volume.name) }, volume.project);
+    this.volumes.deps.bus.emit(
+      'volume.backup.deleted',
+      { volume: volume.name, backup: toVolumeBackup(row, volume.name) },
+      volume.project,
+    );
   }
 
   list(project: string, name: string): VolumeBackup[] {
@@ -127,7 +157,8 @@ export class VolumeBackups {
   private find(project: string, name: string, id: string): VolumeBackupRow {
     const volume = this.volumes.find(project, name);
     const row = this.store.getBackup(id);
-    if (!row || row.volume_id !== volume.id) throw new ApiError('not_found', `backup "${id}" not found for volume "${name}" in project "${project}"`);
+    if (!row || row.volume_id !== volume.id)
+      throw new ApiError('not_found', `backup "${id}" not found for volume "${name}" in project "${project}"`);
     return row;
   }
 
@@ -136,16 +167,30 @@ export class VolumeBackups {
   }
 
   /** The archive to stream, with its size and digest. */
-  download(project: string, name: string, id: string): { file: string; size: number; sha256: string; stream: fs.ReadStream } {
+  download(
+    project: string,
+    name: string,
+    id: string,
+  ): { file: string; size: number; sha256: string; stream: fs.ReadStream } {
     const row = this.volumes.findDoneBackup(project, id, this.volumes.find(project, name));
     const file = this.volumes.backupFile(row.volume_id, row.id);
-    if (!fs.existsSync(file)) throw new ApiError('conflict', `the archive of backup "${id}" is missing from the data dir; delete this backup and take another`);
+    if (!fs.existsSync(file))
+      throw new ApiError(
+        'conflict',
+        `the archive of backup "${id}" is missing from the data dir; delete this backup and take another`,
+      );
     return { file, size: fs.statSync(file).size, sha256: row.sha256!, stream: fs.createReadStream(file) };
   }
 
   async delete(project: string, name: string, id: string): Promise<void> {
     const first = this.find(project, name, id);
-    if (first.status === 'pending') throw new ApiError('conflict', `backup "${id}" is still being written; wait for its volume.backup event, then delete it`);
-    await this.volumes.mutex.run(first.volume_id, async () => this.remove(this.find(project, name, id), this.volumes.find(project, name)));
+    if (first.status === 'pending')
+      throw new ApiError(
+        'conflict',
+        `backup "${id}" is still being written; wait for its volume.backup event, then delete it`,
+      );
+    await this.volumes.mutex.run(first.volume_id, async () =>
+      this.remove(this.find(project, name, id), this.volumes.find(project, name)),
+    );
   }
 }

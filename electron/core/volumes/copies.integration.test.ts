@@ -33,22 +33,31 @@ async function ok<T>(res: Response, status = 200): Promise<T> {
 }
 
 async function sh(box: string, script: string): Promise<string> {
-  const r = await ok<{ exit_code: number; stdout: string; stderr: string }>(await t.api('POST', `${P}/boxes/${box}/exec`, { command: ['sh', '-c', script] }));
+  const r = await ok<{ exit_code: number; stdout: string; stderr: string }>(
+    await t.api('POST', `${P}/boxes/${box}/exec`, { command: ['sh', '-c', script] }),
+  );
   assert.equal(r.exit_code, 0, r.stderr);
   return r.stdout;
 }
 
 async function backupDone(volume: string, id: string): Promise<VolumeBackup> {
-  return waitFor(async () => {
-    const b = await ok<VolumeBackup>(await t.api('GET', `${P}/volumes/${volume}/backups/${id}`));
-    return b.status === 'pending' ? null : b;
-  }, 60_000, `backup ${id}`);
+  return waitFor(
+    async () => {
+      const b = await ok<VolumeBackup>(await t.api('GET', `${P}/volumes/${volume}/backups/${id}`));
+      return b.status === 'pending' ? null : b;
+    },
+    60_000,
+    `backup ${id}`,
+  );
 }
 
 test('snapshot, change, restore: the data is back; restore is a 409 while a running box mounts the volume', async () => {
   await ok(await t.api('POST', `${P}/volumes`, { name: 'snappy' }), 201);
   await ok(await t.api('POST', `${P}/boxes`, { name: 'user', data_mounts: [{ name: 'snappy', path: '/data' }] }), 201);
-  await sh('user', 'mkdir -p /data/dir && echo one > /data/dir/file && ln -s dir/file /data/link && chmod 600 /data/dir/file');
+  await sh(
+    'user',
+    'mkdir -p /data/dir && echo one > /data/dir/file && ln -s dir/file /data/link && chmod 600 /data/dir/file',
+  );
   const snap = await ok<VolumeSnapshot>(await t.api('POST', `${P}/volumes/snappy/snapshots`), 201);
   assert.match(snap.id, /^vsnap_/);
   assert.equal(snap.volume, 'snappy');
@@ -68,10 +77,19 @@ test('snapshot, change, restore: the data is back; restore is a 409 while a runn
   await ok(await t.api('POST', `${P}/boxes/user/stop`));
   await ok<Volume>(await t.api('POST', `${P}/volumes/snappy/restore`, { snapshot_id: snap.id }));
   await ok(await t.api('POST', `${P}/boxes/user/resume`));
-  assert.equal(await sh('user', 'cat /data/dir/file; readlink /data/link; test -e /data/added && echo added || echo none; stat -c %a /data/dir/file'), 'one\ndir/file\nnone\n600\n');
+  assert.equal(
+    await sh(
+      'user',
+      'cat /data/dir/file; readlink /data/link; test -e /data/added && echo added || echo none; stat -c %a /data/dir/file',
+    ),
+    'one\ndir/file\nnone\n600\n',
+  );
 
   const listed = await ok<{ items: VolumeSnapshot[] }>(await t.api('GET', `${P}/volumes/snappy/snapshots`));
-  assert.deepEqual(listed.items.map((s) => s.id), [snap.id]);
+  assert.deepEqual(
+    listed.items.map((s) => s.id),
+    [snap.id],
+  );
   assert.equal((await t.api('DELETE', `${P}/volumes/snappy/snapshots/${snap.id}`)).status, 204);
   assert.equal((await docker.listVolumes({ filters: { label: [`boxdesk.id=${snap.id}`] } })).Volumes.length, 0);
   assert.equal((await t.api('POST', `${P}/volumes/snappy/restore`, { snapshot_id: snap.id })).status, 404);
@@ -79,8 +97,14 @@ test('snapshot, change, restore: the data is back; restore is a 409 while a runn
 
 test('a backup of a volume in use, downloaded and checked, restores into a clone; retention prunes the oldest', async () => {
   await ok(await t.api('POST', `${P}/volumes`, { name: 'precious', backup_retention: 2 }), 201);
-  await ok(await t.api('POST', `${P}/boxes`, { name: 'producer', data_mounts: [{ name: 'precious', path: '/data' }] }), 201);
-  await sh('producer', 'head -c 300000 /dev/urandom > /data/blob && mkdir /data/sub && echo text > /data/sub/t && (cd /data && md5sum blob > sum)');
+  await ok(
+    await t.api('POST', `${P}/boxes`, { name: 'producer', data_mounts: [{ name: 'precious', path: '/data' }] }),
+    201,
+  );
+  await sh(
+    'producer',
+    'head -c 300000 /dev/urandom > /data/blob && mkdir /data/sub && echo text > /data/sub/t && (cd /data && md5sum blob > sum)',
+  );
   const sse = new SseClient(`${t.url}/v1/events`, t.token);
   const started = await ok<VolumeBackup>(await t.api('POST', `${P}/volumes/precious/backups`), 202);
   assert.equal(started.status, 'pending');
@@ -91,13 +115,21 @@ test('a backup of a volume in use, downloaded and checked, restores into a clone
     return data.volume === 'precious' && data.backup.id === started.id && data.backup.status === status;
   };
   await sse.waitFor(backupEvent('pending'));
-  const doneEvent = JSON.parse((await sse.waitFor(backupEvent('done'))).data) as { project: string; data: { backup: VolumeBackup } };
+  const doneEvent = JSON.parse((await sse.waitFor(backupEvent('done'))).data) as {
+    project: string;
+    data: { backup: VolumeBackup };
+  };
   assert.equal(doneEvent.project, project);
   assert.equal(doneEvent.data.backup.sha256, done.sha256);
   sse.close();
   assert.equal(done.status, 'done', done.reason ?? '');
   assert.match(done.sha256!, /^[0-9a-f]{64}$/);
-  const file = path.join(t.dataDir, 'backups', (await ok<Volume>(await t.api('GET', `${P}/volumes/precious`))).id, `${done.id}.tar.gz`);
+  const file = path.join(
+    t.dataDir,
+    'backups',
+    (await ok<Volume>(await t.api('GET', `${P}/volumes/precious`))).id,
+    `${done.id}.tar.gz`,
+  );
   assert.equal(fs.statSync(file).size, done.size_bytes);
 
   const res = await t.api('GET', `${P}/volumes/precious/backups/${done.id}/download`);
@@ -111,21 +143,45 @@ test('a backup of a volume in use, downloaded and checked, restores into a clone
 
   const clone = await ok<Volume>(await t.api('POST', `${P}/volumes`, { name: 'restored', from_backup: done.id }), 201);
   assert.ok(clone.size_bytes >= 300000);
-  await ok(await t.api('POST', `${P}/boxes`, { name: 'checker', data_mounts: [{ name: 'restored', path: '/r', read_only: true }] }), 201);
+  await ok(
+    await t.api('POST', `${P}/boxes`, {
+      name: 'checker',
+      data_mounts: [{ name: 'restored', path: '/r', read_only: true }],
+    }),
+    201,
+  );
   assert.equal(await sh('checker', 'cd /r && md5sum -c sum >/dev/null && cat sub/t'), 'text\n');
 
   // Clone from the live volume and from a snapshot too.
-  const fromVolume = await ok<Volume>(await t.api('POST', `${P}/volumes`, { name: 'copy-live', from_volume: 'precious' }), 201);
+  const fromVolume = await ok<Volume>(
+    await t.api('POST', `${P}/volumes`, { name: 'copy-live', from_volume: 'precious' }),
+    201,
+  );
   assert.ok(fromVolume.size_bytes >= 300000);
-  assert.equal((await t.api('POST', `${P}/volumes`, { name: 'both', from_volume: 'precious', from_backup: done.id })).status, 400);
-  assert.equal((await t.api('POST', `${P}/volumes`, { name: 'ghost', from_snapshot: 'vsnap_aaaaaaaaaaaaaaaaaaaa' })).status, 404);
+  assert.equal(
+    (await t.api('POST', `${P}/volumes`, { name: 'both', from_volume: 'precious', from_backup: done.id })).status,
+    400,
+  );
+  assert.equal(
+    (await t.api('POST', `${P}/volumes`, { name: 'ghost', from_snapshot: 'vsnap_aaaaaaaaaaaaaaaaaaaa' })).status,
+    404,
+  );
   assert.equal((await t.api('GET', `${P}/volumes/ghost`)).status, 404, 'a failed clone leaves nothing');
 
   // Two more backups: retention 2 keeps the newest two.
-  const second = await backupDone('precious', (await ok<VolumeBackup>(await t.api('POST', `${P}/volumes/precious/backups`), 202)).id);
-  const third = await backupDone('precious', (await ok<VolumeBackup>(await t.api('POST', `${P}/volumes/precious/backups`), 202)).id);
+  const second = await backupDone(
+    'precious',
+    (await ok<VolumeBackup>(await t.api('POST', `${P}/volumes/precious/backups`), 202)).id,
+  );
+  const third = await backupDone(
+    'precious',
+    (await ok<VolumeBackup>(await t.api('POST', `${P}/volumes/precious/backups`), 202)).id,
+  );
   const kept = await ok<{ items: VolumeBackup[] }>(await t.api('GET', `${P}/volumes/precious/backups`));
-  assert.deepEqual(kept.items.map((b) => b.id), [second.id, third.id]);
+  assert.deepEqual(
+    kept.items.map((b) => b.id),
+    [second.id, third.id],
+  );
   assert.equal(fs.existsSync(file), false, 'the oldest archive is gone');
   assert.equal((await t.api('GET', `${P}/volumes/precious/backups/${done.id}/download`)).status, 404);
 
@@ -141,5 +197,8 @@ test('a backup of a volume in use, downloaded and checked, restores into a clone
   const deleted = await deletions.waitFor((e) => e.event === 'volume.backup.deleted');
   deletions.close();
   assert.equal((JSON.parse(deleted.data) as { data: { backup: VolumeBackup } }).data.backup.id, second.id);
-  assert.deepEqual((await ok<{ items: VolumeBackup[] }>(await t.api('GET', `${P}/volumes/precious/backups`))).items.map((b) => b.id), [third.id]);
+  assert.deepEqual(
+    (await ok<{ items: VolumeBackup[] }>(await t.api('GET', `${P}/volumes/precious/backups`))).items.map((b) => b.id),
+    [third.id],
+  );
 });

@@ -33,14 +33,24 @@ export class VolumeCopies {
    */
   async copyLive(source: VolumeRow, target: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
     const writers = this.store.mountsOf(source.project, source.name).filter((m) => !m.read_only);
-    return this.copyWithBoxes(source, target, writers.map((w) => w.box_id));
+    return this.copyWithBoxes(
+      source,
+      target,
+      writers.map((w) => w.box_id),
+    );
   }
 
-  private async copyWithBoxes(source: VolumeRow, target: string, boxIds: string[]): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
+  private async copyWithBoxes(
+    source: VolumeRow,
+    target: string,
+    boxIds: string[],
+  ): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
     const ids = [...new Set(boxIds)].sort();
     const nest = async (i: number): Promise<{ method: 'reflink' | 'copy'; bytes: number }> => {
       if (i < ids.length) return this.deps.boxes.mutex.run(ids[i]!, () => nest(i + 1));
-      const running = ids.map((id) => this.deps.boxStore.getById(id)).filter((b) => b?.status === 'running' && b.container_id);
+      const running = ids
+        .map((id) => this.deps.boxStore.getById(id))
+        .filter((b) => b?.status === 'running' && b.container_id);
       const containers = running.map((b) => b!.container_id!);
       this.store.update(source.id, { paused: containers.length ? JSON.stringify(containers) : null });
       try {
@@ -70,7 +80,17 @@ export class VolumeCopies {
 
   snapshotRow(volume: VolumeRow, internal: boolean): VolumeSnapshotRow {
     const id = newId('vsnap');
-    return { id, project: volume.project, volume_id: volume.id, engine_name: `boxdesk-vsnap-${id.slice(6)}`, status: 'pending', size_bytes: 0, method: 'copy', internal: internal ? 1 : 0, created_at: now() };
+    return {
+      id,
+      project: volume.project,
+      volume_id: volume.id,
+      engine_name: `boxdesk-vsnap-${id.slice(6)}`,
+      status: 'pending',
+      size_bytes: 0,
+      method: 'copy',
+      internal: internal ? 1 : 0,
+      created_at: now(),
+    };
   }
 
   /** A point-in-time copy as its own engine volume. The caller holds the volume's lock. */
@@ -100,7 +120,9 @@ export class VolumeCopies {
   async snapshot(project: string, name: string): Promise<VolumeSnapshot> {
     this.volumes.requireEngine();
     const first = this.volumes.find(project, name);
-    const row = await this.volumes.mutex.run(first.id, () => this.takeSnapshot(this.volumes.find(project, name), false));
+    const row = await this.volumes.mutex.run(first.id, () =>
+      this.takeSnapshot(this.volumes.find(project, name), false),
+    );
     this.volumes.emitUpdated(first.id);
     return toVolumeSnapshot(row, name);
   }
@@ -113,8 +135,17 @@ export class VolumeCopies {
   /** A ready, listed snapshot of the project (of this volume when given), or 404. */
   findSnapshot(project: string, id: string, volume?: VolumeRow): VolumeSnapshotRow {
     const row = this.store.getSnapshot(id);
-    if (!row || row.project !== project || row.status !== 'ready' || row.internal || (volume && row.volume_id !== volume.id)) {
-      throw new ApiError('not_found', `volume snapshot "${id}" not found${volume ? ` for volume "${volume.name}"` : ''} in project "${project}"`);
+    if (
+      !row ||
+      row.project !== project ||
+      row.status !== 'ready' ||
+      row.internal ||
+      (volume && row.volume_id !== volume.id)
+    ) {
+      throw new ApiError(
+        'not_found',
+        `volume snapshot "${id}" not found${volume ? ` for volume "${volume.name}"` : ''} in project "${project}"`,
+      );
     }
     return row;
   }
@@ -134,11 +165,14 @@ export class VolumeCopies {
   private resolveSource(project: string, input: VolumeCreate): Source | null {
     const given = [input.from_volume, input.from_snapshot, input.from_backup].filter((v) => v !== undefined);
     if (given.length > 1) {
-      throw new ApiError('invalid_body', 'give at most one of from_volume, from_snapshot, from_backup', { errors: [{ path: 'body', message: 'from_volume, from_snapshot and from_backup exclude each other' }] });
+      throw new ApiError('invalid_body', 'give at most one of from_volume, from_snapshot, from_backup', {
+        errors: [{ path: 'body', message: 'from_volume, from_snapshot and from_backup exclude each other' }],
+      });
     }
     if (input.from_volume !== undefined) return { volume_id: this.volumes.find(project, input.from_volume).id };
     if (input.from_snapshot !== undefined) return { snapshot_id: this.findSnapshot(project, input.from_snapshot).id };
-    if (input.from_backup !== undefined) return { backup_id: this.volumes.findDoneBackup(project, input.from_backup).id };
+    if (input.from_backup !== undefined)
+      return { backup_id: this.volumes.findDoneBackup(project, input.from_backup).id };
     return null;
   }
 
@@ -177,9 +211,15 @@ export class VolumeCopies {
       const backup = this.store.getBackup(source.backup_id);
       if (!backup) throw new ApiError('not_found', `backup "${source.backup_id}" was deleted meanwhile`);
       const file = this.volumes.backupFile(backup.volume_id, backup.id);
-      await this.deps.helpers.run(target.id, [{ volume: target.engine_name, path: '/dst', readOnly: false }], WIPE_SCRIPT);
-      await this.deps.helpers.withStopped(target.id, [{ volume: target.engine_name, path: '/dst', readOnly: false }], (c) =>
-        this.deps.engine.putArchive(c, '/dst', fs.createReadStream(file).pipe(createGunzip())),
+      await this.deps.helpers.run(
+        target.id,
+        [{ volume: target.engine_name, path: '/dst', readOnly: false }],
+        WIPE_SCRIPT,
+      );
+      await this.deps.helpers.withStopped(
+        target.id,
+        [{ volume: target.engine_name, path: '/dst', readOnly: false }],
+        (c) => this.deps.engine.putArchive(c, '/dst', fs.createReadStream(file).pipe(createGunzip())),
       );
       bytes = await this.volumes.measure(target);
     }
@@ -189,16 +229,23 @@ export class VolumeCopies {
   /** Restores from a snapshot or a backup of this volume; 409 while a box that mounts it is not stopped. */
   async restore(project: string, name: string, input: VolumeRestore): Promise<Volume> {
     if ((input.snapshot_id === undefined) === (input.backup_id === undefined)) {
-      throw new ApiError('invalid_body', 'give exactly one of snapshot_id, backup_id', { errors: [{ path: 'body', message: 'exactly one of snapshot_id, backup_id' }] });
+      throw new ApiError('invalid_body', 'give exactly one of snapshot_id, backup_id', {
+        errors: [{ path: 'body', message: 'exactly one of snapshot_id, backup_id' }],
+      });
     }
     const first = this.volumes.find(project, name);
     const boxIds = this.store.mountsOf(project, name).map((m) => m.box_id);
     await this.volumes.withLocks(first.id, boxIds, async () => {
       const volume = this.volumes.find(project, name);
-      const source: Source = input.snapshot_id ? { snapshot_id: this.findSnapshot(project, input.snapshot_id, volume).id } : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
+      const source: Source = input.snapshot_id
+        ? { snapshot_id: this.findSnapshot(project, input.snapshot_id, volume).id }
+        : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
       const busy = this.store.mountsOf(project, name).filter((m) => m.status !== 'stopped');
       if (busy.length) {
-        throw new ApiError('conflict', `volume "${name}" is mounted by ${names(busy.map((m) => `${m.box} (${m.status})`))}; stop those boxes (or detach it) and restore again`);
+        throw new ApiError(
+          'conflict',
+          `volume "${name}" is mounted by ${names(busy.map((m) => `${m.box} (${m.status})`))}; stop those boxes (or detach it) and restore again`,
+        );
       }
       this.volumes.requireEngine();
       // The intent: a restore cut short by a crash is redone at start.
@@ -222,7 +269,10 @@ export class VolumeCopies {
     try {
       await this.fill(volume, source);
     } catch (err) {
-      this.deps.log.error({ err, volume: volume.name }, 'could not finish a restore cut short by a crash; its data may be partial');
+      this.deps.log.error(
+        { err, volume: volume.name },
+        'could not finish a restore cut short by a crash; its data may be partial',
+      );
     }
     this.store.update(volume.id, { pending_restore: null });
   }

@@ -49,7 +49,14 @@ export class VolumeHelpers {
       command,
       hostname: 'volume-helper',
       env: {},
-      labels: { 'boxdesk.instance': this.instanceId, 'boxdesk.role': HELPER_ROLE, 'boxdesk.owner': owner, 'boxdesk.id': '', 'boxdesk.box': '', 'boxdesk.project': '' },
+      labels: {
+        'boxdesk.instance': this.instanceId,
+        'boxdesk.role': HELPER_ROLE,
+        'boxdesk.owner': owner,
+        'boxdesk.id': '',
+        'boxdesk.box': '',
+        'boxdesk.project': '',
+      },
       limits: { cpus: 1, ramMb: 256, pidsLimit: 256 },
       storageGb: null,
       graceSeconds: 0,
@@ -64,7 +71,8 @@ export class VolumeHelpers {
       await this.engine.startContainer(id);
       const code = await this.engine.waitContainer(id);
       const output = await this.output(id);
-      if (code !== 0) throw new ApiError('internal', `a volume helper container failed (exit ${code}): ${output.trim().slice(-500)}`);
+      if (code !== 0)
+        throw new ApiError('internal', `a volume helper container failed (exit ${code}): ${output.trim().slice(-500)}`);
       return output;
     } finally {
       await this.engine.removeContainer(id).catch(() => undefined);
@@ -83,7 +91,8 @@ export class VolumeHelpers {
 
   private async output(id: string): Promise<string> {
     const parts: Buffer[] = [];
-    for await (const chunk of await this.engine.logs(id, { follow: false })) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    for await (const chunk of await this.engine.logs(id, { follow: false }))
+      parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
     return Buffer.concat(parts).toString('utf8');
   }
 

@@ -10,7 +10,8 @@ const RESERVED = ['/proc', '/sys', '/dev'];
 /** A mount path as the engine gets it: absolute, normalised, not the root and not in the kernel's trees. */
 export function mountPath(raw: string, field: string): string {
   const p = path.normalize(raw).replace(/\/+$/, '');
-  const bad = (message: string) => new ApiError('invalid_body', `${field} "${raw}" ${message}`, { errors: [{ path: field, message }] });
+  const bad = (message: string) =>
+    new ApiError('invalid_body', `${field} "${raw}" ${message}`, { errors: [{ path: field, message }] });
   if (!raw.startsWith('/')) throw bad('must be an absolute path');
   if (p === '' || p === '/') throw bad('cannot be / (the box root); pick a directory such as /data');
   if (raw.split('/').includes('..')) throw bad('must not contain ".."');
@@ -23,10 +24,15 @@ export function checkDataMounts(mounts: readonly DataMount[], field = 'body.data
   const out: DataMount[] = [];
   mounts.forEach((m, i) => {
     const p = mountPath(m.path, `${field}[${i}].path`);
-    const clash = out.find((o) => o.name === m.name || o.path === p || o.path.startsWith(`${p}/`) || p.startsWith(`${o.path}/`));
+    const clash = out.find(
+      (o) => o.name === m.name || o.path === p || o.path.startsWith(`${p}/`) || p.startsWith(`${o.path}/`),
+    );
     if (clash) {
-      const message = clash.name === m.name ? `volume "${m.name}" is mounted twice` : `path ${p} overlaps the mount at ${clash.path}`;
-      throw new ApiError('invalid_body', `${field}[${i}]: ${message}`, { errors: [{ path: `${field}[${i}]`, message }] });
+      const message =
+        clash.name === m.name ? `volume "${m.name}" is mounted twice` : `path ${p} overlaps the mount at ${clash.path}`;
+      throw new ApiError('invalid_body', `${field}[${i}]: ${message}`, {
+        errors: [{ path: `${field}[${i}]`, message }],
+      });
     }
     out.push({ name: m.name, path: p, read_only: m.read_only ?? false });
   });
@@ -37,9 +43,13 @@ export function checkDataMounts(mounts: readonly DataMount[], field = 'body.data
 export function requireVolumes(store: VolumeStore, project: string, mounts: DataMount[] | null): void {
   for (const [i, m] of (mounts ?? []).entries()) {
     if (store.get(project, m.name)?.status !== 'ready') {
-      throw new ApiError('not_found', `volume "${m.name}" not found in project "${project}"; create it first (POST /v1/projects/${project}/volumes)`, {
-        errors: [{ path: `body.data_mounts[${i}].name`, message: 'no such volume' }],
-      });
+      throw new ApiError(
+        'not_found',
+        `volume "${m.name}" not found in project "${project}"; create it first (POST /v1/projects/${project}/volumes)`,
+        {
+          errors: [{ path: `body.data_mounts[${i}].name`, message: 'no such volume' }],
+        },
+      );
     }
   }
 }

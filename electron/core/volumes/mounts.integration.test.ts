@@ -41,11 +41,20 @@ test('data written through one box is read from another, read-only refuses write
   assert.equal(engineVolume?.Labels['boxdesk.volume'], 'shared');
   assert.equal(engineVolume?.Labels['boxdesk.project'], P.split('/').pop());
 
-  const writer = await ok<Box>(await t.api('POST', `${P}/boxes`, { name: 'writer', data_mounts: [{ name: 'shared', path: '/data' }] }), 201);
+  const writer = await ok<Box>(
+    await t.api('POST', `${P}/boxes`, { name: 'writer', data_mounts: [{ name: 'shared', path: '/data' }] }),
+    201,
+  );
   assert.deepEqual(writer.data_mounts, [{ name: 'shared', path: '/data', read_only: false }]);
   assert.equal((await sh('writer', 'echo hello > /data/greeting && cat /data/greeting')).stdout, 'hello\n');
 
-  await ok<Box>(await t.api('POST', `${P}/boxes`, { name: 'reader', data_mounts: [{ name: 'shared', path: '/mnt/in/', read_only: true }] }), 201);
+  await ok<Box>(
+    await t.api('POST', `${P}/boxes`, {
+      name: 'reader',
+      data_mounts: [{ name: 'shared', path: '/mnt/in/', read_only: true }],
+    }),
+    201,
+  );
   assert.equal((await sh('reader', 'cat /mnt/in/greeting')).stdout, 'hello\n');
   const refused = await sh('reader', 'echo x > /mnt/in/other');
   assert.notEqual(refused.exit_code, 0);
@@ -63,16 +72,30 @@ test('data written through one box is read from another, read-only refuses write
 
   assert.equal((await t.api('DELETE', `${P}/boxes/writer`)).status, 204);
   assert.equal((await sh('reader', 'cat /mnt/in/greeting')).stdout, 'hello\n');
-  await ok<Box>(await t.api('POST', `${P}/boxes`, { name: 'writer2', data_mounts: [{ name: 'shared', path: '/data' }] }), 201);
+  await ok<Box>(
+    await t.api('POST', `${P}/boxes`, { name: 'writer2', data_mounts: [{ name: 'shared', path: '/data' }] }),
+    201,
+  );
   assert.equal((await sh('writer2', 'cat /data/greeting')).stdout, 'hello\n');
 });
 
 test('a mount of an unknown volume is a 404 and bad mount paths are 400s, nothing created', async () => {
-  const missing = await t.api('POST', `${P}/boxes`, { name: 'nomount', data_mounts: [{ name: 'nope', path: '/data' }] });
+  const missing = await t.api('POST', `${P}/boxes`, {
+    name: 'nomount',
+    data_mounts: [{ name: 'nope', path: '/data' }],
+  });
   assert.equal(missing.status, 404);
   assert.match(((await missing.json()) as { detail: string }).detail, /volume "nope" not found/);
   await ok(await t.api('POST', `${P}/volumes`, { name: 'paths' }), 201);
-  for (const data_mounts of [[{ name: 'paths', path: '/' }], [{ name: 'paths', path: '/proc/x' }], [{ name: 'paths', path: '/a/../b' }], [{ name: 'paths', path: '/a' }, { name: 'paths', path: '/b' }]]) {
+  for (const data_mounts of [
+    [{ name: 'paths', path: '/' }],
+    [{ name: 'paths', path: '/proc/x' }],
+    [{ name: 'paths', path: '/a/../b' }],
+    [
+      { name: 'paths', path: '/a' },
+      { name: 'paths', path: '/b' },
+    ],
+  ]) {
     const res = await t.api('POST', `${P}/boxes`, { name: 'nomount', data_mounts });
     assert.equal(res.status, 400, JSON.stringify(data_mounts));
   }
@@ -84,10 +107,15 @@ test('a mount of an unknown volume is a 404 and bad mount paths are 400s, nothin
 test('attach to a running box restarts it with every root file kept; detach takes the mount away', async () => {
   await ok(await t.api('POST', `${P}/volumes`, { name: 'late' }), 201);
   await ok<Box>(await t.api('POST', `${P}/boxes`, { name: 'host' }), 201);
-  await sh('host', 'mkdir -p /root/work && head -c 100000 /dev/urandom > /root/work/blob && md5sum /root/work/blob > /root/sum && echo data > /etc/marker');
+  await sh(
+    'host',
+    'mkdir -p /root/work && head -c 100000 /dev/urandom > /root/work/blob && md5sum /root/work/blob > /root/sum && echo data > /etc/marker',
+  );
   const sum = (await sh('host', 'cat /root/sum')).stdout;
 
-  const attached = await ok<Volume>(await t.api('POST', `${P}/volumes/late/attach`, { box: 'host', path: '/srv/late' }));
+  const attached = await ok<Volume>(
+    await t.api('POST', `${P}/volumes/late/attach`, { box: 'host', path: '/srv/late' }),
+  );
   assert.deepEqual(attached.mounts, [{ box: 'host', path: '/srv/late', read_only: false }]);
   const box = await ok<Box>(await t.api('GET', `${P}/boxes/host`));
   assert.equal(box.status, 'running');
@@ -111,5 +139,9 @@ test('attach to a running box restarts it with every root file kept; detach take
   assert.equal((await sh('host', 'md5sum /root/work/blob')).stdout, sum);
   assert.equal((await t.api('POST', `${P}/volumes/late/detach`, { box: 'host' })).status, 409);
   assert.equal((await t.api('DELETE', `${P}/volumes/late`)).status, 204);
-  assert.equal((await docker.listVolumes({ filters: { label: [`boxdesk.volume=late`, `boxdesk.project=${P.split('/').pop()}`] } })).Volumes.length, 0);
+  assert.equal(
+    (await docker.listVolumes({ filters: { label: [`boxdesk.volume=late`, `boxdesk.project=${P.split('/').pop()}`] } }))
+      .Volumes.length,
+    0,
+  );
 });

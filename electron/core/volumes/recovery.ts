@@ -45,7 +45,13 @@ export async function recoverVolumes(volumes: VolumeService, copies: VolumeCopie
   for (const backup of store.allBackups()) {
     if (backup.status !== 'pending' || live(backup.id)) continue;
     fs.rmSync(`${volumes.backupFile(backup.volume_id, backup.id)}.partial`, { force: true });
-    store.finishBackup(backup.id, { status: 'failed', reason: 'the core stopped while the backup was being written; take another', size_bytes: null, sha256: null, finished_at: now() });
+    store.finishBackup(backup.id, {
+      status: 'failed',
+      reason: 'the core stopped while the backup was being written; take another',
+      size_bytes: null,
+      sha256: null,
+      finished_at: now(),
+    });
     log.warn({ backup: backup.id }, 'marked a backup cut short by a crash as failed');
   }
   // Engine volumes of this instance that no record names (a crash between the engine call and the record).

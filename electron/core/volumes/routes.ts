@@ -25,9 +25,15 @@ import type { VolumeService } from './service';
 const tags = ['volumes'];
 const base = '/v1/projects/:project/volumes';
 const one = `${base}/:name`;
-const RECREATE_NOTE = "The engine cannot change a live container's mounts: the box's container is recreated with its root kept (not one file of it is lost); a running box restarts (its processes start again), a stopped one stays stopped.";
+const RECREATE_NOTE =
+  "The engine cannot change a live container's mounts: the box's container is recreated with its root kept (not one file of it is lost); a running box restarts (its processes start again), a stopped one stays stopped.";
 
-export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeService, copies: VolumeCopies, backups: VolumeBackups): void {
+export function registerVolumeRoutes(
+  app: FastifyInstance,
+  volumes: VolumeService,
+  copies: VolumeCopies,
+  backups: VolumeBackups,
+): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post(
@@ -37,7 +43,8 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
       schema: {
         tags,
         summary: 'Create a volume: empty, or a clone of a volume (at this instant), a volume snapshot or a done backup',
-        description: 'At most one of from_volume, from_snapshot, from_backup. size_gb is recorded; the local volume driver cannot enforce it (size_enforced: false). Answers once the clone is filled.',
+        description:
+          'At most one of from_volume, from_snapshot, from_backup. size_gb is recorded; the local volume driver cannot enforce it (size_enforced: false). Answers once the clone is filled.',
         params: ProjectParams,
         body: VolumeCreate,
         response: { 201: Volume, ...problemResponses(400, 404, 409) },
@@ -46,19 +53,46 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
     async (request, reply) => reply.code(201).send(await copies.create(request.params.project, request.body)),
   );
 
-  api.get(base, { config: { scope: 'read' }, schema: { tags, summary: "The project's volumes, oldest first", params: ProjectParams, response: { 200: VolumeList } } }, async (request) => ({
-    items: volumes.list(request.params.project),
-  }));
+  api.get(
+    base,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "The project's volumes, oldest first",
+        params: ProjectParams,
+        response: { 200: VolumeList },
+      },
+    },
+    async (request) => ({
+      items: volumes.list(request.params.project),
+    }),
+  );
 
-  api.get(one, { config: { scope: 'read' }, schema: { tags, summary: 'Get a volume', params: VolumeParams, response: { 200: Volume, ...problemResponses(404) } } }, async (request) =>
-    volumes.get(request.params.project, request.params.name),
+  api.get(
+    one,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a volume',
+        params: VolumeParams,
+        response: { 200: Volume, ...problemResponses(404) },
+      },
+    },
+    async (request) => volumes.get(request.params.project, request.params.name),
   );
 
   api.delete(
     one,
     {
       config: { scope: 'write' },
-      schema: { tags, summary: 'Delete a volume with its snapshots and backups; 409 while a box mounts it, naming the boxes', params: VolumeParams, response: problemResponses(404, 409) },
+      schema: {
+        tags,
+        summary: 'Delete a volume with its snapshots and backups; 409 while a box mounts it, naming the boxes',
+        params: VolumeParams,
+        response: problemResponses(404, 409),
+      },
     },
     async (request, reply) => {
       await volumes.delete(request.params.project, request.params.name);
@@ -70,7 +104,14 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
     `${one}/attach`,
     {
       config: { scope: 'write' },
-      schema: { tags, summary: 'Mount the volume in a box at path', description: RECREATE_NOTE, params: VolumeParams, body: VolumeAttach, response: { 200: Volume, ...problemResponses(400, 404, 409) } },
+      schema: {
+        tags,
+        summary: 'Mount the volume in a box at path',
+        description: RECREATE_NOTE,
+        params: VolumeParams,
+        body: VolumeAttach,
+        response: { 200: Volume, ...problemResponses(400, 404, 409) },
+      },
     },
     async (request) => volumes.attach(request.params.project, request.params.name, request.body),
   );
@@ -79,7 +120,14 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
     `${one}/detach`,
     {
       config: { scope: 'write' },
-      schema: { tags, summary: 'Unmount the volume from a box', description: RECREATE_NOTE, params: VolumeParams, body: VolumeDetach, response: { 200: Volume, ...problemResponses(400, 404, 409) } },
+      schema: {
+        tags,
+        summary: 'Unmount the volume from a box',
+        description: RECREATE_NOTE,
+        params: VolumeParams,
+        body: VolumeDetach,
+        response: { 200: Volume, ...problemResponses(400, 404, 409) },
+      },
     },
     async (request) => volumes.detach(request.params.project, request.params.name, request.body.box),
   );
@@ -91,7 +139,8 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
       schema: {
         tags,
         summary: 'A point-in-time copy of the volume, kept by the engine',
-        description: 'Copy-on-write (reflink) where the filesystem and the helper image allow it, a full copy otherwise: method says which. Running boxes that mount the volume read-write are paused for the copy only. No body.',
+        description:
+          'Copy-on-write (reflink) where the filesystem and the helper image allow it, a full copy otherwise: method says which. Running boxes that mount the volume read-write are paused for the copy only. No body.',
         params: VolumeParams,
         response: { 201: VolumeSnapshot, ...problemResponses(404) },
       },
@@ -99,14 +148,38 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
     async (request, reply) => reply.code(201).send(await copies.snapshot(request.params.project, request.params.name)),
   );
 
-  api.get(`${one}/snapshots`, { config: { scope: 'read' }, schema: { tags, summary: "The volume's snapshots, oldest first", params: VolumeParams, response: { 200: VolumeSnapshotList, ...problemResponses(404) } } }, async (request) => ({
-    items: copies.listSnapshots(request.params.project, request.params.name),
-  }));
+  api.get(
+    `${one}/snapshots`,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "The volume's snapshots, oldest first",
+        params: VolumeParams,
+        response: { 200: VolumeSnapshotList, ...problemResponses(404) },
+      },
+    },
+    async (request) => ({
+      items: copies.listSnapshots(request.params.project, request.params.name),
+    }),
+  );
 
-  api.delete(`${one}/snapshots/:id`, { config: { scope: 'write' }, schema: { tags, summary: 'Delete a volume snapshot', params: VolumeSnapshotParams, response: problemResponses(404) } }, async (request, reply) => {
-    await copies.deleteSnapshot(request.params.project, request.params.name, request.params.id);
-    return reply.code(204).send();
-  });
+  api.delete(
+    `${one}/snapshots/:id`,
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Delete a volume snapshot',
+        params: VolumeSnapshotParams,
+        response: problemResponses(404),
+      },
+    },
+    async (request, reply) => {
+      await copies.deleteSnapshot(request.params.project, request.params.name, request.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   api.post(
     `${one}/backups`,
@@ -115,7 +188,8 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
       schema: {
         tags,
         summary: 'Start a backup: 202 pending, then done or failed (volume.backup events)',
-        description: 'A gzip tar in the data dir with its sha256. Consistent: while a running box writes to the volume, a snapshot is taken first (those boxes paused for the copy only) and archived. Past backup_retention the oldest backup is removed. No body.',
+        description:
+          'A gzip tar in the data dir with its sha256. Consistent: while a running box writes to the volume, a snapshot is taken first (those boxes paused for the copy only) and archived. Past backup_retention the oldest backup is removed. No body.',
         params: VolumeParams,
         response: { 202: VolumeBackup, ...problemResponses(404) },
       },
@@ -123,12 +197,34 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
     async (request, reply) => reply.code(202).send(backups.start(request.params.project, request.params.name)),
   );
 
-  api.get(`${one}/backups`, { config: { scope: 'read' }, schema: { tags, summary: "The volume's backups, oldest first", params: VolumeParams, response: { 200: VolumeBackupList, ...problemResponses(404) } } }, async (request) => ({
-    items: backups.list(request.params.project, request.params.name),
-  }));
+  api.get(
+    `${one}/backups`,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "The volume's backups, oldest first",
+        params: VolumeParams,
+        response: { 200: VolumeBackupList, ...problemResponses(404) },
+      },
+    },
+    async (request) => ({
+      items: backups.list(request.params.project, request.params.name),
+    }),
+  );
 
-  api.get(`${one}/backups/:id`, { config: { scope: 'read' }, schema: { tags, summary: 'Get a backup', params: VolumeBackupParams, response: { 200: VolumeBackup, ...problemResponses(404) } } }, async (request) =>
-    backups.get(request.params.project, request.params.name, request.params.id),
+  api.get(
+    `${one}/backups/:id`,
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a backup',
+        params: VolumeBackupParams,
+        response: { 200: VolumeBackup, ...problemResponses(404) },
+      },
+    },
+    async (request) => backups.get(request.params.project, request.params.name, request.params.id),
   );
 
   api.get(
@@ -138,9 +234,13 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
       schema: {
         tags,
         summary: "A done backup's .tar.gz (application/gzip, streamed)",
-        description: 'With Content-Length, and the hex sha256 in X-Checksum-Sha256 (also Repr-Digest, RFC 9530). Entries are relative to the volume root.',
+        description:
+          'With Content-Length, and the hex sha256 in X-Checksum-Sha256 (also Repr-Digest, RFC 9530). Entries are relative to the volume root.',
         params: VolumeBackupParams,
-        response: { 200: { content: { 'application/gzip': streamBody('').content['application/octet-stream']! } }, ...problemResponses(404, 409) },
+        response: {
+          200: { content: { 'application/gzip': streamBody('').content['application/octet-stream']! } },
+          ...problemResponses(404, 409),
+        },
       },
     },
     async (request, reply) => {
@@ -164,7 +264,15 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
 
   api.delete(
     `${one}/backups/:id`,
-    { config: { scope: 'write' }, schema: { tags, summary: 'Delete a backup (409 while it is being written)', params: VolumeBackupParams, response: problemResponses(404, 409) } },
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        summary: 'Delete a backup (409 while it is being written)',
+        params: VolumeBackupParams,
+        response: problemResponses(404, 409),
+      },
+    },
     async (request, reply) => {
       await backups.delete(request.params.project, request.params.name, request.params.id);
       return reply.code(204).send();
@@ -178,7 +286,8 @@ export function registerVolumeRoutes(app: FastifyInstance, volumes: VolumeServic
       schema: {
         tags,
         summary: "Replace the volume's data by one of its snapshots or done backups",
-        description: '409 while a box that mounts it is not stopped (naming them). A restore cut short by a crash is redone at the next start.',
+        description:
+          '409 while a box that mounts it is not stopped (naming them). A restore cut short by a crash is redone at the next start.',
         params: VolumeParams,
         body: VolumeRestore,
         response: { 200: Volume, ...problemResponses(400, 404, 409) },

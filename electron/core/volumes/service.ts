@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors';
 import type { DataMount } from '../../../shared/schemas/box';
-import { DEFAULT_BACKUP_RETENTION, type Volume, type VolumeAttach, type VolumeCreate } from '../../../shared/schemas/volumes';
+import {
+  DEFAULT_BACKUP_RETENTION,
+  type Volume,
+  type VolumeAttach,
+  type VolumeCreate,
+} from '../../../shared/schemas/volumes';
 import { KeyedMutex } from '../boxes/keyed-mutex';
 import type { BoxRecreator } from '../boxes/recreate';
 import type { BoxService } from '../boxes/service';
@@ -34,7 +39,10 @@ export interface VolumeServiceDeps {
 const MEASURE_EVERY_MS = 60_000;
 
 export function names(list: string[]): string {
-  const shown = list.slice(0, 5).map((n) => `"${n}"`).join(', ');
+  const shown = list
+    .slice(0, 5)
+    .map((n) => `"${n}"`)
+    .join(', ');
   return list.length > 5 ? `${shown} and ${list.length - 5} more` : shown;
 }
 
@@ -79,32 +87,61 @@ export class VolumeService {
   findDoneBackup(project: string, id: string, volume?: VolumeRow): VolumeBackupRow {
     const row = this.store.getBackup(id);
     if (!row || row.project !== project || (volume && row.volume_id !== volume.id)) {
-      throw new ApiError('not_found', `backup "${id}" not found${volume ? ` for volume "${volume.name}"` : ''} in project "${project}"`);
+      throw new ApiError(
+        'not_found',
+        `backup "${id}" not found${volume ? ` for volume "${volume.name}"` : ''} in project "${project}"`,
+      );
     }
-    if (row.status !== 'done') throw new ApiError('conflict', `backup "${id}" is ${row.status}${row.reason ? ` (${row.reason})` : ''}; only a done backup can be restored or downloaded`);
+    if (row.status !== 'done')
+      throw new ApiError(
+        'conflict',
+        `backup "${id}" is ${row.status}${row.reason ? ` (${row.reason})` : ''}; only a done backup can be restored or downloaded`,
+      );
     return row;
   }
 
   labels(row: Pick<VolumeRow, 'id' | 'project' | 'name'>, role: string, id = row.id): Record<string, string> {
-    return { 'boxdesk.id': id, 'boxdesk.project': row.project, 'boxdesk.volume': row.name, 'boxdesk.instance': this.deps.instanceId, 'boxdesk.role': role, 'boxdesk.owner': row.id };
+    return {
+      'boxdesk.id': id,
+      'boxdesk.project': row.project,
+      'boxdesk.volume': row.name,
+      'boxdesk.instance': this.deps.instanceId,
+      'boxdesk.role': role,
+      'boxdesk.owner': row.id,
+    };
   }
 
   requireEngine(): void {
     const health = this.deps.monitor.current;
-    if (!health.up) throw new ApiError('engine_unavailable', `the container engine is unreachable (${health.reason}); start it and try again`);
+    if (!health.up)
+      throw new ApiError(
+        'engine_unavailable',
+        `the container engine is unreachable (${health.reason}); start it and try again`,
+      );
   }
 
   /** A ready volume of the project, or 404. */
   find(project: string, name: string): VolumeRow {
     const row = this.store.get(project, name);
-    if (!row || row.status !== 'ready') throw new ApiError('not_found', `volume "${name}" not found in project "${project}"; GET /v1/projects/${project}/volumes lists them`);
+    if (!row || row.status !== 'ready')
+      throw new ApiError(
+        'not_found',
+        `volume "${name}" not found in project "${project}"; GET /v1/projects/${project}/volumes lists them`,
+      );
     return row;
   }
 
   represent(row: VolumeRow): Volume {
     const mounts = this.store.mountsOf(row.project, row.name);
-    if (mounts.some((m) => m.status === 'running') && Date.now() - Date.parse(row.measured_at ?? row.created_at) > MEASURE_EVERY_MS) void this.measureLater(row.id);
-    return toVolume(row, mounts.map(({ box, path: p, read_only }) => ({ box, path: p, read_only })));
+    if (
+      mounts.some((m) => m.status === 'running') &&
+      Date.now() - Date.parse(row.measured_at ?? row.created_at) > MEASURE_EVERY_MS
+    )
+      void this.measureLater(row.id);
+    return toVolume(
+      row,
+      mounts.map(({ box, path: p, read_only }) => ({ box, path: p, read_only })),
+    );
   }
 
   get(project: string, name: string): Volume {
@@ -122,7 +159,11 @@ export class VolumeService {
 
   /** Measures a volume's bytes through a helper (read-only mount) and records them. The caller need not hold the lock. */
   async measure(row: VolumeRow): Promise<number> {
-    const out = await this.deps.helpers.run(row.id, [{ volume: row.engine_name, path: '/dst', readOnly: true }], 'du -sb /dst | cut -f1');
+    const out = await this.deps.helpers.run(
+      row.id,
+      [{ volume: row.engine_name, path: '/dst', readOnly: true }],
+      'du -sb /dst | cut -f1',
+    );
     const bytes = Number.parseInt(out.trim(), 10) || 0;
     this.store.update(row.id, { size_bytes: bytes, measured_at: now() });
     return bytes;
@@ -163,7 +204,8 @@ export class VolumeService {
       paused: null,
       created_at: now(),
     };
-    if (!this.store.insert(row)) throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);
+    if (!this.store.insert(row))
+      throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);
     this.inFlight.add(id);
     try {
       await this.deps.engine.createVolume(row.engine_name, this.labels(row, VOLUME_ROLES.volume));
@@ -190,7 +232,10 @@ export class VolumeService {
       const row = this.find(project, name);
       const mounts = this.store.mountsOf(project, name);
       if (mounts.length) {
-        throw new ApiError('conflict', `volume "${name}" is mounted by box${mounts.length > 1 ? 'es' : ''} ${names(mounts.map((m) => m.box))}; detach it (box volume detach ${name} BOX) or delete those boxes first`);
+        throw new ApiError(
+          'conflict',
+          `volume "${name}" is mounted by box${mounts.length > 1 ? 'es' : ''} ${names(mounts.map((m) => m.box))}; detach it (box volume detach ${name} BOX) or delete those boxes first`,
+        );
       }
       for (const guard of this.deleteGuards) guard(row);
       this.requireEngine();
@@ -215,7 +260,8 @@ export class VolumeService {
   /** Runs `work` holding the volume's lock, then the given boxes' locks in id order. */
   withLocks<T>(volumeId: string, boxIds: string[], work: () => Promise<T>): Promise<T> {
     const ids = [...new Set(boxIds)].sort();
-    const nest = (i: number): Promise<T> => (i === ids.length ? work() : this.deps.boxes.mutex.run(ids[i]!, () => nest(i + 1)));
+    const nest = (i: number): Promise<T> =>
+      i === ids.length ? work() : this.deps.boxes.mutex.run(ids[i]!, () => nest(i + 1));
     return this.mutex.run(volumeId, () => nest(0));
   }
 
@@ -223,14 +269,19 @@ export class VolumeService {
     const mount: DataMount = { name, path: input.path, read_only: input.read_only ?? false };
     return this.changeMounts(project, name, input.box, (current) => {
       const existing = current.find((m) => m.name === name);
-      if (existing) throw new ApiError('conflict', `volume "${name}" is already mounted in box "${input.box}" at ${existing.path}; detach it first to move it`);
+      if (existing)
+        throw new ApiError(
+          'conflict',
+          `volume "${name}" is already mounted in box "${input.box}" at ${existing.path}; detach it first to move it`,
+        );
       return checkDataMounts([...current, mount], 'body');
     });
   }
 
   detach(project: string, name: string, boxName: string): Promise<Volume> {
     return this.changeMounts(project, name, boxName, (current) => {
-      if (!current.some((m) => m.name === name)) throw new ApiError('conflict', `volume "${name}" is not mounted in box "${boxName}"`);
+      if (!current.some((m) => m.name === name))
+        throw new ApiError('conflict', `volume "${name}" is not mounted in box "${boxName}"`);
       return current.filter((m) => m.name !== name);
     });
   }
@@ -240,14 +291,24 @@ export class VolumeService {
    * is recreated with its root kept (boxes/recreate.ts); a running box runs
    * again afterwards, a stopped one stays stopped.
    */
-  private async changeMounts(project: string, name: string, boxName: string, next: (current: DataMount[]) => DataMount[]): Promise<Volume> {
+  private async changeMounts(
+    project: string,
+    name: string,
+    boxName: string,
+    next: (current: DataMount[]) => DataMount[],
+  ): Promise<Volume> {
     const volume = this.find(project, name);
     const firstBox = this.deps.boxes.find(project, boxName);
     await this.withLocks(volume.id, [firstBox.id], async () => {
       this.find(project, name);
       const box = this.deps.boxes.find(project, boxName);
-      if (box.id !== firstBox.id) throw new ApiError('conflict', `box "${boxName}" was replaced while this request waited; try again`);
-      if (!['running', 'stopped'].includes(box.status)) throw new ApiError('conflict', `cannot change the mounts of box "${boxName}" while it is ${box.status}; wait until it is running or stopped`);
+      if (box.id !== firstBox.id)
+        throw new ApiError('conflict', `box "${boxName}" was replaced while this request waited; try again`);
+      if (!['running', 'stopped'].includes(box.status))
+        throw new ApiError(
+          'conflict',
+          `cannot change the mounts of box "${boxName}" while it is ${box.status}; wait until it is running or stopped`,
+        );
       this.requireEngine();
       const current = box.data_mounts ? (JSON.parse(box.data_mounts) as DataMount[]) : [];
       const mounts = next(current);
@@ -267,7 +328,11 @@ export class VolumeService {
   }
 
   private setMounts(box: BoxRow, mounts: DataMount[]): void {
-    const next = this.deps.boxStore.update(box.id, { data_mounts: mounts.length ? JSON.stringify(mounts) : null }, now());
+    const next = this.deps.boxStore.update(
+      box.id,
+      { data_mounts: mounts.length ? JSON.stringify(mounts) : null },
+      now(),
+    );
     this.deps.bus.emit('box.updated', { box: toBox(next) }, next.project);
   }
 }

@@ -64,14 +64,29 @@ export function toVolumeSnapshot(row: VolumeSnapshotRow, volume: string): Volume
 }
 
 export function toVolumeBackup(row: VolumeBackupRow, volume: string): VolumeBackup {
-  return { id: row.id, volume, status: row.status, created_at: row.created_at, finished_at: row.finished_at, size_bytes: row.size_bytes, sha256: row.sha256, reason: row.reason };
+  return {
+    id: row.id,
+    volume,
+    status: row.status,
+    created_at: row.created_at,
+    finished_at: row.finished_at,
+    size_bytes: row.size_bytes,
+    sha256: row.sha256,
+    reason: row.reason,
+  };
 }
 
 type VolumePatch = Partial<Pick<VolumeRow, 'status' | 'size_bytes' | 'measured_at' | 'pending_restore' | 'paused'>>;
 
 function insert(db: Db, table: string, row: object): boolean {
   const cols = Object.keys(row);
-  return db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT DO NOTHING`).run(row).changes > 0;
+  return (
+    db
+      .prepare(
+        `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT DO NOTHING`,
+      )
+      .run(row).changes > 0
+  );
 }
 
 export class VolumeStore {
@@ -83,7 +98,8 @@ export class VolumeStore {
   }
 
   get(project: string, name: string): VolumeRow | undefined {
-    return this.db.prepare('SELECT * FROM volumes WHERE project = ? AND name = ?').get(project, name) as VolumeRow | undefined;
+    return this.db.prepare('SELECT * FROM volumes WHERE project = ? AND name = ?').get(project, name) as
+      VolumeRow | undefined;
   }
 
   getById(id: string): VolumeRow | undefined {
@@ -91,7 +107,9 @@ export class VolumeStore {
   }
 
   list(project: string): VolumeRow[] {
-    return this.db.prepare("SELECT * FROM volumes WHERE project = ? AND status = 'ready' ORDER BY created_at, id").all(project) as VolumeRow[];
+    return this.db
+      .prepare("SELECT * FROM volumes WHERE project = ? AND status = 'ready' ORDER BY created_at, id")
+      .all(project) as VolumeRow[];
   }
 
   all(): VolumeRow[] {
@@ -100,7 +118,9 @@ export class VolumeStore {
 
   update(id: string, patch: VolumePatch): VolumeRow {
     const cols = Object.keys(patch);
-    this.db.prepare(`UPDATE volumes SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`).run({ ...patch, id });
+    this.db
+      .prepare(`UPDATE volumes SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`)
+      .run({ ...patch, id });
     return this.getById(id)!;
   }
 
@@ -110,14 +130,20 @@ export class VolumeStore {
 
   /** Who mounts the volume, from the boxes' own data_mounts (the one record of a mount). */
   mountsOf(project: string, name: string): (VolumeMountInfo & { box_id: string; status: string })[] {
-    const rows = this.db.prepare("SELECT id, name, status, data_mounts FROM boxes WHERE project = ? AND data_mounts IS NOT NULL ORDER BY name").all(project) as {
+    const rows = this.db
+      .prepare(
+        'SELECT id, name, status, data_mounts FROM boxes WHERE project = ? AND data_mounts IS NOT NULL ORDER BY name',
+      )
+      .all(project) as {
       id: string;
       name: string;
       status: string;
       data_mounts: string;
     }[];
     return rows.flatMap((b) =>
-      (JSON.parse(b.data_mounts) as DataMount[]).filter((m) => m.name === name).map((m) => ({ box: b.name, box_id: b.id, status: b.status, path: m.path, read_only: m.read_only ?? false })),
+      (JSON.parse(b.data_mounts) as DataMount[])
+        .filter((m) => m.name === name)
+        .map((m) => ({ box: b.name, box_id: b.id, status: b.status, path: m.path, read_only: m.read_only ?? false })),
     );
   }
 
@@ -130,7 +156,11 @@ export class VolumeStore {
   }
 
   snapshotsOf(volumeId: string): VolumeSnapshotRow[] {
-    return this.db.prepare("SELECT * FROM volume_snapshots WHERE volume_id = ? AND status = 'ready' AND internal = 0 ORDER BY created_at, id").all(volumeId) as VolumeSnapshotRow[];
+    return this.db
+      .prepare(
+        "SELECT * FROM volume_snapshots WHERE volume_id = ? AND status = 'ready' AND internal = 0 ORDER BY created_at, id",
+      )
+      .all(volumeId) as VolumeSnapshotRow[];
   }
 
   allSnapshots(): VolumeSnapshotRow[] {
@@ -138,7 +168,9 @@ export class VolumeStore {
   }
 
   markSnapshotReady(id: string, sizeBytes: number, method: 'reflink' | 'copy'): VolumeSnapshotRow {
-    this.db.prepare("UPDATE volume_snapshots SET status = 'ready', size_bytes = ?, method = ? WHERE id = ?").run(sizeBytes, method, id);
+    this.db
+      .prepare("UPDATE volume_snapshots SET status = 'ready', size_bytes = ?, method = ? WHERE id = ?")
+      .run(sizeBytes, method, id);
     return this.getSnapshot(id)!;
   }
 
@@ -156,15 +188,24 @@ export class VolumeStore {
 
   /** Oldest first. */
   backupsOf(volumeId: string): VolumeBackupRow[] {
-    return this.db.prepare('SELECT * FROM volume_backups WHERE volume_id = ? ORDER BY created_at, id').all(volumeId) as VolumeBackupRow[];
+    return this.db
+      .prepare('SELECT * FROM volume_backups WHERE volume_id = ? ORDER BY created_at, id')
+      .all(volumeId) as VolumeBackupRow[];
   }
 
   allBackups(): VolumeBackupRow[] {
     return this.db.prepare('SELECT * FROM volume_backups').all() as VolumeBackupRow[];
   }
 
-  finishBackup(id: string, patch: Pick<VolumeBackupRow, 'status' | 'reason' | 'size_bytes' | 'sha256' | 'finished_at'>): VolumeBackupRow {
-    this.db.prepare('UPDATE volume_backups SET status = @status, reason = @reason, size_bytes = @size_bytes, sha256 = @sha256, finished_at = @finished_at WHERE id = @id').run({ ...patch, id });
+  finishBackup(
+    id: string,
+    patch: Pick<VolumeBackupRow, 'status' | 'reason' | 'size_bytes' | 'sha256' | 'finished_at'>,
+  ): VolumeBackupRow {
+    this.db
+      .prepare(
+        'UPDATE volume_backups SET status = @status, reason = @reason, size_bytes = @size_bytes, sha256 = @sha256, finished_at = @finished_at WHERE id = @id',
+      )
+      .run({ ...patch, id });
     return this.getBackup(id)!;
   }
 

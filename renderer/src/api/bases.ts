@@ -11,13 +11,19 @@ import { apiUrl } from './session';
 export function useCreateBase() {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (body: BaseCreate) => client.createBase(body), onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.bases }) });
+  return useMutation({
+    mutationFn: (body: BaseCreate) => client.createBase(body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.bases }),
+  });
 }
 
 export function useDeleteBase() {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (name: string) => client.deleteBase(name), onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.bases }) });
+  return useMutation({
+    mutationFn: (name: string) => client.deleteBase(name),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.bases }),
+  });
 }
 
 /** How far an upload got: bytes sent of the file's size. */
@@ -39,7 +45,8 @@ function uploadBase(token: string, name: string, file: File, onProgress: (p: Upl
     xhr.setRequestHeader('content-type', 'application/octet-stream');
     xhr.setRequestHeader('accept', 'application/json');
     xhr.upload.onprogress = (e) => onProgress({ sent: e.loaded, total: e.lengthComputable ? e.total : file.size });
-    xhr.onerror = () => reject(new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${apiUrl}; is it running?`));
+    xhr.onerror = () =>
+      reject(new ApiError('engine_unavailable', `cannot reach the Boxdesk core at ${apiUrl}; is it running?`));
     xhr.onload = () => {
       let body: unknown;
       try {

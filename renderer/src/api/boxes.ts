@@ -58,7 +58,13 @@ export function useUpdateBox(project: string) {
 export type BoxAction = 'stop' | 'resume' | 'delete';
 
 /** Runs one action on one box and puts the answer in the caches. */
-export async function runBoxAction(client: BoxdeskClient, qc: ReturnType<typeof useQueryClient>, project: string, name: string, action: BoxAction): Promise<void> {
+export async function runBoxAction(
+  client: BoxdeskClient,
+  qc: ReturnType<typeof useQueryClient>,
+  project: string,
+  name: string,
+  action: BoxAction,
+): Promise<void> {
   if (action === 'delete') {
     await client.deleteBox(project, name);
     removeBoxes(qc, [{ project, name }]);
@@ -78,7 +84,9 @@ export function useBoxAction(project: string) {
       const queue = [...names];
       const worker = async () => {
         for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-          await runBoxAction(client, qc, project, name, action).catch((error: unknown) => failures.push({ name, error }));
+          await runBoxAction(client, qc, project, name, action).catch((error: unknown) =>
+            failures.push({ name, error }),
+          );
         }
       };
       await Promise.all(Array.from({ length: Math.min(4, names.length) }, worker));

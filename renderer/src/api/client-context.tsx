@@ -11,7 +11,15 @@ interface ApiSession {
 const ApiContext = createContext<ApiSession | null>(null);
 
 /** The one client of the signed-in window; every hook in api/ reads it from here. */
-export function ApiProvider({ token, signOut, children }: { token: string; signOut(message?: string): void; children: ReactNode }) {
+export function ApiProvider({
+  token,
+  signOut,
+  children,
+}: {
+  token: string;
+  signOut(message?: string): void;
+  children: ReactNode;
+}) {
   const value = useMemo(() => ({ client: createClient(token), token, signOut }), [token, signOut]);
   return <ApiContext.Provider value={value}>{children}</ApiContext.Provider>;
 }

@@ -65,7 +65,8 @@ function apply(qc: QueryClient, events: BoxdeskEvent[]): void {
       case 'volume.updated':
         patchVolume(qc, e.data.volume);
         // A snapshot taken or a restore done is told as an update of its volume.
-        if (e.type === 'volume.updated') void qc.invalidateQueries({ queryKey: volumeKeys.snapshots(e.data.volume.project, e.data.volume.name) });
+        if (e.type === 'volume.updated')
+          void qc.invalidateQueries({ queryKey: volumeKeys.snapshots(e.data.volume.project, e.data.volume.name) });
         break;
       case 'volume.deleted':
         patchVolume(qc, e.data.volume, true);
@@ -74,7 +75,8 @@ function apply(qc: QueryClient, events: BoxdeskEvent[]): void {
         if (e.project) {
           patchBackup(qc, e.project, e.data.backup);
           // A finished backup may have pushed the oldest past the retention.
-          if (e.data.backup.status !== 'pending') void qc.invalidateQueries({ queryKey: volumeKeys.backups(e.project, e.data.volume) });
+          if (e.data.backup.status !== 'pending')
+            void qc.invalidateQueries({ queryKey: volumeKeys.backups(e.project, e.data.volume) });
         }
         break;
       case 'volume.backup.deleted':
@@ -118,7 +120,9 @@ export function useEvents(): EventStreamState {
       // connection refetches the engine health that may have changed meanwhile.
       if (lastId === undefined) void qc.invalidateQueries({ queryKey: queryKeys.health });
       setState('live');
-      const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+      const reader = body
+        .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+        .getReader();
       const parser = new SseParser();
       for (;;) {
         const { value, done } = await reader.read();

@@ -18,14 +18,20 @@ export function useFileList(project: string, name: string, path: string) {
     queryKey: fileKeys.list(project, name, path),
     queryFn: async () => {
       const { items } = await client.listFiles(project, name, path);
-      return [...items].sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.path.localeCompare(b.path));
+      return [...items].sort(
+        (a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.path.localeCompare(b.path),
+      );
     },
   });
 }
 
 export function useFileChanges(project: string, name: string, enabled: boolean) {
   const client = useClient();
-  return useQuery({ queryKey: fileKeys.changes(project, name), queryFn: async () => (await client.fileChanges(project, name)).items, enabled });
+  return useQuery({
+    queryKey: fileKeys.changes(project, name),
+    queryFn: async () => (await client.fileChanges(project, name)).items,
+    enabled,
+  });
 }
 
 /** Drops what this window knows of a box's files (after a write, upload, delete or new folder). */
@@ -46,7 +52,8 @@ function xhrFetch(onProgress: (sent: number, total: number) => void, signal?: Ab
       const xhr = new XMLHttpRequest();
       xhr.open(init.method, url);
       // The browser sets Content-Length from the body itself and refuses it from us.
-      for (const [k, v] of Object.entries(init.headers)) if (k.toLowerCase() !== 'content-length') xhr.setRequestHeader(k, v);
+      for (const [k, v] of Object.entries(init.headers))
+        if (k.toLowerCase() !== 'content-length') xhr.setRequestHeader(k, v);
       xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
       xhr.onerror = () => reject(new Error('the upload failed on the network'));
       xhr.onabort = () => reject(new DOMException('the upload was cancelled', 'AbortError'));
@@ -74,7 +81,12 @@ export function useFileTransfers(project: string, name: string) {
   };
   return {
     /** Writes one picked or dropped file into the box, reporting bytes sent as it goes. */
-    upload(path: string, file: Blob, onProgress: (sent: number, total: number) => void, signal?: AbortSignal): Promise<FileStat> {
+    upload(
+      path: string,
+      file: Blob,
+      onProgress: (sent: number, total: number) => void,
+      signal?: AbortSignal,
+    ): Promise<FileStat> {
       const uploader = new BoxdeskClient({ baseUrl: apiUrl, token, fetch: xhrFetch(onProgress, signal) });
       return uploader.writeFile(project, name, path, file);
     },

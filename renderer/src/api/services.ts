@@ -1,6 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { BoxdeskEvent } from '../../../shared/events';
-import type { DeployRequest, Deployment, Service, ServiceCreate, ServiceUpdate } from '../../../shared/schemas/services';
+import type {
+  DeployRequest,
+  Deployment,
+  Service,
+  ServiceCreate,
+  ServiceUpdate,
+} from '../../../shared/schemas/services';
 import { useClient } from './client-context';
 
 /** The keys of this file's queries (beside query-keys.ts so the event stream can find them). */
@@ -13,13 +19,21 @@ export const serviceKeys = {
 /** A project's services; kept current by service.* events. */
 export function useServices(project: string) {
   const client = useClient();
-  return useQuery({ queryKey: serviceKeys.project(project), queryFn: async () => (await client.services.list(project)).items, staleTime: Infinity });
+  return useQuery({
+    queryKey: serviceKeys.project(project),
+    queryFn: async () => (await client.services.list(project)).items,
+    staleTime: Infinity,
+  });
 }
 
 /** A service's deployments, newest first; each deployment.updated event patches its entry. */
 export function useDeployments(project: string, service: string) {
   const client = useClient();
-  return useQuery({ queryKey: serviceKeys.deployments(project, service), queryFn: async () => (await client.services.deployments(project, service)).items, staleTime: Infinity });
+  return useQuery({
+    queryKey: serviceKeys.deployments(project, service),
+    queryFn: async () => (await client.services.deployments(project, service)).items,
+    staleTime: Infinity,
+  });
 }
 
 function upsertService(qc: QueryClient, service: Service): void {
@@ -52,7 +66,9 @@ export function applyServiceEvents(qc: QueryClient, events: BoxdeskEvent[]): voi
         upsertService(qc, e.data.service);
         break;
       case 'service.deleted':
-        qc.setQueryData<Service[]>(serviceKeys.project(e.data.service.project), (old) => old?.filter((s) => s.name !== e.data.service.name));
+        qc.setQueryData<Service[]>(serviceKeys.project(e.data.service.project), (old) =>
+          old?.filter((s) => s.name !== e.data.service.name),
+        );
         qc.removeQueries({ queryKey: serviceKeys.deployments(e.data.service.project, e.data.service.name) });
         break;
       case 'deployment.updated':
@@ -65,30 +81,45 @@ export function applyServiceEvents(qc: QueryClient, events: BoxdeskEvent[]): voi
 export function useCreateService(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (body: ServiceCreate) => client.services.create(project, body), onSuccess: (s) => upsertService(qc, s) });
+  return useMutation({
+    mutationFn: (body: ServiceCreate) => client.services.create(project, body),
+    onSuccess: (s) => upsertService(qc, s),
+  });
 }
 
 export function useUpdateService(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: ({ name, body }: { name: string; body: ServiceUpdate }) => client.services.update(project, name, body), onSuccess: (s) => upsertService(qc, s) });
+  return useMutation({
+    mutationFn: ({ name, body }: { name: string; body: ServiceUpdate }) => client.services.update(project, name, body),
+    onSuccess: (s) => upsertService(qc, s),
+  });
 }
 
 export function useDeleteService(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (name: string) => client.services.delete(project, name), onSuccess: () => qc.invalidateQueries({ queryKey: serviceKeys.project(project) }) });
+  return useMutation({
+    mutationFn: (name: string) => client.services.delete(project, name),
+    onSuccess: () => qc.invalidateQueries({ queryKey: serviceKeys.project(project) }),
+  });
 }
 
 /** Starts a deployment (202); its steps arrive as deployment.updated events. */
 export function useDeploy(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: ({ name, body }: { name: string; body: DeployRequest }) => client.services.deploy(project, name, body), onSuccess: (d) => upsertDeployment(qc, d) });
+  return useMutation({
+    mutationFn: ({ name, body }: { name: string; body: DeployRequest }) => client.services.deploy(project, name, body),
+    onSuccess: (d) => upsertDeployment(qc, d),
+  });
 }
 
 export function useRollback(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (name: string) => client.services.rollback(project, name), onSuccess: (d) => upsertDeployment(qc, d) });
+  return useMutation({
+    mutationFn: (name: string) => client.services.rollback(project, name),
+    onSuccess: (d) => upsertDeployment(qc, d),
+  });
 }

@@ -12,7 +12,11 @@ export const snapshotKeys = {
 /** Every snapshot of a project (the lineage needs other boxes' snapshots too); kept current by snapshot.* events. */
 export function useProjectSnapshots(project: string) {
   const client = useClient();
-  return useQuery({ queryKey: snapshotKeys.project(project), queryFn: async () => (await client.listProjectSnapshots(project)).items, staleTime: Infinity });
+  return useQuery({
+    queryKey: snapshotKeys.project(project),
+    queryFn: async () => (await client.listProjectSnapshots(project)).items,
+    staleTime: Infinity,
+  });
 }
 
 function useInvalidateSnapshots(project: string) {
@@ -23,13 +27,19 @@ function useInvalidateSnapshots(project: string) {
 export function useTakeSnapshot(project: string, box: string) {
   const client = useClient();
   const invalidate = useInvalidateSnapshots(project);
-  return useMutation({ mutationFn: (name?: string) => client.createSnapshot(project, box, name ? { name } : {}), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (name?: string) => client.createSnapshot(project, box, name ? { name } : {}),
+    onSuccess: invalidate,
+  });
 }
 
 export function useDeleteSnapshot(project: string) {
   const client = useClient();
   const invalidate = useInvalidateSnapshots(project);
-  return useMutation({ mutationFn: (snapshot: Snapshot) => client.deleteSnapshot(project, snapshot.id), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (snapshot: Snapshot) => client.deleteSnapshot(project, snapshot.id),
+    onSuccess: invalidate,
+  });
 }
 
 /** The box's root becomes the snapshot's; the answer (the box) goes in the caches. */
@@ -37,7 +47,8 @@ export function useRestoreBox(project: string) {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ box, snapshot }: { box: string; snapshot: Snapshot }) => client.restoreBox(project, box, { snapshot_id: snapshot.id }),
+    mutationFn: ({ box, snapshot }: { box: string; snapshot: Snapshot }) =>
+      client.restoreBox(project, box, { snapshot_id: snapshot.id }),
     onSuccess: (box) => upsertBoxes(qc, [box]),
   });
 }
@@ -47,7 +58,8 @@ export function useForkSnapshot(project: string) {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, snapshot }: { name: string; snapshot: Snapshot }) => client.forkBox(project, snapshot.id, name),
+    mutationFn: ({ name, snapshot }: { name: string; snapshot: Snapshot }) =>
+      client.forkBox(project, snapshot.id, name),
     onSuccess: (box) => upsertBoxes(qc, [box]),
   });
 }

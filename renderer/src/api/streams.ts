@@ -7,7 +7,9 @@ const MAX_LOG_CHARS = 2 * 1024 * 1024;
 const MAX_SAMPLES = 120;
 
 async function readText(body: ReadableStream<Uint8Array>, onText: (t: string) => void): Promise<void> {
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader();
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;

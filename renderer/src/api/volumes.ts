@@ -43,7 +43,8 @@ export function useVolumeSnapshots(project: string, name: string | null) {
   const client = useClient();
   return useQuery({
     queryKey: volumeKeys.snapshots(project, name ?? ''),
-    queryFn: async () => (await client.listVolumeSnapshots(project, name!)).items.sort((a, b) => b.created_at.localeCompare(a.created_at)),
+    queryFn: async () =>
+      (await client.listVolumeSnapshots(project, name!)).items.sort((a, b) => b.created_at.localeCompare(a.created_at)),
     staleTime: Infinity,
     enabled: name !== null,
   });
@@ -54,7 +55,8 @@ export function useVolumeBackups(project: string, name: string | null) {
   const client = useClient();
   return useQuery({
     queryKey: volumeKeys.backups(project, name ?? ''),
-    queryFn: async () => (await client.listVolumeBackups(project, name!)).items.sort((a, b) => b.created_at.localeCompare(a.created_at)),
+    queryFn: async () =>
+      (await client.listVolumeBackups(project, name!)).items.sort((a, b) => b.created_at.localeCompare(a.created_at)),
     staleTime: Infinity,
     enabled: name !== null,
   });
@@ -63,57 +65,84 @@ export function useVolumeBackups(project: string, name: string | null) {
 export function useCreateVolume(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (body: VolumeCreate) => client.createVolume(project, body), onSuccess: (v) => patchVolume(qc, v) });
+  return useMutation({
+    mutationFn: (body: VolumeCreate) => client.createVolume(project, body),
+    onSuccess: (v) => patchVolume(qc, v),
+  });
 }
 
 export function useDeleteVolume(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (volume: Volume) => client.deleteVolume(project, volume.name), onSuccess: (_, volume) => patchVolume(qc, volume, true) });
+  return useMutation({
+    mutationFn: (volume: Volume) => client.deleteVolume(project, volume.name),
+    onSuccess: (_, volume) => patchVolume(qc, volume, true),
+  });
 }
 
 /** Mounts a volume in a box: the box's container is recreated (root kept), so a running box restarts. */
 export function useAttachVolume(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: ({ name, body }: { name: string; body: VolumeAttach }) => client.attachVolume(project, name, body), onSuccess: (v) => patchVolume(qc, v) });
+  return useMutation({
+    mutationFn: ({ name, body }: { name: string; body: VolumeAttach }) => client.attachVolume(project, name, body),
+    onSuccess: (v) => patchVolume(qc, v),
+  });
 }
 
 export function useDetachVolume(project: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: ({ name, box }: { name: string; box: string }) => client.detachVolume(project, name, box), onSuccess: (v) => patchVolume(qc, v) });
+  return useMutation({
+    mutationFn: ({ name, box }: { name: string; box: string }) => client.detachVolume(project, name, box),
+    onSuccess: (v) => patchVolume(qc, v),
+  });
 }
 
 export function useTakeVolumeSnapshot(project: string, name: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: () => client.createVolumeSnapshot(project, name), onSuccess: () => qc.invalidateQueries({ queryKey: volumeKeys.snapshots(project, name) }) });
+  return useMutation({
+    mutationFn: () => client.createVolumeSnapshot(project, name),
+    onSuccess: () => qc.invalidateQueries({ queryKey: volumeKeys.snapshots(project, name) }),
+  });
 }
 
 export function useDeleteVolumeSnapshot(project: string, name: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (id: string) => client.deleteVolumeSnapshot(project, name, id), onSuccess: () => qc.invalidateQueries({ queryKey: volumeKeys.snapshots(project, name) }) });
+  return useMutation({
+    mutationFn: (id: string) => client.deleteVolumeSnapshot(project, name, id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: volumeKeys.snapshots(project, name) }),
+  });
 }
 
 /** 202 with a pending backup; its end comes as a volume.backup event. */
 export function useStartBackup(project: string, name: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: () => client.createVolumeBackup(project, name), onSuccess: (b) => patchBackup(qc, project, b) });
+  return useMutation({
+    mutationFn: () => client.createVolumeBackup(project, name),
+    onSuccess: (b) => patchBackup(qc, project, b),
+  });
 }
 
 export function useDeleteBackup(project: string, name: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (id: string) => client.deleteVolumeBackup(project, name, id), onSuccess: () => qc.invalidateQueries({ queryKey: volumeKeys.backups(project, name) }) });
+  return useMutation({
+    mutationFn: (id: string) => client.deleteVolumeBackup(project, name, id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: volumeKeys.backups(project, name) }),
+  });
 }
 
 export function useRestoreVolume(project: string, name: string) {
   const client = useClient();
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (body: VolumeRestore) => client.restoreVolume(project, name, body), onSuccess: (v) => patchVolume(qc, v) });
+  return useMutation({
+    mutationFn: (body: VolumeRestore) => client.restoreVolume(project, name, body),
+    onSuccess: (v) => patchVolume(qc, v),
+  });
 }
 
 /** Saves a done backup's .tar.gz to the user's downloads, through an object URL. */

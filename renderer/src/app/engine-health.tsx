@@ -17,7 +17,9 @@ export function EngineHealth({ stream }: { stream?: EventStreamState }) {
     const up = health.data.status === 'ok';
     text = up ? 'Engine: healthy' : 'Engine: unreachable';
     color = up ? 'green' : 'red';
-    detail = up ? `${health.data.cluster.engine} answers` : `${health.data.cluster.reason ?? 'no reason given'} — start the container engine; Boxdesk reconnects by itself.`;
+    detail = up
+      ? `${health.data.cluster.engine} answers`
+      : `${health.data.cluster.reason ?? 'no reason given'} — start the container engine; Boxdesk reconnects by itself.`;
   } else if (health.error) {
     text = 'Core: unreachable';
     color = 'red';

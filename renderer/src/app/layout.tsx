@@ -1,4 +1,16 @@
-import { ActionIcon, AppShell, Button, Group, Kbd, NavLink, Text, Title, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import {
+  ActionIcon,
+  AppShell,
+  Button,
+  Group,
+  Kbd,
+  NavLink,
+  Text,
+  Title,
+  Tooltip,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
 import { spotlight } from '@mantine/spotlight';
 import { IconLogout, IconMoon, IconSearch, IconSun } from '@tabler/icons-react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
@@ -17,7 +29,12 @@ function ThemeToggle() {
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
     <Tooltip label={`Switch to the ${next} theme`}>
-      <ActionIcon variant="default" size="lg" aria-label={`Switch to the ${next} theme`} onClick={() => setColorScheme(next)}>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={`Switch to the ${next} theme`}
+        onClick={() => setColorScheme(next)}
+      >
         {computed === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
       </ActionIcon>
     </Tooltip>
@@ -75,7 +92,13 @@ export function AppLayout() {
           </Group>
           <Group wrap="nowrap" gap="sm">
             <EngineHealth stream={stream} />
-            <Button variant="default" leftSection={<IconSearch size={16} />} rightSection={<Kbd size="xs">Ctrl K</Kbd>} onClick={() => spotlight.open()} aria-label="Open the command palette">
+            <Button
+              variant="default"
+              leftSection={<IconSearch size={16} />}
+              rightSection={<Kbd size="xs">Ctrl K</Kbd>}
+              onClick={() => spotlight.open()}
+              aria-label="Open the command palette"
+            >
               Search
             </Button>
             <ThemeToggle />

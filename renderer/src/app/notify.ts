@@ -9,5 +9,6 @@ export function notifyDone(title: string, message: string, ok = true): void {
   notifications.show({ title, message, color: ok ? 'green' : 'red', autoClose: ok ? 4000 : 10_000 });
   if (document.hasFocus()) return;
   if (window.boxdesk?.notify) window.boxdesk.notify(title, message);
-  else if (typeof Notification !== 'undefined' && Notification.permission === 'granted') new Notification(title, { body: message });
+  else if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
+    new Notification(title, { body: message });
 }

@@ -23,11 +23,25 @@ export interface SidebarPage {
 
 export const SIDEBAR_PAGES: SidebarPage[] = [
   { label: 'Boxes', icon: IconBox, route: '/projects/:project/boxes', href: paths.boxes, element: <BoxListPage /> },
-  { label: 'Volumes', icon: IconDatabase, route: '/projects/:project/volumes', href: paths.volumes, element: <VolumesPage /> },
-  { label: 'Services', icon: IconRocket, route: '/projects/:project/services', href: paths.services, element: <ServicesPage /> },
+  {
+    label: 'Volumes',
+    icon: IconDatabase,
+    route: '/projects/:project/volumes',
+    href: paths.volumes,
+    element: <VolumesPage />,
+  },
+  {
+    label: 'Services',
+    icon: IconRocket,
+    route: '/projects/:project/services',
+    href: paths.services,
+    element: <ServicesPage />,
+  },
   { label: 'Bases', icon: IconStack2, route: '/bases', href: () => '/bases', element: <BasesPage /> },
   { label: 'Settings', icon: IconSettings, route: '/settings', href: () => '/settings', element: <SettingsPage /> },
 ];
 
 /** Routes that are not in the sidebar. */
-export const OTHER_ROUTES: { route: string; element: ReactNode }[] = [{ route: '/projects/:project/boxes/:name/:tab?', element: <BoxDetailPage /> }];
+export const OTHER_ROUTES: { route: string; element: ReactNode }[] = [
+  { route: '/projects/:project/boxes/:name/:tab?', element: <BoxDetailPage /> },
+];

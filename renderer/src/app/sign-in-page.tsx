@@ -39,7 +39,8 @@ export function SignInPage({ onSignedIn, message }: { onSignedIn: (token: string
                 Sign in
               </Title>
               <Text size="sm" c="dimmed">
-                Open the sign-in address the core printed when it started, or paste the token from the <Code>token</Code> file in its data directory.
+                Open the sign-in address the core printed when it started, or paste the token from the{' '}
+                <Code>token</Code> file in its data directory.
               </Text>
               <PasswordInput
                 label="Access token"

@@ -17,8 +17,13 @@ const GO_MODE_OTHER = (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19);
 /** Splits a Go FileMode into a path type and Unix permission bits. */
 export function fromGoFileMode(goMode: number): { type: PathType; mode: number } {
   const m = goMode >>> 0;
-  const type: PathType = m & GO_MODE_DIR ? 'directory' : m & GO_MODE_SYMLINK ? 'symlink' : m & GO_MODE_OTHER ? 'other' : 'file';
-  const mode = (m & 0o777) | (m & GO_MODE_SETUID ? 0o4000 : 0) | (m & GO_MODE_SETGID ? 0o2000 : 0) | (m & GO_MODE_STICKY ? 0o1000 : 0);
+  const type: PathType =
+    m & GO_MODE_DIR ? 'directory' : m & GO_MODE_SYMLINK ? 'symlink' : m & GO_MODE_OTHER ? 'other' : 'file';
+  const mode =
+    (m & 0o777) |
+    (m & GO_MODE_SETUID ? 0o4000 : 0) |
+    (m & GO_MODE_SETGID ? 0o2000 : 0) |
+    (m & GO_MODE_STICKY ? 0o1000 : 0);
   return { type, mode };
 }
 
@@ -26,14 +31,20 @@ export async function getArchive(docker: Docker, containerId: string, path: stri
   return call(() => docker.getContainer(containerId).getArchive({ path }) as Promise<Readable>);
 }
 
-export async function putArchive(docker: Docker, containerId: string, dirPath: string, archive: Readable): Promise<void> {
+export async function putArchive(
+  docker: Docker,
+  containerId: string,
+  dirPath: string,
+  archive: Readable,
+): Promise<void> {
   // noOverwriteDirNonDir: an entry never silently replaces a directory with a file (the engine's default would rm -rf it).
   const res = (await call(async () => {
     try {
       return await docker.getContainer(containerId).putArchive(archive, { path: dirPath, noOverwriteDirNonDir: true });
     } catch (err) {
       const message = toEngineError(err).message;
-      if (/cannot overwrite (non-)?directory/i.test(message)) throw new EngineError('invalid', message.replace(/^.*?(cannot overwrite)/i, '$1'));
+      if (/cannot overwrite (non-)?directory/i.test(message))
+        throw new EngineError('invalid', message.replace(/^.*?(cannot overwrite)/i, '$1'));
       throw err;
     }
   })) as unknown;
@@ -77,7 +88,8 @@ export async function removePath(docker: Docker, containerId: string, target: st
     const e = toEngineError(err);
     if (!/unhandled tar header type/i.test(e.message)) throw e;
   }
-  if (await statPath(docker, containerId, target)) throw new EngineError('failed', `the engine did not remove "${target}"`);
+  if (await statPath(docker, containerId, target))
+    throw new EngineError('failed', `the engine did not remove "${target}"`);
 }
 
 export async function statPath(docker: Docker, containerId: string, path: string): Promise<PathStat | null> {
@@ -94,14 +106,28 @@ export async function statPath(docker: Docker, containerId: string, path: string
   res.resume();
   const header = res.headers['x-docker-container-path-stat'];
   if (typeof header !== 'string') throw new EngineError('failed', `the engine gave no path information for "${path}"`);
-  const raw = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { name: string; size: number; mode: number; mtime: string; linkTarget: string };
+  const raw = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
+    name: string;
+    size: number;
+    mode: number;
+    mtime: string;
+    linkTarget: string;
+  };
   const { type, mode } = fromGoFileMode(raw.mode);
-  return { name: raw.name, size: raw.size, type, mode, mtime: new Date(raw.mtime).toISOString(), linkTarget: raw.linkTarget || null };
+  return {
+    name: raw.name,
+    size: raw.size,
+    type,
+    mode,
+    mtime: new Date(raw.mtime).toISOString(),
+    linkTarget: raw.linkTarget || null,
+  };
 }
 
 const CHANGE_KINDS: PathChange['kind'][] = ['changed', 'added', 'deleted'];
 
 export async function containerChanges(docker: Docker, containerId: string): Promise<PathChange[]> {
-  const list = (await call(() => docker.getContainer(containerId).changes())) as { Path: string; Kind: number }[] | null;
+  const list = (await call(() => docker.getContainer(containerId).changes())) as
+    { Path: string; Kind: number }[] | null;
   return (list ?? []).map((c) => ({ path: c.Path, kind: CHANGE_KINDS[c.Kind] ?? 'changed' }));
 }

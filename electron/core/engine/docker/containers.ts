@@ -28,7 +28,17 @@ export async function createContainer(docker: Docker, spec: ContainerSpec): Prom
         PidsLimit: spec.limits.pidsLimit,
         ...(spec.storageGb ? { StorageOpt: { size: `${spec.storageGb}G` } } : {}),
         // NoCopy: a volume mounted over an image path never gets the image's files copied into it.
-        ...(spec.mounts?.length ? { Mounts: spec.mounts.map((m) => ({ Type: 'volume' as const, Source: m.volume, Target: m.path, ReadOnly: m.readOnly, VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'] })) } : {}),
+        ...(spec.mounts?.length
+          ? {
+              Mounts: spec.mounts.map((m) => ({
+                Type: 'volume' as const,
+                Source: m.volume,
+                Target: m.path,
+                ReadOnly: m.readOnly,
+                VolumeOptions: { NoCopy: true } as Docker.MountSettings['VolumeOptions'],
+              })),
+            }
+          : {}),
       },
     }),
   );
@@ -83,7 +93,11 @@ export async function removeContainer(docker: Docker, id: string): Promise<void>
       const e = toEngineError(err);
       if (e.kind === 'not_found') return;
       if (attempt >= 3 || e.kind === 'unavailable') throw e;
-      if (!/already in progress/.test(e.message)) await docker.getContainer(id).kill().catch(() => undefined);
+      if (!/already in progress/.test(e.message))
+        await docker
+          .getContainer(id)
+          .kill()
+          .catch(() => undefined);
       await new Promise((r) => setTimeout(r, 500 * attempt));
     }
   }
@@ -104,16 +118,29 @@ export async function inspectContainer(docker: Docker, id: string): Promise<Cont
 
 export async function listContainers(docker: Docker, labels: Record<string, string>): Promise<ContainerState[]> {
   const list = await call(() => docker.listContainers({ all: true, filters: { label: labelFilter(labels) } }));
-  return list.map((c) => ({ id: c.Id, running: c.State === 'running' || c.State === 'paused', state: c.State, exitCode: null, oomKilled: false, labels: c.Labels ?? {} }));
+  return list.map((c) => ({
+    id: c.Id,
+    running: c.State === 'running' || c.State === 'paused',
+    state: c.State,
+    exitCode: null,
+    oomKilled: false,
+    labels: c.Labels ?? {},
+  }));
 }
 
 export async function updateContainer(docker: Docker, id: string, limits: ResourceLimits): Promise<void> {
   const bytes = limits.ramMb * 1024 * 1024;
-  await call(() => docker.getContainer(id).update({ NanoCpus: limits.cpus * NANO, Memory: bytes, MemorySwap: bytes, PidsLimit: limits.pidsLimit }));
+  await call(() =>
+    docker
+      .getContainer(id)
+      .update({ NanoCpus: limits.cpus * NANO, Memory: bytes, MemorySwap: bytes, PidsLimit: limits.pidsLimit }),
+  );
 }
 
 export async function commitContainer(docker: Docker, id: string, labels: Record<string, string>): Promise<string> {
-  const result = (await call(() => docker.getContainer(id).commit({ pause: true, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) }))) as { Id: string };
+  const result = (await call(() =>
+    docker.getContainer(id).commit({ pause: true, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) }),
+  )) as { Id: string };
   return result.Id;
 }
 
@@ -124,7 +151,9 @@ export async function exportContainer(docker: Docker, id: string): Promise<Reada
 export async function logs(docker: Docker, id: string, options: { tail?: number; follow: boolean }): Promise<Readable> {
   const container = docker.getContainer(id);
   const base = { stdout: true, stderr: true, ...(options.tail !== undefined ? { tail: options.tail } : {}) };
-  const raw = options.follow ? await call(() => container.logs({ ...base, follow: true })) : await call(() => container.logs({ ...base, follow: false }));
+  const raw = options.follow
+    ? await call(() => container.logs({ ...base, follow: true }))
+    : await call(() => container.logs({ ...base, follow: false }));
   const out = new PassThrough();
   if (Buffer.isBuffer(raw)) {
     out.end(demuxBuffer(raw));

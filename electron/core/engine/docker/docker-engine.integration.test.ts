@@ -82,7 +82,10 @@ for (const which of ['running', 'stopped'] as const) {
     const files = await untar(await engine.getArchive(id, '/tmp/hello.txt'));
     assert.equal(files['hello.txt'], `hello ${which}\n`);
     const changes = await engine.containerChanges(id);
-    assert.ok(changes.some((c) => c.path === '/tmp/hello.txt' && c.kind === 'added'), JSON.stringify(changes));
+    assert.ok(
+      changes.some((c) => c.path === '/tmp/hello.txt' && c.kind === 'added'),
+      JSON.stringify(changes),
+    );
   });
 }
 
@@ -94,12 +97,18 @@ test('removePath on a stopped container: a tree recursively, a long name, never 
   await engine.removePath(stopped, `/tmp/${long}`);
   assert.equal(await engine.statPath(stopped, `/tmp/${long}`), null);
   assert.equal((await engine.statPath(stopped, '/tmp'))?.type, 'directory', 'the parent stays');
-  await assert.rejects(engine.putArchive(stopped, '/', tarOf({ tmp: 'not a directory' })), (err: Error & { kind?: string }) => err.kind === 'invalid');
+  await assert.rejects(
+    engine.putArchive(stopped, '/', tarOf({ tmp: 'not a directory' })),
+    (err: Error & { kind?: string }) => err.kind === 'invalid',
+  );
   assert.equal((await engine.statPath(stopped, '/tmp'))?.type, 'directory');
 });
 
 test('statPath on a missing container is an engine not_found, not null', async () => {
-  await assert.rejects(engine.statPath('no-such-container-' + tag, '/tmp'), (err: Error & { kind?: string }) => err.kind === 'not_found');
+  await assert.rejects(
+    engine.statPath('no-such-container-' + tag, '/tmp'),
+    (err: Error & { kind?: string }) => err.kind === 'not_found',
+  );
 });
 
 test('volumes: create, inspect, list by label, remove', async () => {
@@ -108,7 +117,10 @@ test('volumes: create, inspect, list by label, remove', async () => {
   assert.equal(volume.name, name);
   assert.deepEqual(volume.labels, labels);
   assert.equal((await engine.inspectVolume(name))?.name, name);
-  assert.deepEqual((await engine.listVolumes(labels)).map((v) => v.name), [name]);
+  assert.deepEqual(
+    (await engine.listVolumes(labels)).map((v) => v.name),
+    [name],
+  );
   await engine.removeVolume(name);
   assert.equal(await engine.inspectVolume(name), null);
   await engine.removeVolume(name); // gone already: not an error
@@ -118,7 +130,11 @@ test('networks: ensure is idempotent; connect; a served port answers through con
   const name = `${tag}-net`;
   const id = await engine.ensureNetwork(name, labels);
   assert.equal(await engine.ensureNetwork(name, labels), id);
-  const server = await box('httpd', ['sh', '-c', 'mkdir -p /www && echo served-by-box > /www/index.html && exec httpd -f -p 8080 -h /www']);
+  const server = await box('httpd', [
+    'sh',
+    '-c',
+    'mkdir -p /www && echo served-by-box > /www/index.html && exec httpd -f -p 8080 -h /www',
+  ]);
   await engine.connectNetwork(name, server);
   await engine.startContainer(server);
   await engine.connectNetwork(name, server); // already connected: not an error
@@ -146,7 +162,10 @@ test('networks: ensure is idempotent; connect; a served port answers through con
 test('stats: one sample with memory in use, and a stream of samples until aborted', async () => {
   const sample = await engine.stats(running);
   assert.ok(sample.memory_bytes > 0, JSON.stringify(sample));
-  assert.ok(sample.memory_limit_bytes >= 128 * 1024 * 1024 && sample.memory_limit_bytes <= 129 * 1024 * 1024, JSON.stringify(sample));
+  assert.ok(
+    sample.memory_limit_bytes >= 128 * 1024 * 1024 && sample.memory_limit_bytes <= 129 * 1024 * 1024,
+    JSON.stringify(sample),
+  );
   assert.ok(sample.pids >= 1);
   const samples: number[] = [];
   const controller = new AbortController();
@@ -162,13 +181,19 @@ test('stats: one sample with memory in use, and a stream of samples until aborte
 });
 
 test('exec hands up demultiplexed stdout and stderr', async () => {
-  const execId = await engine.createExec(running, { command: ['sh', '-c', 'echo out; echo err >&2'], env: {}, tty: false, stdin: false });
-  const streams = await engine.startExec(execId, { tty: false, stdin: false });
-  const read = (s: Readable) => new Promise<string>((resolve) => {
-    let text = '';
-    s.on('data', (b: Buffer) => (text += b.toString('utf8')));
-    s.on('end', () => resolve(text));
+  const execId = await engine.createExec(running, {
+    command: ['sh', '-c', 'echo out; echo err >&2'],
+    env: {},
+    tty: false,
+    stdin: false,
   });
+  const streams = await engine.startExec(execId, { tty: false, stdin: false });
+  const read = (s: Readable) =>
+    new Promise<string>((resolve) => {
+      let text = '';
+      s.on('data', (b: Buffer) => (text += b.toString('utf8')));
+      s.on('end', () => resolve(text));
+    });
   const [out, err] = await Promise.all([read(streams.stdout), read(streams.stderr)]);
   assert.equal(out, 'out\n');
   assert.equal(err, 'err\n');
@@ -176,7 +201,11 @@ test('exec hands up demultiplexed stdout and stderr', async () => {
 
 test('events arrive as domain kinds', async () => {
   const seen: string[] = [];
-  const watch = await engine.watchEvents(labels, (e) => seen.push(`${e.kind}${e.exitCode !== undefined ? ':' + e.exitCode : ''}`), () => undefined);
+  const watch = await engine.watchEvents(
+    labels,
+    (e) => seen.push(`${e.kind}${e.exitCode !== undefined ? ':' + e.exitCode : ''}`),
+    () => undefined,
+  );
   const id = await box('evt', ['sh', '-c', 'exit 3']);
   await engine.startContainer(id);
   for (let i = 0; i < 50 && !seen.includes('exited:3'); i++) await new Promise((r) => setTimeout(r, 100));

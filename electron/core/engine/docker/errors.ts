@@ -12,14 +12,21 @@ export function toEngineError(err: unknown): EngineError {
   if (err instanceof EngineError) return err;
   const e = (err ?? {}) as DockerErrorLike;
   const message = (e.json?.message ?? e.message ?? String(err)).trim();
-  if (e.code && ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EACCES', 'EHOSTUNREACH'].includes(e.code)) {
+  if (
+    e.code &&
+    ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EACCES', 'EHOSTUNREACH'].includes(e.code)
+  ) {
     return new EngineError('unavailable', `cannot reach the container engine (${e.code})`);
   }
-  if (/timeout/i.test(message) && !e.statusCode) return new EngineError('unavailable', `the container engine did not answer in time`);
-  if (/no such (container|image|exec|volume|network)|not found/i.test(message)) return new EngineError('not_found', message);
+  if (/timeout/i.test(message) && !e.statusCode)
+    return new EngineError('unavailable', `the container engine did not answer in time`);
+  if (/no such (container|image|exec|volume|network)|not found/i.test(message))
+    return new EngineError('not_found', message);
   // A paused, stopped or restarting container refuses exec: the box's state, not a bug.
-  if (/conflict|already in use|is already|is paused|is not running|is restarting/i.test(message)) return new EngineError('conflict', message);
-  if (e.statusCode === 400 || /invalid|range of cpus|minimum memory/i.test(message)) return new EngineError('invalid', message);
+  if (/conflict|already in use|is already|is paused|is not running|is restarting/i.test(message))
+    return new EngineError('conflict', message);
+  if (e.statusCode === 400 || /invalid|range of cpus|minimum memory/i.test(message))
+    return new EngineError('invalid', message);
   return new EngineError('failed', message);
 }
 

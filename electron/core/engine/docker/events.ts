@@ -37,7 +37,9 @@ export async function watchEvents(
   onEvent: (event: ContainerEvent) => void,
   onEnd: (err?: Error) => void,
 ): Promise<Disposable> {
-  const stream = (await call(() => docker.getEvents({ filters: { type: ['container'], label: labelFilter(labels) } }))) as Readable;
+  const stream = (await call(() =>
+    docker.getEvents({ filters: { type: ['container'], label: labelFilter(labels) } }),
+  )) as Readable;
   let buffered = '';
   stream.on('data', (chunk: Buffer) => {
     buffered += chunk.toString('utf8');

@@ -53,8 +53,14 @@ export async function createExec(docker: Docker, containerId: string, spec: Exec
   return exec.id;
 }
 
-export async function startExec(docker: Docker, execId: string, options: { tty: boolean; stdin: boolean }): Promise<ExecStreams> {
-  const raw = await call(() => docker.getExec(execId).start({ hijack: true, stdin: options.stdin, Tty: options.tty }) as Promise<Duplex>);
+export async function startExec(
+  docker: Docker,
+  execId: string,
+  options: { tty: boolean; stdin: boolean },
+): Promise<ExecStreams> {
+  const raw = await call(
+    () => docker.getExec(execId).start({ hijack: true, stdin: options.stdin, Tty: options.tty }) as Promise<Duplex>,
+  );
   return options.tty ? ttyStreams(raw, options.stdin) : demuxedStreams(raw, options.stdin);
 }
 

@@ -1,6 +1,12 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import { EngineError, type ImageConfig, type ImageDetails, type ImageImportOptions, type ImageInfo } from '../container-engine';
+import {
+  EngineError,
+  type ImageConfig,
+  type ImageDetails,
+  type ImageImportOptions,
+  type ImageInfo,
+} from '../container-engine';
 import { call, labelFilter, orNull, toEngineError } from './errors';
 
 export async function inspectImage(docker: Docker, ref: string): Promise<ImageDetails | null> {
@@ -13,7 +19,13 @@ export async function inspectImage(docker: Docker, ref: string): Promise<ImageDe
     labels: c.Labels ?? {},
     layers: image.RootFS?.Layers?.length ?? 0,
     parentId: image.Parent || null,
-    config: { cmd: c.Cmd ?? null, entrypoint: (c.Entrypoint as string[] | null | undefined) ?? null, env: c.Env ?? [], workingDir: c.WorkingDir ?? '', user: c.User ?? '' },
+    config: {
+      cmd: c.Cmd ?? null,
+      entrypoint: (c.Entrypoint as string[] | null | undefined) ?? null,
+      env: c.Env ?? [],
+      workingDir: c.WorkingDir ?? '',
+      user: c.User ?? '',
+    },
   };
 }
 
@@ -41,7 +53,8 @@ export async function removeImage(docker: Docker, id: string): Promise<void> {
     await docker.getImage(id).remove({ noprune: false });
   } catch (err) {
     const e = toEngineError(err);
-    if (e.kind === 'not_found' || e.kind === 'conflict' || /being used|has dependent|unable to delete/i.test(e.message)) return;
+    if (e.kind === 'not_found' || e.kind === 'conflict' || /being used|has dependent|unable to delete/i.test(e.message))
+      return;
     throw e;
   }
 }
@@ -66,7 +79,9 @@ export async function importImage(docker: Docker, tar: Readable, options: ImageI
   // The engine's words for an archive it cannot read: the caller sent a bad tar, not an engine failure.
   const classify = (err: unknown) => {
     const e = toEngineError(err);
-    return /processing tar|archive\/tar|unexpected EOF|invalid tar/i.test(e.message) ? new EngineError('invalid', `not a readable tar archive: ${e.message}`) : e;
+    return /processing tar|archive\/tar|unexpected EOF|invalid tar/i.test(e.message)
+      ? new EngineError('invalid', `not a readable tar archive: ${e.message}`)
+      : e;
   };
   let stream: Readable;
   try {
@@ -84,6 +99,7 @@ export async function importImage(docker: Docker, tar: Readable, options: ImageI
       },
     );
   });
-  if (!imageId) throw new EngineError('invalid', 'the engine made no image from the archive (is it a tar of a root filesystem?)');
+  if (!imageId)
+    throw new EngineError('invalid', 'the engine made no image from the archive (is it a tar of a root filesystem?)');
   return imageId;
 }

@@ -48,9 +48,19 @@ function addressBook(docker: Docker): Map<string, { address: string; until: numb
 
 async function inspectAddress(docker: Docker, containerId: string, port: number): Promise<string> {
   const info = await call(() => docker.getContainer(containerId).inspect());
-  if (!info.State.Running) throw new EngineError('conflict', `container ${containerId.slice(0, 12)} is not running, so nothing listens on port ${port}`);
-  const address = Object.values(info.NetworkSettings.Networks ?? {}).map((n) => n.IPAddress).find(Boolean);
-  if (!address) throw new EngineError('failed', `container ${containerId.slice(0, 12)} has no network address; connect it to a network first`);
+  if (!info.State.Running)
+    throw new EngineError(
+      'conflict',
+      `container ${containerId.slice(0, 12)} is not running, so nothing listens on port ${port}`,
+    );
+  const address = Object.values(info.NetworkSettings.Networks ?? {})
+    .map((n) => n.IPAddress)
+    .find(Boolean);
+  if (!address)
+    throw new EngineError(
+      'failed',
+      `container ${containerId.slice(0, 12)} has no network address; connect it to a network first`,
+    );
   return address;
 }
 
@@ -63,7 +73,12 @@ function dial(address: string, port: number): Promise<Socket> {
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
       socket.destroy();
-      reject(new EngineError(err.code === 'ECONNREFUSED' ? 'not_found' : 'failed', `nothing answers on port ${port} in the container (${err.code ?? err.message})`));
+      reject(
+        new EngineError(
+          err.code === 'ECONNREFUSED' ? 'not_found' : 'failed',
+          `nothing answers on port ${port} in the container (${err.code ?? err.message})`,
+        ),
+      );
     });
   });
 }

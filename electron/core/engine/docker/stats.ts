@@ -5,7 +5,11 @@ import { call } from './errors';
 
 interface DockerStats {
   read: string;
-  cpu_stats: { cpu_usage: { total_usage: number; percpu_usage?: number[] }; system_cpu_usage?: number; online_cpus?: number };
+  cpu_stats: {
+    cpu_usage: { total_usage: number; percpu_usage?: number[] };
+    system_cpu_usage?: number;
+    online_cpus?: number;
+  };
   precpu_stats: { cpu_usage: { total_usage: number }; system_cpu_usage?: number };
   memory_stats: { usage?: number; limit?: number; stats?: Record<string, number> };
   pids_stats?: { current?: number };
@@ -44,7 +48,12 @@ export async function stats(docker: Docker, containerId: string): Promise<Contai
   return toContainerStats(raw);
 }
 
-export async function streamStats(docker: Docker, containerId: string, onSample: (sample: ContainerStats) => void, signal: AbortSignal): Promise<void> {
+export async function streamStats(
+  docker: Docker,
+  containerId: string,
+  onSample: (sample: ContainerStats) => void,
+  signal: AbortSignal,
+): Promise<void> {
   if (signal.aborted) return;
   const stream = (await call(() => docker.getContainer(containerId).stats({ stream: true }))) as unknown as Readable;
   await new Promise<void>((resolve, reject) => {

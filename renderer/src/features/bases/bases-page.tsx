@@ -1,4 +1,18 @@
-import { ActionIcon, Alert, Button, Center, Code, Group, Loader, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Center,
+  Code,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -39,12 +53,17 @@ export function BasesPage() {
   const confirmDelete = (base: Base) =>
     modals.openConfirmModal({
       title: `Delete the base ${base.name}?`,
-      children: <Text size="sm">Boxes and snapshots that start from it keep it: the delete is refused while they exist.</Text>,
+      children: (
+        <Text size="sm">Boxes and snapshots that start from it keep it: the delete is refused while they exist.</Text>
+      ),
       labels: { confirm: 'Delete base', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => {
         setFailure(null);
-        remove.mutate(base.name, { onSuccess: () => notifyDone(`Deleted ${base.name}`, 'The base is gone.'), onError: (error) => setFailure({ name: base.name, error }) });
+        remove.mutate(base.name, {
+          onSuccess: () => notifyDone(`Deleted ${base.name}`, 'The base is gone.'),
+          onError: (error) => setFailure({ name: base.name, error }),
+        });
       },
     });
 
@@ -57,7 +76,15 @@ export function BasesPage() {
         </Button>
       </Group>
       {failure && (
-        <Alert color="red" role="alert" title={`Could not delete ${failure.name}`} withCloseButton closeButtonLabel="Dismiss" onClose={() => setFailure(null)} maw={900}>
+        <Alert
+          color="red"
+          role="alert"
+          title={`Could not delete ${failure.name}`}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setFailure(null)}
+          maw={900}
+        >
           {describeError(failure.error)}
         </Alert>
       )}
@@ -73,7 +100,9 @@ export function BasesPage() {
       )}
       {bases.data &&
         (bases.data.items.length === 0 ? (
-          <Text>No bases yet. Create one from a snapshot, a box or an image, or import a root filesystem tar below.</Text>
+          <Text>
+            No bases yet. Create one from a snapshot, a box or an image, or import a root filesystem tar below.
+          </Text>
         ) : (
           <Table aria-label="Bases" striped maw={900}>
             <Table.Thead>
@@ -98,7 +127,12 @@ export function BasesPage() {
                   </Table.Td>
                   <Table.Td>
                     <Tooltip label={`Delete ${base.name}`}>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete base ${base.name}`} onClick={() => confirmDelete(base)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete base ${base.name}`}
+                        onClick={() => confirmDelete(base)}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Tooltip>

@@ -19,13 +19,20 @@ export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose
   const boxes = useBoxes(project);
   const create = useCreateBase();
   const form = useForm({
-    initialValues: { name: '', source: 'snapshot' as Source, snapshot: null as string | null, box: null as string | null, image: '' },
+    initialValues: {
+      name: '',
+      source: 'snapshot' as Source,
+      snapshot: null as string | null,
+      box: null as string | null,
+      image: '',
+    },
     validateInputOnChange: true,
     validate: {
       name: dnsLabelError,
       snapshot: (v, all) => (all.source === 'snapshot' && !v ? 'Pick a snapshot' : null),
       box: (v, all) => (all.source === 'box' && !v ? 'Pick a box' : null),
-      image: (v, all) => (all.source === 'image' && v.trim() === '' ? 'Name an image the engine has, e.g. alpine:3' : null),
+      image: (v, all) =>
+        all.source === 'image' && v.trim() === '' ? 'Name an image the engine has, e.g. alpine:3' : null,
     },
   });
   useEffect(() => {
@@ -36,7 +43,11 @@ export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose
   }, [opened]);
   const submit = form.onSubmit((v) => {
     const body: BaseCreate =
-      v.source === 'snapshot' ? { name: v.name, from_snapshot: v.snapshot! } : v.source === 'box' ? { name: v.name, from_box: v.box!, project } : { name: v.name, image: v.image.trim() };
+      v.source === 'snapshot'
+        ? { name: v.name, from_snapshot: v.snapshot! }
+        : v.source === 'box'
+          ? { name: v.name, from_box: v.box!, project }
+          : { name: v.name, image: v.image.trim() };
     create.mutate(body, {
       onSuccess: (b) => {
         notifyDone(`Base ${b.name} made`, 'New boxes can start from it.');
@@ -45,10 +56,23 @@ export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose
     });
   });
   return (
-    <Modal opened={opened} onClose={() => !create.isPending && onClose()} title="Create a base" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={() => !create.isPending && onClose()}
+      title="Create a base"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={submit} noValidate aria-label="Create a base">
         <Stack>
-          <TextInput label="Name" description="lower-case letters, digits and hyphens" required data-autofocus autoComplete="off" {...form.getInputProps('name')} errorProps={{ role: 'alert' }} />
+          <TextInput
+            label="Name"
+            description="lower-case letters, digits and hyphens"
+            required
+            data-autofocus
+            autoComplete="off"
+            {...form.getInputProps('name')}
+            errorProps={{ role: 'alert' }}
+          />
           <SegmentedControl
             aria-label="Made from"
             data={[
@@ -59,10 +83,33 @@ export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose
             {...form.getInputProps('source')}
           />
           {form.values.source === 'snapshot' && (
-            <Select label="Snapshot" description={`snapshots in ${project}`} searchable data={(snapshots.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.box})` }))} {...form.getInputProps('snapshot')} errorProps={{ role: 'alert' }} />
+            <Select
+              label="Snapshot"
+              description={`snapshots in ${project}`}
+              searchable
+              data={(snapshots.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.box})` }))}
+              {...form.getInputProps('snapshot')}
+              errorProps={{ role: 'alert' }}
+            />
           )}
-          {form.values.source === 'box' && <Select label="Box" description={`boxes in ${project}`} searchable data={(boxes.data ?? []).map((b) => b.name)} {...form.getInputProps('box')} errorProps={{ role: 'alert' }} />}
-          {form.values.source === 'image' && <TextInput label="Image" placeholder="alpine:3" {...form.getInputProps('image')} errorProps={{ role: 'alert' }} />}
+          {form.values.source === 'box' && (
+            <Select
+              label="Box"
+              description={`boxes in ${project}`}
+              searchable
+              data={(boxes.data ?? []).map((b) => b.name)}
+              {...form.getInputProps('box')}
+              errorProps={{ role: 'alert' }}
+            />
+          )}
+          {form.values.source === 'image' && (
+            <TextInput
+              label="Image"
+              placeholder="alpine:3"
+              {...form.getInputProps('image')}
+              errorProps={{ role: 'alert' }}
+            />
+          )}
           {create.isError && (
             <Alert color="red" role="alert" title="Could not create the base">
               {describeError(create.error)}

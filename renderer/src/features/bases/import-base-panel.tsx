@@ -80,7 +80,13 @@ export function ImportBasePanel() {
             <Text size="sm">Drop a .tar of a root filesystem here, or</Text>
             <FileButton onChange={start} accept=".tar,application/x-tar">
               {(props) => (
-                <Button {...props} variant="light" size="xs" leftSection={<IconFileUpload size={14} />} disabled={upload.isPending}>
+                <Button
+                  {...props}
+                  variant="light"
+                  size="xs"
+                  leftSection={<IconFileUpload size={14} />}
+                  disabled={upload.isPending}
+                >
                   Choose a tar file
                 </Button>
               )}
@@ -90,14 +96,23 @@ export function ImportBasePanel() {
         {upload.isPending && sent && (
           <Stack gap={4} role="status" aria-label={`Importing ${importing ?? ''}`}>
             <Text size="sm">
-              {percent < 100 ? `Uploading: ${formatBytes(sent.sent)} of ${formatBytes(sent.total)}` : 'Uploaded; the core is unpacking it'}
+              {percent < 100
+                ? `Uploading: ${formatBytes(sent.sent)} of ${formatBytes(sent.total)}`
+                : 'Uploaded; the core is unpacking it'}
               {unpacking && !unpacking.done ? ` (${formatBytes(unpacking.bytes)} read)` : ''}
             </Text>
             <Progress value={percent} animated={percent >= 100} aria-label="Upload progress" />
           </Stack>
         )}
         {upload.isError && (
-          <Alert color="red" role="alert" title={`Could not import ${importing ?? 'the base'}`} withCloseButton closeButtonLabel="Dismiss" onClose={() => upload.reset()}>
+          <Alert
+            color="red"
+            role="alert"
+            title={`Could not import ${importing ?? 'the base'}`}
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => upload.reset()}
+          >
             {describeError(upload.error)}
           </Alert>
         )}

@@ -63,18 +63,39 @@ export function BoxDetailPage() {
         </Group>
         <Group gap="xs">
           {b.status === 'stopped' ? (
-            <Button variant="default" leftSection={<IconPlayerPlay size={16} />} onClick={() => void actions.resume([b.name])} loading={actions.pending}>
+            <Button
+              variant="default"
+              leftSection={<IconPlayerPlay size={16} />}
+              onClick={() => void actions.resume([b.name])}
+              loading={actions.pending}
+            >
               Resume
             </Button>
           ) : (
-            <Button variant="default" leftSection={<IconPlayerStop size={16} />} onClick={() => void actions.stop([b.name])} disabled={busy || b.status === 'error'} loading={actions.pending}>
+            <Button
+              variant="default"
+              leftSection={<IconPlayerStop size={16} />}
+              onClick={() => void actions.stop([b.name])}
+              disabled={busy || b.status === 'error'}
+              loading={actions.pending}
+            >
               Stop
             </Button>
           )}
-          <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => setEditing(true)} disabled={busy}>
+          <Button
+            variant="default"
+            leftSection={<IconEdit size={16} />}
+            onClick={() => setEditing(true)}
+            disabled={busy}
+          >
             Edit
           </Button>
-          <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => actions.confirmDelete([b.name], () => void navigate(paths.boxes(project)))}>
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconTrash size={16} />}
+            onClick={() => actions.confirmDelete([b.name], () => void navigate(paths.boxes(project)))}
+          >
             Delete
           </Button>
         </Group>

@@ -1,4 +1,16 @@
-import { Alert, Button, Group, Modal, NumberInput, Progress, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Progress,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useMemo } from 'react';
 import { ApiError } from '../../../../shared/errors';
@@ -42,7 +54,17 @@ function bounded(value: number | string, min: number, max: number | null, what: 
 }
 
 /** Create a box (name checked as you type, base or fork source, limits bounded by the engine), or edit one. */
-export function BoxFormDialog({ project, opened, onClose, box }: { project: string; opened: boolean; onClose(): void; box?: Box }) {
+export function BoxFormDialog({
+  project,
+  opened,
+  onClose,
+  box,
+}: {
+  project: string;
+  opened: boolean;
+  onClose(): void;
+  box?: Box;
+}) {
   const editing = box !== undefined;
   const system = useSystem(opened);
   const bases = useBases(opened);
@@ -55,7 +77,17 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
 
   const form = useForm<Values>({
     mode: 'controlled',
-    initialValues: { name: '', source: 'base', base: null, fork: null, cpus: '', ram_mb: '', environment: [], tags: [], mounts: [] },
+    initialValues: {
+      name: '',
+      source: 'base',
+      base: null,
+      fork: null,
+      cpus: '',
+      ram_mb: '',
+      environment: [],
+      tags: [],
+      mounts: [],
+    },
     validateInputOnChange: true,
     validate: {
       name: (v) => (editing || DNS_LABEL.test(v) ? null : v === '' ? 'A name is needed' : NAME_RULE),
@@ -87,17 +119,28 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
     form.clearErrors();
   }, [opened, box?.name]);
 
-  const forkable = useMemo(() => (boxes.data ?? []).filter((b) => b.status === 'running' || b.status === 'stopped').map((b) => b.name), [boxes.data]);
+  const forkable = useMemo(
+    () => (boxes.data ?? []).filter((b) => b.status === 'running' || b.status === 'stopped').map((b) => b.name),
+    [boxes.data],
+  );
   // A problem that names a field is shown there; anything else above the buttons.
   const err = mutation.error;
-  const atField = err instanceof ApiError && ((err.errors ?? []).some((e) => fieldOfPath(e.path)) || (err.code === 'already_exists' && !editing));
+  const atField =
+    err instanceof ApiError &&
+    ((err.errors ?? []).some((e) => fieldOfPath(e.path)) || (err.code === 'already_exists' && !editing));
   const general = err && !atField ? err : null;
 
   const submit = form.onSubmit(async (v) => {
-    const config = { ...(v.cpus !== '' ? { cpus: Number(v.cpus) } : {}), ...(v.ram_mb !== '' ? { ram_mb: Number(v.ram_mb) } : {}) };
+    const config = {
+      ...(v.cpus !== '' ? { cpus: Number(v.cpus) } : {}),
+      ...(v.ram_mb !== '' ? { ram_mb: Number(v.ram_mb) } : {}),
+    };
     try {
       if (editing) {
-        await update.mutateAsync({ name: box.name, body: { config, environment: pairsToMap(v.environment), tags: pairsToMap(v.tags) } });
+        await update.mutateAsync({
+          name: box.name,
+          body: { config, environment: pairsToMap(v.environment), tags: pairsToMap(v.tags) },
+        });
         notifyDone(`Saved ${box.name}`, 'The new settings apply now (environment: to the next console or exec).');
       } else {
         const body: BoxCreate = { name: v.name, ...(Object.keys(config).length ? { config } : {}) };
@@ -122,10 +165,25 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
 
   const pending = mutation.isPending;
   return (
-    <Modal opened={opened} onClose={() => !pending && onClose()} title={editing ? `Edit ${box.name}` : 'Create a box'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={() => !pending && onClose()}
+      title={editing ? `Edit ${box.name}` : 'Create a box'}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={submit} noValidate aria-label={editing ? `Edit ${box.name}` : 'Create a box'}>
         <Stack gap="sm">
-          <TextInput label="Name" description={editing ? undefined : 'lower-case letters, digits and hyphens'} required={!editing} disabled={editing} data-autofocus autoComplete="off" {...form.getInputProps('name')} errorProps={{ role: 'alert' }} />
+          <TextInput
+            label="Name"
+            description={editing ? undefined : 'lower-case letters, digits and hyphens'}
+            required={!editing}
+            disabled={editing}
+            data-autofocus
+            autoComplete="off"
+            {...form.getInputProps('name')}
+            errorProps={{ role: 'alert' }}
+          />
           {!editing && (
             <>
               <SegmentedControl
@@ -146,17 +204,67 @@ export function BoxFormDialog({ project, opened, onClose, box }: { project: stri
                   errorProps={{ role: 'alert' }}
                 />
               ) : (
-                <Select label="Fork source" placeholder="a running or stopped box" searchable data={forkable} nothingFoundMessage="No box to fork in this project" {...form.getInputProps('fork')} errorProps={{ role: 'alert' }} />
+                <Select
+                  label="Fork source"
+                  placeholder="a running or stopped box"
+                  searchable
+                  data={forkable}
+                  nothingFoundMessage="No box to fork in this project"
+                  {...form.getInputProps('fork')}
+                  errorProps={{ role: 'alert' }}
+                />
               )}
             </>
           )}
           <Group grow align="start">
-            <NumberInput label="CPUs" placeholder={String(DEFAULT_CONFIG.cpus)} min={1} max={maxCpus ?? undefined} description={maxCpus ? `1 to ${maxCpus}` : undefined} allowDecimal={false} {...form.getInputProps('cpus')} errorProps={{ role: 'alert' }} />
-            <NumberInput label="Memory (MiB)" placeholder={String(DEFAULT_CONFIG.ram_mb)} min={64} max={maxRam ?? undefined} step={256} description={maxRam ? `64 to ${maxRam}` : undefined} allowDecimal={false} {...form.getInputProps('ram_mb')} errorProps={{ role: 'alert' }} />
+            <NumberInput
+              label="CPUs"
+              placeholder={String(DEFAULT_CONFIG.cpus)}
+              min={1}
+              max={maxCpus ?? undefined}
+              description={maxCpus ? `1 to ${maxCpus}` : undefined}
+              allowDecimal={false}
+              {...form.getInputProps('cpus')}
+              errorProps={{ role: 'alert' }}
+            />
+            <NumberInput
+              label="Memory (MiB)"
+              placeholder={String(DEFAULT_CONFIG.ram_mb)}
+              min={64}
+              max={maxRam ?? undefined}
+              step={256}
+              description={maxRam ? `64 to ${maxRam}` : undefined}
+              allowDecimal={false}
+              {...form.getInputProps('ram_mb')}
+              errorProps={{ role: 'alert' }}
+            />
           </Group>
-          <KeyValueEditor label="Environment" noun="variable" keyPattern={ENV_NAME} keyHint="letters, digits, _" pairs={form.values.environment} error={form.errors.environment as string | undefined} onChange={(p) => form.setFieldValue('environment', p)} />
-          <KeyValueEditor label="Tags" noun="tag" keyPattern={TAG_KEY} keyHint="letters, digits, . _ / -" pairs={form.values.tags} error={form.errors.tags as string | undefined} onChange={(p) => form.setFieldValue('tags', p)} />
-          {!editing && <MountsEditor project={project} rows={form.values.mounts} error={form.errors.mounts as string | undefined} onChange={(rows) => form.setFieldValue('mounts', rows)} />}
+          <KeyValueEditor
+            label="Environment"
+            noun="variable"
+            keyPattern={ENV_NAME}
+            keyHint="letters, digits, _"
+            pairs={form.values.environment}
+            error={form.errors.environment as string | undefined}
+            onChange={(p) => form.setFieldValue('environment', p)}
+          />
+          <KeyValueEditor
+            label="Tags"
+            noun="tag"
+            keyPattern={TAG_KEY}
+            keyHint="letters, digits, . _ / -"
+            pairs={form.values.tags}
+            error={form.errors.tags as string | undefined}
+            onChange={(p) => form.setFieldValue('tags', p)}
+          />
+          {!editing && (
+            <MountsEditor
+              project={project}
+              rows={form.values.mounts}
+              error={form.errors.mounts as string | undefined}
+              onChange={(rows) => form.setFieldValue('mounts', rows)}
+            />
+          )}
           {general && (
             <Alert color="red" title={editing ? 'Could not save' : 'Could not create the box'} role="alert">
               {describeError(general)}

@@ -1,4 +1,19 @@
-import { ActionIcon, Alert, Button, Center, Code, Group, Loader, Paper, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Center,
+  Code,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
@@ -46,8 +61,9 @@ export function BoxListPage() {
   const select = (names: string[], on: boolean) =>
     setSelected((prev) => {
       const next = new Set(prev);
-      for (const n of names) if (on) next.add(n);
-      else next.delete(n);
+      for (const n of names)
+        if (on) next.add(n);
+        else next.delete(n);
       return next;
     });
   const selectedNames = [...selected];
@@ -62,17 +78,61 @@ export function BoxListPage() {
         </Button>
       </Group>
       <Group gap="sm" align="end" role="search" aria-label="Filter boxes">
-        <TextInput label="Search" placeholder="name, id, base or tag" leftSection={<IconSearch size={16} />} value={filters.search} onChange={(e) => setFilters({ ...filters, search: e.currentTarget.value })} w={240} />
-        <Select label="Status" placeholder="any" clearable data={[...BOX_STATUSES]} value={filters.status} onChange={(v) => setFilters({ ...filters, status: v as BoxStatus | null })} w={140} />
-        <Select label="Tag" placeholder="any" clearable searchable data={tags} value={filters.tag} onChange={(v) => setFilters({ ...filters, tag: v })} w={180} nothingFoundMessage="No tags" />
-        <Select label="Sort by" data={SORTS} value={filters.sort} allowDeselect={false} onChange={(v) => setFilters({ ...filters, sort: (v as SortKey | null) ?? 'name' })} w={130} />
+        <TextInput
+          label="Search"
+          placeholder="name, id, base or tag"
+          leftSection={<IconSearch size={16} />}
+          value={filters.search}
+          onChange={(e) => setFilters({ ...filters, search: e.currentTarget.value })}
+          w={240}
+        />
+        <Select
+          label="Status"
+          placeholder="any"
+          clearable
+          data={[...BOX_STATUSES]}
+          value={filters.status}
+          onChange={(v) => setFilters({ ...filters, status: v as BoxStatus | null })}
+          w={140}
+        />
+        <Select
+          label="Tag"
+          placeholder="any"
+          clearable
+          searchable
+          data={tags}
+          value={filters.tag}
+          onChange={(v) => setFilters({ ...filters, tag: v })}
+          w={180}
+          nothingFoundMessage="No tags"
+        />
+        <Select
+          label="Sort by"
+          data={SORTS}
+          value={filters.sort}
+          allowDeselect={false}
+          onChange={(v) => setFilters({ ...filters, sort: (v as SortKey | null) ?? 'name' })}
+          w={130}
+        />
         <Tooltip label={filters.descending ? 'Descending' : 'Ascending'}>
-          <ActionIcon variant="default" size="lg" mb={1} aria-label={filters.descending ? 'Sort ascending' : 'Sort descending'} onClick={() => setFilters({ ...filters, descending: !filters.descending })}>
+          <ActionIcon
+            variant="default"
+            size="lg"
+            mb={1}
+            aria-label={filters.descending ? 'Sort ascending' : 'Sort descending'}
+            onClick={() => setFilters({ ...filters, descending: !filters.descending })}
+          >
             {filters.descending ? <IconSortDescending size={18} /> : <IconSortAscending size={18} />}
           </ActionIcon>
         </Tooltip>
         <Text size="sm" c="dimmed" ml="auto" role="status">
-          {boxes.data ? (filtered ? `${shown.length} of ${all.length} boxes` : all.length === 1 ? '1 box' : `${all.length} boxes`) : ''}
+          {boxes.data
+            ? filtered
+              ? `${shown.length} of ${all.length} boxes`
+              : all.length === 1
+                ? '1 box'
+                : `${all.length} boxes`
+            : ''}
         </Text>
       </Group>
       {selected.size > 0 && (
@@ -81,13 +141,29 @@ export function BoxListPage() {
             <Text size="sm" fw={500}>
               {selected.size} selected
             </Text>
-            <Button size="xs" variant="default" loading={actions.pending} onClick={() => void actions.stop(selectedNames)}>
+            <Button
+              size="xs"
+              variant="default"
+              loading={actions.pending}
+              onClick={() => void actions.stop(selectedNames)}
+            >
               Stop selected
             </Button>
-            <Button size="xs" variant="default" loading={actions.pending} onClick={() => void actions.resume(selectedNames)}>
+            <Button
+              size="xs"
+              variant="default"
+              loading={actions.pending}
+              onClick={() => void actions.resume(selectedNames)}
+            >
               Resume selected
             </Button>
-            <Button size="xs" color="red" variant="light" loading={actions.pending} onClick={() => actions.confirmDelete(selectedNames, () => setSelected(new Set()))}>
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              loading={actions.pending}
+              onClick={() => actions.confirmDelete(selectedNames, () => setSelected(new Set()))}
+            >
               Delete selected
             </Button>
             <Button size="xs" variant="subtle" onClick={() => setSelected(new Set())}>
@@ -126,7 +202,10 @@ export function BoxListPage() {
         <Paper withBorder p="xl">
           <Stack align="center" gap="xs">
             <Text>No box matches these filters.</Text>
-            <Button variant="light" onClick={() => setFilters({ ...NO_FILTERS, sort: filters.sort, descending: filters.descending })}>
+            <Button
+              variant="light"
+              onClick={() => setFilters({ ...NO_FILTERS, sort: filters.sort, descending: filters.descending })}
+            >
               Clear the filters
             </Button>
           </Stack>

@@ -33,7 +33,12 @@ function usePaintMark(count: number) {
 /** The box list: only the rows in view are in the DOM, so 1,000 boxes scroll as smoothly as 10. */
 export function BoxTable({ project, boxes, selected, onSelect, onStop, onResume, onDelete }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: boxes.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: boxes.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   usePaintMark(boxes.length);
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
@@ -43,11 +48,28 @@ export function BoxTable({ project, boxes, selected, onSelect, onStop, onResume,
 
   return (
     <div ref={scrollRef} style={{ height: 'calc(100vh - 230px)', minHeight: 240, overflow: 'auto' }} tabIndex={-1}>
-      <Table stickyHeader highlightOnHover aria-label="Boxes" aria-rowcount={boxes.length + 1} layout="fixed" verticalSpacing={6}>
+      <Table
+        stickyHeader
+        highlightOnHover
+        aria-label="Boxes"
+        aria-rowcount={boxes.length + 1}
+        layout="fixed"
+        verticalSpacing={6}
+      >
         <Table.Thead>
           <Table.Tr aria-rowindex={1}>
             <Table.Th w={44}>
-              <Checkbox aria-label="Select all boxes shown" checked={allSelected} indeterminate={someSelected} onChange={(e) => onSelect(boxes.map((b) => b.name), e.currentTarget.checked)} />
+              <Checkbox
+                aria-label="Select all boxes shown"
+                checked={allSelected}
+                indeterminate={someSelected}
+                onChange={(e) =>
+                  onSelect(
+                    boxes.map((b) => b.name),
+                    e.currentTarget.checked,
+                  )
+                }
+              />
             </Table.Th>
             <Table.Th>Name</Table.Th>
             <Table.Th w={150}>Status</Table.Th>
@@ -63,9 +85,18 @@ export function BoxTable({ project, boxes, selected, onSelect, onStop, onResume,
             const box = boxes[item.index]!;
             const busy = isTransitioning(box.status);
             return (
-              <Table.Tr key={box.name} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} className={selected.has(box.name) ? 'box-row-selected' : undefined}>
+              <Table.Tr
+                key={box.name}
+                aria-rowindex={item.index + 2}
+                style={{ height: ROW_HEIGHT }}
+                className={selected.has(box.name) ? 'box-row-selected' : undefined}
+              >
                 <Table.Td>
-                  <Checkbox aria-label={`Select ${box.name}`} checked={selected.has(box.name)} onChange={(e) => onSelect([box.name], e.currentTarget.checked)} />
+                  <Checkbox
+                    aria-label={`Select ${box.name}`}
+                    checked={selected.has(box.name)}
+                    onChange={(e) => onSelect([box.name], e.currentTarget.checked)}
+                  />
                 </Table.Td>
                 <Table.Th scope="row" fw={500}>
                   <Anchor component={Link} to={paths.box(project, box.name)} truncate="end">
@@ -98,25 +129,48 @@ export function BoxTable({ project, boxes, selected, onSelect, onStop, onResume,
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="Open a console">
-                      <ActionIcon variant="subtle" component={Link} to={paths.box(project, box.name, 'console')} aria-label={`Open a console in ${box.name}`} disabled={box.status !== 'running'}>
+                      <ActionIcon
+                        variant="subtle"
+                        component={Link}
+                        to={paths.box(project, box.name, 'console')}
+                        aria-label={`Open a console in ${box.name}`}
+                        disabled={box.status !== 'running'}
+                      >
                         <IconTerminal2 size={18} />
                       </ActionIcon>
                     </Tooltip>
                     {box.status === 'stopped' ? (
                       <Tooltip label="Resume">
-                        <ActionIcon variant="subtle" color="green" aria-label={`Resume ${box.name}`} onClick={() => onResume(box.name)}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="green"
+                          aria-label={`Resume ${box.name}`}
+                          onClick={() => onResume(box.name)}
+                        >
                           <IconPlayerPlay size={18} />
                         </ActionIcon>
                       </Tooltip>
                     ) : (
                       <Tooltip label="Stop">
-                        <ActionIcon variant="subtle" color="yellow" aria-label={`Stop ${box.name}`} disabled={busy || box.status === 'error'} onClick={() => onStop(box.name)}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="yellow"
+                          aria-label={`Stop ${box.name}`}
+                          disabled={busy || box.status === 'error'}
+                          onClick={() => onStop(box.name)}
+                        >
                           <IconPlayerStop size={18} />
                         </ActionIcon>
                       </Tooltip>
                     )}
                     <Tooltip label="Delete">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${box.name}`} disabled={box.status === 'deleting'} onClick={() => onDelete(box.name)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete ${box.name}`}
+                        disabled={box.status === 'deleting'}
+                        onClick={() => onDelete(box.name)}
+                      >
                         <IconTrash size={18} />
                       </ActionIcon>
                     </Tooltip>

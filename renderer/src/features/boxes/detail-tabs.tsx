@@ -1,4 +1,14 @@
-import { IconActivity, IconCamera, IconDatabase, IconFileText, IconFolders, IconInfoCircle, IconTerminal2, IconWorld, type Icon } from '@tabler/icons-react';
+import {
+  IconActivity,
+  IconCamera,
+  IconDatabase,
+  IconFileText,
+  IconFolders,
+  IconInfoCircle,
+  IconTerminal2,
+  IconWorld,
+  type Icon,
+} from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
 import { LogsTab } from '../logs/logs-tab';

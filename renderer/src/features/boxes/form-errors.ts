@@ -12,4 +12,3 @@ export function fieldOfPath(path: string): FormField | null {
   if (p.startsWith('data_mounts')) return 'mounts';
   return null;
 }
-

@@ -54,13 +54,30 @@ export function KeyValueEditor({ label, noun, keyPattern, keyHint, pairs, error,
               onChange={(e) => set(i, { key: e.currentTarget.value })}
               style={{ flex: 1 }}
             />
-            <TextInput aria-label={`${noun} ${i + 1} value`} placeholder="value" value={pair.value} onChange={(e) => set(i, { value: e.currentTarget.value })} style={{ flex: 1 }} />
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${noun} ${i + 1}`} onClick={() => onChange(pairs.filter((_, j) => j !== i))}>
+            <TextInput
+              aria-label={`${noun} ${i + 1} value`}
+              placeholder="value"
+              value={pair.value}
+              onChange={(e) => set(i, { value: e.currentTarget.value })}
+              style={{ flex: 1 }}
+            />
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={`Remove ${noun} ${i + 1}`}
+              onClick={() => onChange(pairs.filter((_, j) => j !== i))}
+            >
               <IconTrash size={16} />
             </ActionIcon>
           </Group>
         ))}
-        <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => onChange([...pairs, { key: '', value: '' }])} style={{ alignSelf: 'flex-start' }}>
+        <Button
+          variant="subtle"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => onChange([...pairs, { key: '', value: '' }])}
+          style={{ alignSelf: 'flex-start' }}
+        >
           Add {noun}
         </Button>
       </Stack>

@@ -22,12 +22,19 @@ export function tagsOf(boxes: Box[]): string[] {
 /** What the list shows: search over name, id, base and tags; one status; one tag; one sort. */
 export function applyFilters(boxes: Box[], f: ListFilters): Box[] {
   const q = f.search.trim().toLowerCase();
-  const [tagKey, tagValue] = f.tag ? [f.tag.slice(0, f.tag.indexOf(':')), f.tag.slice(f.tag.indexOf(':') + 1)] : [null, null];
+  const [tagKey, tagValue] = f.tag
+    ? [f.tag.slice(0, f.tag.indexOf(':')), f.tag.slice(f.tag.indexOf(':') + 1)]
+    : [null, null];
   const out = boxes.filter((b) => {
     if (f.status && b.status !== f.status) return false;
     if (tagKey !== null && b.tags[tagKey] !== tagValue) return false;
     if (!q) return true;
-    return b.name.includes(q) || b.id.toLowerCase().includes(q) || (b.base ?? '').includes(q) || Object.entries(b.tags).some(([k, v]) => `${k}:${v}`.toLowerCase().includes(q));
+    return (
+      b.name.includes(q) ||
+      b.id.toLowerCase().includes(q) ||
+      (b.base ?? '').includes(q) ||
+      Object.entries(b.tags).some(([k, v]) => `${k}:${v}`.toLowerCase().includes(q))
+    );
   });
   const dir = f.descending ? -1 : 1;
   out.sort((a, b) => {

@@ -6,11 +6,7 @@ import type { DetailTabProps } from './detail-tabs';
 function mapText(map: Record<string, string>): ReactNode {
   const entries = Object.entries(map);
   if (entries.length === 0) return <Text c="dimmed">none</Text>;
-  return (
-    <Code block>
-      {entries.map(([k, v]) => `${k}=${v}`).join('\n')}
-    </Code>
-  );
+  return <Code block>{entries.map(([k, v]) => `${k}=${v}`).join('\n')}</Code>;
 }
 
 function time(iso: string): ReactNode {
@@ -46,16 +42,27 @@ export function OverviewTab({ box }: DetailTabProps) {
     ['Base', box.base ?? '— (a fork)'],
     ['CPUs', box.config.cpus],
     ['Memory', `${box.config.ram_mb} MiB`],
-    ['Storage', `${box.config.storage_gb} GiB${box.storage_enforced ? '' : ' (recorded, not enforced by this engine)'}`],
+    [
+      'Storage',
+      `${box.config.storage_gb} GiB${box.storage_enforced ? '' : ' (recorded, not enforced by this engine)'}`,
+    ],
     ['Region', box.config.region],
     ['Environment', mapText(box.environment)],
     ['Tags', mapText(box.tags)],
-    ['Data mounts', box.data_mounts?.length ? box.data_mounts.map((m) => `${m.name} → ${m.path}${m.read_only ? ' (read-only)' : ''}`).join(', ') : '—'],
+    [
+      'Data mounts',
+      box.data_mounts?.length
+        ? box.data_mounts.map((m) => `${m.name} → ${m.path}${m.read_only ? ' (read-only)' : ''}`).join(', ')
+        : '—',
+    ],
     ['Port', box.port ?? '—'],
     ['URL', box.url ?? '— (not published)'],
     ['URL access', box.url_settings?.auth ?? '—'],
     ['Published domains', box.published_domains?.join(', ') || '—'],
-    ['Stop grace period', box.termination_grace_period_seconds === null ? '10 s (default)' : `${box.termination_grace_period_seconds} s`],
+    [
+      'Stop grace period',
+      box.termination_grace_period_seconds === null ? '10 s (default)' : `${box.termination_grace_period_seconds} s`,
+    ],
     ['Created', time(box.created_at)],
     ['Updated', time(box.updated_at)],
   ];

@@ -19,7 +19,12 @@ export function isTransitioning(status: BoxStatus): boolean {
 
 export function StatusBadge({ box }: { box: Pick<Box, 'status' | 'status_reason'> }) {
   const badge = (
-    <Badge color={COLORS[box.status]} variant="light" leftSection={isTransitioning(box.status) ? <Loader size={10} color={COLORS[box.status]} /> : undefined} data-status={box.status}>
+    <Badge
+      color={COLORS[box.status]}
+      variant="light"
+      leftSection={isTransitioning(box.status) ? <Loader size={10} color={COLORS[box.status]} /> : undefined}
+      data-status={box.status}
+    >
       {box.status}
     </Badge>
   );

@@ -54,7 +54,8 @@ export function useConsoleSessions(project: string, box: string) {
       return key;
     },
     remove: (key: string) => update((prev) => prev.filter((e) => e.key !== key)),
-    setSession: (key: string, session: string) => update((prev) => prev.map((e) => (e.key === key ? { ...e, session } : e))),
+    setSession: (key: string, session: string) =>
+      update((prev) => prev.map((e) => (e.key === key ? { ...e, session } : e))),
     /** A new session in the same tab, after one ended. */
     renew: (key: string) => {
       const fresh = newKey();

@@ -1,5 +1,10 @@
 import type { BoxdeskClient } from '../../../../shared/client';
-import { BEARER_PROTOCOL_PREFIX, WS_PROTOCOL, type ClientControl, type ServerControl } from '../../../../shared/protocol';
+import {
+  BEARER_PROTOCOL_PREFIX,
+  WS_PROTOCOL,
+  type ClientControl,
+  type ServerControl,
+} from '../../../../shared/protocol';
 
 export type ConsoleState =
   | { kind: 'connecting' }
@@ -49,8 +54,16 @@ export class ConsoleSocket {
 
   private connect(): void {
     const reattaching = this.session !== null;
-    const query: [string, string | number][] = this.session ? [['session', this.session]] : [['cols', this.size.cols], ['rows', this.size.rows]];
-    const ws = new WebSocket(this.client.socketUrl(this.project, this.box, 'console', query), [WS_PROTOCOL, `${BEARER_PROTOCOL_PREFIX}${this.client.token ?? ''}`]);
+    const query: [string, string | number][] = this.session
+      ? [['session', this.session]]
+      : [
+          ['cols', this.size.cols],
+          ['rows', this.size.rows],
+        ];
+    const ws = new WebSocket(this.client.socketUrl(this.project, this.box, 'console', query), [
+      WS_PROTOCOL,
+      `${BEARER_PROTOCOL_PREFIX}${this.client.token ?? ''}`,
+    ]);
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
     let opened = false;
@@ -81,7 +94,8 @@ export class ConsoleSocket {
       if (endReason || e.code === 1000) return this.finish(endReason ?? 'The session ended.');
       if (e.code === 4000) return this.finish('This session was opened in another window or tab.');
       if (!opened && this.session) return this.finish('The session has ended (it was no longer there to reattach to).');
-      if (!opened && this.attempt >= 2) return this.finish('Could not open a console: the core refused the connection. Is the box running?');
+      if (!opened && this.attempt >= 2)
+        return this.finish('Could not open a console: the core refused the connection. Is the box running?');
       const delay = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)]!;
       this.attempt++;
       this.events.onState({ kind: 'reconnecting', attempt: this.attempt });

@@ -43,7 +43,14 @@ export function ConsoleTab({ box }: DetailTabProps) {
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        <Button variant="subtle" size="xs" ml="xs" mb={4} leftSection={<IconPlus size={14} />} onClick={() => setActive(consoles.add())}>
+        <Button
+          variant="subtle"
+          size="xs"
+          ml="xs"
+          mb={4}
+          leftSection={<IconPlus size={14} />}
+          onClick={() => setActive(consoles.add())}
+        >
           New console
         </Button>
       </Group>

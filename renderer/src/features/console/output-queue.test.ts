@@ -3,7 +3,10 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { OutputQueue } from './output-queue';
 
 // Node has no animation frames; a timer stands in for one.
-const g = globalThis as unknown as { requestAnimationFrame?: (cb: () => void) => number; cancelAnimationFrame?: (id: number) => void };
+const g = globalThis as unknown as {
+  requestAnimationFrame?: (cb: () => void) => number;
+  cancelAnimationFrame?: (id: number) => void;
+};
 beforeEach(() => {
   g.requestAnimationFrame = (cb) => setTimeout(cb, 1) as unknown as number;
   g.cancelAnimationFrame = (id) => clearTimeout(id);
@@ -70,6 +73,9 @@ test('a flood the terminal cannot keep up with is bounded: the oldest output is 
   assert.match(note ?? '', /KiB of output skipped/);
   const kept = s.writes.slice(2).filter((w) => typeof w !== 'string') as Uint8Array[];
   // What survived is the newest output: the last chunk pushed was 99 % 250.
-  assert.ok(kept.length > 0 && kept[0]![0]! >= 92, `the oldest chunks were dropped (first kept starts with ${kept[0]?.[0]})`);
+  assert.ok(
+    kept.length > 0 && kept[0]![0]! >= 92,
+    `the oldest chunks were dropped (first kept starts with ${kept[0]?.[0]})`,
+  );
   q.dispose();
 });

@@ -63,12 +63,15 @@ export class OutputQueue {
   private flush(): void {
     while (this.inFlight < MAX_IN_FLIGHT && this.chunks.length > 0) {
       if (this.dropped > 0) {
-        this.sink.write(`\r\n\x1b[2m[… ${Math.round(this.dropped / 1024)} KiB of output skipped to keep up …]\x1b[0m\r\n`);
+        this.sink.write(
+          `\r\n\x1b[2m[… ${Math.round(this.dropped / 1024)} KiB of output skipped to keep up …]\x1b[0m\r\n`,
+        );
         this.dropped = 0;
       }
       let size = 0;
       let n = 0;
-      while (n < this.chunks.length && (n === 0 || size + this.chunks[n]!.byteLength <= BATCH_BYTES)) size += this.chunks[n++]!.byteLength;
+      while (n < this.chunks.length && (n === 0 || size + this.chunks[n]!.byteLength <= BATCH_BYTES))
+        size += this.chunks[n++]!.byteLength;
       const parts = this.chunks.splice(0, n);
       this.queued -= size;
       let batch: Uint8Array;

@@ -1,4 +1,14 @@
-import { ActionIcon, Alert, Badge, Button, Group, Stack, TextInput, Tooltip, useComputedColorScheme } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Stack,
+  TextInput,
+  Tooltip,
+  useComputedColorScheme,
+} from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconClipboard, IconCopy, IconSearch, IconX } from '@tabler/icons-react';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
@@ -11,8 +21,18 @@ import { useClient } from '../../api/client-context';
 import { ConsoleSocket, type ConsoleState } from './console-socket';
 import { OutputQueue } from './output-queue';
 
-const DARK: ITheme = { background: '#1a1b1e', foreground: '#e4e6eb', cursor: '#e4e6eb', selectionBackground: '#4c6ef566' };
-const LIGHT: ITheme = { background: '#ffffff', foreground: '#1d2330', cursor: '#1d2330', selectionBackground: '#4c6ef544' };
+const DARK: ITheme = {
+  background: '#1a1b1e',
+  foreground: '#e4e6eb',
+  cursor: '#e4e6eb',
+  selectionBackground: '#4c6ef566',
+};
+const LIGHT: ITheme = {
+  background: '#ffffff',
+  foreground: '#1d2330',
+  cursor: '#1d2330',
+  selectionBackground: '#4c6ef544',
+};
 
 interface Props {
   project: string;
@@ -38,7 +58,17 @@ interface EchoProbe {
   render?(cursorLine: () => string): void;
 }
 
-export function TerminalView({ project, box, label, session, active, onSession, onSocket, onNewSession, onClose }: Props) {
+export function TerminalView({
+  project,
+  box,
+  label,
+  session,
+  active,
+  onSession,
+  onSocket,
+  onNewSession,
+  onClose,
+}: Props) {
   const client = useClient();
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
@@ -54,7 +84,13 @@ export function TerminalView({ project, box, label, session, active, onSession, 
 
   useEffect(() => {
     const host = hostRef.current!;
-    const term = new Terminal({ screenReaderMode: true, cursorBlink: true, fontSize: 13, scrollback: 5000, fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace" });
+    const term = new Terminal({
+      screenReaderMode: true,
+      cursorBlink: true,
+      fontSize: 13,
+      scrollback: 5000,
+      fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+    });
     const fit = new FitAddon();
     const search = new SearchAddon();
     term.loadAddon(fit);
@@ -76,31 +112,42 @@ export function TerminalView({ project, box, label, session, active, onSession, 
     // An opt-in probe for the keystroke-echo bench (bench/scenarios/ui-echo.ts); inert unless a page sets it.
     const probe = () => (window as { __boxdeskProbe?: EchoProbe }).__boxdeskProbe;
     term.onRender(() => {
-      probe()?.render?.(() => term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)?.translateToString(true) ?? '');
+      probe()?.render?.(
+        () =>
+          term.buffer.active.getLine(term.buffer.active.baseY + term.buffer.active.cursorY)?.translateToString(true) ??
+          '',
+      );
     });
 
     const queue = new OutputQueue(term);
     let attached = false;
-    const socket = new ConsoleSocket(client, project, box, initialSession.current, { cols: term.cols, rows: term.rows }, {
-      onState: setState,
-      onReady: (id, replayed) => {
-        // A replay repaints the screen from the session's own output.
-        if (replayed > 0) {
-          queue.clear();
-          term.reset();
-        }
-        callbacks.current.onSession(id);
-        if (!attached) {
-          attached = true;
-          term.onData((d) => socket.input(d));
-          term.onResize(({ cols, rows }) => socket.resize(cols, rows));
-        }
+    const socket = new ConsoleSocket(
+      client,
+      project,
+      box,
+      initialSession.current,
+      { cols: term.cols, rows: term.rows },
+      {
+        onState: setState,
+        onReady: (id, replayed) => {
+          // A replay repaints the screen from the session's own output.
+          if (replayed > 0) {
+            queue.clear();
+            term.reset();
+          }
+          callbacks.current.onSession(id);
+          if (!attached) {
+            attached = true;
+            term.onData((d) => socket.input(d));
+            term.onResize(({ cols, rows }) => socket.resize(cols, rows));
+          }
+        },
+        onOutput: (bytes) => {
+          probe()?.output?.(bytes);
+          queue.push(bytes);
+        },
       },
-      onOutput: (bytes) => {
-        probe()?.output?.(bytes);
-        queue.push(bytes);
-      },
-    });
+    );
     callbacks.current.onSocket(socket);
 
     term.attachCustomKeyEventHandler((e) => {
@@ -180,19 +227,36 @@ export function TerminalView({ project, box, label, session, active, onSession, 
             </ActionIcon>
           </Tooltip>
           <Tooltip label="Copy the selection (Ctrl+Shift+C)">
-            <ActionIcon variant="default" aria-label="Copy the selection" onClick={() => void navigator.clipboard.writeText(termRef.current?.getSelection() ?? '')}>
+            <ActionIcon
+              variant="default"
+              aria-label="Copy the selection"
+              onClick={() => void navigator.clipboard.writeText(termRef.current?.getSelection() ?? '')}
+            >
               <IconCopy size={14} />
             </ActionIcon>
           </Tooltip>
           <Tooltip label="Paste (Ctrl+Shift+V)">
-            <ActionIcon variant="default" aria-label="Paste" onClick={() => void navigator.clipboard.readText().then((t) => termRef.current?.paste(t))}>
+            <ActionIcon
+              variant="default"
+              aria-label="Paste"
+              onClick={() => void navigator.clipboard.readText().then((t) => termRef.current?.paste(t))}
+            >
               <IconClipboard size={14} />
             </ActionIcon>
           </Tooltip>
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <Badge variant="dot" color={state.kind === 'open' ? 'green' : state.kind === 'ended' ? 'gray' : 'orange'} role="status" aria-label={`${label}: ${state.kind}`}>
-            {state.kind === 'open' ? 'connected' : state.kind === 'reconnecting' ? `reconnecting (${state.attempt})…` : state.kind}
+          <Badge
+            variant="dot"
+            color={state.kind === 'open' ? 'green' : state.kind === 'ended' ? 'gray' : 'orange'}
+            role="status"
+            aria-label={`${label}: ${state.kind}`}
+          >
+            {state.kind === 'open'
+              ? 'connected'
+              : state.kind === 'reconnecting'
+                ? `reconnecting (${state.attempt})…`
+                : state.kind}
           </Badge>
           <Tooltip label="End this session and close its tab">
             <ActionIcon variant="default" aria-label={`Close ${label}`} onClick={onClose}>
@@ -211,7 +275,13 @@ export function TerminalView({ project, box, label, session, active, onSession, 
           </Group>
         </Alert>
       )}
-      <div ref={hostRef} className="terminal-host" role="region" aria-label={label} style={{ flex: 1, background: (scheme === 'dark' ? DARK : LIGHT).background }} />
+      <div
+        ref={hostRef}
+        className="terminal-host"
+        role="region"
+        aria-label={label}
+        style={{ flex: 1, background: (scheme === 'dark' ? DARK : LIGHT).background }}
+      />
     </Stack>
   );
 }

@@ -8,7 +8,10 @@ test('paths join, go up and split into crumbs from the root', () => {
   assert.equal(parentPath('/etc/hosts'), '/etc');
   assert.equal(parentPath('/etc'), '/');
   assert.equal(parentPath('/'), '/');
-  assert.deepEqual(pathCrumbs('/a/b').map((c) => c.path), ['/', '/a', '/a/b']);
+  assert.deepEqual(
+    pathCrumbs('/a/b').map((c) => c.path),
+    ['/', '/a', '/a/b'],
+  );
 });
 
 test('a symlink target resolves against its directory', () => {

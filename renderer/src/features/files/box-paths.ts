@@ -16,7 +16,10 @@ export function baseName(path: string): string {
 /** The crumbs of a path: `/etc/nginx` → `[/, /etc, /etc/nginx]`. */
 export function pathCrumbs(path: string): { path: string; label: string }[] {
   const parts = path.split('/').filter(Boolean);
-  return [{ path: '/', label: '/' }, ...parts.map((p, i) => ({ path: `/${parts.slice(0, i + 1).join('/')}`, label: p }))];
+  return [
+    { path: '/', label: '/' },
+    ...parts.map((p, i) => ({ path: `/${parts.slice(0, i + 1).join('/')}`, label: p })),
+  ];
 }
 
 /** Where a symlink in `dir` points, as an absolute path (`..` and `.` resolved). */

@@ -15,8 +15,17 @@ export function ChangesView({ project, name, onOpen }: { project: string; name: 
   const [kinds, setKinds] = useState<string[]>([...KINDS]);
   const [filter, setFilter] = useState('');
   const items = changes.data ?? [];
-  const counts = useMemo(() => Object.fromEntries(KINDS.map((k) => [k, items.filter((c) => c.kind === k).length])), [items]);
-  const matching = useMemo(() => items.filter((c) => kinds.includes(c.kind) && c.path.toLowerCase().includes(filter.toLowerCase())).sort((a, b) => a.path.localeCompare(b.path)), [items, kinds, filter]);
+  const counts = useMemo(
+    () => Object.fromEntries(KINDS.map((k) => [k, items.filter((c) => c.kind === k).length])),
+    [items],
+  );
+  const matching = useMemo(
+    () =>
+      items
+        .filter((c) => kinds.includes(c.kind) && c.path.toLowerCase().includes(filter.toLowerCase()))
+        .sort((a, b) => a.path.localeCompare(b.path)),
+    [items, kinds, filter],
+  );
 
   return (
     <Stack>
@@ -29,9 +38,22 @@ export function ChangesView({ project, name, onOpen }: { project: string; name: 
               </Chip>
             ))}
           </Chip.Group>
-          <TextInput aria-label="Filter changed paths" placeholder="Filter paths" leftSection={<IconSearch size={14} />} size="xs" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+          <TextInput
+            aria-label="Filter changed paths"
+            placeholder="Filter paths"
+            leftSection={<IconSearch size={14} />}
+            size="xs"
+            value={filter}
+            onChange={(e) => setFilter(e.currentTarget.value)}
+          />
         </Group>
-        <Button variant="default" size="xs" leftSection={<IconRefresh size={14} />} onClick={() => void changes.refetch()} loading={changes.isFetching}>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconRefresh size={14} />}
+          onClick={() => void changes.refetch()}
+          loading={changes.isFetching}
+        >
           Refresh
         </Button>
       </Group>
@@ -44,7 +66,13 @@ export function ChangesView({ project, name, onOpen }: { project: string; name: 
         </Alert>
       ) : (
         <Paper withBorder>
-          <Table aria-label="Changed since base" aria-busy={changes.isPending} verticalSpacing={4} fz="sm" highlightOnHover>
+          <Table
+            aria-label="Changed since base"
+            aria-busy={changes.isPending}
+            verticalSpacing={4}
+            fz="sm"
+            highlightOnHover
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th w={100}>Change</Table.Th>

@@ -1,6 +1,30 @@
-import { ActionIcon, Alert, Anchor, Button, FileButton, Group, Pagination, Paper, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  FileButton,
+  Group,
+  Pagination,
+  Paper,
+  Table,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconArrowUp, IconDownload, IconFile, IconFolder, IconFolderPlus, IconLink, IconQuestionMark, IconRefresh, IconTrash, IconUpload } from '@tabler/icons-react';
+import {
+  IconArrowUp,
+  IconDownload,
+  IconFile,
+  IconFolder,
+  IconFolderPlus,
+  IconLink,
+  IconQuestionMark,
+  IconRefresh,
+  IconTrash,
+  IconUpload,
+} from '@tabler/icons-react';
 import { useEffect, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { FileStat } from '../../../../shared/schemas/files';
 import { useFileList, useFileTransfers, useInvalidateFiles } from '../../api/files';
@@ -54,7 +78,14 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
   const confirmDelete = (entry: FileStat) =>
     modals.openConfirmModal({
       title: `Delete ${entry.path}?`,
-      children: <Text size="sm">{entry.type === 'dir' ? 'The folder and everything in it are removed from the box.' : 'The file is removed from the box.'} This cannot be undone (a snapshot can keep a copy first).</Text>,
+      children: (
+        <Text size="sm">
+          {entry.type === 'dir'
+            ? 'The folder and everything in it are removed from the box.'
+            : 'The file is removed from the box.'}{' '}
+          This cannot be undone (a snapshot can keep a copy first).
+        </Text>
+      ),
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
@@ -64,7 +95,10 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
           .catch((err: unknown) => notifyDone(`Could not delete ${entry.path}`, describeError(err), false))
           .finally(invalidate),
     });
-  const download = (entry: FileStat) => void transfers.download(entry.path).catch((err: unknown) => notifyDone(`Could not download ${entry.path}`, describeError(err), false));
+  const download = (entry: FileStat) =>
+    void transfers
+      .download(entry.path)
+      .catch((err: unknown) => notifyDone(`Could not download ${entry.path}`, describeError(err), false));
 
   return (
     <div onKeyDown={onKeyDown}>
@@ -78,7 +112,12 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
           <PathCrumbs path={dir} onNavigate={onNavigate} />
         </Group>
         <Group gap="xs">
-          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => void list.refetch()} loading={list.isFetching}>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            onClick={() => void list.refetch()}
+            loading={list.isFetching}
+          >
             Refresh
           </Button>
           <Button variant="default" leftSection={<IconFolderPlus size={16} />} onClick={() => setNewFolder(true)}>
@@ -121,7 +160,14 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
             </Group>
           </Alert>
         ) : (
-          <Table highlightOnHover stickyHeader aria-label={`Files in ${dir}`} aria-busy={list.isPending} verticalSpacing={4} fz="sm">
+          <Table
+            highlightOnHover
+            stickyHeader
+            aria-label={`Files in ${dir}`}
+            aria-busy={list.isPending}
+            verticalSpacing={4}
+            fz="sm"
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
@@ -135,7 +181,13 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
             </Table.Thead>
             <Table.Tbody>
               {shown.map((entry) => (
-                <EntryRow key={entry.path} entry={entry} onOpen={onOpen} onDownload={download} onDelete={confirmDelete} />
+                <EntryRow
+                  key={entry.path}
+                  entry={entry}
+                  onOpen={onOpen}
+                  onDownload={download}
+                  onDelete={confirmDelete}
+                />
               ))}
               {!list.isPending && entries.length === 0 && (
                 <Table.Tr>
@@ -156,14 +208,23 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
         )}
       </Paper>
       <Text size="xs" c="dimmed" mt={4}>
-        Drop files onto the list to upload them here. Enter opens the focused entry; Backspace or Alt+↑ goes up a folder.
+        Drop files onto the list to upload them here. Enter opens the focused entry; Backspace or Alt+↑ goes up a
+        folder.
       </Text>
       {pages > 1 && (
         <Group justify="space-between" mt="xs">
           <Text size="sm" c="dimmed">
             {entries.length} entries; {PAGE} a page
           </Text>
-          <Pagination total={pages} value={page} onChange={setPage} size="sm" getControlProps={(c) => ({ 'aria-label': c === 'next' ? 'Next page' : c === 'previous' ? 'Previous page' : c })} />
+          <Pagination
+            total={pages}
+            value={page}
+            onChange={setPage}
+            size="sm"
+            getControlProps={(c) => ({
+              'aria-label': c === 'next' ? 'Next page' : c === 'previous' ? 'Previous page' : c,
+            })}
+          />
         </Group>
       )}
       <NewFolderDialog
@@ -179,7 +240,17 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
   );
 }
 
-function EntryRow({ entry, onOpen, onDownload, onDelete }: { entry: FileStat; onOpen(path: string): void; onDownload(e: FileStat): void; onDelete(e: FileStat): void }) {
+function EntryRow({
+  entry,
+  onOpen,
+  onDownload,
+  onDelete,
+}: {
+  entry: FileStat;
+  onOpen(path: string): void;
+  onDownload(e: FileStat): void;
+  onDelete(e: FileStat): void;
+}) {
   const Icon = ICONS[entry.type];
   const label = baseName(entry.path);
   return (
@@ -187,7 +258,14 @@ function EntryRow({ entry, onOpen, onDownload, onDelete }: { entry: FileStat; on
       <Table.Td>
         <Group gap={6} wrap="nowrap">
           <Icon size={16} aria-label={entry.type === 'dir' ? 'folder' : entry.type} style={{ flex: 'none' }} />
-          <Anchor component="button" type="button" size="sm" onClick={() => onOpen(entry.path)} ff="monospace" fw={entry.type === 'dir' ? 600 : undefined}>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => onOpen(entry.path)}
+            ff="monospace"
+            fw={entry.type === 'dir' ? 600 : undefined}
+          >
             {label}
           </Anchor>
           {entry.link_target !== undefined && (
@@ -199,7 +277,10 @@ function EntryRow({ entry, onOpen, onDownload, onDelete }: { entry: FileStat; on
       </Table.Td>
       <Table.Td>{entry.type === 'file' ? formatSize(entry.size) : ''}</Table.Td>
       <Table.Td ff="monospace">
-        {entry.mode} <Text span c="dimmed" size="xs" ff="monospace">{modeString(entry.mode)}</Text>
+        {entry.mode}{' '}
+        <Text span c="dimmed" size="xs" ff="monospace">
+          {modeString(entry.mode)}
+        </Text>
       </Table.Td>
       <Table.Td>{new Date(entry.mtime).toLocaleString()}</Table.Td>
       <Table.Td>

@@ -93,7 +93,10 @@ export function FileEditor({ project, name, file, onDirtyChange, onClose }: Prop
       void save();
     }
   };
-  const download = () => void transfers.download(file.path).catch((err: unknown) => notifyDone(`Could not download ${file.path}`, describeError(err), false));
+  const download = () =>
+    void transfers
+      .download(file.path)
+      .catch((err: unknown) => notifyDone(`Could not download ${file.path}`, describeError(err), false));
 
   return (
     <Stack gap="xs" onKeyDownCapture={onKeyDown}>
@@ -116,7 +119,12 @@ export function FileEditor({ project, name, file, onDirtyChange, onClose }: Prop
             Download
           </Button>
           {editable && (
-            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => void save()} disabled={!dirty} loading={saving}>
+            <Button
+              leftSection={<IconDeviceFloppy size={16} />}
+              onClick={() => void save()}
+              disabled={!dirty}
+              loading={saving}
+            >
               Save
             </Button>
           )}
@@ -135,13 +143,19 @@ export function FileEditor({ project, name, file, onDirtyChange, onClose }: Prop
         </Group>
       ) : loaded.kind === 'binary' ? (
         <Alert color="gray" title="This file is not text" role="note">
-          <Text size="sm">It holds bytes that are not UTF-8 text, so it is not shown here. Download it to open it with a program that reads it.</Text>
+          <Text size="sm">
+            It holds bytes that are not UTF-8 text, so it is not shown here. Download it to open it with a program that
+            reads it.
+          </Text>
         </Alert>
       ) : (
         <>
           {loaded.truncated && (
             <Alert color="yellow" title="Read-only: this file is larger than 1 MiB" role="note">
-              <Text size="sm">Only its first 1 MiB is shown, and it cannot be edited here. Download it to see all of it, or edit it in the box's console.</Text>
+              <Text size="sm">
+                Only its first 1 MiB is shown, and it cannot be edited here. Download it to see all of it, or edit it in
+                the box's console.
+              </Text>
             </Alert>
           )}
           <CodeEditor value={text} onChange={setText} readOnly={!editable} label={`Contents of ${file.path}`} />

@@ -36,7 +36,11 @@ export function FilesTab({ box }: DetailTabProps) {
     if (!dirty.current) return go();
     modals.openConfirmModal({
       title: 'Discard unsaved changes?',
-      children: <Text size="sm">The open file has changes that are not saved in the box. Save them first (Ctrl+S), or discard them.</Text>,
+      children: (
+        <Text size="sm">
+          The open file has changes that are not saved in the box. Save them first (Ctrl+S), or discard them.
+        </Text>
+      ),
       labels: { confirm: 'Discard changes', cancel: 'Keep editing' },
       confirmProps: { color: 'red' },
       onConfirm: () => {
@@ -63,7 +67,8 @@ export function FilesTab({ box }: DetailTabProps) {
         void (async () => {
           try {
             let stat = await transfers.stat(path);
-            for (let hops = 0; stat.type === 'symlink' && stat.link_target && hops < 8; hops++) stat = await transfers.stat(resolveLink(parentPath(stat.path), stat.link_target));
+            for (let hops = 0; stat.type === 'symlink' && stat.link_target && hops < 8; hops++)
+              stat = await transfers.stat(resolveLink(parentPath(stat.path), stat.link_target));
             if (stat.type === 'dir') {
               setFile(null);
               setView('browse');
@@ -72,7 +77,14 @@ export function FilesTab({ box }: DetailTabProps) {
               setView('browse');
               setDir(parentPath(stat.path));
               setFile(stat);
-            } else notifyDone(`Cannot open ${path}`, stat.type === 'symlink' ? 'The link points nowhere (or to a loop).' : 'It is neither a file nor a folder (a device, socket or pipe).', false);
+            } else
+              notifyDone(
+                `Cannot open ${path}`,
+                stat.type === 'symlink'
+                  ? 'The link points nowhere (or to a loop).'
+                  : 'It is neither a file nor a folder (a device, socket or pipe).',
+                false,
+              );
           } catch (err) {
             notifyDone(`Cannot open ${path}`, describeError(err), false);
           }
@@ -87,7 +99,12 @@ export function FilesTab({ box }: DetailTabProps) {
         aria-label="Files view"
         w="fit-content"
         value={view}
-        onChange={(v) => guard(() => { setFile(null); setView(v as View); })}
+        onChange={(v) =>
+          guard(() => {
+            setFile(null);
+            setView(v as View);
+          })
+        }
         data={[
           { value: 'browse', label: 'Browse' },
           { value: 'changes', label: 'Changed since base' },

@@ -4,7 +4,17 @@ import { describeError } from '../../api/session';
 import { folderNameProblem } from './box-paths';
 
 /** Asks for a folder name (checked as you type) and creates it in `dir`; the server's error lands at the field. */
-export function NewFolderDialog({ opened, dir, onClose, create }: { opened: boolean; dir: string; onClose(): void; create(name: string): Promise<void> }) {
+export function NewFolderDialog({
+  opened,
+  dir,
+  onClose,
+  create,
+}: {
+  opened: boolean;
+  dir: string;
+  onClose(): void;
+  create(name: string): Promise<void>;
+}) {
   const [value, setValue] = useState('');
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -6,19 +6,27 @@ export function PathCrumbs({ path, onNavigate }: { path: string; onNavigate(path
   const crumbs = pathCrumbs(path);
   return (
     <nav aria-label="Path in the box">
-    <Breadcrumbs separator="›" separatorMargin={6} style={{ flexWrap: 'wrap' }}>
-      {crumbs.map((c, i) =>
-        i === crumbs.length - 1 ? (
-          <Text key={c.path} fw={600} size="sm" aria-current="location" ff="monospace">
-            {c.label}
-          </Text>
-        ) : (
-          <Anchor key={c.path} component="button" type="button" size="sm" ff="monospace" onClick={() => onNavigate(c.path)} aria-label={c.path === '/' ? 'Root folder /' : `Folder ${c.path}`}>
-            {c.label}
-          </Anchor>
-        ),
-      )}
-    </Breadcrumbs>
+      <Breadcrumbs separator="›" separatorMargin={6} style={{ flexWrap: 'wrap' }}>
+        {crumbs.map((c, i) =>
+          i === crumbs.length - 1 ? (
+            <Text key={c.path} fw={600} size="sm" aria-current="location" ff="monospace">
+              {c.label}
+            </Text>
+          ) : (
+            <Anchor
+              key={c.path}
+              component="button"
+              type="button"
+              size="sm"
+              ff="monospace"
+              onClick={() => onNavigate(c.path)}
+              aria-label={c.path === '/' ? 'Root folder /' : `Folder ${c.path}`}
+            >
+              {c.label}
+            </Anchor>
+          ),
+        )}
+      </Breadcrumbs>
     </nav>
   );
 }

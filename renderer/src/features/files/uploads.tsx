@@ -25,10 +25,20 @@ export function useUploads(project: string, name: string) {
   const aborts = useRef(new Map<number, AbortController>());
   const nextId = useRef(1);
 
-  const patch = (id: number, change: Partial<Upload>) => setItems((prev) => prev.map((u) => (u.id === id ? { ...u, ...change } : u)));
+  const patch = (id: number, change: Partial<Upload>) =>
+    setItems((prev) => prev.map((u) => (u.id === id ? { ...u, ...change } : u)));
 
   const start = (dir: string, files: File[]) => {
-    const jobs = files.map((file) => ({ file, upload: { id: nextId.current++, path: joinPath(dir, file.name), sent: 0, total: file.size, state: 'waiting' as const } }));
+    const jobs = files.map((file) => ({
+      file,
+      upload: {
+        id: nextId.current++,
+        path: joinPath(dir, file.name),
+        sent: 0,
+        total: file.size,
+        state: 'waiting' as const,
+      },
+    }));
     for (const j of jobs) aborts.current.set(j.upload.id, new AbortController());
     setItems((prev) => [...prev, ...jobs.map((j) => j.upload)]);
     const queue = [...jobs];
@@ -63,7 +73,13 @@ export function useUploads(project: string, name: string) {
   };
 }
 
-const STATE_TEXT = { waiting: 'waiting', uploading: 'uploading', done: 'uploaded', failed: 'failed', cancelled: 'cancelled' };
+const STATE_TEXT = {
+  waiting: 'waiting',
+  uploading: 'uploading',
+  done: 'uploaded',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
 
 export function UploadList({ uploads }: { uploads: ReturnType<typeof useUploads> }) {
   if (uploads.items.length === 0) return null;
@@ -80,17 +96,32 @@ export function UploadList({ uploads }: { uploads: ReturnType<typeof useUploads>
                   {u.path}
                 </Text>
                 <Group gap={4} wrap="nowrap">
-                  <Text size="xs" c={u.state === 'failed' ? 'red' : 'dimmed'} role="status" aria-label={`Upload of ${u.path}`}>
+                  <Text
+                    size="xs"
+                    c={u.state === 'failed' ? 'red' : 'dimmed'}
+                    role="status"
+                    aria-label={`Upload of ${u.path}`}
+                  >
                     {STATE_TEXT[u.state]} · {formatSize(u.sent)} of {formatSize(u.total)}
                   </Text>
                   {(u.state === 'waiting' || u.state === 'uploading') && (
-                    <ActionIcon size="sm" variant="subtle" aria-label={`Cancel the upload of ${u.path}`} onClick={() => uploads.cancel(u.id)}>
+                    <ActionIcon
+                      size="sm"
+                      variant="subtle"
+                      aria-label={`Cancel the upload of ${u.path}`}
+                      onClick={() => uploads.cancel(u.id)}
+                    >
                       <IconX size={14} />
                     </ActionIcon>
                   )}
                 </Group>
               </Group>
-              <Progress value={pct} size="sm" color={u.state === 'failed' ? 'red' : u.state === 'done' ? 'green' : undefined} aria-label={`Progress of ${u.path}`} />
+              <Progress
+                value={pct}
+                size="sm"
+                color={u.state === 'failed' ? 'red' : u.state === 'done' ? 'green' : undefined}
+                aria-label={`Progress of ${u.path}`}
+              />
               {u.error && (
                 <Text size="xs" c="red" mt={2}>
                   {u.error}
@@ -110,4 +141,3 @@ export function UploadList({ uploads }: { uploads: ReturnType<typeof useUploads>
     </Paper>
   );
 }
-

@@ -59,7 +59,15 @@ export function LogsTab({ box }: DetailTabProps) {
     <>
       <Group gap="sm" mb="xs">
         <Switch label="Follow" checked={follow} onChange={(e) => setFollow(e.currentTarget.checked)} />
-        <TextInput size="xs" aria-label="Search the logs" placeholder="Search the logs" leftSection={<IconSearch size={14} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
+        <TextInput
+          size="xs"
+          aria-label="Search the logs"
+          placeholder="Search the logs"
+          leftSection={<IconSearch size={14} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={260}
+        />
         <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} onClick={() => void download()}>
           Download logs
         </Button>
@@ -74,7 +82,13 @@ export function LogsTab({ box }: DetailTabProps) {
       )}
       <ScrollArea h="calc(100vh - 320px)" mih={240} viewportRef={viewport} type="auto">
         <Code block role="log" aria-label="Logs" aria-live="off" style={{ minHeight: '100%' }}>
-          {lines.length === 0 ? <Text span c="dimmed">{q ? 'No line matches.' : 'No output yet.'}</Text> : lines.map((l, i) => <div key={i}>{highlight(l, q)}</div>)}
+          {lines.length === 0 ? (
+            <Text span c="dimmed">
+              {q ? 'No line matches.' : 'No output yet.'}
+            </Text>
+          ) : (
+            lines.map((l, i) => <div key={i}>{highlight(l, q)}</div>)
+          )}
         </Code>
       </ScrollArea>
     </>

@@ -14,12 +14,37 @@ export function CommandPalette() {
   const actions = useMemo<SpotlightActionData[]>(() => {
     const go = (to: string) => () => void navigate(to);
     const out: SpotlightActionData[] = [
-      { id: 'create', label: 'Create a box', description: `in ${project}`, leftSection: <IconPlus size={18} />, onClick: go(`${paths.boxes(project)}?create=1`) },
-      ...SIDEBAR_PAGES.map((p) => ({ id: `page:${p.label}`, label: `Go to ${p.label}`, leftSection: p.label === 'Settings' ? <IconSettings size={18} /> : <p.icon size={18} />, onClick: go(p.href(project)) })),
+      {
+        id: 'create',
+        label: 'Create a box',
+        description: `in ${project}`,
+        leftSection: <IconPlus size={18} />,
+        onClick: go(`${paths.boxes(project)}?create=1`),
+      },
+      ...SIDEBAR_PAGES.map((p) => ({
+        id: `page:${p.label}`,
+        label: `Go to ${p.label}`,
+        leftSection: p.label === 'Settings' ? <IconSettings size={18} /> : <p.icon size={18} />,
+        onClick: go(p.href(project)),
+      })),
     ];
     for (const b of boxes.data ?? []) {
-      out.push({ id: `box:${b.name}`, label: b.name, description: `${b.status} · open the box`, keywords: [b.id, 'open'], leftSection: <IconBox size={18} />, onClick: go(paths.box(project, b.name)) });
-      if (b.status === 'running') out.push({ id: `console:${b.name}`, label: `Console in ${b.name}`, keywords: ['console', 'terminal', 'shell'], leftSection: <IconTerminal2 size={18} />, onClick: go(paths.box(project, b.name, 'console')) });
+      out.push({
+        id: `box:${b.name}`,
+        label: b.name,
+        description: `${b.status} · open the box`,
+        keywords: [b.id, 'open'],
+        leftSection: <IconBox size={18} />,
+        onClick: go(paths.box(project, b.name)),
+      });
+      if (b.status === 'running')
+        out.push({
+          id: `console:${b.name}`,
+          label: `Console in ${b.name}`,
+          keywords: ['console', 'terminal', 'shell'],
+          leftSection: <IconTerminal2 size={18} />,
+          onClick: go(paths.box(project, b.name, 'console')),
+        });
     }
     return out;
   }, [boxes.data, navigate, project]);
@@ -31,7 +56,11 @@ export function CommandPalette() {
       shortcut={['mod + K']}
       nothingFound="Nothing matches"
       highlightQuery
-      searchProps={{ leftSection: <IconSearch size={18} />, placeholder: 'Jump to a box, open a console, create…', 'aria-label': 'Command' }}
+      searchProps={{
+        leftSection: <IconSearch size={18} />,
+        placeholder: 'Jump to a box, open a console, create…',
+        'aria-label': 'Command',
+      }}
     />
   );
 }

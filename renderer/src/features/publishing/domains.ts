@@ -10,7 +10,8 @@ const BOX_SCHEME = /^[^.]+--[^.]+\.localhost$/i;
  */
 export function domainError(domain: string): string | null {
   const d = domain.trim().toLowerCase();
-  if (d.length === 0 || d.length > 253 || !HOSTNAME.test(d)) return `${domain} is not a hostname: use letters, digits, hyphens and dots, like myapp.test`;
+  if (d.length === 0 || d.length > 253 || !HOSTNAME.test(d))
+    return `${domain} is not a hostname: use letters, digits, hyphens and dots, like myapp.test`;
   if (IPV4.test(d)) return `${domain} is an IP address: give a name, like myapp.test, and map it to 127.0.0.1`;
   if (d === 'localhost') return 'localhost is the API’s own host: pick another name, like myapp.localhost';
   if (BOX_SCHEME.test(d)) return `${domain} has the form of a box URL ({box}--{project}.localhost): pick another name`;

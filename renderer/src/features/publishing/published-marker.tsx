@@ -8,7 +8,16 @@ export function PublishedMarker({ box }: { box: Box }) {
   const label = `published at ${box.url}`;
   return (
     <Tooltip label={label}>
-      <ActionIcon component="a" href={box.url} target="_blank" rel="noopener" variant="subtle" color="teal" size="sm" aria-label={label}>
+      <ActionIcon
+        component="a"
+        href={box.url}
+        target="_blank"
+        rel="noopener"
+        variant="subtle"
+        color="teal"
+        size="sm"
+        aria-label={label}
+      >
         <IconWorld size={16} aria-hidden />
       </ActionIcon>
     </Tooltip>

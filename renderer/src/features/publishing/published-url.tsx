@@ -20,7 +20,14 @@ export function PublishedUrl({ box }: { box: Box }) {
   return (
     <Stack gap="xs" component="section" aria-label="Published URL">
       <Group gap="xs" wrap="nowrap">
-        <Anchor href={url} target="_blank" rel="noopener" fw={500} style={{ wordBreak: 'break-all' }} aria-label={`Open ${url} in the browser`}>
+        <Anchor
+          href={url}
+          target="_blank"
+          rel="noopener"
+          fw={500}
+          style={{ wordBreak: 'break-all' }}
+          aria-label={`Open ${url} in the browser`}
+        >
           <Group gap={4} wrap="nowrap" component="span">
             {url}
             <IconExternalLink size={16} aria-hidden />
@@ -29,7 +36,12 @@ export function PublishedUrl({ box }: { box: Box }) {
         <CopyButton value={url}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? 'Copied' : 'Copy the URL'}>
-              <ActionIcon variant="subtle" aria-label="Copy the URL" onClick={copy} color={copied ? 'green' : undefined}>
+              <ActionIcon
+                variant="subtle"
+                aria-label="Copy the URL"
+                onClick={copy}
+                color={copied ? 'green' : undefined}
+              >
                 {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
               </ActionIcon>
             </Tooltip>
@@ -38,14 +50,16 @@ export function PublishedUrl({ box }: { box: Box }) {
       </Group>
       {box.published_domains?.length ? (
         <Text size="sm" c="dimmed">
-          Also at {box.published_domains.map((d) => `${d}:${new URL(url).port}`).join(', ')} (names other than *.localhost need a hosts-file entry for 127.0.0.1).
+          Also at {box.published_domains.map((d) => `${d}:${new URL(url).port}`).join(', ')} (names other than
+          *.localhost need a hosts-file entry for 127.0.0.1).
         </Text>
       ) : null}
       {box.url_settings?.auth === 'token' && (
         <Alert color="blue" icon={<IconKey size={18} />} title="The browser needs a token once">
           <Text size="sm">
-            This URL asks for a token with read access to {box.project}. “Open with sign-in” adds this window’s token to the address once (<Code>?token=…</Code>); the proxy keeps it as a cookie for this
-            preview only and drops it from the address. The plain link above shows a 401 page until then.
+            This URL asks for a token with read access to {box.project}. “Open with sign-in” adds this window’s token to
+            the address once (<Code>?token=…</Code>); the proxy keeps it as a cookie for this preview only and drops it
+            from the address. The plain link above shows a 401 page until then.
           </Text>
           <Button mt="xs" size="xs" variant="light" leftSection={<IconExternalLink size={14} />} onClick={signIn}>
             Open with sign-in
@@ -53,8 +67,10 @@ export function PublishedUrl({ box }: { box: Box }) {
         </Alert>
       )}
       <Text size="sm" c="dimmed">
-        A “502” page means nothing answered: the box must be running, and your server must listen on <Code>0.0.0.0:{box.port}</Code> inside the box (vite: <Code style={{ whiteSpace: 'nowrap' }}>--host 0.0.0.0</Code>). A server on
-        127.0.0.1 only is reached through a relay when the box has <Code>nc</Code> or <Code>socat</Code>; without them the 502 page says what to change.
+        A “502” page means nothing answered: the box must be running, and your server must listen on{' '}
+        <Code>0.0.0.0:{box.port}</Code> inside the box (vite:{' '}
+        <Code style={{ whiteSpace: 'nowrap' }}>--host 0.0.0.0</Code>). A server on 127.0.0.1 only is reached through a
+        relay when the box has <Code>nc</Code> or <Code>socat</Code>; without them the 502 page says what to change.
       </Text>
     </Stack>
   );

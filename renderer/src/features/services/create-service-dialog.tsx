@@ -1,4 +1,16 @@
-import { Alert, Button, Fieldset, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Fieldset,
+  Group,
+  Modal,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { ApiError } from '../../../../shared/errors';
@@ -8,7 +20,17 @@ import { describeError } from '../../api/session';
 import { useBases } from '../../api/system';
 import { notifyDone } from '../../app/notify';
 import { KeyValueEditor, pairsError } from '../boxes/key-value-editor';
-import { EMPTY_SERVICE, ENV_NAME, createBody, healthPathError, nameError, portError, rangeError, serviceFieldOfPath, type ServiceValues } from './service-form';
+import {
+  EMPTY_SERVICE,
+  ENV_NAME,
+  createBody,
+  healthPathError,
+  nameError,
+  portError,
+  rangeError,
+  serviceFieldOfPath,
+  type ServiceValues,
+} from './service-form';
 
 const AUTH_HELP = {
   public: 'Anyone on this machine can open the URL.',
@@ -16,7 +38,15 @@ const AUTH_HELP = {
 };
 
 /** Create a service: its first deployment starts at once, and the page follows it. */
-export function CreateServiceDialog({ project, opened, onClose }: { project: string; opened: boolean; onClose(): void }) {
+export function CreateServiceDialog({
+  project,
+  opened,
+  onClose,
+}: {
+  project: string;
+  opened: boolean;
+  onClose(): void;
+}) {
   const bases = useBases(opened);
   const create = useCreateService(project);
   const form = useForm<ServiceValues>({
@@ -43,7 +73,9 @@ export function CreateServiceDialog({ project, opened, onClose }: { project: str
   }, [opened]);
 
   const err = create.error;
-  const atField = err instanceof ApiError && ((err.errors ?? []).some((e) => serviceFieldOfPath(e.path)) || err.code === 'already_exists');
+  const atField =
+    err instanceof ApiError &&
+    ((err.errors ?? []).some((e) => serviceFieldOfPath(e.path)) || err.code === 'already_exists');
   const general = err && !atField ? err : null;
 
   const submit = form.onSubmit(async (v) => {
@@ -64,10 +96,23 @@ export function CreateServiceDialog({ project, opened, onClose }: { project: str
   const pending = create.isPending;
   const input = (field: keyof ServiceValues) => ({ ...form.getInputProps(field), errorProps: { role: 'alert' } });
   return (
-    <Modal opened={opened} onClose={() => !pending && onClose()} title="Create a service" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={() => !pending && onClose()}
+      title="Create a service"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={submit} noValidate aria-label="Create a service">
         <Stack gap="sm">
-          <TextInput label="Name" description="Its URL is http://NAME--project.localhost; lower-case letters, digits and hyphens" required data-autofocus autoComplete="off" {...input('name')} />
+          <TextInput
+            label="Name"
+            description="Its URL is http://NAME--project.localhost; lower-case letters, digits and hyphens"
+            required
+            data-autofocus
+            autoComplete="off"
+            {...input('name')}
+          />
           <Group grow align="start">
             <Select
               label="Base"
@@ -76,7 +121,16 @@ export function CreateServiceDialog({ project, opened, onClose }: { project: str
               data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: b.name }))}
               {...input('base')}
             />
-            <NumberInput label="Port" description="It serves HTTP on this port in the box" required min={1} max={65535} allowDecimal={false} allowNegative={false} {...input('port')} />
+            <NumberInput
+              label="Port"
+              description="It serves HTTP on this port in the box"
+              required
+              min={1}
+              max={65535}
+              allowDecimal={false}
+              allowNegative={false}
+              {...input('port')}
+            />
           </Group>
           <TextInput
             label="Command"
@@ -87,13 +141,42 @@ export function CreateServiceDialog({ project, opened, onClose }: { project: str
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             {...input('command')}
           />
-          <KeyValueEditor label="Environment" noun="variable" keyPattern={ENV_NAME} keyHint="letters, digits, _" pairs={form.values.environment} error={form.errors.environment as string | undefined} onChange={(p) => form.setFieldValue('environment', p)} />
+          <KeyValueEditor
+            label="Environment"
+            noun="variable"
+            keyPattern={ENV_NAME}
+            keyHint="letters, digits, _"
+            pairs={form.values.environment}
+            error={form.errors.environment as string | undefined}
+            onChange={(p) => form.setFieldValue('environment', p)}
+          />
           <Fieldset legend="Health check: a new color takes the URL only after it passes" variant="filled">
             <Group grow align="start">
               <TextInput label="Path" {...input('health_path')} />
-              <NumberInput label="Interval (s)" min={0.1} step={0.5} decimalScale={2} placeholder={String(HEALTH_CHECK_DEFAULTS.interval_s)} {...input('interval_s')} />
-              <NumberInput label="Timeout (s)" min={0.1} step={0.5} decimalScale={2} placeholder={String(HEALTH_CHECK_DEFAULTS.timeout_s)} {...input('timeout_s')} />
-              <NumberInput label="Passes in a row" min={1} max={100} allowDecimal={false} placeholder={String(HEALTH_CHECK_DEFAULTS.healthy_threshold)} {...input('healthy_threshold')} />
+              <NumberInput
+                label="Interval (s)"
+                min={0.1}
+                step={0.5}
+                decimalScale={2}
+                placeholder={String(HEALTH_CHECK_DEFAULTS.interval_s)}
+                {...input('interval_s')}
+              />
+              <NumberInput
+                label="Timeout (s)"
+                min={0.1}
+                step={0.5}
+                decimalScale={2}
+                placeholder={String(HEALTH_CHECK_DEFAULTS.timeout_s)}
+                {...input('timeout_s')}
+              />
+              <NumberInput
+                label="Passes in a row"
+                min={1}
+                max={100}
+                allowDecimal={false}
+                placeholder={String(HEALTH_CHECK_DEFAULTS.healthy_threshold)}
+                {...input('healthy_threshold')}
+              />
             </Group>
             <Text size="xs" c="dimmed" mt={6}>
               A GET of the path on the port; a 2xx or 3xx answer passes.

@@ -23,7 +23,9 @@ export function DeployDialog({ service, opened, onClose }: { service: Service; o
     mode: 'controlled',
     initialValues: { base: service.base, command: commandText(service.command), environment: [] },
     validateInputOnChange: true,
-    validate: { environment: (v) => pairsError(v, ENV_NAME, 'Variable', 'letters, digits and _, not starting with a digit') },
+    validate: {
+      environment: (v) => pairsError(v, ENV_NAME, 'Variable', 'letters, digits and _, not starting with a digit'),
+    },
   });
 
   useEffect(() => {
@@ -53,13 +55,25 @@ export function DeployDialog({ service, opened, onClose }: { service: Service; o
   const current = Object.entries(service.environment);
   const pending = deploy.isPending;
   return (
-    <Modal opened={opened} onClose={() => !pending && onClose()} title={`Deploy ${service.name}`} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={() => !pending && onClose()}
+      title={`Deploy ${service.name}`}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={submit} noValidate aria-label={`Deploy ${service.name}`}>
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
-            The next color starts beside the live one and takes the URL once it passes its health check; if it fails, the live color keeps serving. Changes here stay in the service’s spec.
+            The next color starts beside the live one and takes the URL once it passes its health check; if it fails,
+            the live color keeps serving. Changes here stay in the service’s spec.
           </Text>
-          <Select label="Base" data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: b.name }))} {...form.getInputProps('base')} errorProps={{ role: 'alert' }} />
+          <Select
+            label="Base"
+            data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: b.name }))}
+            {...form.getInputProps('base')}
+            errorProps={{ role: 'alert' }}
+          />
           <TextInput
             label="Command"
             description="Run with sh -c; leave it as it is to keep the current one."

@@ -30,9 +30,22 @@ export const inProgress = (d: Deployment) => !FINAL_DEPLOYMENT_STATUSES.includes
 
 function bullet(d: Deployment) {
   if (inProgress(d)) return <Loader size={14} color={STATUS_COLOR[d.status]} aria-hidden />;
-  const Icon = d.status === 'failed' ? IconX : d.status === 'live' ? IconCheck : d.kind === 'rollback' ? IconArrowBackUp : IconRocket;
+  const Icon =
+    d.status === 'failed'
+      ? IconX
+      : d.status === 'live'
+        ? IconCheck
+        : d.kind === 'rollback'
+          ? IconArrowBackUp
+          : IconRocket;
   return (
-    <ThemeIcon size={20} radius="xl" color={STATUS_COLOR[d.status]} variant={d.status === 'live' ? 'filled' : 'light'} aria-hidden>
+    <ThemeIcon
+      size={20}
+      radius="xl"
+      color={STATUS_COLOR[d.status]}
+      variant={d.status === 'live' ? 'filled' : 'light'}
+      aria-hidden
+    >
       <Icon size={12} />
     </ThemeIcon>
   );

@@ -1,4 +1,20 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Card, Center, Code, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Code,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArrowBackUp, IconExternalLink, IconRocket, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -23,7 +39,14 @@ function ServiceUrl({ service }: { service: Service }) {
   };
   return (
     <Group gap="xs" wrap="nowrap">
-      <Anchor href={service.url} target="_blank" rel="noopener" fw={500} style={{ wordBreak: 'break-all' }} aria-label={`Open ${service.url} in the browser`}>
+      <Anchor
+        href={service.url}
+        target="_blank"
+        rel="noopener"
+        fw={500}
+        style={{ wordBreak: 'break-all' }}
+        aria-label={`Open ${service.url} in the browser`}
+      >
         <Group gap={4} wrap="nowrap" component="span">
           {service.url}
           <IconExternalLink size={16} aria-hidden />
@@ -62,12 +85,20 @@ export function ServiceCard({ service }: { service: Service }) {
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: `Delete the service ${service.name}?`,
-      children: <Text size="sm">Its boxes ({boxes.join(', ') || 'none now'}), its URL and its deployment history go with it. This cannot be undone.</Text>,
+      children: (
+        <Text size="sm">
+          Its boxes ({boxes.join(', ') || 'none now'}), its URL and its deployment history go with it. This cannot be
+          undone.
+        </Text>
+      ),
       labels: { confirm: 'Delete service', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => {
         setFailure(null);
-        remove.mutate(service.name, { onSuccess: () => notifyDone(`Deleted ${service.name}`, 'Its boxes and URL are gone.'), onError: (error) => setFailure({ what: 'delete', error }) });
+        remove.mutate(service.name, {
+          onSuccess: () => notifyDone(`Deleted ${service.name}`, 'Its boxes and URL are gone.'),
+          onError: (error) => setFailure({ what: 'delete', error }),
+        });
       },
     });
 
@@ -79,7 +110,12 @@ export function ServiceCard({ service }: { service: Service }) {
             <Group gap="sm">
               <Title order={3}>{service.name}</Title>
               {active ? (
-                <Badge color={active.color === 'blue' ? 'blue' : 'green'} variant="filled" role="status" aria-label={`Live color: ${active.color}`}>
+                <Badge
+                  color={active.color === 'blue' ? 'blue' : 'green'}
+                  variant="filled"
+                  role="status"
+                  aria-label={`Live color: ${active.color}`}
+                >
                   live: {active.color}
                 </Badge>
               ) : (
@@ -88,7 +124,11 @@ export function ServiceCard({ service }: { service: Service }) {
                 </Badge>
               )}
               {current && (
-                <Badge color={STATUS_COLOR[current.status]} variant="light" leftSection={<Loader size={10} color={STATUS_COLOR[current.status]} />}>
+                <Badge
+                  color={STATUS_COLOR[current.status]}
+                  variant="light"
+                  leftSection={<Loader size={10} color={STATUS_COLOR[current.status]} />}
+                >
                   {current.kind === 'rollback' ? 'rolling back' : 'deploying'} {current.color}
                 </Badge>
               )}
@@ -96,16 +136,37 @@ export function ServiceCard({ service }: { service: Service }) {
             <ServiceUrl service={service} />
           </Stack>
           <Group gap="xs" wrap="nowrap">
-            <Button leftSection={<IconRocket size={16} />} onClick={() => setDeploying(true)} aria-label={`Deploy ${service.name}`}>
+            <Button
+              leftSection={<IconRocket size={16} />}
+              onClick={() => setDeploying(true)}
+              aria-label={`Deploy ${service.name}`}
+            >
               Deploy
             </Button>
-            <Tooltip label={canRollBack ? 'Go back to the previous live deployment' : 'No earlier live deployment to go back to'}>
-              <Button variant="default" leftSection={<IconArrowBackUp size={16} />} onClick={startRollback} loading={rollback.isPending} disabled={!canRollBack} aria-label={`Roll back ${service.name}`}>
+            <Tooltip
+              label={
+                canRollBack ? 'Go back to the previous live deployment' : 'No earlier live deployment to go back to'
+              }
+            >
+              <Button
+                variant="default"
+                leftSection={<IconArrowBackUp size={16} />}
+                onClick={startRollback}
+                loading={rollback.isPending}
+                disabled={!canRollBack}
+                aria-label={`Roll back ${service.name}`}
+              >
                 Roll back
               </Button>
             </Tooltip>
             <Tooltip label={`Delete ${service.name}`}>
-              <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Delete service ${service.name}`} onClick={confirmDelete}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size="lg"
+                aria-label={`Delete service ${service.name}`}
+                onClick={confirmDelete}
+              >
                 <IconTrash size={18} />
               </ActionIcon>
             </Tooltip>
@@ -114,12 +175,20 @@ export function ServiceCard({ service }: { service: Service }) {
 
         {current && (
           // A live region of its own (an Alert would name itself by its title and announce as an alert).
-          <Paper withBorder p="sm" radius="md" role="status" aria-label={`Progress of ${service.name}`} style={{ borderLeft: `4px solid var(--mantine-color-${STATUS_COLOR[current.status]}-filled)` }}>
+          <Paper
+            withBorder
+            p="sm"
+            radius="md"
+            role="status"
+            aria-label={`Progress of ${service.name}`}
+            style={{ borderLeft: `4px solid var(--mantine-color-${STATUS_COLOR[current.status]}-filled)` }}
+          >
             <Group gap="sm" wrap="nowrap" align="start">
               <Loader size="sm" color={STATUS_COLOR[current.status]} mt={2} />
               <div>
                 <Text fw={500} size="sm">
-                  {current.kind === 'rollback' ? 'Rolling back' : 'Deploying'} to {current.color}: {STATUS_LABEL[current.status]}
+                  {current.kind === 'rollback' ? 'Rolling back' : 'Deploying'} to {current.color}:{' '}
+                  {STATUS_LABEL[current.status]}
                 </Text>
                 <Text size="sm">{current.step ?? 'Waiting for its turn…'}</Text>
               </div>
@@ -127,7 +196,14 @@ export function ServiceCard({ service }: { service: Service }) {
           </Paper>
         )}
         {failure && (
-          <Alert color="red" role="alert" title={`Could not ${failure.what} ${service.name}`} withCloseButton closeButtonLabel="Dismiss" onClose={() => setFailure(null)}>
+          <Alert
+            color="red"
+            role="alert"
+            title={`Could not ${failure.what} ${service.name}`}
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setFailure(null)}
+          >
             {describeError(failure.error)}
           </Alert>
         )}
@@ -137,7 +213,8 @@ export function ServiceCard({ service }: { service: Service }) {
             Command: {service.command ? <Code>{commandText(service.command)}</Code> : 'the base’s own'}
           </Text>
           <Text size="sm" c="dimmed">
-            Base {service.base} · port {service.port} · health check <Code>GET {service.health_check.path}</Code> every {service.health_check.interval_s} s, {service.health_check.healthy_threshold} in a row · access{' '}
+            Base {service.base} · port {service.port} · health check <Code>GET {service.health_check.path}</Code> every{' '}
+            {service.health_check.interval_s} s, {service.health_check.healthy_threshold} in a row · access{' '}
             {service.url_settings.auth}
           </Text>
         </Stack>
@@ -145,7 +222,13 @@ export function ServiceCard({ service }: { service: Service }) {
           <Group gap="xs">
             <Text size="sm">Boxes:</Text>
             {boxes.map((b) => (
-              <Anchor key={b} component={Link} to={paths.box(service.project, b)} size="sm" aria-label={`Open box ${b}`}>
+              <Anchor
+                key={b}
+                component={Link}
+                to={paths.box(service.project, b)}
+                size="sm"
+                aria-label={`Open box ${b}`}
+              >
                 {b}
               </Anchor>
             ))}
@@ -165,7 +248,12 @@ export function ServiceCard({ service }: { service: Service }) {
             {describeError(deployments.error)}
           </Alert>
         )}
-        {deployments.data && (items.length ? <DeploymentTimeline service={service.name} items={items} /> : <Text size="sm">No deployments yet: press Deploy.</Text>)}
+        {deployments.data &&
+          (items.length ? (
+            <DeploymentTimeline service={service.name} items={items} />
+          ) : (
+            <Text size="sm">No deployments yet: press Deploy.</Text>
+          ))}
       </Stack>
       <DeployDialog service={service} opened={deploying} onClose={() => setDeploying(false)} />
     </Card>

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EMPTY_SERVICE, createBody, deployBody, nameError, portError, rangeError, serviceFieldOfPath } from './service-form';
+import {
+  EMPTY_SERVICE,
+  createBody,
+  deployBody,
+  nameError,
+  portError,
+  rangeError,
+  serviceFieldOfPath,
+} from './service-form';
 
 test('a name follows the schema: a DNS label short enough for NAME-green', () => {
   assert.equal(nameError('web'), null);
@@ -30,16 +38,34 @@ test("a problem's path names its field", () => {
 });
 
 test('the create body sends the command through sh -c and only the health settings that differ from the defaults', () => {
-  const body = createBody({ ...EMPTY_SERVICE, name: 'web', port: 8080, command: 'exec httpd -f -p 8080', environment: [{ key: 'VERSION', value: '1' }], interval_s: 0.2, auth: 'public' });
-  assert.deepEqual(body, { name: 'web', port: 8080, auth: 'public', command: ['sh', '-c', 'exec httpd -f -p 8080'], environment: { VERSION: '1' }, health_check: { interval_s: 0.2 } });
+  const body = createBody({
+    ...EMPTY_SERVICE,
+    name: 'web',
+    port: 8080,
+    command: 'exec httpd -f -p 8080',
+    environment: [{ key: 'VERSION', value: '1' }],
+    interval_s: 0.2,
+    auth: 'public',
+  });
+  assert.deepEqual(body, {
+    name: 'web',
+    port: 8080,
+    auth: 'public',
+    command: ['sh', '-c', 'exec httpd -f -p 8080'],
+    environment: { VERSION: '1' },
+    health_check: { interval_s: 0.2 },
+  });
 });
 
 test('a deploy sends only what changed', () => {
   const current = { base: 'default', command: ['sh', '-c', 'exec httpd'] };
   assert.deepEqual(deployBody({ base: 'default', command: 'exec httpd', environment: [] }, current), {});
-  assert.deepEqual(deployBody({ base: 'alpine', command: 'exec httpd -v', environment: [{ key: 'VERSION', value: '2' }] }, current), {
-    base: 'alpine',
-    command: ['sh', '-c', 'exec httpd -v'],
-    environment: { VERSION: '2' },
-  });
+  assert.deepEqual(
+    deployBody({ base: 'alpine', command: 'exec httpd -v', environment: [{ key: 'VERSION', value: '2' }] }, current),
+    {
+      base: 'alpine',
+      command: ['sh', '-c', 'exec httpd -v'],
+      environment: { VERSION: '2' },
+    },
+  );
 });

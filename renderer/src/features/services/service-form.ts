@@ -1,5 +1,12 @@
 import { ENV_NAME_PATTERN } from '../../../../shared/schemas/common';
-import { HEALTH_CHECK_DEFAULTS, HealthCheck, SERVICE_NAME_MAX, ServiceName, type DeployRequest, type ServiceCreate } from '../../../../shared/schemas/services';
+import {
+  HEALTH_CHECK_DEFAULTS,
+  HealthCheck,
+  SERVICE_NAME_MAX,
+  ServiceName,
+  type DeployRequest,
+  type ServiceCreate,
+} from '../../../../shared/schemas/services';
 
 export const SERVICE_NAME = new RegExp(ServiceName.pattern!);
 export const ENV_NAME = new RegExp(ENV_NAME_PATTERN);
@@ -12,7 +19,8 @@ export interface Pair {
   value: string;
 }
 
-const pairsToMap = (pairs: Pair[]) => Object.fromEntries(pairs.filter((p) => p.key.trim() !== '').map((p) => [p.key.trim(), p.value]));
+const pairsToMap = (pairs: Pair[]) =>
+  Object.fromEntries(pairs.filter((p) => p.key.trim() !== '').map((p) => [p.key.trim(), p.value]));
 
 export interface ServiceValues {
   name: string;
@@ -49,7 +57,8 @@ export function serviceFieldOfPath(path: string): ServiceField | null {
   if (p.startsWith('command')) return 'command';
   if (p.startsWith('environment')) return 'environment';
   if (p === 'health_check.path') return 'health_path';
-  if (p === 'health_check.interval_s' || p === 'health_check.timeout_s' || p === 'health_check.healthy_threshold') return p.slice('health_check.'.length) as ServiceField;
+  if (p === 'health_check.interval_s' || p === 'health_check.timeout_s' || p === 'health_check.healthy_threshold')
+    return p.slice('health_check.'.length) as ServiceField;
   return null;
 }
 
@@ -99,15 +108,21 @@ export function createBody(v: ServiceValues): ServiceCreate {
   if (Object.keys(env).length) body.environment = env;
   const health: NonNullable<ServiceCreate['health_check']> = {};
   if (v.health_path !== HEALTH_CHECK_DEFAULTS.path) health.path = v.health_path;
-  if (v.interval_s !== '' && Number(v.interval_s) !== HEALTH_CHECK_DEFAULTS.interval_s) health.interval_s = Number(v.interval_s);
-  if (v.timeout_s !== '' && Number(v.timeout_s) !== HEALTH_CHECK_DEFAULTS.timeout_s) health.timeout_s = Number(v.timeout_s);
-  if (v.healthy_threshold !== '' && Number(v.healthy_threshold) !== HEALTH_CHECK_DEFAULTS.healthy_threshold) health.healthy_threshold = Number(v.healthy_threshold);
+  if (v.interval_s !== '' && Number(v.interval_s) !== HEALTH_CHECK_DEFAULTS.interval_s)
+    health.interval_s = Number(v.interval_s);
+  if (v.timeout_s !== '' && Number(v.timeout_s) !== HEALTH_CHECK_DEFAULTS.timeout_s)
+    health.timeout_s = Number(v.timeout_s);
+  if (v.healthy_threshold !== '' && Number(v.healthy_threshold) !== HEALTH_CHECK_DEFAULTS.healthy_threshold)
+    health.healthy_threshold = Number(v.healthy_threshold);
   if (Object.keys(health).length) body.health_check = health;
   return body;
 }
 
 /** The body of a deploy: only what changes (environment merges over the service's on the core). */
-export function deployBody(v: { base: string | null; command: string; environment: Pair[] }, current: { base: string; command: string[] | null }): DeployRequest {
+export function deployBody(
+  v: { base: string | null; command: string; environment: Pair[] },
+  current: { base: string; command: string[] | null },
+): DeployRequest {
   const body: DeployRequest = {};
   if (v.base && v.base !== current.base) body.base = v.base;
   const command = commandOf(v.command);

@@ -21,7 +21,8 @@ export function ServicesPage() {
         </Button>
       </Group>
       <Text size="sm" c="dimmed" maw={900}>
-        A service runs your command as a box and serves it at a stable URL. A deploy starts the new version as the other color (blue or green) beside the live one; the URL switches only once it passes its health check.
+        A service runs your command as a box and serves it at a stable URL. A deploy starts the new version as the other
+        color (blue or green) beside the live one; the URL switches only once it passes its health check.
       </Text>
       {services.isPending && (
         <Center role="status">
@@ -38,7 +39,8 @@ export function ServicesPage() {
           <Paper withBorder p="lg" maw={900}>
             <Text>No services in {project} yet.</Text>
             <Text size="sm" c="dimmed" mt={4}>
-              Press “Create service”, or from a terminal: <Code>box service create web --port 8080 --command 'exec httpd -f -p 8080'</Code>
+              Press “Create service”, or from a terminal:{' '}
+              <Code>box service create web --port 8080 --command 'exec httpd -f -p 8080'</Code>
             </Text>
           </Paper>
         ) : (

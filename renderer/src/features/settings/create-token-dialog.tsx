@@ -28,7 +28,13 @@ function Secret({ created, onClose }: { created: TokenCreated; onClose(): void }
         </Code>
         <CopyButton value={created.token}>
           {({ copied, copy }) => (
-            <Button size="xs" variant={copied ? 'light' : 'filled'} color={copied ? 'green' : undefined} leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />} onClick={copy}>
+            <Button
+              size="xs"
+              variant={copied ? 'light' : 'filled'}
+              color={copied ? 'green' : undefined}
+              leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+              onClick={copy}
+            >
               {copied ? 'Copied' : 'Copy token'}
             </Button>
           )}
@@ -48,7 +54,8 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
     initialValues: { name: '', scopes: ['read'], project: '' },
     validateInputOnChange: true,
     validate: {
-      name: (v) => (v.trim() === '' ? 'A name says what the token is for' : v.length > 100 ? 'At most 100 characters' : null),
+      name: (v) =>
+        v.trim() === '' ? 'A name says what the token is for' : v.length > 100 ? 'At most 100 characters' : null,
       scopes: (v) => (v.length === 0 ? 'Pick at least one scope' : null),
       project: (v) => (v === '' || DNS_LABEL.test(v) ? null : 'A project name: lower-case letters, digits and hyphens'),
     },
@@ -59,15 +66,28 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
     form.reset();
   }, [opened]);
 
-  const submit = form.onSubmit((v) => create.mutate({ name: v.name.trim(), scopes: v.scopes as Scope[], ...(v.project ? { project: v.project } : {}) }));
+  const submit = form.onSubmit((v) =>
+    create.mutate({ name: v.name.trim(), scopes: v.scopes as Scope[], ...(v.project ? { project: v.project } : {}) }),
+  );
   return (
-    <Modal opened={opened} onClose={onClose} title={create.data ? `Token ${create.data.name} created` : 'Create a token'} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={create.data ? `Token ${create.data.name} created` : 'Create a token'}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {create.data ? (
         <Secret created={create.data} onClose={onClose} />
       ) : (
         <form onSubmit={submit} noValidate aria-label="Create a token">
           <Stack gap="sm">
-            <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} errorProps={{ role: 'alert' }} />
+            <TextInput
+              label="Name"
+              required
+              data-autofocus
+              {...form.getInputProps('name')}
+              errorProps={{ role: 'alert' }}
+            />
             <Checkbox.Group label="Scopes" required {...form.getInputProps('scopes')} errorProps={{ role: 'alert' }}>
               <Stack gap={4} mt={4}>
                 {SCOPES.map((s) => (
@@ -75,7 +95,12 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
                 ))}
               </Stack>
             </Checkbox.Group>
-            <TextInput label="Project" description="Only this project; empty: all projects" {...form.getInputProps('project')} errorProps={{ role: 'alert' }} />
+            <TextInput
+              label="Project"
+              description="Only this project; empty: all projects"
+              {...form.getInputProps('project')}
+              errorProps={{ role: 'alert' }}
+            />
             {create.isError && (
               <Alert color="red" role="alert" title="Could not create the token">
                 {describeError(create.error)}

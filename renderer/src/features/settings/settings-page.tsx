@@ -1,4 +1,15 @@
-import { Alert, Code, Paper, SegmentedControl, Stack, Table, Text, Title, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import {
+  Alert,
+  Code,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Title,
+  useMantineColorScheme,
+  type MantineColorScheme,
+} from '@mantine/core';
 import { describeError } from '../../api/session';
 import { useSystem } from '../../api/system';
 import { TokensPanel } from './tokens-panel';
@@ -16,11 +27,21 @@ function EnginePanel() {
     ? [
         ['Core version', s.version],
         ['Data directory', s.data_dir],
-        ['Engine', `${s.engine.name} ${s.engine.version ?? ''}${s.engine.api_version ? ` (API ${s.engine.api_version})` : ''}`],
+        [
+          'Engine',
+          `${s.engine.name} ${s.engine.version ?? ''}${s.engine.api_version ? ` (API ${s.engine.api_version})` : ''}`,
+        ],
         ['Engine state', s.engine.up ? 'reachable' : 'unreachable'],
         ['CPUs', s.engine.cpus === null ? '—' : String(s.engine.cpus)],
         ['Memory', s.engine.memory_bytes === null ? '—' : `${(s.engine.memory_bytes / 1024 ** 3).toFixed(1)} GiB`],
-        ['Storage limits', s.engine.storage_limit === null ? '—' : s.engine.storage_limit ? 'enforced' : 'recorded, not enforced by this engine'],
+        [
+          'Storage limits',
+          s.engine.storage_limit === null
+            ? '—'
+            : s.engine.storage_limit
+              ? 'enforced'
+              : 'recorded, not enforced by this engine',
+        ],
       ]
     : [];
   return (

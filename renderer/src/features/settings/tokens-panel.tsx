@@ -1,4 +1,17 @@
-import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -79,7 +92,12 @@ export function TokensPanel({ headingId }: { headingId: string }) {
                 <Table.Td>{t.last_used_at ? new Date(t.last_used_at).toLocaleString() : 'never'}</Table.Td>
                 <Table.Td>
                   <Tooltip label="Revoke">
-                    <ActionIcon variant="subtle" color="red" aria-label={`Revoke ${t.name}`} onClick={() => confirmRevoke(t)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Revoke ${t.name}`}
+                      onClick={() => confirmRevoke(t)}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Tooltip>

@@ -36,7 +36,14 @@ function keyOf(n: LineageNode): string {
 function Children({ nodes, ...rest }: TreeProps) {
   if (nodes.length === 0) return null;
   return (
-    <List listStyleType="none" spacing={4} mt={4} ml={11} pl="md" style={{ borderLeft: '1px solid var(--mantine-color-default-border)' }}>
+    <List
+      listStyleType="none"
+      spacing={4}
+      mt={4}
+      ml={11}
+      pl="md"
+      style={{ borderLeft: '1px solid var(--mantine-color-default-border)' }}
+    >
       {nodes.map((n) => (
         <Node key={keyOf(n)} node={n} {...rest} />
       ))}
@@ -74,7 +81,13 @@ function Node({ node, ...rest }: { node: LineageNode } & Omit<TreeProps, 'nodes'
               {node.box.name} (this box)
             </Text>
           ) : (
-            <Text component={Link} to={paths.box(rest.project, node.box.name)} size="sm" c="blue" aria-label={`Box ${node.box.name}`}>
+            <Text
+              component={Link}
+              to={paths.box(rest.project, node.box.name)}
+              size="sm"
+              c="blue"
+              aria-label={`Box ${node.box.name}`}
+            >
               {node.box.name}
             </Text>
           )}
@@ -89,10 +102,17 @@ function Node({ node, ...rest }: { node: LineageNode } & Omit<TreeProps, 'nodes'
     <List.Item>
       <Menu position="bottom-start" withinPortal>
         <Menu.Target>
-          <Button variant="subtle" size="compact-sm" px={4} leftSection={<IconCamera size={16} />} aria-label={`Snapshot ${s.name}`}>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            px={4}
+            leftSection={<IconCamera size={16} />}
+            aria-label={`Snapshot ${s.name}`}
+          >
             {s.name}
             <Text span size="xs" c="dimmed" ml="xs">
-              {s.box} · {formatBytes(s.size_bytes)} · <time dateTime={s.created_at}>{new Date(s.created_at).toLocaleString()}</time>
+              {s.box} · {formatBytes(s.size_bytes)} ·{' '}
+              <time dateTime={s.created_at}>{new Date(s.created_at).toLocaleString()}</time>
             </Text>
           </Button>
         </Menu.Target>

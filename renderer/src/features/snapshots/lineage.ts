@@ -14,18 +14,24 @@ const byCreated = (a: Snapshot, b: Snapshot) => a.created_at.localeCompare(b.cre
  * each snapshot the boxes whose root comes from it (forks, restores). Roots
  * are bases (a parent_id that is not a snapshot of the project).
  */
-export function buildLineage(box: Pick<Box, 'name' | 'status' | 'base' | 'origin'>, snapshots: Snapshot[], boxes: Pick<Box, 'name' | 'status' | 'origin'>[]): LineageNode[] {
+export function buildLineage(
+  box: Pick<Box, 'name' | 'status' | 'base' | 'origin'>,
+  snapshots: Snapshot[],
+  boxes: Pick<Box, 'name' | 'status' | 'origin'>[],
+): LineageNode[] {
   const byId = new Map(snapshots.map((s) => [s.id, s]));
   const included = new Set<string>();
   const seeds = snapshots.filter((s) => s.box === box.name).map((s) => s.id);
   if (box.origin && byId.has(box.origin)) seeds.push(box.origin);
   for (const seed of seeds) {
     // Up the parents until a base (or a snapshot already seen).
-    for (let id: string | null = seed; id && byId.has(id) && !included.has(id); id = byId.get(id)!.parent_id) included.add(id);
+    for (let id: string | null = seed; id && byId.has(id) && !included.has(id); id = byId.get(id)!.parent_id)
+      included.add(id);
   }
 
   const nodes = new Map<string, Extract<LineageNode, { kind: 'snapshot' }>>();
-  for (const s of [...included].map((id) => byId.get(id)!).sort(byCreated)) nodes.set(s.id, { kind: 'snapshot', snapshot: s, children: [] });
+  for (const s of [...included].map((id) => byId.get(id)!).sort(byCreated))
+    nodes.set(s.id, { kind: 'snapshot', snapshot: s, children: [] });
   const roots = new Map<string, Extract<LineageNode, { kind: 'base' }>>();
   const root = (name: string) => {
     let r = roots.get(name);
@@ -38,7 +44,8 @@ export function buildLineage(box: Pick<Box, 'name' | 'status' | 'base' | 'origin
   }
 
   const others = boxes.filter((b) => b.name !== box.name).sort((a, b) => a.name.localeCompare(b.name));
-  for (const b of others) if (b.origin && nodes.has(b.origin)) nodes.get(b.origin)!.children.push({ kind: 'box', box: b, current: false });
+  for (const b of others)
+    if (b.origin && nodes.has(b.origin)) nodes.get(b.origin)!.children.push({ kind: 'box', box: b, current: false });
   const self: LineageNode = { kind: 'box', box, current: true };
   if (box.origin && nodes.has(box.origin)) nodes.get(box.origin)!.children.push(self);
   else root(box.base ?? 'unknown base').children.push(self);

@@ -27,17 +27,42 @@ interface NameDialogProps {
 }
 
 /** A dialog asking for one name (a fork's box, a base), checked by the DNS-label rule as you type. */
-export function NameDialog({ opened, title, label, description, submitLabel, pendingText, errorTitle, pending, error, onSubmit, onClose }: NameDialogProps) {
+export function NameDialog({
+  opened,
+  title,
+  label,
+  description,
+  submitLabel,
+  pendingText,
+  errorTitle,
+  pending,
+  error,
+  onSubmit,
+  onClose,
+}: NameDialogProps) {
   const form = useForm({ initialValues: { name: '' }, validateInputOnChange: true, validate: { name: dnsLabelError } });
   useEffect(() => {
     if (opened) form.reset();
   }, [opened]);
   return (
-    <Modal opened={opened} onClose={() => !pending && onClose()} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={() => !pending && onClose()}
+      title={title}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form noValidate aria-label={title} onSubmit={form.onSubmit((v) => onSubmit(v.name))}>
         <Stack>
           <Text size="sm">{description}</Text>
-          <TextInput label={label} description="lower-case letters, digits and hyphens" required data-autofocus autoComplete="off" {...form.getInputProps('name')} errorProps={{ role: 'alert' }} />
+          <TextInput
+            label={label}
+            description="lower-case letters, digits and hyphens"
+            required
+            data-autofocus
+            autoComplete="off"
+            {...form.getInputProps('name')}
+            errorProps={{ role: 'alert' }}
+          />
           {error !== null && error !== undefined && (
             <Alert color="red" role="alert" title={errorTitle}>
               {describeError(error)}

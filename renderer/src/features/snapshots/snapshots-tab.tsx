@@ -6,7 +6,13 @@ import type { Snapshot } from '../../../../shared/schemas/snapshots';
 import { useCreateBase } from '../../api/bases';
 import { useBoxes } from '../../api/boxes';
 import { describeError } from '../../api/session';
-import { useDeleteSnapshot, useForkSnapshot, useProjectSnapshots, useRestoreBox, useTakeSnapshot } from '../../api/snapshots';
+import {
+  useDeleteSnapshot,
+  useForkSnapshot,
+  useProjectSnapshots,
+  useRestoreBox,
+  useTakeSnapshot,
+} from '../../api/snapshots';
 import { notifyDone } from '../../app/notify';
 import type { DetailTabProps } from '../boxes/detail-tabs';
 import { buildLineage } from './lineage';
@@ -27,7 +33,10 @@ export function SnapshotsTab({ box }: DetailTabProps) {
   const [dialog, setDialog] = useState<{ action: 'fork' | 'base'; snapshot: Snapshot } | null>(null);
   const [failure, setFailure] = useState<{ title: string; error: unknown } | null>(null);
 
-  const lineage = useMemo(() => buildLineage(box, snapshots.data ?? [], boxes.data ?? []), [box, snapshots.data, boxes.data]);
+  const lineage = useMemo(
+    () => buildLineage(box, snapshots.data ?? [], boxes.data ?? []),
+    [box, snapshots.data, boxes.data],
+  );
   const own = (snapshots.data ?? []).filter((s) => s.box === box.name).length;
   const nameError = name === '' ? null : dnsLabelError(name);
 
@@ -51,31 +60,64 @@ export function SnapshotsTab({ box }: DetailTabProps) {
     } else if (action === 'restore')
       modals.openConfirmModal({
         title: `Restore ${box.name} to ${s.name}?`,
-        children: <Text size="sm">The box's root becomes this snapshot's; a running box restarts. Files changed since the snapshot are lost unless you take a snapshot first.</Text>,
+        children: (
+          <Text size="sm">
+            The box's root becomes this snapshot's; a running box restarts. Files changed since the snapshot are lost
+            unless you take a snapshot first.
+          </Text>
+        ),
         labels: { confirm: 'Restore', cancel: 'Cancel' },
         confirmProps: { color: 'orange' },
         onConfirm: () =>
           restore.mutate(
             { box: box.name, snapshot: s },
-            { onSuccess: (b) => notifyDone(`Restored ${b.name}`, `${b.name}'s root is ${s.name}'s; it is ${b.status}.`), onError: (error) => setFailure({ title: `Could not restore ${box.name}`, error }) },
+            {
+              onSuccess: (b) => notifyDone(`Restored ${b.name}`, `${b.name}'s root is ${s.name}'s; it is ${b.status}.`),
+              onError: (error) => setFailure({ title: `Could not restore ${box.name}`, error }),
+            },
           ),
       });
     else
       modals.openConfirmModal({
         title: `Delete the snapshot ${s.name}?`,
-        children: <Text size="sm">Boxes, bases and snapshots that descend from it keep it alive: the delete is refused while they exist.</Text>,
+        children: (
+          <Text size="sm">
+            Boxes, bases and snapshots that descend from it keep it alive: the delete is refused while they exist.
+          </Text>
+        ),
         labels: { confirm: 'Delete snapshot', cancel: 'Cancel' },
         confirmProps: { color: 'red' },
         onConfirm: () =>
-          remove.mutate(s, { onSuccess: () => notifyDone(`Deleted ${s.name}`, 'The snapshot is gone.'), onError: (error) => setFailure({ title: `Could not delete ${s.name}`, error }) }),
+          remove.mutate(s, {
+            onSuccess: () => notifyDone(`Deleted ${s.name}`, 'The snapshot is gone.'),
+            onError: (error) => setFailure({ title: `Could not delete ${s.name}`, error }),
+          }),
       });
   };
 
   const submitDialog = (value: string) => {
     if (!dialog) return;
     const done = () => setDialog(null);
-    if (dialog.action === 'fork') fork.mutate({ name: value, snapshot: dialog.snapshot }, { onSuccess: (b) => (done(), notifyDone(`Created ${b.name}`, `${b.name} starts from ${dialog.snapshot.name}; it is ${b.status}.`)) });
-    else makeBase.mutate({ name: value, from_snapshot: dialog.snapshot.id }, { onSuccess: (b) => (done(), notifyDone(`Base ${b.name} made`, `New boxes can start from ${dialog.snapshot.name}'s root.`)) });
+    if (dialog.action === 'fork')
+      fork.mutate(
+        { name: value, snapshot: dialog.snapshot },
+        {
+          onSuccess: (b) => (
+            done(),
+            notifyDone(`Created ${b.name}`, `${b.name} starts from ${dialog.snapshot.name}; it is ${b.status}.`)
+          ),
+        },
+      );
+    else
+      makeBase.mutate(
+        { name: value, from_snapshot: dialog.snapshot.id },
+        {
+          onSuccess: (b) => (
+            done(),
+            notifyDone(`Base ${b.name} made`, `New boxes can start from ${dialog.snapshot.name}'s root.`)
+          ),
+        },
+      );
   };
 
   return (
@@ -90,8 +132,24 @@ export function SnapshotsTab({ box }: DetailTabProps) {
           }}
         >
           <Group align="flex-end">
-            <TextInput label="Snapshot name" description="optional; one is made up when empty" placeholder="before-upgrade" value={name} onChange={(e) => setName(e.currentTarget.value)} error={nameError} errorProps={{ role: 'alert' }} autoComplete="off" style={{ flex: 1 }} disabled={take.isPending} />
-            <Button type="submit" leftSection={<IconCamera size={16} />} loading={take.isPending} disabled={nameError !== null}>
+            <TextInput
+              label="Snapshot name"
+              description="optional; one is made up when empty"
+              placeholder="before-upgrade"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={nameError}
+              errorProps={{ role: 'alert' }}
+              autoComplete="off"
+              style={{ flex: 1 }}
+              disabled={take.isPending}
+            />
+            <Button
+              type="submit"
+              leftSection={<IconCamera size={16} />}
+              loading={take.isPending}
+              disabled={nameError !== null}
+            >
               Take snapshot
             </Button>
           </Group>
@@ -105,7 +163,14 @@ export function SnapshotsTab({ box }: DetailTabProps) {
       </Paper>
 
       {failure && (
-        <Alert color="red" role="alert" title={failure.title} withCloseButton closeButtonLabel="Dismiss" onClose={() => setFailure(null)}>
+        <Alert
+          color="red"
+          role="alert"
+          title={failure.title}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setFailure(null)}
+        >
           {describeError(failure.error)}
         </Alert>
       )}
@@ -129,7 +194,11 @@ export function SnapshotsTab({ box }: DetailTabProps) {
         </Alert>
       )}
       {snapshots.data && <LineageTree nodes={lineage} project={project} box={box.name} onAction={onAction} />}
-      {snapshots.data && own === 0 && <Text size="sm">No snapshots of {box.name} yet. A snapshot keeps its root as it is now, to restore or fork later.</Text>}
+      {snapshots.data && own === 0 && (
+        <Text size="sm">
+          No snapshots of {box.name} yet. A snapshot keeps its root as it is now, to restore or fork later.
+        </Text>
+      )}
 
       <NameDialog
         opened={dialog?.action === 'fork'}

@@ -11,7 +11,19 @@ function mib(bytes: number): string {
   return bytes >= 1024 * MIB ? `${(bytes / 1024 / MIB).toFixed(2)} GiB` : `${(bytes / MIB).toFixed(1)} MiB`;
 }
 
-function Chart({ title, caption, data, series, unit }: { title: string; caption: string; data: Record<string, number | string | null>[]; series: { name: string; color: string; label?: string }[]; unit: string }) {
+function Chart({
+  title,
+  caption,
+  data,
+  series,
+  unit,
+}: {
+  title: string;
+  caption: string;
+  data: Record<string, number | string | null>[];
+  series: { name: string; color: string; label?: string }[];
+  unit: string;
+}) {
   return (
     <Paper withBorder p="sm" component="figure" m={0} aria-label={`${title} chart`}>
       <Title order={3} size="h5">
@@ -20,7 +32,21 @@ function Chart({ title, caption, data, series, unit }: { title: string; caption:
       <Text size="sm" c="dimmed" component="figcaption" role="status" aria-label={`${title} now`}>
         {caption}
       </Text>
-      <LineChart h={160} mt="xs" data={data} dataKey="t" series={series} withDots={false} curveType="linear" unit={unit} withLegend={series.length > 1} tickLine="none" gridAxis="y" withXAxis={false} lineChartProps={{ syncId: 'stats' }} />
+      <LineChart
+        h={160}
+        mt="xs"
+        data={data}
+        dataKey="t"
+        series={series}
+        withDots={false}
+        curveType="linear"
+        unit={unit}
+        withLegend={series.length > 1}
+        tickLine="none"
+        gridAxis="y"
+        withXAxis={false}
+        lineChartProps={{ syncId: 'stats' }}
+      />
     </Paper>
   );
 }
@@ -46,7 +72,12 @@ export function StatsTab({ box }: DetailTabProps) {
       }),
     [samples],
   );
-  if (!running) return <Alert color="gray" title={`${box.name} is ${box.status}`}>Stats are measured while the box runs.</Alert>;
+  if (!running)
+    return (
+      <Alert color="gray" title={`${box.name} is ${box.status}`}>
+        Stats are measured while the box runs.
+      </Alert>
+    );
   const last = samples[samples.length - 1];
   const lastRow = data[data.length - 1];
   return (
@@ -56,10 +87,26 @@ export function StatsTab({ box }: DetailTabProps) {
           {error}
         </Alert>
       )}
-      {!last && !error && <Text c="dimmed" role="status">Waiting for the first sample…</Text>}
+      {!last && !error && (
+        <Text c="dimmed" role="status">
+          Waiting for the first sample…
+        </Text>
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Chart title="CPU" caption={last ? `${last.cpu_percent.toFixed(1)} % (100 % = one core)` : '—'} data={data} series={[{ name: 'cpu', color: 'indigo.6', label: 'CPU %' }]} unit="%" />
-        <Chart title="Memory" caption={last ? `${mib(last.memory_bytes)} of ${mib(last.memory_limit_bytes)}` : '—'} data={data} series={[{ name: 'memory', color: 'teal.6', label: 'MiB' }]} unit=" MiB" />
+        <Chart
+          title="CPU"
+          caption={last ? `${last.cpu_percent.toFixed(1)} % (100 % = one core)` : '—'}
+          data={data}
+          series={[{ name: 'cpu', color: 'indigo.6', label: 'CPU %' }]}
+          unit="%"
+        />
+        <Chart
+          title="Memory"
+          caption={last ? `${mib(last.memory_bytes)} of ${mib(last.memory_limit_bytes)}` : '—'}
+          data={data}
+          series={[{ name: 'memory', color: 'teal.6', label: 'MiB' }]}
+          unit=" MiB"
+        />
         <Chart
           title="Network"
           caption={lastRow && lastRow.rx !== null ? `in ${lastRow.rx} KiB/s, out ${lastRow.tx} KiB/s` : '—'}
@@ -70,7 +117,13 @@ export function StatsTab({ box }: DetailTabProps) {
           ]}
           unit=" KiB/s"
         />
-        <Chart title="Processes" caption={last ? `${last.pids} processes` : '—'} data={data} series={[{ name: 'pids', color: 'grape.6', label: 'pids' }]} unit="" />
+        <Chart
+          title="Processes"
+          caption={last ? `${last.pids} processes` : '—'}
+          data={data}
+          series={[{ name: 'pids', color: 'grape.6', label: 'pids' }]}
+          unit=""
+        />
       </SimpleGrid>
     </>
   );

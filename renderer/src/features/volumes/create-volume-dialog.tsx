@@ -1,4 +1,16 @@
-import { Alert, Button, Code, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  Modal,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { ApiError } from '../../../../shared/errors';
@@ -47,11 +59,29 @@ function whole(v: number | string, min: number, max: number, what: string): stri
 }
 
 /** A new volume: empty, or a clone of a volume, one of its snapshots or one of its done backups. */
-export function CreateVolumeDialog({ project, opened, onClose, preset }: { project: string; opened: boolean; onClose(): void; preset?: ClonePreset | null }) {
+export function CreateVolumeDialog({
+  project,
+  opened,
+  onClose,
+  preset,
+}: {
+  project: string;
+  opened: boolean;
+  onClose(): void;
+  preset?: ClonePreset | null;
+}) {
   const volumes = useVolumes(project, opened);
   const create = useCreateVolume(project);
   const form = useForm<Values>({
-    initialValues: { name: '', size_gb: '', backup_retention: '', source: 'empty', volume: null, snapshot: null, backup: null },
+    initialValues: {
+      name: '',
+      size_gb: '',
+      backup_retention: '',
+      source: 'empty',
+      volume: null,
+      snapshot: null,
+      backup: null,
+    },
     validateInputOnChange: true,
     validate: {
       name: dnsLabelError,
@@ -73,7 +103,8 @@ export function CreateVolumeDialog({ project, opened, onClose, preset }: { proje
   }, [opened]);
 
   const err = create.error;
-  const atField = err instanceof ApiError && ((err.errors ?? []).some((e) => fieldOf(e.path)) || err.code === 'already_exists');
+  const atField =
+    err instanceof ApiError && ((err.errors ?? []).some((e) => fieldOf(e.path)) || err.code === 'already_exists');
   const general = err && !atField ? err : null;
 
   const submit = form.onSubmit(async (v) => {
@@ -99,16 +130,49 @@ export function CreateVolumeDialog({ project, opened, onClose, preset }: { proje
     }
   });
 
-  const title = preset ? `Clone ${preset.kind === 'snapshot' ? 'a snapshot' : 'a backup'} of ${preset.volume} into a new volume` : 'Create a volume';
+  const title = preset
+    ? `Clone ${preset.kind === 'snapshot' ? 'a snapshot' : 'a backup'} of ${preset.volume} into a new volume`
+    : 'Create a volume';
   const pending = create.isPending;
   return (
-    <Modal opened={opened} onClose={() => !pending && onClose()} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={() => !pending && onClose()}
+      title={title}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={submit} noValidate aria-label={title}>
         <Stack gap="sm">
-          <TextInput label="Name" description="lower-case letters, digits and hyphens" required data-autofocus autoComplete="off" {...form.getInputProps('name')} errorProps={{ role: 'alert' }} />
+          <TextInput
+            label="Name"
+            description="lower-case letters, digits and hyphens"
+            required
+            data-autofocus
+            autoComplete="off"
+            {...form.getInputProps('name')}
+            errorProps={{ role: 'alert' }}
+          />
           <Group grow align="start">
-            <NumberInput label="Size (GB)" description="recorded; enforced where the engine can" placeholder="none" min={1} max={65536} allowDecimal={false} {...form.getInputProps('size_gb')} errorProps={{ role: 'alert' }} />
-            <NumberInput label="Backups kept" description="past it the oldest goes" placeholder={String(DEFAULT_BACKUP_RETENTION)} min={1} max={1000} allowDecimal={false} {...form.getInputProps('backup_retention')} errorProps={{ role: 'alert' }} />
+            <NumberInput
+              label="Size (GB)"
+              description="recorded; enforced where the engine can"
+              placeholder="none"
+              min={1}
+              max={65536}
+              allowDecimal={false}
+              {...form.getInputProps('size_gb')}
+              errorProps={{ role: 'alert' }}
+            />
+            <NumberInput
+              label="Backups kept"
+              description="past it the oldest goes"
+              placeholder={String(DEFAULT_BACKUP_RETENTION)}
+              min={1}
+              max={1000}
+              allowDecimal={false}
+              {...form.getInputProps('backup_retention')}
+              errorProps={{ role: 'alert' }}
+            />
           </Group>
           {preset ? (
             <Text size="sm">
@@ -127,13 +191,23 @@ export function CreateVolumeDialog({ project, opened, onClose, preset }: { proje
                 {...form.getInputProps('source')}
               />
               {form.values.source !== 'empty' && (
-                <Select label="From volume" searchable data={(volumes.data ?? []).map((v) => v.name)} nothingFoundMessage="No volume in this project" {...form.getInputProps('volume')} errorProps={{ role: 'alert' }} />
+                <Select
+                  label="From volume"
+                  searchable
+                  data={(volumes.data ?? []).map((v) => v.name)}
+                  nothingFoundMessage="No volume in this project"
+                  {...form.getInputProps('volume')}
+                  errorProps={{ role: 'alert' }}
+                />
               )}
               {form.values.source === 'snapshot' && (
                 <Select
                   label="Snapshot"
                   disabled={!from}
-                  data={(snapshots.data ?? []).map((s) => ({ value: s.id, label: `${new Date(s.created_at).toLocaleString()} (${s.id})` }))}
+                  data={(snapshots.data ?? []).map((s) => ({
+                    value: s.id,
+                    label: `${new Date(s.created_at).toLocaleString()} (${s.id})`,
+                  }))}
                   nothingFoundMessage="That volume has no snapshot"
                   {...form.getInputProps('snapshot')}
                   errorProps={{ role: 'alert' }}
@@ -143,7 +217,9 @@ export function CreateVolumeDialog({ project, opened, onClose, preset }: { proje
                 <Select
                   label="Backup"
                   disabled={!from}
-                  data={(backups.data ?? []).filter((b) => b.status === 'done').map((b) => ({ value: b.id, label: `${new Date(b.created_at).toLocaleString()} (${b.id})` }))}
+                  data={(backups.data ?? [])
+                    .filter((b) => b.status === 'done')
+                    .map((b) => ({ value: b.id, label: `${new Date(b.created_at).toLocaleString()} (${b.id})` }))}
                   nothingFoundMessage="That volume has no done backup"
                   {...form.getInputProps('backup')}
                   errorProps={{ role: 'alert' }}

@@ -16,16 +16,40 @@ test('a mount path must be absolute, not the root, not in the kernel trees and w
 
 test('mount rows need a volume each, and neither a volume nor a path twice', () => {
   assert.equal(mountsError([]), null);
-  assert.equal(mountsError([{ name: 'a', path: '/a', read_only: false }, { name: 'b', path: '/b', read_only: true }]), null);
+  assert.equal(
+    mountsError([
+      { name: 'a', path: '/a', read_only: false },
+      { name: 'b', path: '/b', read_only: true },
+    ]),
+    null,
+  );
   assert.match(mountsError([{ name: null, path: '/a', read_only: false }]) ?? '', /Mount 1: pick a volume/);
   assert.match(mountsError([{ name: 'a', path: 'a', read_only: false }]) ?? '', /Mount 1: An absolute path/);
-  assert.match(mountsError([{ name: 'a', path: '/a', read_only: false }, { name: 'a', path: '/b', read_only: false }]) ?? '', /a is mounted twice/);
-  assert.match(mountsError([{ name: 'a', path: '/x', read_only: false }, { name: 'b', path: '/x', read_only: false }]) ?? '', /\/x is used twice/);
+  assert.match(
+    mountsError([
+      { name: 'a', path: '/a', read_only: false },
+      { name: 'a', path: '/b', read_only: false },
+    ]) ?? '',
+    /a is mounted twice/,
+  );
+  assert.match(
+    mountsError([
+      { name: 'a', path: '/x', read_only: false },
+      { name: 'b', path: '/x', read_only: false },
+    ]) ?? '',
+    /\/x is used twice/,
+  );
 });
 
 test('rows become data_mounts, read_only only when set', () => {
-  assert.deepEqual(rowsToMounts([{ name: 'a', path: '/a', read_only: false }, { name: 'b', path: '/b', read_only: true }]), [
-    { name: 'a', path: '/a' },
-    { name: 'b', path: '/b', read_only: true },
-  ]);
+  assert.deepEqual(
+    rowsToMounts([
+      { name: 'a', path: '/a', read_only: false },
+      { name: 'b', path: '/b', read_only: true },
+    ]),
+    [
+      { name: 'a', path: '/a' },
+      { name: 'b', path: '/b', read_only: true },
+    ],
+  );
 });

@@ -1,4 +1,18 @@
-import { ActionIcon, Badge, Button, Center, Code, Group, Loader, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Center,
+  Code,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArchive, IconCopy, IconDownload, IconRestore, IconTrash } from '@tabler/icons-react';
 import type { Volume, VolumeBackup } from '../../../../shared/schemas/volumes';
@@ -75,7 +89,13 @@ export function VolumeBackupsSection({ volume, onRestore, onClone, onFailure }: 
         <Title order={3} size="h4">
           Backups
         </Title>
-        <Button size="xs" variant="default" leftSection={<IconArchive size={14} />} loading={start.isPending} onClick={() => start.mutate(undefined, { onError: (e) => onFailure(`Could not back up ${volume.name}`, e) })}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconArchive size={14} />}
+          loading={start.isPending}
+          onClick={() => start.mutate(undefined, { onError: (e) => onFailure(`Could not back up ${volume.name}`, e) })}
+        >
           Back up now
         </Button>
       </Group>
@@ -122,24 +142,45 @@ export function VolumeBackupsSection({ volume, onRestore, onClone, onFailure }: 
                     {b.status === 'done' && (
                       <>
                         <Tooltip label="Download the .tar.gz">
-                          <ActionIcon variant="subtle" aria-label={`Download backup ${b.id}`} loading={download.isPending && download.variables?.id === b.id} onClick={() => download.mutate(b, { onError: (e) => onFailure(`Could not download backup ${b.id}`, e) })}>
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={`Download backup ${b.id}`}
+                            loading={download.isPending && download.variables?.id === b.id}
+                            onClick={() =>
+                              download.mutate(b, { onError: (e) => onFailure(`Could not download backup ${b.id}`, e) })
+                            }
+                          >
                             <IconDownload size={16} />
                           </ActionIcon>
                         </Tooltip>
                         <Tooltip label="Restore the volume from this backup">
-                          <ActionIcon variant="subtle" aria-label={`Restore ${volume.name} from backup ${b.id}`} onClick={() => onRestore({ backup_id: b.id }, `backup ${b.id}`)}>
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={`Restore ${volume.name} from backup ${b.id}`}
+                            onClick={() => onRestore({ backup_id: b.id }, `backup ${b.id}`)}
+                          >
                             <IconRestore size={16} />
                           </ActionIcon>
                         </Tooltip>
                         <Tooltip label="Clone into a new volume">
-                          <ActionIcon variant="subtle" aria-label={`Clone backup ${b.id} into a new volume`} onClick={() => onClone({ kind: 'backup', id: b.id, volume: volume.name })}>
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={`Clone backup ${b.id} into a new volume`}
+                            onClick={() => onClone({ kind: 'backup', id: b.id, volume: volume.name })}
+                          >
                             <IconCopy size={16} />
                           </ActionIcon>
                         </Tooltip>
                       </>
                     )}
                     <Tooltip label={b.status === 'pending' ? 'It can go once written' : 'Delete'}>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete backup ${b.id}`} disabled={b.status === 'pending'} onClick={() => confirmDelete(b)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete backup ${b.id}`}
+                        disabled={b.status === 'pending'}
+                        onClick={() => confirmDelete(b)}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Tooltip>

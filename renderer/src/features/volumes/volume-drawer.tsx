@@ -24,7 +24,15 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One volume: what it holds and who mounts it, its snapshots and its backups. */
-export function VolumeDrawer({ volume, onClose, onClone }: { volume: Volume | null; onClose(): void; onClone(preset: ClonePreset): void }) {
+export function VolumeDrawer({
+  volume,
+  onClose,
+  onClone,
+}: {
+  volume: Volume | null;
+  onClose(): void;
+  onClone(preset: ClonePreset): void;
+}) {
   const [failure, setFailure] = useState<{ title: string; error: unknown } | null>(null);
   const restore = useRestoreVolume(volume?.project ?? '', volume?.name ?? '');
   useEffect(() => {
@@ -39,7 +47,8 @@ export function VolumeDrawer({ volume, onClose, onClone }: { volume: Volume | nu
       title: `Restore ${volume.name} from ${what}?`,
       children: (
         <Text size="sm">
-          The volume’s data is replaced by the {what.split(' ')[0]}’s. It is refused while a box that mounts it is running: stop those boxes (or detach the volume) first.
+          The volume’s data is replaced by the {what.split(' ')[0]}’s. It is refused while a box that mounts it is
+          running: stop those boxes (or detach the volume) first.
         </Text>
       ),
       labels: { confirm: 'Restore', cancel: 'Cancel' },
@@ -55,7 +64,14 @@ export function VolumeDrawer({ volume, onClose, onClone }: { volume: Volume | nu
   };
 
   return (
-    <Drawer opened={volume !== null} onClose={onClose} position="right" size="xl" title={volume ? `Volume ${volume.name}` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Drawer
+      opened={volume !== null}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={volume ? `Volume ${volume.name}` : ''}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {volume && (
         <Stack gap="lg">
           <SimpleGrid cols={3}>
@@ -78,7 +94,14 @@ export function VolumeDrawer({ volume, onClose, onClone }: { volume: Volume | nu
             </Group>
           )}
           {failure && (
-            <Alert color="red" role="alert" title={failure.title} withCloseButton closeButtonLabel="Dismiss" onClose={() => setFailure(null)}>
+            <Alert
+              color="red"
+              role="alert"
+              title={failure.title}
+              withCloseButton
+              closeButtonLabel="Dismiss"
+              onClose={() => setFailure(null)}
+            >
               {describeError(failure.error)}
             </Alert>
           )}

@@ -18,7 +18,16 @@ export function VolumeSize({ volume }: { volume: Volume }) {
           <Text size="xs" c="dimmed">
             of {volume.size_gb} GB
           </Text>
-          <Badge size="xs" variant="light" color={volume.size_enforced ? 'green' : 'gray'} title={volume.size_enforced ? 'The engine holds the volume to this size' : 'The local volume driver cannot enforce a size: it is recorded only'}>
+          <Badge
+            size="xs"
+            variant="light"
+            color={volume.size_enforced ? 'green' : 'gray'}
+            title={
+              volume.size_enforced
+                ? 'The engine holds the volume to this size'
+                : 'The local volume driver cannot enforce a size: it is recorded only'
+            }
+          >
             {volume.size_enforced ? 'enforced' : 'not enforced'}
           </Badge>
         </Group>

@@ -1,4 +1,21 @@
-import { ActionIcon, Alert, Anchor, Button, Checkbox, Code, Group, Loader, Select, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  Loader,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconInfoCircle, IconPlugConnected, IconUnlink } from '@tabler/icons-react';
@@ -12,7 +29,8 @@ import { paths } from '../../app/project';
 import type { DetailTabProps } from '../boxes/detail-tabs';
 import { mountPathError } from './mount-rows';
 
-const RESTART_NOTE = 'Attaching or detaching recreates the box’s container: a running box restarts (its root files are kept, running processes are not).';
+const RESTART_NOTE =
+  'Attaching or detaching recreates the box’s container: a running box restarts (its root files are kept, running processes are not).';
 
 /** The box's data volumes: attach one at a path (read-only or not), detach one. */
 export function VolumeMountsTab({ box }: DetailTabProps) {
@@ -25,7 +43,10 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
   const form = useForm({
     initialValues: { volume: null as string | null, path: '', read_only: false },
     validateInputOnChange: ['path'],
-    validate: { volume: (v) => (v ? null : 'Pick a volume'), path: (v) => (v === '' ? 'A path in the box, e.g. /data' : mountPathError(v)) },
+    validate: {
+      volume: (v) => (v ? null : 'Pick a volume'),
+      path: (v) => (v === '' ? 'A path in the box, e.g. /data' : mountPathError(v)),
+    },
   });
   const free = (volumes.data ?? []).filter((v) => !mounts.some((m) => m.name === v.name)).map((v) => v.name);
 
@@ -39,7 +60,8 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
           form.reset();
         },
         onError: (error) => {
-          const atPath = error instanceof ApiError ? (error.errors ?? []).find((e) => /(^|\.)path$/.test(e.path)) : undefined;
+          const atPath =
+            error instanceof ApiError ? (error.errors ?? []).find((e) => /(^|\.)path$/.test(e.path)) : undefined;
           if (atPath) form.setFieldError('path', atPath.message);
           else setFailure({ title: `Could not attach ${v.volume}`, error });
         },
@@ -50,16 +72,18 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
   const confirmDetach = (name: string) =>
     modals.openConfirmModal({
       title: `Detach ${name} from ${box.name}?`,
-      children: (
-        <Text size="sm">
-          {RESTART_NOTE} The volume keeps its data and can be attached again.
-        </Text>
-      ),
+      children: <Text size="sm">{RESTART_NOTE} The volume keeps its data and can be attached again.</Text>,
       labels: { confirm: 'Detach', cancel: 'Cancel' },
       confirmProps: { color: 'orange' },
       onConfirm: () => {
         setFailure(null);
-        detach.mutate({ name, box: box.name }, { onSuccess: () => notifyDone(`Detached ${name}`, `${box.name} no longer mounts it.`), onError: (error) => setFailure({ title: `Could not detach ${name}`, error }) });
+        detach.mutate(
+          { name, box: box.name },
+          {
+            onSuccess: () => notifyDone(`Detached ${name}`, `${box.name} no longer mounts it.`),
+            onError: (error) => setFailure({ title: `Could not detach ${name}`, error }),
+          },
+        );
       },
     });
 
@@ -70,7 +94,14 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
         {RESTART_NOTE}
       </Alert>
       {failure && (
-        <Alert color="red" role="alert" title={failure.title} withCloseButton closeButtonLabel="Dismiss" onClose={() => setFailure(null)}>
+        <Alert
+          color="red"
+          role="alert"
+          title={failure.title}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setFailure(null)}
+        >
           {describeError(failure.error)}
         </Alert>
       )}
@@ -78,7 +109,8 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
         <Group gap="xs" role="status" aria-label="Changing mounts">
           <Loader size="xs" />
           <Text size="sm">
-            {attach.isPending ? `Attaching ${attach.variables?.name}` : `Detaching ${detach.variables?.name}`}: recreating {box.name}’s container…
+            {attach.isPending ? `Attaching ${attach.variables?.name}` : `Detaching ${detach.variables?.name}`}:
+            recreating {box.name}’s container…
           </Text>
         </Group>
       )}
@@ -108,7 +140,13 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
                 <Table.Td>{m.read_only ? 'read-only' : 'read-write'}</Table.Td>
                 <Table.Td>
                   <Tooltip label="Detach">
-                    <ActionIcon variant="subtle" color="orange" aria-label={`Detach ${m.name}`} disabled={busy} onClick={() => confirmDetach(m.name)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="orange"
+                      aria-label={`Detach ${m.name}`}
+                      disabled={busy}
+                      onClick={() => confirmDetach(m.name)}
+                    >
                       <IconUnlink size={16} />
                     </ActionIcon>
                   </Tooltip>
@@ -133,9 +171,21 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
               errorProps={{ role: 'alert' }}
               w={220}
             />
-            <TextInput label="Path in the box" placeholder="/data" {...form.getInputProps('path')} errorProps={{ role: 'alert' }} w={260} />
+            <TextInput
+              label="Path in the box"
+              placeholder="/data"
+              {...form.getInputProps('path')}
+              errorProps={{ role: 'alert' }}
+              w={260}
+            />
             <Checkbox label="Read-only" mt={32} {...form.getInputProps('read_only', { type: 'checkbox' })} />
-            <Button type="submit" mt={24} leftSection={<IconPlugConnected size={16} />} loading={attach.isPending} disabled={detach.isPending}>
+            <Button
+              type="submit"
+              mt={24}
+              leftSection={<IconPlugConnected size={16} />}
+              loading={attach.isPending}
+              disabled={detach.isPending}
+            >
               Attach
             </Button>
           </Group>

@@ -1,4 +1,17 @@
-import { ActionIcon, Badge, Button, Center, Group, Loader, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconCamera, IconCopy, IconRestore, IconTrash } from '@tabler/icons-react';
 import type { Volume, VolumeSnapshot } from '../../../../shared/schemas/volumes';
@@ -44,7 +57,11 @@ export function VolumeSnapshotsSection({ volume, onRestore, onClone, onFailure }
           loading={take.isPending}
           onClick={() =>
             take.mutate(undefined, {
-              onSuccess: (s) => notifyDone(`Snapshot of ${volume.name} taken`, `${formatBytes(s.size_bytes)}, by ${s.method === 'reflink' ? 'copy-on-write clones' : 'a full copy'}.`),
+              onSuccess: (s) =>
+                notifyDone(
+                  `Snapshot of ${volume.name} taken`,
+                  `${formatBytes(s.size_bytes)}, by ${s.method === 'reflink' ? 'copy-on-write clones' : 'a full copy'}.`,
+                ),
               onError: (e) => onFailure(`Could not snapshot ${volume.name}`, e),
             })
           }
@@ -64,7 +81,8 @@ export function VolumeSnapshotsSection({ volume, onRestore, onClone, onFailure }
       )}
       {snapshots.data?.length === 0 && (
         <Text size="sm" c="dimmed">
-          No snapshots yet. A snapshot is a copy of the volume at one instant, kept by the engine; restore from it or clone it later.
+          No snapshots yet. A snapshot is a copy of the volume at one instant, kept by the engine; restore from it or
+          clone it later.
         </Text>
       )}
       {!!snapshots.data?.length && (
@@ -87,24 +105,46 @@ export function VolumeSnapshotsSection({ volume, onRestore, onClone, onFailure }
                 </Table.Th>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(s.size_bytes)}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color="gray" size="sm" title={s.method === 'reflink' ? 'copy-on-write clones of the files' : 'a full copy: the filesystem cannot share blocks'}>
+                  <Badge
+                    variant="light"
+                    color="gray"
+                    size="sm"
+                    title={
+                      s.method === 'reflink'
+                        ? 'copy-on-write clones of the files'
+                        : 'a full copy: the filesystem cannot share blocks'
+                    }
+                  >
                     {s.method}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
                   <Group gap={2} wrap="nowrap" justify="flex-end">
                     <Tooltip label="Restore the volume from this snapshot">
-                      <ActionIcon variant="subtle" aria-label={`Restore ${volume.name} from snapshot ${s.id}`} onClick={() => onRestore({ snapshot_id: s.id }, `snapshot ${s.id}`)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`Restore ${volume.name} from snapshot ${s.id}`}
+                        onClick={() => onRestore({ snapshot_id: s.id }, `snapshot ${s.id}`)}
+                      >
                         <IconRestore size={16} />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Clone into a new volume">
-                      <ActionIcon variant="subtle" aria-label={`Clone snapshot ${s.id} into a new volume`} onClick={() => onClone({ kind: 'snapshot', id: s.id, volume: volume.name })}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`Clone snapshot ${s.id} into a new volume`}
+                        onClick={() => onClone({ kind: 'snapshot', id: s.id, volume: volume.name })}
+                      >
                         <IconCopy size={16} />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Delete">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete snapshot ${s.id}`} onClick={() => confirmDelete(s)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete snapshot ${s.id}`}
+                        onClick={() => confirmDelete(s)}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Tooltip>

@@ -1,4 +1,18 @@
-import { ActionIcon, Alert, Anchor, Button, Center, Group, Loader, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -24,12 +38,20 @@ export function VolumesPage() {
   const confirmDelete = (volume: Volume) =>
     modals.openConfirmModal({
       title: `Delete the volume ${volume.name}?`,
-      children: <Text size="sm">Its data, its snapshots and its backups go with it. It is refused while a box mounts it: detach it from those boxes first.</Text>,
+      children: (
+        <Text size="sm">
+          Its data, its snapshots and its backups go with it. It is refused while a box mounts it: detach it from those
+          boxes first.
+        </Text>
+      ),
       labels: { confirm: 'Delete volume', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => {
         setFailure(null);
-        remove.mutate(volume, { onSuccess: () => notifyDone(`Deleted ${volume.name}`, 'The volume and its copies are gone.'), onError: (error) => setFailure({ name: volume.name, error }) });
+        remove.mutate(volume, {
+          onSuccess: () => notifyDone(`Deleted ${volume.name}`, 'The volume and its copies are gone.'),
+          onError: (error) => setFailure({ name: volume.name, error }),
+        });
       },
     });
 
@@ -42,7 +64,14 @@ export function VolumesPage() {
         </Button>
       </Group>
       {failure && (
-        <Alert color="red" role="alert" title={`Could not delete ${failure.name}`} withCloseButton closeButtonLabel="Dismiss" onClose={() => setFailure(null)}>
+        <Alert
+          color="red"
+          role="alert"
+          title={`Could not delete ${failure.name}`}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setFailure(null)}
+        >
           {describeError(failure.error)}
         </Alert>
       )}
@@ -58,7 +87,10 @@ export function VolumesPage() {
       )}
       {volumes.data &&
         (volumes.data.length === 0 ? (
-          <Text>No volumes in {project} yet. A volume holds data that outlives any box: create one, then mount it in boxes at a path.</Text>
+          <Text>
+            No volumes in {project} yet. A volume holds data that outlives any box: create one, then mount it in boxes
+            at a path.
+          </Text>
         ) : (
           <Table aria-label="Volumes" striped verticalSpacing="xs">
             <Table.Thead>
@@ -77,7 +109,14 @@ export function VolumesPage() {
               {volumes.data.map((v) => (
                 <Table.Tr key={v.name}>
                   <Table.Th scope="row">
-                    <Anchor component="button" type="button" fw={600} onClick={() => setOpen(v.name)} aria-label={v.name} title={`Open ${v.name}: snapshots and backups`}>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      fw={600}
+                      onClick={() => setOpen(v.name)}
+                      aria-label={v.name}
+                      title={`Open ${v.name}: snapshots and backups`}
+                    >
                       {v.name}
                     </Anchor>
                   </Table.Th>
@@ -93,7 +132,12 @@ export function VolumesPage() {
                   </Table.Td>
                   <Table.Td>
                     <Tooltip label={`Delete ${v.name}`}>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete volume ${v.name}`} onClick={() => confirmDelete(v)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete volume ${v.name}`}
+                        onClick={() => confirmDelete(v)}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Tooltip>
@@ -104,7 +148,12 @@ export function VolumesPage() {
           </Table>
         ))}
       <VolumeDrawer volume={shown} onClose={() => setOpen(null)} onClone={(preset) => setCreating({ preset })} />
-      <CreateVolumeDialog project={project} opened={creating !== null} preset={creating?.preset} onClose={() => setCreating(null)} />
+      <CreateVolumeDialog
+        project={project}
+        opened={creating !== null}
+        preset={creating?.preset}
+        onClose={() => setCreating(null)}
+      />
     </Stack>
   );
 }
