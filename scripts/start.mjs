@@ -1,5 +1,6 @@
 // `npm start`: build, then run the desktop app — or, when Electron's binary is
 // not installed and cannot be fetched, the headless core serving the same UI.
+import './check-node.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+node scripts/check-node.mjs
+
 bash scripts/test-env.sh
 
 echo "== typecheck"
