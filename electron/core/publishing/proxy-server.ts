@@ -83,8 +83,8 @@ export class PreviewProxy implements Disposable {
       return {
         redirect: {
           status: 302,
-          message: 'signed in',
-          headers: { location: access.location, 'set-cookie': access.cookie },
+          message: access.cookie ? 'signed in' : 'the same page, without the Boxdesk token in its address',
+          headers: { location: access.location, ...(access.cookie ? { 'set-cookie': access.cookie } : {}) },
         },
       };
     const down = unreachable(row);
