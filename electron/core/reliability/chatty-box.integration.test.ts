@@ -90,6 +90,29 @@ async function logDiskBytes(containerId: string): Promise<{ bytes: number; files
   return { bytes: files.reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0), files: files.length };
 }
 
+/** `box logs flood` as a process, against `core`. */
+function boxLogs(core: CoreProcess, stderr: 'inherit' | 'pipe') {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)),
+  );
+  return spawn(
+    process.execPath,
+    [path.join(ROOT, 'cli/bin/box.mjs'), '--url', core.url, '--token', core.token, '-p', 'chatty', 'logs', 'flood'],
+    { env, stdio: ['ignore', 'pipe', stderr] },
+  );
+}
+
+/** `box logs flood` whose reader stops after its first chunk (`box logs flood | head -c 1`): exit code and stderr. */
+async function cliLogsReaderGone(core: CoreProcess): Promise<{ code: number | null; stderr: string }> {
+  const child = boxLogs(core, 'pipe');
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise((resolve) => child.stdout!.once('data', resolve));
+  child.stdout!.destroy();
+  return { code: await exited, stderr };
+}
+
 /**
  * `box logs flood` as a process whose stdout is not read for the first `stallMs` (a slow pager),
  * then read to the end: the bytes it printed and its peak RSS (sampled from /proc while it runs).
@@ -98,14 +121,7 @@ async function cliLogs(
   core: CoreProcess,
   stallMs: number,
 ): Promise<{ bytes: number; tail: string; peak: number; code: number | null }> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)),
-  );
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'cli/bin/box.mjs'), '--url', core.url, '--token', core.token, '-p', 'chatty', 'logs', 'flood'],
-    { env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = boxLogs(core, 'inherit');
   let peak = 0;
   const sampler = setInterval(() => {
     try {
@@ -115,7 +131,7 @@ async function cliLogs(
     }
   }, 50);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  child.stdout.pause();
+  child.stdout!.pause();
   await new Promise((r) => setTimeout(r, stallMs));
   let bytes = 0;
   let tail = '';
@@ -207,4 +223,7 @@ test('the logs answer streams: 150 MB go through the core (and `box logs`) witho
   assert.ok(peak - before < RSS_GROWTH_LIMIT, `the core grew by ${mib(peak - before)} while streaming`);
   // Node writes to a pipe synchronously, so the CLI never piled output up on main either; this keeps it streaming.
   assert.ok(cli.peak > 0 && cli.peak < 2 * RSS_GROWTH_LIMIT, `box logs peaked at ${mib(cli.peak)}`);
+
+  // A reader that stops early ends box logs quietly (on main: an unhandled EPIPE and its stack).
+  assert.deepEqual(await cliLogsReaderGone(core), { code: 0, stderr: '' });
 });
