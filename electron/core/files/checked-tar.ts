@@ -213,9 +213,13 @@ async function walk(source: Readable, options: ReadOptions, onEntry: OnEntry): P
       else await ended(entry as unknown as Readable);
     }
   })();
+  // A refusal stops the reading at once, even when the source is waiting on a slow sender.
+  read.catch(() => {
+    extract.destroy(null);
+    source.destroy();
+  });
   const [fed, checked] = await Promise.allSettled([feed, read]);
   if (checked.status === 'rejected') {
-    extract.destroy(null);
     // The extractor's own complaint about a feed that failed is an echo; the feed's error is the cause.
     throw fed.status === 'rejected' && !(checked.reason instanceof ApiError) ? fed.reason : checked.reason;
   }

@@ -110,7 +110,7 @@ after(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('a missing archive is a 409 naming the backup, reads available: false, and cannot keep the core from starting', async () => {
+test('a missing archive is a 409 naming the backup and reads available: false; nothing is touched', async () => {
   const gone = await backup();
   fs.rmSync(archiveOf(gone));
   assert.equal(
