@@ -130,13 +130,19 @@ test('a missing archive is a 409 naming the backup and reads available: false; n
   }
   assert.equal((await call('GET', `${P}/volumes/clone`)).status, 404, 'a refused clone leaves nothing');
   assert.equal((await call('GET', `${P}/volumes/data/backups/${gone.id}/download`)).status, 409);
+  assert.deepEqual(lost(before, await dataNow()), [], 'every file is as it was');
+});
 
-  // What a restore of that backup recorded before this core existed: the next start must not fall over, nor wipe.
+test('a restore recorded for an archive that is gone cannot keep the core from starting, nor wipe the volume', async () => {
+  const { items } = (await (await call('GET', `${P}/volumes/data/backups`)).json()) as { items: VolumeBackup[] };
+  const missing = items.find((b) => b.status === 'done' && !fs.existsSync(archiveOf(b)))!;
+  const before = await dataNow();
+  // What a restore of that backup recorded when the core stopped in its middle (before fill-beside-and-swap).
   await core.stop();
   writeStore(
     dataDir,
     'UPDATE volumes SET pending_restore = ? WHERE id = ?',
-    JSON.stringify({ backup_id: gone.id }),
+    JSON.stringify({ backup_id: missing.id }),
     vol.id,
   );
   core = await startCoreProcess({ dataDir });
