@@ -31,7 +31,15 @@ const snapshotColumns = [
 
 const backupColumns = [
   { header: 'ID', get: (b: VolumeBackup) => b.id },
-  { header: 'STATUS', get: (b: VolumeBackup) => (b.reason ? `${b.status} (${b.reason})` : b.status) },
+  {
+    header: 'STATUS',
+    get: (b: VolumeBackup) =>
+      b.reason
+        ? `${b.status} (${b.reason})`
+        : b.status === 'done' && !b.available
+          ? 'done (archive missing: delete it)'
+          : b.status,
+  },
   { header: 'SIZE', get: (b: VolumeBackup) => (b.size_bytes === null ? null : formatBytes(b.size_bytes)) },
   { header: 'SHA256', get: (b: VolumeBackup) => b.sha256?.slice(0, 16) ?? null },
   { header: 'AGE', get: (b: VolumeBackup) => age(b.created_at) },

@@ -132,6 +132,7 @@ function createServices(
     roots,
     engine,
     bus,
+    uploadLimit: config.uploadLimit,
   });
   const reconciler = owned.add(new Reconciler(boxStore, boxes, engine, monitor, bus, instance, log));
   const exec = owned.add(new ExecService({ engine, boxes, config, log }));

@@ -127,6 +127,10 @@ export const VolumeBackup = Type.Object({
   id: Type.String(),
   volume: Type.String(),
   status: BackupStatus,
+  available: Type.Boolean({
+    description:
+      'Whether it can be restored or downloaded: done, and its archive is in the data dir (false once the file is gone).',
+  }),
   created_at: Timestamp,
   finished_at: Type.Union([Timestamp, Type.Null()]),
   size_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'Bytes of the .tar.gz, once done.' }),

@@ -5,6 +5,8 @@ import type { RootImages } from '../boxes/root-images';
 import type { BoxService } from '../boxes/service';
 import type { ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
+import { ARCHIVE_POLICIES } from '../files/archive-policy';
+import { checkedArchive } from '../files/checked-tar';
 import { now } from '../ids';
 import type { SnapshotStore } from '../snapshots/store';
 import { DEFAULT_BASE, type BaseService } from './service';
@@ -18,6 +20,8 @@ export interface BaseAuthoringDeps {
   roots: RootImages;
   engine: ContainerEngine;
   bus: EventBus;
+  /** --upload-limit: bounds the bytes an import unpacks to, not only the bytes sent. */
+  uploadLimit: number;
 }
 
 function list(names: string[]): string {
@@ -96,14 +100,17 @@ export class BaseAuthoring {
     return this.insert(row);
   }
 
-  /** A single-layer base from a rootfs tar, streamed into the engine as it arrives (the HTTP layer enforces the upload limit). */
+  /**
+   * A single-layer base from a rootfs tar (plain or gzip). The tar is read here under the rootfs
+   * policy, bounded by the bytes it unpacks to, and the engine gets a tar the core writes from the
+   * checked entries as they arrive. A refusal fails the engine's import, so no image is left.
+   */
   async importTar(name: string, body: Readable, total: number | null): Promise<Base> {
     this.assertFree(name);
     let bytes = 0;
     let lastEmit = 0;
     const progress = (done: boolean, error?: string) =>
       this.deps.bus.emit('base.import', { name, bytes, total, done, ...(error ? { error } : {}) }, null);
-    let bodyError: unknown = null;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         bytes += chunk.length;
@@ -114,30 +121,32 @@ export class BaseAuthoring {
         cb(null, chunk);
       },
     });
-    body.on('error', (err) => {
-      bodyError = err;
-      counter.destroy(err);
-    });
+    body.on('error', (err) => counter.destroy(err));
     body.pipe(counter);
-    let image: string;
-    try {
-      image = await this.deps.engine.importImage(counter, { labels: this.deps.roots.labels('base', name) });
-    } catch (err) {
-      // An upload that failed on our side (over the limit, cut off) says so, not the engine's view of it.
-      const error = bodyError instanceof ApiError ? bodyError : err;
+    const { tar, done } = checkedArchive(counter, {
+      policy: ARCHIVE_POLICIES.rootfs,
+      limit: this.deps.uploadLimit,
+      limitName: '--upload-limit',
+    });
+    const [imported, checked] = await Promise.allSettled([
+      this.deps.engine.importImage(tar, { labels: this.deps.roots.labels('base', name) }),
+      done,
+    ]);
+    const image = imported.status === 'fulfilled' ? imported.value : null;
+    let error: unknown = checked.status === 'rejected' ? checked.reason : null;
+    error ??= imported.status === 'rejected' ? imported.reason : null;
+    if (!error && checked.status === 'fulfilled' && checked.value.entries === 0)
+      error = new ApiError(
+        'invalid_body',
+        'the body is an empty archive: send a tar (or gzip tar) of a root filesystem (application/octet-stream)',
+      );
+    if (error) {
+      if (image) await this.deps.engine.removeImage(image).catch(() => undefined);
       progress(true, (error as Error).message);
       throw error;
     }
-    if (bytes === 0) {
-      await this.deps.engine.removeImage(image).catch(() => undefined);
-      progress(true, 'empty body');
-      throw new ApiError(
-        'invalid_body',
-        'the body is empty: send a tar archive of a root filesystem (application/octet-stream)',
-      );
-    }
     progress(true);
-    const base = await this.insert({ name, image, created_at: now(), owns_image: 1, from_snapshot: null });
+    const base = await this.insert({ name, image: image!, created_at: now(), owns_image: 1, from_snapshot: null });
     this.deps.bus.emit('base.created', { base }, null);
     return base;
   }

@@ -43,10 +43,10 @@ export function registerBaseRoutes(app: FastifyInstance, bases: BaseService, aut
         tags,
         summary: 'Make a base from a root filesystem tar, streamed to the engine',
         description:
-          'The body (application/octet-stream, at most --upload-limit) is a tar of a root filesystem; it becomes a single-layer image. Progress is sent as base.import events.',
+          'The body (application/octet-stream) is a tar or gzip tar of a root filesystem; it becomes a single-layer image. --upload-limit bounds both the bytes sent and the bytes the archive unpacks to (a sparse file counted at its full length): past either, 413 and nothing is kept. Entries are checked as they arrive under the rootfs policy (docs/security.md): device nodes, fifos, sparse files, absolute or .. names, entries below a symlink of the archive, hard links not to an earlier file and relative symlinks leaving the tree are a 400 naming the entry; setuid files and absolute symlinks are kept. Progress is sent as base.import events.',
         params: BaseParams,
         body: streamBody('a tar archive of a root filesystem'),
-        response: { 201: Base, ...problemResponses(409, 413, 415) },
+        response: { 201: Base, ...problemResponses(400, 409, 413, 415) },
       },
     },
     async (request, reply) => {

@@ -2,6 +2,7 @@ import { PassThrough, Readable, Transform } from 'node:stream';
 import tar, { type Header as Headers } from 'tar-stream';
 import { ApiError } from '../../../shared/errors';
 import type { FileStat, FileType } from '../../../shared/schemas/files';
+import { ARCHIVE_POLICIES, ArchiveChecker } from './archive-policy';
 import { formatMode, joinBoxPath } from './box-path';
 
 /**
@@ -223,13 +224,15 @@ export function isPlainRelative(name: string): boolean {
 }
 
 /**
- * A directory tree as a tar the core vouches for: from the engine's archive, only regular files and
- * directories, named relative to the directory itself with plain segments. Symlinks, devices,
- * fifos and links are left out (a client unpacking it cannot be led outside its target).
+ * A directory tree as a tar the core vouches for: from the engine's archive, what the files-archive
+ * policy keeps (archive-policy.ts: regular files and directories, named relative to the directory
+ * itself with plain segments, permission bits only). Symlinks, devices, fifos and links are left
+ * out (a client unpacking it cannot be led outside its target).
  */
 export function repackTree(archive: Readable): Readable {
   const extract = tar.extract(STREAM_OPTIONS);
   const pack = tar.pack(STREAM_OPTIONS);
+  const checker = new ArchiveChecker(ARCHIVE_POLICIES.filesArchive);
   let prefix: string | null = null;
   const skip = (stream: { on(event: 'end', fn: () => void): unknown; resume(): unknown }, next: () => void) => {
     stream.on('end', () => next());
@@ -242,10 +245,10 @@ export function repackTree(archive: Readable): Readable {
       return skip(stream, next);
     }
     const rel = prefix === '' ? name : name.slice(prefix.length + 1);
-    const type = entryType(header);
-    if (!isPlainRelative(rel) || (type !== 'file' && type !== 'dir')) return skip(stream, next);
-    const mode = (header.mode ?? 0) & 0o7777;
-    if (type === 'dir') {
+    const verdict = isPlainRelative(rel) ? checker.check({ ...header, name: rel }) : { keep: false as const };
+    if (!verdict.keep) return skip(stream, next);
+    const mode = verdict.mode;
+    if (header.type === 'directory') {
       pack.entry({ name: rel, type: 'directory', mode, mtime: header.mtime });
       return skip(stream, next);
     }

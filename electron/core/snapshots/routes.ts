@@ -62,7 +62,7 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
         tags,
         summary: "Replace the box's root by a snapshot's",
         description:
-          'The container is recreated from the snapshot; id, name, config, environment and tags stay. A running box runs again (its processes restart); a stopped box stays stopped. Any snapshot of the project will do.',
+          'The container is recreated from the snapshot; id, name, config, environment and tags stay. A running box runs again (its processes restart); a stopped box stays stopped. Any snapshot of the project will do. A snapshot whose image is gone from the engine is a 409 and the box is not touched; a restore that fails before its new container is recorded leaves the box as it was.',
         params: BoxParams,
         body: RestoreRequest,
         response: { 200: Box, ...problemResponses(404, 409) },

@@ -130,12 +130,21 @@ export class SnapshotService {
     this.deps.bus.emit('snapshot.deleted', { snapshot: toSnapshot(row) }, project);
   }
 
-  /** Replaces the box's root by the snapshot's (boxes/recreate.ts). Any snapshot of the project will do. */
+  /**
+   * Replaces the box's root by the snapshot's (boxes/recreate.ts). Any snapshot of the project will
+   * do. A refused or failed restore leaves the box as it was (recreate rolls back before its swap).
+   */
   async restore(project: string, boxName: string, snapshotId: string): Promise<Box> {
     const { boxes } = this.deps;
     return boxes.mutex.run(boxes.find(project, boxName).id, async () => {
       const box = boxes.find(project, boxName);
       const snapshot = this.find(project, snapshotId);
+      // Checked before anything changes: a snapshot whose image was removed outside Boxdesk restores nothing.
+      if (!(await this.deps.engine.inspectImage(snapshot.image!)))
+        throw new ApiError(
+          'conflict',
+          `the image of snapshot "${snapshot.name}" (${snapshot.id}) is missing from the engine (removed outside Boxdesk); box "${boxName}" was not changed. Delete this snapshot`,
+        );
       const next = await this.deps.recreator.recreate(box, {
         image: snapshot.image!,
         ownsImage: false,

@@ -5,7 +5,10 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip, constants as zlib } from 'node:zlib';
 import { ApiError } from '../../../shared/errors';
 import type { VolumeBackup } from '../../../shared/schemas/volumes';
+import { ARCHIVE_POLICIES } from '../files/archive-policy';
+import { verifyArchive } from '../files/checked-tar';
 import { newId, now } from '../ids';
+import { backupProblem, sha256Of } from './backup-archive';
 import type { VolumeCopies } from './copies';
 import type { VolumeService } from './service';
 import { toVolumeBackup, type VolumeBackupRow, type VolumeRow } from './store';
@@ -18,8 +21,10 @@ const GZIP_LEVEL = zlib.Z_BEST_SPEED;
  * The answer is 202 with the intent recorded (`pending`); the work runs
  * under the volume's lock and ends `done` (size and sha256) or `failed`
  * (reason), each a `volume.backup` event. The archive is written to a
- * `.partial` name and renamed when complete; a crash leaves the row pending
- * and the partial file, and the start-time recovery marks it failed and removes the file.
+ * `.partial` name, read back and verified (its sha256, a tar readable to the
+ * end, every entry one the backup policy allows), then renamed: `done` means
+ * restorable. A crash leaves the row pending and the partial file, and the
+ * start-time recovery marks it failed and removes the file.
  */
 export class VolumeBackups {
   /** Backups still being written, for tests and shutdown. */
@@ -50,7 +55,7 @@ export class VolumeBackups {
     };
     this.store.insertBackup(row);
     this.volumes.inFlight.add(row.id);
-    const out = toVolumeBackup(row, name);
+    const out = this.represent(row, name);
     this.volumes.deps.bus.emit('volume.backup', { volume: name, backup: out }, project);
     const work = this.volumes.mutex
       .run(volume.id, () => this.write(row))
@@ -71,6 +76,7 @@ export class VolumeBackups {
       if (!volume || volume.status !== 'ready') throw new Error('the volume was deleted before its backup began');
       fs.mkdirSync(this.volumes.backupDir(volume.id), { recursive: true });
       const { bytes, sha256 } = await this.archive(volume, partial);
+      await this.readBack(partial, sha256);
       fs.renameSync(partial, file);
       finished = this.store.finishBackup(row.id, {
         status: 'done',
@@ -91,7 +97,7 @@ export class VolumeBackups {
       });
     }
     const name = volume?.name ?? '';
-    this.volumes.deps.bus.emit('volume.backup', { volume: name, backup: toVolumeBackup(finished, name) }, row.project);
+    this.volumes.deps.bus.emit('volume.backup', { volume: name, backup: this.represent(finished, name) }, row.project);
     if (volume && finished.status === 'done') this.prune(volume);
   }
 
@@ -130,6 +136,23 @@ export class VolumeBackups {
     }
   }
 
+  /** Whether the written file is what was hashed while writing, unpacks to its end, and holds only what a backup may. */
+  private async readBack(file: string, sha256: string): Promise<void> {
+    const fd = fs.openSync(file, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if ((await sha256Of(file)) !== sha256)
+      throw new Error('the archive read back differs from what was written (a disk or filesystem fault); take another');
+    try {
+      await verifyArchive(fs.createReadStream(file), { policy: ARCHIVE_POLICIES.backup });
+    } catch (err) {
+      throw new Error(`the backup could not be restored: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
   /** Past the volume's retention the oldest done backups go; failed ones are kept to the same count. */
   private prune(volume: VolumeRow): void {
     const all = this.store.backupsOf(volume.id);
@@ -144,14 +167,20 @@ export class VolumeBackups {
     this.store.deleteBackup(row.id);
     this.volumes.deps.bus.emit(
       'volume.backup.deleted',
-      { volume: volume.name, backup: toVolumeBackup(row, volume.name) },
+      { volume: volume.name, backup: toVolumeBackup(row, volume.name, false) },
       volume.project,
     );
   }
 
+  /** A done backup whose file is in the data dir is available; one whose file is gone says so. */
+  private represent(row: VolumeBackupRow, volume: string): VolumeBackup {
+    const available = row.status === 'done' && fs.existsSync(this.volumes.backupFile(row.volume_id, row.id));
+    return toVolumeBackup(row, volume, available);
+  }
+
   list(project: string, name: string): VolumeBackup[] {
     const volume = this.volumes.find(project, name);
-    return this.store.backupsOf(volume.id).map((b) => toVolumeBackup(b, name));
+    return this.store.backupsOf(volume.id).map((b) => this.represent(b, name));
   }
 
   private find(project: string, name: string, id: string): VolumeBackupRow {
@@ -163,7 +192,7 @@ export class VolumeBackups {
   }
 
   get(project: string, name: string, id: string): VolumeBackup {
-    return toVolumeBackup(this.find(project, name, id), name);
+    return this.represent(this.find(project, name, id), name);
   }
 
   /** The archive to stream, with its size and digest. */
@@ -174,12 +203,13 @@ export class VolumeBackups {
   ): { file: string; size: number; sha256: string; stream: fs.ReadStream } {
     const row = this.volumes.findDoneBackup(project, id, this.volumes.find(project, name));
     const file = this.volumes.backupFile(row.volume_id, row.id);
-    if (!fs.existsSync(file))
-      throw new ApiError(
-        'conflict',
-        `the archive of backup "${id}" is missing from the data dir; delete this backup and take another`,
-      );
-    return { file, size: fs.statSync(file).size, sha256: row.sha256!, stream: fs.createReadStream(file) };
+    try {
+      // Opened here, so a file deleted by hand is a problem now rather than a stream error later.
+      const fd = fs.openSync(file, 'r');
+      return { file, size: fs.fstatSync(fd).size, sha256: row.sha256!, stream: fs.createReadStream(file, { fd }) };
+    } catch (err) {
+      throw backupProblem(err, id);
+    }
   }
 
   async delete(project: string, name: string, id: string): Promise<void> {

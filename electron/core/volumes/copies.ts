@@ -1,21 +1,25 @@
-import fs from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import { ApiError } from '../../../shared/errors';
 import type { Volume, VolumeCreate, VolumeRestore, VolumeSnapshot } from '../../../shared/schemas/volumes';
 import { newId, now } from '../ids';
-import { COPY_SCRIPT, VOLUME_ROLES, WIPE_SCRIPT } from './helpers';
-import { names, type VolumeService } from './service';
+import { COPY_SCRIPT, VOLUME_ROLES } from './helpers';
+import { VolumeRestores } from './restores';
+import type { VolumeService } from './service';
+import { VolumeSources, type Source } from './sources';
 import { toVolumeSnapshot, type VolumeRow, type VolumeSnapshotRow } from './store';
-
-/** A restore or clone source, as recorded in pending_restore. */
-type Source = { snapshot_id: string } | { backup_id: string } | { volume_id: string };
 
 /**
  * Copies of a volume's data: snapshots (engine volumes filled by a helper's
- * cp), clones (from_volume|from_snapshot|from_backup) and restores.
+ * cp), clones (from_volume|from_snapshot|from_backup) and, through
+ * `restores`, restores.
  */
 export class VolumeCopies {
-  constructor(private readonly volumes: VolumeService) {}
+  readonly sources: VolumeSources;
+  readonly restores: VolumeRestores;
+
+  constructor(private readonly volumes: VolumeService) {
+    this.sources = new VolumeSources(volumes, this);
+    this.restores = new VolumeRestores(volumes, this, this.sources);
+  }
 
   private get store() {
     return this.volumes.store;
@@ -176,104 +180,38 @@ export class VolumeCopies {
     return null;
   }
 
-  /** POST /volumes: an empty volume, or a clone filled before the answer. */
+  /**
+   * POST /volumes: an empty volume, or a clone filled before the answer. A clone's source is
+   * checked before anything is made, under the lock of the volume it belongs to (so a backup or
+   * snapshot cannot be deleted meanwhile); a failed fill leaves nothing.
+   */
   async create(project: string, input: VolumeCreate): Promise<Volume> {
     const source = this.resolveSource(project, input);
     if (!source) return this.volumes.represent(await this.volumes.createEmpty(project, input, 'ready'));
-    const row = await this.volumes.createEmpty(project, input, 'creating');
-    try {
-      await this.fill(row, source);
-      this.store.update(row.id, { status: 'ready' });
-    } catch (err) {
-      await this.deps.engine.removeVolume(row.engine_name).catch(() => undefined);
-      this.store.delete(row.id);
-      throw err;
-    } finally {
-      this.volumes.inFlight.delete(row.id);
-    }
-    const out = this.volumes.represent(this.store.getById(row.id)!);
+    this.volumes.requireEngine();
+    if (this.store.get(project, input.name))
+      throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);
+    const id = await this.volumes.mutex.run(this.sources.volumeOf(source), async () => {
+      await this.sources.verify(source);
+      const row = await this.volumes.createEmpty(project, input, 'creating');
+      try {
+        const bytes = await this.sources.fill(source, row.engine_name, row.id);
+        this.store.update(row.id, { status: 'ready', size_bytes: bytes, measured_at: now() });
+        return row.id;
+      } catch (err) {
+        await this.deps.engine.removeVolume(row.engine_name).catch(() => undefined);
+        this.store.delete(row.id);
+        throw err;
+      } finally {
+        this.volumes.inFlight.delete(row.id);
+      }
+    });
+    const out = this.volumes.represent(this.store.getById(id)!);
     this.deps.bus.emit('volume.created', { volume: out }, project);
     return out;
   }
 
-  /** Replaces `target`'s data by the source's (wiping it first) and records its size. */
-  private async fill(target: VolumeRow, source: Source): Promise<void> {
-    let bytes: number;
-    if ('volume_id' in source) {
-      const from = this.store.getById(source.volume_id);
-      if (!from || from.status !== 'ready') throw new ApiError('not_found', 'the source volume was deleted meanwhile');
-      bytes = (await this.volumes.mutex.run(from.id, () => this.copyLive(from, target.engine_name))).bytes;
-    } else if ('snapshot_id' in source) {
-      const snap = this.store.getSnapshot(source.snapshot_id);
-      if (!snap) throw new ApiError('not_found', `volume snapshot "${source.snapshot_id}" was deleted meanwhile`);
-      bytes = (await this.copy(snap.engine_name, target.engine_name, target.id)).bytes;
-    } else {
-      const backup = this.store.getBackup(source.backup_id);
-      if (!backup) throw new ApiError('not_found', `backup "${source.backup_id}" was deleted meanwhile`);
-      const file = this.volumes.backupFile(backup.volume_id, backup.id);
-      await this.deps.helpers.run(
-        target.id,
-        [{ volume: target.engine_name, path: '/dst', readOnly: false }],
-        WIPE_SCRIPT,
-      );
-      await this.deps.helpers.withStopped(
-        target.id,
-        [{ volume: target.engine_name, path: '/dst', readOnly: false }],
-        (c) => this.deps.engine.putArchive(c, '/dst', fs.createReadStream(file).pipe(createGunzip())),
-      );
-      bytes = await this.volumes.measure(target);
-    }
-    this.store.update(target.id, { size_bytes: bytes, measured_at: now() });
-  }
-
-  /** Restores from a snapshot or a backup of this volume; 409 while a box that mounts it is not stopped. */
-  async restore(project: string, name: string, input: VolumeRestore): Promise<Volume> {
-    if ((input.snapshot_id === undefined) === (input.backup_id === undefined)) {
-      throw new ApiError('invalid_body', 'give exactly one of snapshot_id, backup_id', {
-        errors: [{ path: 'body', message: 'exactly one of snapshot_id, backup_id' }],
-      });
-    }
-    const first = this.volumes.find(project, name);
-    const boxIds = this.store.mountsOf(project, name).map((m) => m.box_id);
-    await this.volumes.withLocks(first.id, boxIds, async () => {
-      const volume = this.volumes.find(project, name);
-      const source: Source = input.snapshot_id
-        ? { snapshot_id: this.findSnapshot(project, input.snapshot_id, volume).id }
-        : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
-      const busy = this.store.mountsOf(project, name).filter((m) => m.status !== 'stopped');
-      if (busy.length) {
-        throw new ApiError(
-          'conflict',
-          `volume "${name}" is mounted by ${names(busy.map((m) => `${m.box} (${m.status})`))}; stop those boxes (or detach it) and restore again`,
-        );
-      }
-      this.volumes.requireEngine();
-      // The intent: a restore cut short by a crash is redone at start.
-      this.store.update(volume.id, { pending_restore: JSON.stringify(source) });
-      this.volumes.inFlight.add(volume.id);
-      try {
-        await this.fill(volume, source);
-        this.store.update(volume.id, { pending_restore: null });
-      } finally {
-        this.volumes.inFlight.delete(volume.id);
-      }
-    });
-    const out = this.volumes.represent(this.volumes.find(project, name));
-    this.deps.bus.emit('volume.updated', { volume: out }, project);
-    return out;
-  }
-
-  /** Redoes a restore a crash cut short (its source is still there: deleting it needs the volume's lock). */
-  async redoRestore(volume: VolumeRow): Promise<void> {
-    const source = JSON.parse(volume.pending_restore!) as Source;
-    try {
-      await this.fill(volume, source);
-    } catch (err) {
-      this.deps.log.error(
-        { err, volume: volume.name },
-        'could not finish a restore cut short by a crash; its data may be partial',
-      );
-    }
-    this.store.update(volume.id, { pending_restore: null });
+  restore(project: string, name: string, input: VolumeRestore): Promise<Volume> {
+    return this.restores.restore(project, name, input);
   }
 }

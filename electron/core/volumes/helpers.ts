@@ -24,9 +24,6 @@ export const COPY_SCRIPT = [
   'echo "$method $(du -sb /dst | cut -f1)"',
 ].join('\n');
 
-/** Empties `/dst`. */
-export const WIPE_SCRIPT = 'find /dst -mindepth 1 -maxdepth 1 -exec rm -rf {} +';
-
 /** Prints the bytes in /dst. */
 export const MEASURE_SCRIPT = 'du -sb /dst | cut -f1';
 

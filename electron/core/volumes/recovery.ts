@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { now } from '../ids';
 import type { VolumeCopies } from './copies';
 import { VOLUME_ROLES } from './helpers';
+import { namesInIntent } from './restores';
 import type { VolumeService } from './service';
 
 /**
@@ -38,8 +39,12 @@ export async function recoverVolumes(volumes: VolumeService, copies: VolumeCopie
     } else if (row.status === 'deleting') {
       await volumes.finishDelete(row);
     } else if (row.pending_restore) {
-      log.warn({ volume: row.name }, 'redoing a volume restore cut short by a crash');
-      await copies.redoRestore(row);
+      // Rolled back before its swap, finished after it; never redone. One volume's trouble does not stop the rest.
+      await copies.restores
+        .recover(row)
+        .catch((err: unknown) =>
+          log.error({ err, volume: row.name }, 'could not settle an interrupted volume restore'),
+        );
     }
   }
   for (const backup of store.allBackups()) {
@@ -55,12 +60,17 @@ export async function recoverVolumes(volumes: VolumeService, copies: VolumeCopie
     log.warn({ backup: backup.id }, 'marked a backup cut short by a crash as failed');
   }
   // Engine volumes of this instance that no record names (a crash between the engine call and the record).
-  const named = new Set([...store.all().map((v) => v.engine_name), ...store.allSnapshots().map((s) => s.engine_name)]);
+  const named = new Set([
+    ...store.all().flatMap((v) => [v.engine_name, ...namesInIntent(v)]),
+    ...store.allSnapshots().map((s) => s.engine_name),
+  ]);
   for (const role of Object.values(VOLUME_ROLES)) {
     for (const v of await engine.listVolumes({ 'boxdesk.instance': instanceId, 'boxdesk.role': role })) {
       if (named.has(v.name) || live(v.labels['boxdesk.id'] ?? '') || live(v.labels['boxdesk.owner'] ?? '')) continue;
       log.warn({ volume: v.name }, 'removing an engine volume of this core that no record names');
-      await engine.removeVolume(v.name);
+      await engine
+        .removeVolume(v.name)
+        .catch((err: unknown) => log.warn({ err, volume: v.name }, 'could not remove an unnamed engine volume'));
     }
   }
 }

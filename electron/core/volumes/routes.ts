@@ -44,7 +44,7 @@ export function registerVolumeRoutes(
         tags,
         summary: 'Create a volume: empty, or a clone of a volume (at this instant), a volume snapshot or a done backup',
         description:
-          'At most one of from_volume, from_snapshot, from_backup. size_gb is recorded; the local volume driver cannot enforce it (size_enforced: false). Answers once the clone is filled.',
+          'At most one of from_volume, from_snapshot, from_backup. size_gb is recorded; the local volume driver cannot enforce it (size_enforced: false). The source is checked before anything is made (a backup whose archive is missing, changed or refused is a 409 naming it). Answers once the clone is filled.',
         params: ProjectParams,
         body: VolumeCreate,
         response: { 201: Volume, ...problemResponses(400, 404, 409) },
@@ -189,7 +189,7 @@ export function registerVolumeRoutes(
         tags,
         summary: 'Start a backup: 202 pending, then done or failed (volume.backup events)',
         description:
-          'A gzip tar in the data dir with its sha256. Consistent: while a running box writes to the volume, a snapshot is taken first (those boxes paused for the copy only) and archived. Past backup_retention the oldest backup is removed. No body.',
+          'A gzip tar in the data dir with its sha256. Consistent: while a running box writes to the volume, a snapshot is taken first (those boxes paused for the copy only) and archived. Done only once the written file is read back and verified (sha256, unpacks to its end, every entry one a backup may hold: no device nodes, fifos, setuid files or links leaving the volume); otherwise failed, with the reason. Past backup_retention the oldest backup is removed. No body.',
         params: VolumeParams,
         response: { 202: VolumeBackup, ...problemResponses(404) },
       },
@@ -287,7 +287,7 @@ export function registerVolumeRoutes(
         tags,
         summary: "Replace the volume's data by one of its snapshots or done backups",
         description:
-          '409 while a box that mounts it is not stopped (naming them). A restore cut short by a crash is redone at the next start.',
+          "409 while a box that mounts it is not stopped (naming them). The source is checked first (a backup's archive is there, matches its sha256, unpacks to its end and holds only what a backup may; a snapshot's engine volume is there): otherwise 409 naming it, and nothing is touched. The data is then filled into a new engine volume beside the old one and swapped in one step; the stopped boxes that mount it are recreated (root kept) to mount the new one. A restore cut short by a crash is rolled back (before the swap) or finished (after it), never redone.",
         params: VolumeParams,
         body: VolumeRestore,
         response: { 200: Volume, ...problemResponses(400, 404, 409) },

@@ -17,7 +17,7 @@ import type { ContainerEngine } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
-import { VOLUME_ROLES, type VolumeHelpers } from './helpers';
+import { MEASURE_SCRIPT, VOLUME_ROLES, type VolumeHelpers } from './helpers';
 import { checkDataMounts } from './mount-paths';
 import { toVolume, type VolumeBackupRow, type VolumeRow, type VolumeStore } from './store';
 
@@ -159,14 +159,24 @@ export class VolumeService {
 
   /** Measures a volume's bytes through a helper (read-only mount) and records them. The caller need not hold the lock. */
   async measure(row: VolumeRow): Promise<number> {
-    const out = await this.deps.helpers.run(
-      row.id,
-      [{ volume: row.engine_name, path: '/dst', readOnly: true }],
-      'du -sb /dst | cut -f1',
-    );
-    const bytes = Number.parseInt(out.trim(), 10) || 0;
+    const bytes = await this.bytesIn(row.engine_name, row.id);
     this.store.update(row.id, { size_bytes: bytes, measured_at: now() });
     return bytes;
+  }
+
+  /** The bytes an engine volume holds, measured by a helper owned by `owner`. */
+  async bytesIn(engineName: string, owner: string): Promise<number> {
+    const out = await this.deps.helpers.run(
+      owner,
+      [{ volume: engineName, path: '/dst', readOnly: true }],
+      MEASURE_SCRIPT,
+    );
+    return Number.parseInt(out.trim(), 10) || 0;
+  }
+
+  /** An engine volume name for the record: the first, or (with a suffix) one filled beside it by a restore. */
+  engineName(row: Pick<VolumeRow, 'id' | 'project' | 'name'>, suffix?: string): string {
+    return `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}${suffix ? `-${suffix}` : ''}`;
   }
 
   private async measureLater(id: string): Promise<void> {
@@ -194,7 +204,7 @@ export class VolumeService {
       id,
       project,
       name: input.name,
-      engine_name: `boxdesk-${project}-${input.name}-${id.slice(4, 12)}`,
+      engine_name: this.engineName({ id, project, name: input.name }),
       status,
       size_gb: input.size_gb ?? null,
       size_bytes: 0,

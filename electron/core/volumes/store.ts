@@ -13,7 +13,7 @@ export interface VolumeRow {
   size_bytes: number;
   measured_at: string | null;
   backup_retention: number;
-  /** JSON {snapshot_id} | {backup_id}: a restore in flight, redone at start after a crash. */
+  /** JSON RestoreIntent (restores.ts): a restore in flight, rolled back or finished at start, never redone. */
   pending_restore: string | null;
   /** JSON of container ids paused for a copy of this volume, thawed at start after a crash. */
   paused: string | null;
@@ -63,11 +63,12 @@ export function toVolumeSnapshot(row: VolumeSnapshotRow, volume: string): Volume
   return { id: row.id, volume, created_at: row.created_at, size_bytes: row.size_bytes, method: row.method };
 }
 
-export function toVolumeBackup(row: VolumeBackupRow, volume: string): VolumeBackup {
+export function toVolumeBackup(row: VolumeBackupRow, volume: string, available: boolean): VolumeBackup {
   return {
     id: row.id,
     volume,
     status: row.status,
+    available,
     created_at: row.created_at,
     finished_at: row.finished_at,
     size_bytes: row.size_bytes,
@@ -126,6 +127,17 @@ export class VolumeStore {
 
   delete(id: string): void {
     this.db.prepare('DELETE FROM volumes WHERE id = ?').run(id);
+  }
+
+  /**
+   * The swap of a restore, in one statement (one transaction): the record names the engine volume
+   * filled beside the old one, with its size, and the intent says the old one is to go.
+   */
+  swapEngineVolume(id: string, engineName: string, sizeBytes: number, measuredAt: string, intent: string): VolumeRow {
+    this.db
+      .prepare('UPDATE volumes SET engine_name = ?, size_bytes = ?, measured_at = ?, pending_restore = ? WHERE id = ?')
+      .run(engineName, sizeBytes, measuredAt, intent, id);
+    return this.getById(id)!;
   }
 
   /** Who mounts the volume, from the boxes' own data_mounts (the one record of a mount). */

@@ -1,0 +1,170 @@
+import { ApiError } from '../../../shared/errors';
+import type { Volume, VolumeRestore } from '../../../shared/schemas/volumes';
+import { now, randomBase32 } from '../ids';
+import type { VolumeCopies } from './copies';
+import { VOLUME_ROLES } from './helpers';
+import { names, type VolumeService } from './service';
+import type { Source, VolumeSources } from './sources';
+import type { VolumeRow } from './store';
+
+/**
+ * `volumes.pending_restore`. `filling`: a new engine volume (`target`) is being filled beside the
+ * volume's own; a crash rolls it back (the target goes, the volume is as it was). `swapped`: the
+ * record names the new engine volume; a crash is finished (the boxes' containers are made to mount
+ * it, then the `old` engine volume goes). A restore is never redone.
+ */
+export type RestoreIntent =
+  { phase: 'filling'; source: Source; target: string } | { phase: 'swapped'; source: Source; old: string };
+
+function intentOf(row: VolumeRow): RestoreIntent | null {
+  if (!row.pending_restore) return null;
+  const parsed = JSON.parse(row.pending_restore) as Partial<RestoreIntent>;
+  return parsed.phase === 'filling' || parsed.phase === 'swapped' ? (parsed as RestoreIntent) : null;
+}
+
+/** Engine volume names a restore intent still needs (the sweep of unnamed volumes keeps them). */
+export function namesInIntent(row: VolumeRow): string[] {
+  const intent = intentOf(row);
+  if (!intent) return [];
+  return [intent.phase === 'filling' ? intent.target : intent.old];
+}
+
+/**
+ * Restores of a volume from one of its snapshots or done backups: check everything first, fill a
+ * new engine volume beside the old one, swap the record to it in one step, then let the old one go.
+ * A refused or failed restore leaves the volume's data exactly as it was.
+ */
+export class VolumeRestores {
+  constructor(
+    private readonly volumes: VolumeService,
+    private readonly copies: VolumeCopies,
+    private readonly sources: VolumeSources,
+  ) {}
+
+  private get store() {
+    return this.volumes.store;
+  }
+
+  private get deps() {
+    return this.volumes.deps;
+  }
+
+  /** 409 while a box that mounts it is not stopped; the boxes that mount it are held until it ends. */
+  async restore(project: string, name: string, input: VolumeRestore): Promise<Volume> {
+    if ((input.snapshot_id === undefined) === (input.backup_id === undefined)) {
+      throw new ApiError('invalid_body', 'give exactly one of snapshot_id, backup_id', {
+        errors: [{ path: 'body', message: 'exactly one of snapshot_id, backup_id' }],
+      });
+    }
+    const first = this.volumes.find(project, name);
+    const boxIds = this.store.mountsOf(project, name).map((m) => m.box_id);
+    await this.volumes.withLocks(first.id, boxIds, async () => {
+      const volume = this.volumes.find(project, name);
+      const source: Source = input.snapshot_id
+        ? { snapshot_id: this.copies.findSnapshot(project, input.snapshot_id, volume).id }
+        : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
+      const busy = this.store.mountsOf(project, name).filter((m) => m.status !== 'stopped');
+      if (busy.length) {
+        throw new ApiError(
+          'conflict',
+          `volume "${name}" is mounted by ${names(busy.map((m) => `${m.box} (${m.status})`))}; stop those boxes (or detach it) and restore again`,
+        );
+      }
+      this.volumes.requireEngine();
+      await this.sources.verify(source);
+      this.volumes.inFlight.add(volume.id);
+      try {
+        const { target, bytes } = await this.fillBeside(volume, source);
+        this.swapIn(volume, source, target, bytes);
+        // The data is restored; what is left is finished at the next start if it fails now.
+        await this.finishSwap(volume.id).catch((err: unknown) =>
+          this.deps.log.warn({ err, volume: name }, 'restored; the old engine volume goes at the next start'),
+        );
+      } finally {
+        this.volumes.inFlight.delete(volume.id);
+      }
+    });
+    const out = this.volumes.represent(this.volumes.find(project, name));
+    this.deps.bus.emit('volume.updated', { volume: out }, project);
+    return out;
+  }
+
+  /** A new engine volume filled from the verified source, the intent recorded first; on failure it goes again. */
+  private async fillBeside(volume: VolumeRow, source: Source): Promise<{ target: string; bytes: number }> {
+    const target = this.volumes.engineName(volume, randomBase32(6));
+    const intent: RestoreIntent = { phase: 'filling', source, target };
+    this.store.update(volume.id, { pending_restore: JSON.stringify(intent) });
+    try {
+      await this.deps.engine.createVolume(target, this.volumes.labels(volume, VOLUME_ROLES.volume));
+      return { target, bytes: await this.sources.fill(source, target, volume.id) };
+    } catch (err) {
+      await this.rollBack(volume.id, target).catch((cleanup: unknown) =>
+        this.deps.log.warn({ err: cleanup, volume: volume.name }, 'a failed restore is rolled back at the next start'),
+      );
+      throw err;
+    }
+  }
+
+  /**
+   * The swap: the record names the new engine volume, in one statement. From here on the restore
+   * has happened; what follows (the boxes' containers, the old engine volume) is finished at start
+   * if a crash cuts it short. A copy-on-write store replaces `fillBeside`, not this.
+   */
+  private swapIn(volume: VolumeRow, source: Source, target: string, bytes: number): void {
+    const intent: RestoreIntent = { phase: 'swapped', source, old: volume.engine_name };
+    this.store.swapEngineVolume(volume.id, target, bytes, now(), JSON.stringify(intent));
+  }
+
+  /**
+   * After the swap: each box that mounts the volume gets a container mounting the new engine
+   * volume (recreated with its root kept; they are all stopped), then the old engine volume goes
+   * and the intent is cleared. The caller holds the volume's and those boxes' locks.
+   */
+  private async finishSwap(volumeId: string): Promise<void> {
+    const row = this.store.getById(volumeId);
+    const intent = row && intentOf(row);
+    if (!row || intent?.phase !== 'swapped') return;
+    for (const mount of this.store.mountsOf(row.project, row.name)) {
+      const box = this.deps.boxStore.getById(mount.box_id);
+      if (box?.container_id && ['running', 'stopped'].includes(box.status))
+        await this.deps.recreator.recreate(box, 'current');
+    }
+    await this.deps.engine.removeVolume(intent.old);
+    this.store.update(volumeId, { pending_restore: null });
+  }
+
+  private async rollBack(volumeId: string, target: string): Promise<void> {
+    await this.deps.engine.removeVolume(target);
+    this.store.update(volumeId, { pending_restore: null });
+  }
+
+  /**
+   * At start, for a restore a crash cut short: before the swap, rolled back; after it, finished.
+   * An intent from before fill-beside-and-swap (the volume was emptied in place) is dropped and
+   * reported: replaying it could wipe data written since.
+   */
+  async recover(row: VolumeRow): Promise<void> {
+    const intent = intentOf(row);
+    const log = this.deps.log;
+    if (!intent) {
+      this.store.update(row.id, { pending_restore: null });
+      log.error(
+        { volume: row.name, project: row.project, intent: row.pending_restore },
+        'a volume restore begun by an earlier version was cut short; it is not redone (the volume holds what it was left with): restore it again',
+      );
+    } else if (intent.phase === 'filling') {
+      await this.rollBack(row.id, intent.target);
+      log.warn(
+        { volume: row.name, project: row.project },
+        'rolled back a volume restore cut short by a crash before its swap: the volume is as it was',
+      );
+    } else {
+      const boxIds = this.store.mountsOf(row.project, row.name).map((m) => m.box_id);
+      await this.volumes.withLocks(row.id, boxIds, () => this.finishSwap(row.id));
+      log.warn(
+        { volume: row.name, project: row.project },
+        'finished a volume restore cut short by a crash after its swap: the volume holds the restored data',
+      );
+    }
+  }
+}
