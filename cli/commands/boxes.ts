@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Box, BoxCreate, BoxList, BoxStatus, BoxUpdate } from '../../shared/schemas/box';
 import type { Context } from '../context';
 import { UsageError, collect, keyValues, stringMap, wholeNumber, wholeNumberOrNone } from '../options';
@@ -273,6 +275,12 @@ export const registerBoxCommands: Area = (program, cli) => {
     .option('-f, --follow', 'keep streaming new output');
   cli.action<{ tail?: number; follow?: boolean }>(logs, async (ctx, [name], opts) => {
     const res = await ctx.client.logs(ctx.project, name!, { tail: opts.tail, follow: opts.follow === true });
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>) ctx.stdout.write(chunk);
+    // Piped with backpressure: a slow reader slows the download instead of the output piling up in memory.
+    await pipeline(Readable.fromWeb(res.body as never), ctx.stdout, { end: false }).catch(
+      (err: NodeJS.ErrnoException) => {
+        // A reader that stopped early (`box logs web | head`) ends the command quietly.
+        if (err.code !== 'EPIPE' && !(err.code === 'ERR_STREAM_PREMATURE_CLOSE' && ctx.stdout.destroyed)) throw err;
+      },
+    );
   });
 };

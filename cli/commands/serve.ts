@@ -18,6 +18,9 @@ const CORE_FLAGS: [flag: string, help: string][] = [
   ['--session-grace <S>', 'seconds a detached console lives on (default 60)'],
   ['--log-level <LEVEL>', 'fatal|error|warn|info|debug (default info)'],
   ['--rate-limit <N>', 'requests/s per token, bursts of 10x; 0 = off (default 100)'],
+  ['--box-log-limit <SIZE>', 'output the engine keeps per container, rotated past it; at least 1M (default 32M)'],
+  ['--proxy-connect-timeout <S>', 'seconds the preview proxy waits for a box to accept a connection (default 10)'],
+  ['--proxy-header-timeout <S>', "seconds the preview proxy waits for a box's response headers (default 60)"],
 ];
 
 /** The directory holding Boxdesk's package.json, found from this file (the CLI may not import electron/). */

@@ -51,3 +51,21 @@ test('--default-base must be an image reference', () => {
     'registry.local:5000/base:1',
   );
 });
+
+test('--box-log-limit takes a size of at least 1M, default 32 MiB', () => {
+  assert.equal(resolveConfig([], {}).boxLogLimit, 32 * 1024 ** 2);
+  assert.equal(resolveConfig(['--box-log-limit', '1G'], {}).boxLogLimit, 1024 ** 3);
+  assert.equal(resolveConfig([], { BOXDESK_BOX_LOG_LIMIT: '4M' }).boxLogLimit, 4 * 1024 ** 2);
+  for (const bad of ['0', '512K', 'none', '-1M'])
+    assert.throws(() => resolveConfig(['--box-log-limit', bad], {}), ConfigError, bad);
+});
+
+test('the proxy timeouts take seconds (0: no limit), defaults 10 and 60', () => {
+  const defaults = resolveConfig([], {});
+  assert.deepEqual([defaults.proxyConnectTimeout, defaults.proxyHeaderTimeout], [10, 60]);
+  const set = resolveConfig(['--proxy-connect-timeout', '0.5', '--proxy-header-timeout=0'], {});
+  assert.deepEqual([set.proxyConnectTimeout, set.proxyHeaderTimeout], [0.5, 0]);
+  assert.equal(resolveConfig([], { BOXDESK_PROXY_HEADER_TIMEOUT: '120' }).proxyHeaderTimeout, 120);
+  for (const bad of ['-1', 'soon', '', '1e9'])
+    assert.throws(() => resolveConfig(['--proxy-header-timeout', bad], {}), ConfigError, bad);
+});

@@ -21,6 +21,12 @@ export interface CoreConfig {
   rateLimit: number;
   /** The largest streamed upload (application/octet-stream body), in bytes. */
   uploadLimit: number;
+  /** The most output the engine keeps of one container (its log rotates past it), in bytes. */
+  boxLogLimit: number;
+  /** How long the preview proxy waits for a box to accept a connection, in seconds; 0: no limit. */
+  proxyConnectTimeout: number;
+  /** How long the preview proxy waits for a box's response headers once the request is sent, in seconds; 0: no limit. */
+  proxyHeaderTimeout: number;
 }
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -113,13 +119,34 @@ export const CORE_FLAGS: readonly FlagSpec[] = [
     key: 'uploadLimit',
     help: 'largest streamed upload, bytes or with K/M/G (default 1G)',
   },
+  {
+    flag: '--box-log-limit',
+    arg: 'SIZE',
+    env: 'BOXDESK_BOX_LOG_LIMIT',
+    key: 'boxLogLimit',
+    help: 'output the engine keeps per container, rotated past it; at least 1M (default 32M)',
+  },
+  {
+    flag: '--proxy-connect-timeout',
+    arg: 'S',
+    env: 'BOXDESK_PROXY_CONNECT_TIMEOUT',
+    key: 'proxyConnectTimeout',
+    help: 'seconds the preview proxy waits for a box to accept a connection, then 504; 0 = no limit (default 10)',
+  },
+  {
+    flag: '--proxy-header-timeout',
+    arg: 'S',
+    env: 'BOXDESK_PROXY_HEADER_TIMEOUT',
+    key: 'proxyHeaderTimeout',
+    help: "seconds the preview proxy waits for a box's response headers, then 504; 0 = no limit (default 60)",
+  },
 ];
 
 const BY_FLAG = new Map(CORE_FLAGS.map((f) => [f.flag, f]));
 
 export const USAGE = `Usage: npm run serve -- [options]
 
-${CORE_FLAGS.map((f) => `  ${`${f.flag} ${f.arg}`.padEnd(22)} ${f.help}\n  ${''.padEnd(22)} env ${f.env}`).join('\n')}
+${CORE_FLAGS.map((f) => `  ${`${f.flag} ${f.arg}`.padEnd(26)} ${f.help}\n  ${''.padEnd(26)} env ${f.env}`).join('\n')}
 `;
 
 /** The core's own flags (with their values) out of a command line that also carries others (Electron's, Chromium's). */
@@ -145,6 +172,24 @@ export function parseSize(value: string, flag: string): number {
   const n = m ? Number(m[1]) * SIZE_UNITS[m[2]!.toUpperCase()]! : NaN;
   if (!Number.isSafeInteger(n) || n < 1)
     throw new ConfigError(`${flag} must be a size in bytes, or with K, M, G or T (e.g. 1G), got "${value}"`);
+  return n;
+}
+
+/** --box-log-limit's default, also the Docker driver's when it is not given one. */
+export const DEFAULT_BOX_LOG_LIMIT = 32 * 1024 ** 2;
+/** The smallest --box-log-limit: four rotated files of 256 KiB. */
+export const MIN_BOX_LOG_LIMIT = 1024 ** 2;
+
+function parseSeconds(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 86_400)
+    throw new ConfigError(`${flag} must be a number of seconds from 0 (no limit) to 86400, got "${value}"`);
+  return n;
+}
+
+function parseBoxLogLimit(value: string): number {
+  const n = parseSize(value, '--box-log-limit');
+  if (n < MIN_BOX_LOG_LIMIT) throw new ConfigError(`--box-log-limit must be at least 1M, got "${value}"`);
   return n;
 }
 
@@ -202,5 +247,8 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     logLevel: raw.logLevel ?? 'info',
     rateLimit,
     uploadLimit: parseSize(raw.uploadLimit ?? '1G', '--upload-limit'),
+    boxLogLimit: raw.boxLogLimit === undefined ? DEFAULT_BOX_LOG_LIMIT : parseBoxLogLimit(raw.boxLogLimit),
+    proxyConnectTimeout: parseSeconds(raw.proxyConnectTimeout ?? '10', '--proxy-connect-timeout'),
+    proxyHeaderTimeout: parseSeconds(raw.proxyHeaderTimeout ?? '60', '--proxy-header-timeout'),
   };
 }

@@ -262,7 +262,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   const policy = loopbackPolicy(() => port, config.allowedOrigins);
   const limiter = new RateLimiter(config.rateLimit, config.rateLimit * 10);
   const app = await createHttpApp({ config, policy, auth, limiter, logger: options.logger });
-  const engine = options.engine ?? new DockerEngine();
+  const engine = options.engine ?? new DockerEngine(undefined, { logLimitBytes: config.boxLogLimit });
   const services = createServices(config, db, engine, app.log, owned, options);
   registerRoutes(app, services, config, engine, auth, new SocketRouter(app, { policy, auth, limiter }));
   const publishing = owned.add(

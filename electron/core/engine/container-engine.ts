@@ -22,6 +22,7 @@ export interface ContainerEngine {
   /** Makes a single-layer image from a root filesystem tar stream; returns the image id. */
   importImage(tar: Readable, options: ImageImportOptions): Promise<string>;
 
+  /** Every container it creates (boxes, service boxes, helpers) has its log bounded by the driver's setting. */
   createContainer(spec: ContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;
   stopContainer(id: string, graceSeconds: number): Promise<void>;
@@ -40,7 +41,11 @@ export interface ContainerEngine {
   commitContainer(id: string, labels: Record<string, string>): Promise<string>;
   /** The container's whole filesystem (its image and writable layer, flattened) as a tar stream. */
   exportContainer(id: string): Promise<Readable>;
-  /** The main process's output, stdout and stderr interleaved, as plain bytes. */
+  /**
+   * The main process's output, stdout and stderr interleaved, as plain bytes, streamed as it is read
+   * (never collected whole: a box may have written gigabytes). What the engine keeps of it is bounded
+   * (the driver rotates every container's log).
+   */
   logs(id: string, options: { tail?: number; follow: boolean }): Promise<Readable>;
   /** Domain events of the containers carrying all these labels, until disposed or the engine goes. */
   watchEvents(

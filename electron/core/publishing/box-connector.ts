@@ -3,19 +3,65 @@ import type { Duplex } from 'node:stream';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { execRelay, RELAY_PROBE } from './exec-relay';
 
+// Node's Agent passes every request made through it to addRequest (before a socket is assigned,
+// so before the response parser is made); @types/node does not declare it.
+declare module 'http' {
+  interface Agent {
+    addRequest(req: ClientRequest, options: RequestOptions): void;
+  }
+}
+
+/** How long the proxy waits on a box, in milliseconds (0: no limit). */
+export interface UpstreamTimeouts {
+  /** For a connection to the box's port (the engine's dial, or a relay in the box). */
+  connectMs: number;
+  /** For the response headers, from the moment the request (with its body) is sent. */
+  headersMs: number;
+}
+
+/** A box took longer than its time: the proxy answers 504. */
+export class UpstreamTimeoutError extends Error {
+  constructor(
+    readonly phase: 'connect' | 'headers',
+    readonly ms: number,
+    readonly port: number,
+  ) {
+    super(
+      phase === 'connect'
+        ? `the box did not accept a connection on port ${port} within ${ms / 1000} s; its server may be stuck or overloaded (the limit is --proxy-connect-timeout)`
+        : `the box's server on port ${port} took the request but sent no answer within ${ms / 1000} s; it may be stuck, or slower than --proxy-header-timeout allows`,
+    );
+    this.name = 'UpstreamTimeoutError';
+  }
+}
+
 /**
  * An HTTP agent whose connections come from the engine driver's `connect`:
  * the driver decides how a box's port is reached (a routable container
  * address on Linux; a tunnel where containers live in a VM). Keep-alive
  * connections are pooled per container and port, so a page's many requests
- * do not each pay for a new connection.
+ * do not each pay for a new connection. It is the proxy's upstream side, so
+ * what is lenient or bounded about talking to boxes lives here: connect and
+ * response-header timeouts, and a response parser as tolerant as nginx's and
+ * browsers' (header lines ended by a bare LF, as busybox httpd CGI scripts
+ * print them). The proxy's own server stays strict with clients.
  */
 export class BoxAgent extends http.Agent {
   /** Ports found listening only on the box's loopback, reached through a relay for a while without asking again. */
   private readonly relayed = new Map<string, { address: string; until: number }>();
 
-  constructor(private readonly engine: ContainerEngine) {
+  constructor(
+    private readonly engine: ContainerEngine,
+    private readonly timeouts: UpstreamTimeouts = { connectMs: 0, headersMs: 0 },
+  ) {
     super({ keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 64, scheduling: 'lifo' });
+  }
+
+  override addRequest(req: http.ClientRequest, options: http.RequestOptions): void {
+    // Read when the socket is assigned (the parser is made then): lenient for this response only.
+    (req as { insecureHTTPParser?: boolean }).insecureHTTPParser = true;
+    if (this.timeouts.headersMs > 0) armHeaderTimeout(req, this.timeouts.headersMs, Number(options.port));
+    super.addRequest(req, options);
   }
 
   // The target's "host" is the container id; the pool is keyed by it and the port.
@@ -23,9 +69,19 @@ export class BoxAgent extends http.Agent {
     options: http.ClientRequestArgs,
     callback?: (err: Error | null, socket: Duplex) => void,
   ): Duplex | undefined {
-    this.connectBox(String(options.host), Number(options.port)).then(
-      (socket) => callback!(null, socket),
-      (err: Error) => callback!(err, undefined as unknown as Duplex),
+    const port = Number(options.port);
+    let settled = false;
+    const settle = (err: Error | null, socket?: Duplex) => {
+      if (settled) return void socket?.destroy();
+      settled = true;
+      clearTimeout(timer);
+      callback!(err, socket as Duplex);
+    };
+    const ms = this.timeouts.connectMs;
+    const timer = ms > 0 ? setTimeout(() => settle(new UpstreamTimeoutError('connect', ms, port)), ms) : undefined;
+    this.connectBox(String(options.host), port).then(
+      (socket) => settle(null, socket),
+      (err: Error) => settle(err),
     );
     return undefined;
   }
@@ -52,6 +108,23 @@ export class BoxAgent extends http.Agent {
       return execRelay(this.engine, containerId, probe.address, port);
     }
   }
+}
+
+/**
+ * From the moment the request (with its body) is sent until its response (or 101) begins: past
+ * `ms`, the request fails with an UpstreamTimeoutError. A slow upload is not the box's delay,
+ * and once headers came a body may take its time (server-sent events, long polls).
+ */
+function armHeaderTimeout(req: http.ClientRequest, ms: number, port: number): void {
+  let timer: NodeJS.Timeout | undefined;
+  const start = () => {
+    timer = setTimeout(() => req.destroy(new UpstreamTimeoutError('headers', ms, port)), ms);
+  };
+  const stop = () => clearTimeout(timer);
+  req.once('finish', start);
+  req.once('response', stop);
+  req.once('upgrade', stop);
+  req.once('close', stop);
 }
 
 /** The driver could not connect; what listens in the box says why. */

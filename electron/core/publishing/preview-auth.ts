@@ -3,23 +3,25 @@ import { ApiError } from '../../../shared/errors';
 import type { Token } from '../../../shared/schemas/system';
 import type { AuthService } from '../auth/auth-service';
 import type { TokenStore } from '../auth/token-store';
+import { takeOurCredentials, type OurCredentials } from './our-credentials';
 import { hostnameOf } from './published-hosts';
 import type { ProxyRoute } from './service';
 import { splitCookies, type SessionCookies } from './session-cookie';
 
 export type PreviewAccess =
   | { kind: 'allow' }
-  /** `?token=` was valid: set this cookie and redirect to `location`. */
-  | { kind: 'redirect'; location: string; cookie: string }
+  /** Our `?token=` was on the URL: redirect to `location` (without it), setting `cookie` when there is one. */
+  | { kind: 'redirect'; location: string; cookie?: string }
   | { kind: 'deny'; status: 401 | 403; message: string };
 
 /**
- * Who may see a published box. `public`: anyone on this machine, and the
- * request goes to the box as it came (its Authorization belongs to the app).
- * `token`: a token that can read the box's project, as a bearer header, as
- * `?token=` once (answered with a session cookie and a redirect), or as that
- * cookie. Either way our cookie, and with `token` the Authorization header,
- * are removed from the request before it is forwarded.
+ * Who may see a published box, and what of Boxdesk's never reaches it. Whatever the mode, our
+ * session cookie, a bearer header or `bearer.` subprotocol holding one of our tokens, and a
+ * `?token=` holding one (a page load is redirected to the URL without it, so the page's own
+ * scripts never read it) are taken off; an app's own credentials pass untouched.
+ * `public`: anyone on this machine. `token`: a token that can read the box's project, as a
+ * bearer header, as `?token=` once (answered with a session cookie and a redirect), or as that
+ * cookie.
  */
 export class PreviewAuth {
   constructor(
@@ -33,55 +35,64 @@ export class PreviewAuth {
     const { session, rest } = splitCookies(req.headers.cookie);
     if (rest === null) delete req.headers.cookie;
     else req.headers.cookie = rest;
-    if (row.url_auth !== 'token') return { kind: 'allow' };
-
-    const authorization = req.headers.authorization;
-    delete req.headers.authorization;
-    const url = new URL(req.url ?? '/', 'http://preview');
-    const query = url.searchParams.get('token');
+    // One indexed hash lookup per secret sent, only when a request carries one.
+    const ours = takeOurCredentials(req, (secret) => this.ourToken(secret));
+    const redirect = ours.query !== undefined && !upgrade;
+    // A browser's WebSocket cannot follow a redirect: the upgrade goes on, without our token in its URL.
+    if (ours.query !== undefined && upgrade) req.url = ours.url;
+    if (row.url_auth !== 'token') return redirect ? { kind: 'redirect', location: ours.url } : { kind: 'allow' };
     try {
-      if (query !== null) {
-        const token = this.readable(this.auth.authenticateSecret(query), row);
-        url.searchParams.delete('token');
-        // A browser's WebSocket cannot follow a redirect: the upgrade goes on, without the token in its URL.
-        if (upgrade) {
-          req.url = url.pathname + url.search;
-          return { kind: 'allow' };
-        }
-        return {
-          kind: 'redirect',
-          location: url.pathname + url.search,
-          cookie: this.sessions.setCookieHeader(this.sessions.issue(token.id, host)),
-        };
-      }
-      if (authorization !== undefined && /^Bearer\s/i.test(authorization)) {
-        this.readable(this.auth.authenticate(authorization), row);
-        return { kind: 'allow' };
-      }
-      if (session !== null) {
-        const tokenId = this.sessions.verify(session, host);
-        const token = tokenId === null ? undefined : this.tokens.get(tokenId);
-        if (!token)
-          return deny(
-            401,
-            'your preview session is not valid any more (expired, or its token was deleted); open the URL with ?token=<token> again',
-          );
-        this.readable(token, row);
-        return { kind: 'allow' };
-      }
+      return this.admit(ours, session, host, row, redirect);
     } catch (err) {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return deny(err.status, err.message);
       throw err;
     }
+  }
+
+  /** `auth: token`: the first of our credentials decides (`?token=`, then the bearer header, then the cookie). */
+  private admit(
+    ours: OurCredentials,
+    session: string | null,
+    host: string,
+    row: ProxyRoute,
+    redirect: boolean,
+  ): PreviewAccess {
+    const token = ours.query ?? ours.bearer;
+    if (token) {
+      this.auth.authorize(token, 'read', row.project);
+      if (!redirect || !ours.query) return { kind: 'allow' };
+      return {
+        kind: 'redirect',
+        location: ours.url,
+        cookie: this.sessions.setCookieHeader(this.sessions.issue(ours.query.id, host)),
+      };
+    }
+    if (session !== null) {
+      const tokenId = this.sessions.verify(session, host);
+      const sessionToken = tokenId === null ? undefined : this.tokens.get(tokenId);
+      if (!sessionToken)
+        return deny(
+          401,
+          'your preview session is not valid any more (expired, or its token was deleted); open the URL with ?token=<token> again',
+        );
+      this.auth.authorize(sessionToken, 'read', row.project);
+      return { kind: 'allow' };
+    }
+    if (ours.foreignQuery || ours.foreignBearer) return deny(401, 'the token is not valid (it may have been deleted)');
     return deny(
       401,
       `"${row.name}" is published with auth "token": open it once as ${row.url ?? 'its URL'}/?token=<a token that can read project "${row.project}">, or send "Authorization: Bearer <token>"`,
     );
   }
 
-  private readable(token: Token, row: ProxyRoute): Token {
-    this.auth.authorize(token, 'read', row.project);
-    return token;
+  /** The token a secret is, by the store (and its last use noted), or undefined when it is not ours. */
+  private ourToken(secret: string): Token | undefined {
+    try {
+      return this.auth.authenticateSecret(secret);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return undefined;
+      throw err;
+    }
   }
 }
 

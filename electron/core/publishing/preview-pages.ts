@@ -8,6 +8,7 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   502: 'Bad Gateway',
+  504: 'Gateway Timeout',
 };
 
 /** A plain page from the proxy itself (never the API's problem+json or CORS headers). */

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { Disposable } from '../lifetime';
-import { BoxAgent, ListenerError } from './box-connector';
+import { BoxAgent, ListenerError, UpstreamTimeoutError, type UpstreamTimeouts } from './box-connector';
 import type { PreviewAuth } from './preview-auth';
 import { refuseUpgrade, sendPage } from './preview-pages';
 import type { ProxyTraffic } from './proxy-traffic';
@@ -31,8 +31,9 @@ export class PreviewProxy implements Disposable {
     private readonly engine: ContainerEngine,
     private readonly log: FastifyBaseLogger,
     private readonly traffic: ProxyTraffic,
+    timeouts: UpstreamTimeouts,
   ) {
-    this.agent = new BoxAgent(engine);
+    this.agent = new BoxAgent(engine, timeouts);
     // No limit on how long a request body may take: a large upload to a box is fine on loopback.
     this.server = http.createServer({ requestTimeout: 0 }, (req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
@@ -83,8 +84,8 @@ export class PreviewProxy implements Disposable {
       return {
         redirect: {
           status: 302,
-          message: 'signed in',
-          headers: { location: access.location, 'set-cookie': access.cookie },
+          message: access.cookie ? 'signed in' : 'the same page, without the Boxdesk token in its address',
+          headers: { location: access.location, ...(access.cookie ? { 'set-cookie': access.cookie } : {}) },
         },
       };
     const down = unreachable(row);
@@ -101,7 +102,7 @@ export class PreviewProxy implements Disposable {
     // Counted until the answer is sent (or the client goes): a deployment drains the color it replaces.
     res.once('close', this.traffic.begin(containerId));
     this.proxy.web(req, res, { target: { host: containerId, port }, agent: this.agent }, (err) => {
-      sendPage(res, 502, this.explain(err, port));
+      sendPage(res, failureStatus(err), this.explain(err, port));
     });
   }
 
@@ -114,13 +115,13 @@ export class PreviewProxy implements Disposable {
     if ('redirect' in verdict) return refuseUpgrade(socket, 401, 'sign in first');
     const { containerId, port } = verdict.target;
     this.proxy.ws(req, socket, head, { target: { host: containerId, port }, agent: this.agent }, (err) => {
-      refuseUpgrade(socket, 502, this.explain(err, port));
+      refuseUpgrade(socket, failureStatus(err), this.explain(err, port));
     });
   }
 
-  /** What the 502 page says: what happened, and what to change. */
+  /** What the 502 or 504 page says: what happened, and what to change. */
   private explain(err: Error, port: number): string {
-    if (err instanceof ListenerError) return err.message;
+    if (err instanceof ListenerError || err instanceof UpstreamTimeoutError) return err.message;
     if (!(err instanceof EngineError)) return `the box's server on port ${port} broke the connection (${err.message})`;
     if (err.kind === 'conflict')
       return `the box is not running, so nothing answers on port ${port}; resume it (box resume NAME)`;
@@ -133,6 +134,11 @@ export class PreviewProxy implements Disposable {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.agent.destroy();
   }
+}
+
+/** 504 when the box took too long, 502 for anything else that went wrong on its side. */
+function failureStatus(err: Error): number {
+  return err instanceof UpstreamTimeoutError ? 504 : 502;
 }
 
 function unreachable(row: ProxyRoute): string | null {

@@ -44,7 +44,10 @@ export async function startPublishing(
   installPreviewOriginGuard(deps.app, service);
   registerPublishingRoutes(deps.app, service);
   const access = new PreviewAuth(deps.auth, deps.tokens, new SessionCookies(sessionKey(deps.db)));
-  const proxy = new PreviewProxy(service, access, deps.engine, deps.log, deps.traffic);
+  const proxy = new PreviewProxy(service, access, deps.engine, deps.log, deps.traffic, {
+    connectMs: deps.config.proxyConnectTimeout * 1000,
+    headersMs: deps.config.proxyHeaderTimeout * 1000,
+  });
   const port = await proxy.listen(deps.config.host, deps.config.proxyPort);
   service.setProxyPort(port);
   return {

@@ -1,12 +1,13 @@
 import type Docker from 'dockerode';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ContainerSpec, ContainerState, ResourceLimits } from '../container-engine';
 import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
-import { demuxBuffer } from './exec';
+import { logConfig } from './logs';
 
 const NANO = 1_000_000_000;
 
-export async function createContainer(docker: Docker, spec: ContainerSpec): Promise<string> {
+/** Every container the driver creates gets the log bound (`logLimitBytes`): see `logConfig`. */
+export async function createContainer(docker: Docker, spec: ContainerSpec, logLimitBytes: number): Promise<string> {
   const container = await call(() =>
     docker.createContainer({
       name: spec.name,
@@ -26,6 +27,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec): Prom
         Memory: spec.limits.ramMb * 1024 * 1024,
         MemorySwap: spec.limits.ramMb * 1024 * 1024,
         PidsLimit: spec.limits.pidsLimit,
+        LogConfig: logConfig(logLimitBytes),
         ...(spec.storageGb ? { StorageOpt: { size: `${spec.storageGb}G` } } : {}),
         // NoCopy: a volume mounted over an image path never gets the image's files copied into it.
         ...(spec.mounts?.length
@@ -146,22 +148,4 @@ export async function commitContainer(docker: Docker, id: string, labels: Record
 
 export async function exportContainer(docker: Docker, id: string): Promise<Readable> {
   return call(() => docker.getContainer(id).export() as Promise<Readable>);
-}
-
-export async function logs(docker: Docker, id: string, options: { tail?: number; follow: boolean }): Promise<Readable> {
-  const container = docker.getContainer(id);
-  const base = { stdout: true, stderr: true, ...(options.tail !== undefined ? { tail: options.tail } : {}) };
-  const raw = options.follow
-    ? await call(() => container.logs({ ...base, follow: true }))
-    : await call(() => container.logs({ ...base, follow: false }));
-  const out = new PassThrough();
-  if (Buffer.isBuffer(raw)) {
-    out.end(demuxBuffer(raw));
-    return out;
-  }
-  docker.modem.demuxStream(raw, out, out);
-  raw.on('end', () => out.end());
-  raw.on('error', (err: Error) => out.destroy(err));
-  out.on('close', () => (raw as Readable).destroy());
-  return out;
 }

@@ -1,6 +1,7 @@
 import Docker from 'dockerode';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { DEFAULT_BOX_LOG_LIMIT } from '../../config';
 import type { Disposable } from '../../lifetime';
 import './docker-modem-redirects';
 import {
@@ -28,6 +29,7 @@ import { call } from './errors';
 import * as events from './events';
 import * as exec from './exec';
 import * as images from './images';
+import * as logStreams from './logs';
 import * as networks from './networks';
 import * as samples from './stats';
 import * as volumes from './volumes';
@@ -37,9 +39,15 @@ export class DockerEngine implements ContainerEngine {
   readonly name = 'docker';
   private readonly docker: Docker;
 
-  /** Honours DOCKER_HOST (and the TLS variables) like the docker CLI does. */
-  constructor(options?: Docker.DockerOptions) {
+  private readonly logLimitBytes: number;
+
+  /**
+   * Honours DOCKER_HOST (and the TLS variables) like the docker CLI does. `logLimitBytes` bounds the
+   * output the engine keeps of each container it creates (default: the core's `--box-log-limit` default).
+   */
+  constructor(options?: Docker.DockerOptions, settings: { logLimitBytes?: number } = {}) {
     this.docker = new Docker(options);
+    this.logLimitBytes = settings.logLimitBytes ?? DEFAULT_BOX_LOG_LIMIT;
   }
 
   async ping(timeoutMs = 2000): Promise<void> {
@@ -82,7 +90,8 @@ export class DockerEngine implements ContainerEngine {
   importImage = (tar: Readable, options: ImageImportOptions): Promise<string> =>
     images.importImage(this.docker, tar, options);
 
-  createContainer = (spec: ContainerSpec): Promise<string> => containers.createContainer(this.docker, spec);
+  createContainer = (spec: ContainerSpec): Promise<string> =>
+    containers.createContainer(this.docker, spec, this.logLimitBytes);
   startContainer = (id: string): Promise<void> => containers.startContainer(this.docker, id);
   stopContainer = (id: string, graceSeconds: number): Promise<void> =>
     containers.stopContainer(this.docker, id, graceSeconds);
@@ -99,7 +108,7 @@ export class DockerEngine implements ContainerEngine {
     containers.commitContainer(this.docker, id, labels);
   exportContainer = (id: string): Promise<Readable> => containers.exportContainer(this.docker, id);
   logs = (id: string, options: { tail?: number; follow: boolean }): Promise<Readable> =>
-    containers.logs(this.docker, id, options);
+    logStreams.logs(this.docker, id, options);
   watchEvents = (
     labels: Record<string, string>,
     onEvent: (event: ContainerEvent) => void,

@@ -26,18 +26,6 @@ export class StreamDemuxer {
   }
 }
 
-/** Splits a whole multiplexed buffer (non-follow logs) into plain bytes. */
-export function demuxBuffer(buf: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let offset = 0;
-  while (offset + 8 <= buf.length) {
-    const size = buf.readUInt32BE(offset + 4);
-    parts.push(buf.subarray(offset + 8, offset + 8 + size));
-    offset += 8 + size;
-  }
-  return Buffer.concat(parts);
-}
-
 export async function createExec(docker: Docker, containerId: string, spec: ExecSpec): Promise<string> {
   const exec = await call(() =>
     docker.getContainer(containerId).exec({

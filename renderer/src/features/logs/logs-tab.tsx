@@ -6,6 +6,7 @@ import { useClient } from '../../api/client-context';
 import { describeError } from '../../api/session';
 import { useLogStream } from '../../api/streams';
 import type { DetailTabProps } from '../boxes/detail-tabs';
+import { readLogBlob, saveBlob } from './log-download';
 
 function highlight(line: string, q: string): ReactNode {
   if (!q) return line;
@@ -29,6 +30,7 @@ export function LogsTab({ box }: DetailTabProps) {
   const logs = useLogStream(box.project, box.name, follow);
   const viewport = useRef<HTMLDivElement>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState(false);
   const lines = useMemo(() => {
     const all = logs.text.split('\n');
     if (all[all.length - 1] === '') all.pop();
@@ -42,16 +44,14 @@ export function LogsTab({ box }: DetailTabProps) {
 
   const download = async () => {
     setDownloadError(null);
+    setDownloading(true);
     try {
       const res = await client.logs(box.project, box.name);
-      const blob = new Blob([await res.text()], { type: 'text/plain' });
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `${box.project}-${box.name}.log`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+      saveBlob(await readLogBlob(res.body as ReadableStream<Uint8Array>), `${box.project}-${box.name}.log`);
     } catch (err) {
       setDownloadError(describeError(err));
+    } finally {
+      setDownloading(false);
     }
   };
 
@@ -68,7 +68,13 @@ export function LogsTab({ box }: DetailTabProps) {
           onChange={(e) => setSearch(e.currentTarget.value)}
           w={260}
         />
-        <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} onClick={() => void download()}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconDownload size={14} />}
+          loading={downloading}
+          onClick={() => void download()}
+        >
           Download logs
         </Button>
         <Text size="xs" c="dimmed" role="status">
