@@ -42,21 +42,6 @@ function serveRenderer(uiRoot: string, core: Core): void {
   });
 }
 
-/**
- * The SQLite addon built for this Electron (by `npm start`, see scripts/electron-native.mjs);
- * undefined in a packaged app, whose own addon electron-builder rebuilt.
- */
-function electronSqliteBinding(): string | undefined {
-  const file = path.join(
-    app.getAppPath(),
-    'dist',
-    'native',
-    `electron-${process.versions.electron}-${process.platform}-${process.arch}`,
-    'better_sqlite3.node',
-  );
-  return fs.existsSync(file) ? file : undefined;
-}
-
 function lockDown(contents: WebContents): void {
   // Links (a published box's URL, a link in a terminal) open in the user's browser; nothing else opens.
   contents.setWindowOpenHandler(({ url }) => {
@@ -159,7 +144,7 @@ function main(): void {
         ),
       );
       installAppMenu();
-      core = await startCore(config, { sqliteBinding: electronSqliteBinding() }).catch((err: Error) => {
+      core = await startCore(config).catch((err: Error) => {
         throw new Error(`the core did not start on ${config.host}:${config.port}: ${err.message}`);
       });
       bridge = { apiUrl: core.url, token: fs.readFileSync(path.join(config.dataDir, 'token'), 'utf8').trim() };

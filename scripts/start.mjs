@@ -5,7 +5,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureElectronSqlite } from './electron-native.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const passThrough = process.argv.slice(2).filter((a) => a !== '--');
@@ -95,14 +94,12 @@ function startHeadless(reason) {
   forwardSignals(child);
 }
 
-/** Electron, with the SQLite addon built for it; or the reason it cannot run. */
+/** Electron, or the reason it cannot run. (better-sqlite3 is a Node-API addon: the one npm installed loads in Electron too.) */
 function electronReady() {
   const electron = findElectron();
   if (!electron.executable)
     return { reason: `Electron's binary is not installed and could not be downloaded (${electron.reason})` };
-  const version = JSON.parse(fs.readFileSync(path.join(electronDir, 'package.json'), 'utf8')).version;
-  const sqlite = ensureElectronSqlite(root, version);
-  return sqlite.binding ? electron : { reason: sqlite.reason };
+  return electron;
 }
 
 run('npm', ['run', '--silent', 'build']);

@@ -66,8 +66,6 @@ export interface CoreOptions {
   engine?: ContainerEngine;
   /** false: no log; an object: pino options; omitted: the config's log level. */
   logger?: boolean | object;
-  /** The SQLite addon built for Electron's ABI (main.ts). */
-  sqliteBinding?: string;
   /** How long a box mutation may wait in its box's queue before answering 409 (default 60 s; tests shorten it). */
   boxQueueWaitMs?: number;
 }
@@ -252,7 +250,7 @@ async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBas
 /** Starts the core: the same in Electron and headless. */
 export async function startCore(config: CoreConfig, options: CoreOptions = {}): Promise<Core> {
   const owned = new DisposableStore();
-  const db = openDatabase(config.dataDir, { nativeBinding: options.sqliteBinding });
+  const db = openDatabase(config.dataDir);
   owned.add(toDisposable(() => void db.close()));
   const tokens = new TokenStore(db);
   const auth = new AuthService(tokens);

@@ -20,13 +20,9 @@ export function isStorageBusy(err: unknown): boolean {
 }
 
 /** Opens the store in the data dir: WAL, fsync on every commit, a short busy timeout, migrations applied in order. */
-export function openDatabase(dataDir: string, options: { nativeBinding?: string } = {}): Db {
+export function openDatabase(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // Inside Electron the addon must be the copy built for Electron's ABI (scripts/electron-native.mjs).
-  const db = new Database(
-    path.join(dataDir, 'boxdesk.db'),
-    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
-  );
+  const db = new Database(path.join(dataDir, 'boxdesk.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
