@@ -100,6 +100,11 @@ export class MemoryEngine implements ContainerEngine {
     return this.options.cpus ?? 2;
   }
 
+  /** Kills and removes every container (their programs' timers and servers go with them): the end of a test. */
+  async dispose(): Promise<void> {
+    for (const id of [...this.containers.keys()]) await this.removeContainer(id);
+  }
+
   private up(): void {
     if (!this.reachable) throw new EngineError('unavailable', 'cannot reach the container engine (ECONNREFUSED)');
   }
