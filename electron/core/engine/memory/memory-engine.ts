@@ -52,20 +52,21 @@ import { NetworkTable, VolumeTable } from './memory-volumes';
  *
  * What runs: an image's "binaries" are files naming programs written in
  * TypeScript (memory-process.ts). The built-ins are a busybox-like set
- * (memory-programs.ts: sh, echo, printf, cat, sleep, mkdir, rm, touch,
- * kill, test, httpd…) and `sh` speaks a subset of sh (sh-parse.ts). A
- * test registers its own programs with `defineProgram`. Commands resolve
- * through the container's files, so a missing or non-executable binary
+ * (memory-programs.ts, memory-file-applets.ts: sh, echo, printf, cat, sleep,
+ * mkdir, rm, touch, du, cut, kill, test, httpd…) and `sh` speaks a subset of
+ * sh (sh-parse.ts). A test registers its own programs with `defineProgram`.
+ * Commands resolve through the container's files, so a missing binary
  * fails exactly as on the real engine (exec: 126 with the runtime's
  * message; main process: 127/126 from the init; sh: 127 "not found").
  *
  * What it does not model, so what stays an integration test: real
- * binaries and shell scripts beyond that subset (pipes of real tools, /proc,
- * the process sweeper's and the volume helpers' scripts, `cp -a`, `du`),
- * CPU and pids limits, a storage quota, cgroup freezing of real work
- * (a paused container only holds its processes' output, exits and
- * connections), flow control of exec output, image pulls from a registry,
- * bind mounts, networks between containers, and stats beyond memory and pids.
+ * binaries and scripts beyond that subset (/proc, command substitution:
+ * the exec process sweeper behind timeouts and Ctrl-C, the volume helpers'
+ * copies, the exec relay's nc, consoles beyond a line-by-line sh), CPU and
+ * pids limits, a storage quota, cgroup freezing of real work (a paused
+ * container only holds its processes' output, exits and connections),
+ * flow control of exec output, image pulls from a registry, bind mounts,
+ * networks between containers, and stats beyond memory and pids.
  */
 export class MemoryEngine implements ContainerEngine {
   readonly name = 'memory';

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import posix from 'node:path/posix';
+import { cat, du, mkdir, rm, touch } from './memory-file-applets';
 import { dir, file, symlink, type DirNode } from './memory-fs';
 import { PROGRAM_MAGIC, signalName, type Program, type ProcessContext } from './memory-process';
 import { Shell } from './sh-run';
@@ -46,26 +47,6 @@ function printf(ctx: ProcessContext): number {
   return 0;
 }
 
-async function cat(ctx: ProcessContext): Promise<number> {
-  const names = ctx.argv.length > 1 ? ctx.argv.slice(1) : ['-'];
-  let status = 0;
-  for (const name of names) {
-    if (name === '-') {
-      for await (const chunk of ctx.stdin) ctx.stdout.write(chunk as Buffer);
-      continue;
-    }
-    const node = ctx.fs.resolve(name, true, ctx.cwd).node;
-    if (node?.kind === 'file') ctx.stdout.write(node.data);
-    else {
-      ctx.stderr.write(
-        node ? 'cat: read error: Is a directory\n' : `cat: can't open '${name}': No such file or directory\n`,
-      );
-      status = 1;
-    }
-  }
-  return status;
-}
-
 async function sleep(ctx: ProcessContext): Promise<number> {
   const arg = ctx.argv[1] ?? '';
   const m = /^(\d+(?:\.\d*)?|\.\d+|inf|infinity)([smhd]?)$/.exec(arg);
@@ -79,70 +60,6 @@ async function sleep(ctx: ProcessContext): Promise<number> {
     const step = Math.min(left, MAX_TIMER_MS);
     await ctx.sleep(step);
     left -= step;
-  }
-  return 0;
-}
-
-function mkdir(ctx: ProcessContext): number {
-  const args = ctx.argv.slice(1);
-  const parents = args.includes('-p');
-  let status = 0;
-  for (const name of args.filter((a) => !a.startsWith('-'))) {
-    const { components, node } = ctx.fs.resolve(name, true, ctx.cwd);
-    if (node?.kind === 'directory' && parents) continue;
-    const parent = ctx.fs.dirAt(components.slice(0, -1));
-    if (node || (!parent && !parents)) {
-      ctx.stderr.write(
-        `mkdir: can't create directory '${name}': ${node ? 'File exists' : 'No such file or directory'}\n`,
-      );
-      status = 1;
-      continue;
-    }
-    try {
-      ctx.fs.mkdirs(components);
-    } catch (err) {
-      ctx.stderr.write(`mkdir: can't create directory '${name}': ${(err as Error).message}\n`);
-      status = 1;
-    }
-  }
-  return status;
-}
-
-function rm(ctx: ProcessContext): number {
-  const args = ctx.argv.slice(1);
-  const flags = args.filter((a) => a.startsWith('-')).join('');
-  let status = 0;
-  for (const name of args.filter((a) => !a.startsWith('-'))) {
-    const { components, node } = ctx.fs.resolve(name, false, ctx.cwd);
-    if (!node) {
-      if (!flags.includes('f')) {
-        ctx.stderr.write(`rm: can't remove '${name}': No such file or directory\n`);
-        status = 1;
-      }
-    } else if (node.kind === 'directory' && !/[rR]/.test(flags)) {
-      ctx.stderr.write(`rm: '${name}' is a directory\n`);
-      status = 1;
-    } else {
-      try {
-        ctx.fs.remove(components);
-      } catch (err) {
-        ctx.stderr.write(`rm: can't remove '${name}': ${(err as Error).message}\n`);
-        status = 1;
-      }
-    }
-  }
-  return status;
-}
-
-function touch(ctx: ProcessContext): number {
-  for (const name of ctx.argv.slice(1).filter((a) => !a.startsWith('-'))) {
-    const { components, node } = ctx.fs.resolve(name, true, ctx.cwd);
-    try {
-      ctx.fs.put(components, node?.kind === 'file' ? file(node.data, node.mode) : file(''));
-    } catch (err) {
-      ctx.stderr.write(`touch: ${name}: ${(err as Error).message}\n`);
-      return 1;
-    }
   }
   return 0;
 }
@@ -264,6 +181,19 @@ async function interactive(ctx: ProcessContext): Promise<number> {
   return buffered.trim() ? shell.runScript(buffered) : code;
 }
 
+/** `cut -f N [-d C]` on stdin. */
+async function cut(ctx: ProcessContext): Promise<number> {
+  const args = ctx.argv.slice(1);
+  const field = Number(args[args.indexOf('-f') + 1] ?? args.find((a) => a.startsWith('-f'))?.slice(2));
+  const di = args.indexOf('-d');
+  const delimiter = di >= 0 ? (args[di + 1] ?? '\t') : '\t';
+  let text = '';
+  for await (const chunk of ctx.stdin) text += Buffer.from(chunk as Buffer).toString('utf8');
+  for (const line of text.split('\n').slice(0, text.endsWith('\n') ? -1 : undefined))
+    ctx.stdout.write(`${line.includes(delimiter) ? (line.split(delimiter)[field - 1] ?? '') : line}\n`);
+  return 0;
+}
+
 /** busybox httpd: static files from `-h DIR` on `-p [ADDR:]PORT`; without `-f` it goes to the background. */
 async function httpd(ctx: ProcessContext): Promise<number> {
   const args = ctx.argv.slice(1);
@@ -322,6 +252,8 @@ export const APPLETS: Record<string, Program> = {
   test,
   '[': test,
   httpd,
+  du,
+  cut,
 };
 
 /** busybox: runs the applet named by argv[0] (or argv[1] after `busybox`). */

@@ -167,16 +167,25 @@ async function extract(fs: ContainerFs, base: string[], dirPath: string, source:
   }
 }
 
+/** Reads a stream to its end, keeping nothing (as the engine reads a whole request before answering). */
+async function drain(source: Readable): Promise<void> {
+  for await (const chunk of source) void chunk;
+}
+
 /** putArchive: extracts into an existing directory of the container (through symlinks and mounts). */
 export async function extractInto(fs: ContainerFs, dirPath: string, source: Readable, containerId: string) {
   const { components, node } = fs.resolve(dirPath, true);
-  const fail = (message: string) => {
-    source.resume();
-    return new EngineError('failed', message);
-  };
-  if (!node) throw fail(`Could not find the file ${dirPath} in container ${containerId}`);
-  if (node.kind !== 'directory') throw fail('extraction point is not a directory');
-  if (fs.readOnly(components)) throw fail('mounted volume is marked read-only');
+  const refusal = !node
+    ? `Could not find the file ${dirPath} in container ${containerId}`
+    : node.kind !== 'directory'
+      ? 'extraction point is not a directory'
+      : fs.readOnly(components)
+        ? 'mounted volume is marked read-only'
+        : null;
+  if (refusal) {
+    await drain(source).catch(() => undefined);
+    throw new EngineError('failed', refusal);
+  }
   await extract(fs, components, dirPath, source);
 }
 
