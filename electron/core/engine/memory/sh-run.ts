@@ -137,8 +137,8 @@ export class Shell {
     }
     try {
       const child = this.ctx.spawn(argv, io, { env: this.env(), cwd: this.ctx.cwd });
+      // Kept after it ends: `wait` still gets its status (once).
       this.jobs.add(child);
-      child.whenEnded(() => this.jobs.delete(child));
       this.lastBackground = child;
       this.status = 0;
     } catch (err) {
@@ -354,7 +354,10 @@ export class Shell {
     const interrupted = new Promise<number>((resolve) => {
       this.interruptWait = () => resolve(128 + (SIGNALS[this.pendingTraps[0] ?? 'SIGTERM'] ?? 15));
     });
-    const ended = Promise.all(targets.map((t) => t.exited)).then((codes) => codes.at(-1) ?? 0);
+    const ended = Promise.all(targets.map((t) => t.exited)).then((codes) => {
+      for (const t of targets) this.jobs.delete(t);
+      return args.length ? (codes.at(-1) ?? 0) : 0;
+    });
     try {
       return await Promise.race([ended, interrupted]);
     } finally {
