@@ -76,11 +76,13 @@ describe('box service create: the body', () => {
       health_check: { path: '/up', interval_s: 0.2 },
       auth: 'public',
     });
-    assert.deepEqual(createBody('web', { port: 80 }, ['httpd', '-f', '-p', '80']), {
-      name: 'web',
-      port: 80,
-      command: ['httpd', '-f', '-p', '80'],
-    });
+    // After --, each argument stays one argument, exactly as typed: spaces, quotes, $ and empty ones too.
+    const argv = ['sh', '-c', 'echo "v$VERSION" > /srv/index.html && exec httpd -f -p 80', 'name with space', ''];
+    assert.deepEqual(createBody('web', { port: 80 }, argv), { name: 'web', port: 80, command: argv });
+    assert.throws(
+      () => createBody('web', { port: 80, command: 'httpd' }, ['httpd']),
+      /either as --command STRING or after --, not both/,
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import { ApiError } from '../../../shared/errors';
 import { BOX_STATUSES } from '../../../shared/schemas/box';
 import { assertTransition, type BoxFacts, type BoxOperation } from './box-state-machine';
 
-const OPS: BoxOperation[] = ['stop', 'resume', 'delete', 'update', 'exec', 'logs', 'stats'];
+const OPS: BoxOperation[] = ['stop', 'resume', 'delete', 'update', 'exec', 'logs', 'stats', 'files'];
 
 function refusal(box: BoxFacts, op: BoxOperation): ApiError | null {
   try {
@@ -16,27 +16,54 @@ function refusal(box: BoxFacts, op: BoxOperation): ApiError | null {
   }
 }
 
-test('every 409 hint names an operation the box allows (or says to wait), never a refused one', () => {
-  for (const status of BOX_STATUSES) {
-    for (const hasContainer of [true, false]) {
-      const box = { name: 'b', status, hasContainer };
-      for (const op of OPS) {
-        const err = refusal(box, op);
-        if (!err) continue;
-        assert.equal(err.status, 409);
-        const hint = err.hint ?? '';
-        assert.ok(hint.length > 0, `${status}/${op} has a hint`);
-        const named = (['resume', 'delete', 'stop'] as BoxOperation[]).filter((o) =>
-          new RegExp(`\\b${o}\\b`).test(hint),
-        );
-        for (const o of named)
-          assert.equal(
-            refusal(box, o),
-            null,
-            `${status} (container: ${hasContainer}) ${op}: hint "${hint}" names ${o}, which is refused`,
-          );
-        if (named.length === 0) assert.match(hint, /wait/, `${status}/${op}: "${hint}"`);
-      }
+/**
+ * What a user may do to a box in each status, as SPEC.md says: stop and resume are
+ * idempotent, delete works from every settled status, a box mid-transition refuses
+ * everything, and an `error` box that lost its container can only be updated or deleted.
+ */
+const ALLOWED_BY_STATUS: Record<string, BoxOperation[]> = {
+  creating: [],
+  running: ['stop', 'resume', 'delete', 'update', 'exec', 'logs', 'stats', 'files'],
+  stopping: [],
+  stopped: ['stop', 'resume', 'delete', 'update', 'logs', 'files'],
+  resuming: [],
+  deleting: [],
+  'error with its container': ['stop', 'resume', 'delete', 'update', 'logs', 'files'],
+  'error without its container': ['delete', 'update'],
+};
+
+function facts(label: string): BoxFacts {
+  if (label.startsWith('error')) return { name: 'b', status: 'error', hasContainer: label.includes('with its') };
+  return { name: 'b', status: label as BoxFacts['status'], hasContainer: true };
+}
+
+test('each status allows exactly what a user may do; every refusal is a 409 saying why, with a hint that works', () => {
+  assert.deepEqual(
+    Object.keys(ALLOWED_BY_STATUS)
+      .filter((l) => !l.startsWith('error'))
+      .concat('error'),
+    [...BOX_STATUSES.filter((s) => s !== 'error'), 'error'],
+    'every status is in the table',
+  );
+  for (const [label, allowed] of Object.entries(ALLOWED_BY_STATUS)) {
+    const box = facts(label);
+    for (const op of OPS) {
+      const err = refusal(box, op);
+      assert.equal(err === null, allowed.includes(op), `${label}: ${op} ${err ? 'refused' : 'allowed'}`);
+      if (!err) continue;
+      assert.deepEqual([err.status, err.code], [409, 'conflict']);
+      const transient = allowed.length === 0;
+      assert.match(
+        err.message,
+        transient ? /^box "b" is \w+ing; / : new RegExp(`^cannot ${op} box "b" while it is ${box.status}; `),
+      );
+      // The hint names only operations this box allows, or tells the user to wait.
+      const hint = err.hint ?? '';
+      const named = OPS.filter((o) => new RegExp(`\\b${o}\\b`).test(hint));
+      for (const o of named)
+        assert.ok(allowed.includes(o), `${label}/${op}: hint "${hint}" names ${o}, which is refused`);
+      if (transient) assert.match(hint, /wait until it is no longer/);
+      else assert.ok(named.length > 0, `${label}/${op}: "${hint}" names something to do`);
     }
   }
 });

@@ -106,22 +106,27 @@ test('with Accept: application/x-ndjson the output streams as lines, then the ex
   assert.equal(exit.exit_code, 4);
 });
 
-test('bad exec bodies: 400 naming the field', async () => {
+test('bad exec bodies: a 400 problem naming the field, and the command never runs', async () => {
+  // Each would leave a file behind if it ran.
+  const leaves = ['sh', '-c', 'touch /tmp/ran-anyway'];
   for (const [body, path] of [
     [{ command: [] }, 'body.command'],
-    [{ command: 'ls' }, 'body.command'],
-    [{ command: ['ls'], timeout_s: 0 }, 'body.timeout_s'],
-    [{ command: ['ls'], cwd: 'relative' }, 'body.cwd'],
-    [{ command: ['ls'], shell: true }, 'body.shell'],
+    [{ command: 'touch /tmp/ran-anyway' }, 'body.command'],
+    [{ command: leaves, timeout_s: 0 }, 'body.timeout_s'],
+    [{ command: leaves, cwd: 'relative' }, 'body.cwd'],
+    [{ command: leaves, shell: true }, 'body.shell'],
   ] as const) {
     const res = await t.api('POST', `${B}/exec`, body);
     assert.equal(res.status, 400);
-    const p = (await res.json()) as { errors: { path: string }[] };
-    assert.ok(
-      p.errors.some((e) => e.path === path),
-      JSON.stringify(p),
-    );
+    assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    const p = (await res.json()) as { code: string; detail: string; errors: { path: string; message: string }[] };
+    assert.equal(p.code, 'invalid_body', JSON.stringify(p));
+    const error = p.errors.find((e) => e.path === path);
+    assert.ok(error?.message, JSON.stringify(p));
+    assert.match(p.detail, new RegExp(path.replace('.', '\\.')), 'the detail says which field');
   }
+  const check = await run({ command: ['sh', '-c', 'test -e /tmp/ran-anyway && echo ran || echo never-ran'] });
+  assert.equal(check.stdout, 'never-ran\n');
 });
 
 test('a client that goes away takes its command with it', async () => {

@@ -127,7 +127,11 @@ export async function statPath(docker: Docker, containerId: string, path: string
 const CHANGE_KINDS: PathChange['kind'][] = ['changed', 'added', 'deleted'];
 
 export async function containerChanges(docker: Docker, containerId: string): Promise<PathChange[]> {
-  const list = (await call(() => docker.getContainer(containerId).changes())) as
-    { Path: string; Kind: number }[] | null;
-  return (list ?? []).map((c) => ({ path: c.Path, kind: CHANGE_KINDS[c.Kind] ?? 'changed' }));
+  const list = (await call(() => docker.getContainer(containerId).changes())) as unknown;
+  // An unchanged container's answer is `null`, which dockerode hands up as a Buffer of its bytes.
+  if (!Array.isArray(list)) return [];
+  return (list as { Path: string; Kind: number }[]).map((c) => ({
+    path: c.Path,
+    kind: CHANGE_KINDS[c.Kind] ?? 'changed',
+  }));
 }

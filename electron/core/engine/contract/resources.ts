@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import type { Socket } from 'node:net';
+import { test } from 'node:test';
+import { eventually, isEngineError, tarOf, untar, type Contract } from './harness';
+
+function httpGet(socket: Socket): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    socket.on('data', (b: Buffer) => (text += b.toString('utf8')));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+    socket.end('GET / HTTP/1.0\r\n\r\n');
+  });
+}
+
+/** Volumes, networks and connections to a container's ports. */
+export function resourceCases(c: () => Contract): void {
+  test('volumes: create (an existing one is kept as it is), inspect, list by label, remove (twice is fine)', async () => {
+    const { engine, tag, labels } = c();
+    const name = `${tag}-vol`;
+    const volume = await engine.createVolume(name, labels);
+    assert.deepEqual([volume.name, volume.labels], [name, labels]);
+    const again = await engine.createVolume(name, { other: 'labels' });
+    assert.deepEqual(again.labels, labels, 'the first labels stay');
+    assert.equal((await engine.inspectVolume(name))?.name, name);
+    assert.deepEqual(
+      (await engine.listVolumes(labels)).map((v) => v.name),
+      [name],
+    );
+    await engine.removeVolume(name);
+    assert.equal(await engine.inspectVolume(name), null);
+    await engine.removeVolume(name);
+  });
+
+  test('a mounted volume: shared between containers, read-only where asked, not part of a root’s changes, kept while in use', async () => {
+    const { engine, tag, labels, create } = c();
+    const name = `${tag}-shared`;
+    await engine.createVolume(name, labels);
+    const implicit = `${tag}-implicit`;
+    const writer = await create('vol-writer', ['true'], {
+      mounts: [
+        { volume: name, path: '/data', readOnly: false },
+        { volume: implicit, path: '/implicit', readOnly: false },
+      ],
+    });
+    assert.deepEqual(
+      (await engine.inspectVolume(implicit))?.labels,
+      {},
+      'a volume that did not exist is made, unlabelled',
+    );
+    const reader = await create('vol-reader', ['true'], {
+      mounts: [{ volume: name, path: '/ro', readOnly: true }],
+    });
+    await engine.putArchive(writer, '/data', tarOf({ 'shared.txt': 'through the volume' }));
+    assert.deepEqual(await untar(await engine.getArchive(reader, '/ro/.')), {
+      './': { type: 'directory', content: '', linkname: null },
+      './shared.txt': { type: 'file', content: 'through the volume', linkname: null },
+    });
+    await assert.rejects(engine.putArchive(reader, '/ro', tarOf({ 'no.txt': 'x' })), (err: Error) =>
+      /read-only/.test(err.message),
+    );
+    assert.deepEqual(
+      await engine.containerChanges(writer),
+      [
+        { path: '/data', kind: 'added' },
+        { path: '/implicit', kind: 'added' },
+      ],
+      'the mount points only',
+    );
+    await assert.rejects(engine.removeVolume(name), (err: Error) => /in use/.test(err.message));
+    await engine.removeContainer(writer);
+    await engine.removeContainer(reader);
+    await engine.removeVolume(name);
+    await engine.removeVolume(implicit);
+    assert.equal(await engine.inspectVolume(name), null);
+  });
+
+  test('networks: ensure is idempotent, connect twice is fine, remove twice is fine; a served port answers through connect()', async () => {
+    const { engine, tag, labels, create } = c();
+    const name = `${tag}-net`;
+    const id = await engine.ensureNetwork(name, labels);
+    assert.equal(await engine.ensureNetwork(name, labels), id);
+    const server = await create('httpd', [
+      'sh',
+      '-c',
+      'mkdir -p /www && echo served-by-box > /www/index.html && exec httpd -f -p 8080 -h /www',
+    ]);
+    await engine.connectNetwork(name, server);
+    await assert.rejects(engine.connect(server, 8080), isEngineError('conflict'), 'not running yet');
+    await engine.startContainer(server);
+    await engine.connectNetwork(name, server);
+    let body = '';
+    await eventually(async () => {
+      body = await engine
+        .connect(server, 8080)
+        .then(httpGet)
+        .catch(() => '');
+      return body.includes('served-by-box');
+    }, 'httpd answers');
+    assert.match(body, /^HTTP\/1\.[01] 200/);
+    await assert.rejects(engine.connect(server, 8081), isEngineError('not_found'), 'nothing listens there');
+    await engine.removeContainer(server);
+    await engine.removeNetwork(name);
+    await engine.removeNetwork(name);
+  });
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { EngineError, type VolumeInfo } from '../container-engine';
+import type { MemoryContainer } from './memory-container';
+import { labelsMatch } from './memory-events';
+import { dir, type DirNode } from './memory-fs';
+
+interface MemoryVolume {
+  name: string;
+  labels: Record<string, string>;
+  root: DirNode;
+}
+
+/** Named volumes: a tree of files each, outliving the containers that mount it. */
+export class VolumeTable {
+  private readonly volumes = new Map<string, MemoryVolume>();
+
+  constructor(private readonly containers: () => Iterable<MemoryContainer>) {}
+
+  /** An existing volume of that name is kept as it is (its labels too). */
+  create(name: string, labels: Record<string, string>): MemoryVolume {
+    let volume = this.volumes.get(name);
+    if (!volume) this.volumes.set(name, (volume = { name, labels: { ...labels }, root: dir() }));
+    return volume;
+  }
+
+  info(name: string): VolumeInfo | null {
+    const v = this.volumes.get(name);
+    return v ? { name: v.name, labels: { ...v.labels } } : null;
+  }
+
+  list(labels: Record<string, string>): VolumeInfo[] {
+    return [...this.volumes.values()].filter((v) => labelsMatch(v.labels, labels)).map((v) => this.info(v.name)!);
+  }
+
+  /** Refused while any container (running or not) mounts it; one that does not exist is fine. */
+  remove(name: string): void {
+    const volume = this.volumes.get(name);
+    if (!volume) return;
+    const users = [...this.containers()].filter((c) => c.fs.mounts.some((m) => m.root === volume.root));
+    if (users.length)
+      throw new EngineError('failed', `remove ${name}: volume is in use - [${users.map((c) => c.id).join(', ')}]`);
+    this.volumes.delete(name);
+  }
+}
+
+/** Networks: names and ids; containers remember which they joined. */
+export class NetworkTable {
+  private readonly networks = new Map<string, { id: string; labels: Record<string, string> }>();
+
+  constructor(private readonly containers: () => Iterable<MemoryContainer>) {}
+
+  ensure(name: string, labels: Record<string, string>): string {
+    let network = this.networks.get(name);
+    if (!network) this.networks.set(name, (network = { id: randomBytes(32).toString('hex'), labels: { ...labels } }));
+    return network.id;
+  }
+
+  remove(name: string): void {
+    const network = this.networks.get(name);
+    if (!network) return;
+    if ([...this.containers()].some((c) => c.running && c.networks.has(name)))
+      throw new EngineError(
+        'failed',
+        `error while removing network: network ${name} id ${network.id} has active endpoints`,
+      );
+    this.networks.delete(name);
+  }
+
+  connect(name: string, container: MemoryContainer): void {
+    if (!this.networks.has(name)) throw new EngineError('not_found', `network ${name} not found`);
+    container.networks.add(name);
+  }
+}
