@@ -6,11 +6,14 @@ export function DropZone({
   label,
   onFiles,
   p,
+  dashed = false,
   children,
 }: {
   label: string;
   onFiles(files: File[]): void;
   p?: string;
+  /** A dashed border: the region is only a place to drop (not a list that also takes drops). */
+  dashed?: boolean;
   children: ReactNode;
 }) {
   const [dragging, setDragging] = useState(false);
@@ -31,7 +34,10 @@ export function DropZone({
         const files = [...e.dataTransfer.files];
         if (files.length) onFiles(files);
       }}
-      style={dragging ? { outline: '2px dashed var(--mantine-primary-color-filled)', outlineOffset: -2 } : undefined}
+      style={{
+        borderStyle: dashed ? 'dashed' : undefined,
+        ...(dragging ? { outline: '2px dashed var(--mantine-primary-color-filled)', outlineOffset: -2 } : {}),
+      }}
     >
       {children}
     </Paper>

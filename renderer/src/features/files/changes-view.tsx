@@ -2,12 +2,81 @@ import { Alert, Anchor, Badge, Button, Chip, Group, Paper, Stack, Table, Text, T
 import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { FileChange } from '../../../../shared/schemas/files';
-import { useFileChanges } from '../../api/files';
 import { describeError } from '../../api/session';
+import { TableHead } from '../../kit/table-head';
+import { useFileChanges } from './use-files';
 
 const KINDS = ['added', 'changed', 'deleted'] as const;
 const COLORS = { added: 'green', changed: 'yellow', deleted: 'red' };
 const SHOWN = 1000;
+
+function ChangeRow({ change, onOpen }: { change: FileChange; onOpen(path: string): void }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Badge color={COLORS[change.kind]} variant="light">
+          {change.kind}
+        </Badge>
+      </Table.Td>
+      <Table.Td ff="monospace">
+        {change.kind === 'deleted' ? (
+          <Text span size="sm" td="line-through" c="dimmed" ff="monospace">
+            {change.path}
+          </Text>
+        ) : (
+          <Anchor component="button" type="button" size="sm" ff="monospace" onClick={() => onOpen(change.path)}>
+            {change.path}
+          </Anchor>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The changes that pass the filters, at most a thousand; a click opens the entry. */
+function ChangesTable({
+  matching,
+  total,
+  pending,
+  onOpen,
+}: {
+  matching: FileChange[];
+  total: number;
+  pending: boolean;
+  onOpen(path: string): void;
+}) {
+  return (
+    <Paper withBorder>
+      <Table aria-label="Changed since base" aria-busy={pending} verticalSpacing={4} fz="sm" highlightOnHover>
+        <TableHead columns={[{ label: 'Change', w: 100 }, 'Path']} />
+        <Table.Tbody>
+          {matching.slice(0, SHOWN).map((c) => (
+            <ChangeRow key={`${c.kind}:${c.path}`} change={c} onOpen={onOpen} />
+          ))}
+          {!pending && matching.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={2}>
+                <Text size="sm" c="dimmed" ta="center" py="md">
+                  {total === 0 ? 'Nothing changed since the base.' : 'No change matches these filters.'}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        </Table.Tbody>
+      </Table>
+      {pending && (
+        <Text role="status" size="sm" c="dimmed" p="sm">
+          Comparing with the base…
+        </Text>
+      )}
+      {matching.length > SHOWN && (
+        <Text size="sm" c="dimmed" p="sm">
+          Showing {SHOWN} of {matching.length}; narrow the filter to see the rest.
+        </Text>
+      )}
+    </Paper>
+  );
+}
 
 /** What differs from the box's base (added, changed, deleted), filtered by kind and path; a click opens the entry. */
 export function ChangesView({ project, name, onOpen }: { project: string; name: string; onOpen(path: string): void }) {
@@ -65,70 +134,8 @@ export function ChangesView({ project, name, onOpen }: { project: string; name: 
           </Button>
         </Alert>
       ) : (
-        <Paper withBorder>
-          <Table
-            aria-label="Changed since base"
-            aria-busy={changes.isPending}
-            verticalSpacing={4}
-            fz="sm"
-            highlightOnHover
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={100}>Change</Table.Th>
-                <Table.Th>Path</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {matching.slice(0, SHOWN).map((c) => (
-                <ChangeRow key={`${c.kind}:${c.path}`} change={c} onOpen={onOpen} />
-              ))}
-              {!changes.isPending && matching.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={2}>
-                    <Text size="sm" c="dimmed" ta="center" py="md">
-                      {items.length === 0 ? 'Nothing changed since the base.' : 'No change matches these filters.'}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-          {changes.isPending && (
-            <Text role="status" size="sm" c="dimmed" p="sm">
-              Comparing with the base…
-            </Text>
-          )}
-          {matching.length > SHOWN && (
-            <Text size="sm" c="dimmed" p="sm">
-              Showing {SHOWN} of {matching.length}; narrow the filter to see the rest.
-            </Text>
-          )}
-        </Paper>
+        <ChangesTable matching={matching} total={items.length} pending={changes.isPending} onOpen={onOpen} />
       )}
     </Stack>
-  );
-}
-
-function ChangeRow({ change, onOpen }: { change: FileChange; onOpen(path: string): void }) {
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Badge color={COLORS[change.kind]} variant="light">
-          {change.kind}
-        </Badge>
-      </Table.Td>
-      <Table.Td ff="monospace">
-        {change.kind === 'deleted' ? (
-          <Text span size="sm" td="line-through" c="dimmed" ff="monospace">
-            {change.path}
-          </Text>
-        ) : (
-          <Anchor component="button" type="button" size="sm" ff="monospace" onClick={() => onOpen(change.path)}>
-            {change.path}
-          </Anchor>
-        )}
-      </Table.Td>
-    </Table.Tr>
   );
 }

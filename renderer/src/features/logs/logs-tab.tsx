@@ -4,8 +4,9 @@ import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useClient } from '../../api/client-context';
 import { describeError } from '../../api/session';
-import { useLogStream } from '../../api/streams';
-import type { DetailTabProps } from '../boxes/detail-tabs';
+import type { DetailTabProps } from '../../app/feature-module';
+import { saveBlob } from '../../kit/download';
+import { useLogStream } from './use-log-stream';
 
 function highlight(line: string, q: string): ReactNode {
   if (!q) return line;
@@ -44,12 +45,7 @@ export function LogsTab({ box }: DetailTabProps) {
     setDownloadError(null);
     try {
       const res = await client.logs(box.project, box.name);
-      const blob = new Blob([await res.text()], { type: 'text/plain' });
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `${box.project}-${box.name}.log`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+      saveBlob(new Blob([await res.text()], { type: 'text/plain' }), `${box.project}-${box.name}.log`);
     } catch (err) {
       setDownloadError(describeError(err));
     }
