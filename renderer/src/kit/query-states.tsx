@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, Text } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError } from '../api/session';
 
@@ -18,25 +18,32 @@ interface Props<T> {
   /** Shown instead of `children` when the data is empty (an empty list unless `isEmpty` says otherwise). */
   empty?: ReactNode;
   isEmpty?(data: T): boolean;
+  /** What the loader says, when "Loading {what}…" says less ("Comparing with the base…"). */
+  loading?: string;
+  /** The failure's title instead of "Could not load {what}", and what else the user can do. */
+  failed?: { title?: string; actions?: ReactNode };
   children(data: T): ReactNode;
 }
 
 /** The three states every list goes through before its data: loading (a status), failed (an alert with a retry), empty. */
-export function QueryStates<T>({ query, what, empty, isEmpty, children }: Props<T>) {
+export function QueryStates<T>({ query, what, empty, isEmpty, loading, failed, children }: Props<T>) {
   if (query.isPending)
     return (
       <Center role="status" p="sm">
         <Loader size="sm" mr="sm" />
-        <Text size="sm">Loading {what}…</Text>
+        <Text size="sm">{loading ?? `Loading ${what}…`}</Text>
       </Center>
     );
   if (query.isError || query.data === undefined)
     return (
-      <Alert color="red" role="alert" title={`Could not load ${what}`}>
+      <Alert color="red" role="alert" title={failed?.title ?? `Could not load ${what}`}>
         <Text size="sm">{describeError(query.error)}</Text>
-        <Button mt="xs" size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
+        <Group mt="xs" gap="xs">
+          <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+          {failed?.actions}
+        </Group>
       </Alert>
     );
   const data = query.data;

@@ -1,8 +1,8 @@
-import { Alert, Anchor, Badge, Button, Chip, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Chip, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { FileChange } from '../../../../shared/schemas/files';
-import { describeError } from '../../api/session';
+import { QueryStates } from '../../kit/query-states';
 import { TableHead } from '../../kit/table-head';
 import { useFileChanges } from './use-files';
 
@@ -37,23 +37,21 @@ function ChangeRow({ change, onOpen }: { change: FileChange; onOpen(path: string
 function ChangesTable({
   matching,
   total,
-  pending,
   onOpen,
 }: {
   matching: FileChange[];
   total: number;
-  pending: boolean;
   onOpen(path: string): void;
 }) {
   return (
     <Paper withBorder>
-      <Table aria-label="Changed since base" aria-busy={pending} verticalSpacing={4} fz="sm" highlightOnHover>
+      <Table aria-label="Changed since base" verticalSpacing={4} fz="sm" highlightOnHover>
         <TableHead columns={[{ label: 'Change', w: 100 }, 'Path']} />
         <Table.Tbody>
           {matching.slice(0, SHOWN).map((c) => (
             <ChangeRow key={`${c.kind}:${c.path}`} change={c} onOpen={onOpen} />
           ))}
-          {!pending && matching.length === 0 && (
+          {matching.length === 0 && (
             <Table.Tr>
               <Table.Td colSpan={2}>
                 <Text size="sm" c="dimmed" ta="center" py="md">
@@ -64,11 +62,6 @@ function ChangesTable({
           )}
         </Table.Tbody>
       </Table>
-      {pending && (
-        <Text role="status" size="sm" c="dimmed" p="sm">
-          Comparing with the base…
-        </Text>
-      )}
       {matching.length > SHOWN && (
         <Text size="sm" c="dimmed" p="sm">
           Showing {SHOWN} of {matching.length}; narrow the filter to see the rest.
@@ -126,16 +119,9 @@ export function ChangesView({ project, name, onOpen }: { project: string; name: 
           Refresh
         </Button>
       </Group>
-      {changes.isError ? (
-        <Alert color="red" title="Cannot list the changes" role="alert">
-          <Text size="sm">{describeError(changes.error)}</Text>
-          <Button mt="xs" size="xs" variant="light" onClick={() => void changes.refetch()}>
-            Try again
-          </Button>
-        </Alert>
-      ) : (
-        <ChangesTable matching={matching} total={items.length} pending={changes.isPending} onOpen={onOpen} />
-      )}
+      <QueryStates query={changes} what="the changes" loading="Comparing with the base…">
+        {(all) => <ChangesTable matching={matching} total={all.length} onOpen={onOpen} />}
+      </QueryStates>
     </Stack>
   );
 }

@@ -97,7 +97,7 @@ export function FileBrowser({ project, name, dir, onNavigate, onOpen }: Props) {
         <FileTable
           dir={dir}
           list={list}
-          shown={entries.slice((page - 1) * PAGE, page * PAGE)}
+          page={(all) => all.slice((page - 1) * PAGE, page * PAGE)}
           onUp={up}
           onOpen={onOpen}
           onDownload={download}

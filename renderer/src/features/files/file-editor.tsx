@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconDeviceFloppy, IconDownload } from '@tabler/icons-react';
 import type { KeyboardEvent } from 'react';
 import type { FileStat } from '../../../../shared/schemas/files';
 import { formatBytes } from '../../kit/format';
+import { QueryStates } from '../../kit/query-states';
 import { CodeEditor } from './code-editor';
 import { useFileContent, type Loaded } from './use-file-content';
 
@@ -103,20 +104,20 @@ export function FileEditor({ project, name, file, onDirtyChange, onClose }: Prop
           )}
         </Group>
       </Group>
-      {error ? (
-        <Alert color="red" title={`Cannot read ${file.path}`} role="alert">
-          <Text size="sm">{error}</Text>
-          <Button mt="xs" size="xs" variant="light" onClick={content.retry}>
-            Try again
-          </Button>
-        </Alert>
-      ) : !loaded ? (
-        <Group role="status" gap="xs">
-          <Loader size="xs" /> Reading {file.path}…
-        </Group>
-      ) : (
-        <Contents file={file} loaded={loaded} content={content} />
-      )}
+      <QueryStates
+        query={{
+          data: loaded ?? undefined,
+          error,
+          isPending: !loaded && !error,
+          isError: !!error,
+          refetch: content.retry,
+        }}
+        what={file.path}
+        loading={`Reading ${file.path}…`}
+        failed={{ title: `Cannot read ${file.path}` }}
+      >
+        {(l) => <Contents file={file} loaded={l} content={content} />}
+      </QueryStates>
     </Stack>
   );
 }
