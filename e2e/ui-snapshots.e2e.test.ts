@@ -6,6 +6,7 @@ import { AppShell } from './pages/app-shell';
 import { BasesPage } from './pages/bases-page';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxListPage } from './pages/box-list-page';
+import { ConfirmDialog } from './pages/confirm-dialog';
 import { SnapshotsView } from './pages/snapshots-view';
 import {
   createBoxViaApi,
@@ -135,10 +136,12 @@ describe('snapshots and bases in the window', () => {
       await view.boxNode(copy).waitFor();
       await screenshots(page, 'snapshots-tab');
 
-      // The 409 names the fork that needs the snapshot.
+      // The 409 names the fork that needs the snapshot, in the confirmation itself.
       await view.act('golden', 'Delete snapshot');
-      await view.confirm('Delete snapshot').click();
-      await view.alert.filter({ hasText: copy }).waitFor();
+      const refused = new ConfirmDialog(page, 'Delete the snapshot golden?');
+      await refused.button('Delete snapshot').click();
+      await refused.refusal.filter({ hasText: copy }).waitFor();
+      await refused.cancel();
       assert.equal(
         (await ui.api('GET', `/v1/projects/${project}/snapshots/${snap.id}`)).status,
         200,
@@ -226,8 +229,10 @@ describe('snapshots and bases in the window', () => {
       const user = uniqueName('user');
       await createBoxViaApi(ui, project, user, { base });
       await bases.deleteButton(base).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Delete base', exact: true }).click();
-      await bases.alert.filter({ hasText: user }).waitFor();
+      const confirm = new ConfirmDialog(page, `Delete the base ${base}?`);
+      await confirm.button('Delete base').click();
+      await confirm.refusal.filter({ hasText: user }).waitFor();
+      await confirm.cancel();
       await bases.row(base).waitFor();
       assert.equal((await ui.api('DELETE', `/v1/projects/${project}/boxes/${user}`)).status, 204);
 

@@ -16,10 +16,10 @@ describe('live stats in the window', () => {
     await new BoxDetailPage(page, name).tab('Stats').click();
     const stats = new StatsView(page);
 
-    // "1.4 MiB of 256.0 MiB": a real, non-zero reading against the box's own limit.
-    const caption = stats.now('Memory').filter({ hasText: /[\d.]+ [MG]iB of 256\.0 MiB/ });
+    // "412.0 KiB of 256.0 MiB": a real, non-zero reading against the box's own limit.
+    const caption = stats.now('Memory').filter({ hasText: /[\d.]+ [KMG]iB of 256\.0 MiB/ });
     await caption.waitFor({ timeout: 20_000 });
-    const used = Number(/([\d.]+) MiB of/.exec((await caption.textContent()) ?? '')?.[1]);
+    const used = Number(/([\d.]+) [KMG]iB of/.exec((await caption.textContent()) ?? '')?.[1]);
     assert.ok(used > 0, `the box uses some memory: ${await caption.textContent()}`);
     const sample = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}/stats`)).json()) as {
       memory_limit_bytes: number;

@@ -9,6 +9,7 @@ import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxFormDialog } from './pages/box-form-dialog';
 import { BoxListPage } from './pages/box-list-page';
+import { ConfirmDialog } from './pages/confirm-dialog';
 import { VolumeMountsView } from './pages/volume-mounts-view';
 import { VolumesPage } from './pages/volumes-page';
 import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
@@ -154,9 +155,11 @@ describe('data volumes in the window', () => {
 
       // A restore from the snapshot is refused while the box runs: the problem says what to do.
       await snapshots.getByRole('button', { name: /^Restore data from snapshot vsnap_/ }).click();
-      await volumes.confirm('Restore').click();
-      await volumes.drawer.getByRole('alert').filter({ hasText: 'stop those boxes' }).waitFor({ timeout: 60_000 });
-      await page.getByRole('button', { name: 'Close' }).click();
+      const restore = new ConfirmDialog(page, /^Restore data from snapshot vsnap_/);
+      await restore.button('Restore').click();
+      await restore.refusal.filter({ hasText: 'stop those boxes' }).waitFor({ timeout: 60_000 });
+      await restore.cancel();
+      await volumes.drawer.getByRole('button', { name: 'Close' }).click();
       await volumes.drawer.waitFor({ state: 'hidden' });
       assert.equal((await ui.api('POST', `/v1/projects/${project}/volumes`, { name: 'from-api' })).status, 201);
       await volumes.row('from-api').getByText('not mounted').waitFor();
@@ -166,8 +169,10 @@ describe('data volumes in the window', () => {
 
       // Delete while mounted: the 409 names the box.
       await volumes.deleteButton('data').click();
-      await volumes.confirm('Delete volume').click();
-      await page.getByRole('main').getByRole('alert').filter({ hasText: box }).waitFor();
+      const remove = new ConfirmDialog(page, 'Delete the volume data?');
+      await remove.button('Delete volume').click();
+      await remove.refusal.filter({ hasText: box }).waitFor();
+      await remove.cancel();
       assert.equal(
         (await ui.api('GET', `/v1/projects/${project}/volumes/data`)).status,
         200,

@@ -7,7 +7,7 @@ export class StatsView {
     return this.page.getByRole('figure', { name: `${title} chart` });
   }
 
-  /** The chart's caption: the newest value, e.g. "1.2 MiB of 1.00 GiB". */
+  /** The chart's caption: the newest value, e.g. "412.0 KiB of 1.0 GiB". */
   now(title: 'CPU' | 'Memory' | 'Network' | 'Processes'): Locator {
     return this.chart(title).getByRole('status', { name: `${title} now` });
   }

@@ -1,12 +1,10 @@
-/** Every react-query key in one place, so the event stream can find what to patch. */
+/**
+ * The keys of the shell's own queries (the core's health, version and
+ * settings). Each feature keeps the keys of its queries beside its hooks
+ * (`features/<area>/use-*.ts`), and its module's event rules patch them.
+ */
 export const queryKeys = {
-  boxes: (project: string) => ['boxes', project] as const,
-  allBoxes: ['boxes'] as const,
-  box: (project: string, name: string) => ['box', project, name] as const,
-  allBoxDetails: ['box'] as const,
-  bases: ['bases'] as const,
-  tokens: ['tokens'] as const,
-  system: ['system'] as const,
   health: ['health'] as const,
   version: ['version'] as const,
+  system: ['system'] as const,
 };

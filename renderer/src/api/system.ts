@@ -1,5 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TokenCreate } from '../../../shared/schemas/system';
+import { useQuery } from '@tanstack/react-query';
 import { anonymousClient, useClient } from './client-context';
 import { queryKeys } from './query-keys';
 
@@ -12,35 +11,8 @@ export function useVersion() {
   return useQuery({ queryKey: queryKeys.version, queryFn: () => anonymousClient.version(), staleTime: 60_000 });
 }
 
+/** The core's settings and the engine's capacity (Settings, and the box form's bounds). */
 export function useSystem(enabled = true) {
   const client = useClient();
   return useQuery({ queryKey: queryKeys.system, queryFn: () => client.system(), staleTime: 30_000, enabled });
-}
-
-export function useBases(enabled = true) {
-  const client = useClient();
-  return useQuery({ queryKey: queryKeys.bases, queryFn: () => client.listBases(), staleTime: 30_000, enabled });
-}
-
-export function useTokens() {
-  const client = useClient();
-  return useQuery({ queryKey: queryKeys.tokens, queryFn: () => client.listTokens() });
-}
-
-export function useCreateToken() {
-  const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: TokenCreate) => client.createToken(body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.tokens }),
-  });
-}
-
-export function useRevokeToken() {
-  const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => client.deleteToken(id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.tokens }),
-  });
 }

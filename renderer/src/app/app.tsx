@@ -6,7 +6,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { HashRouter } from 'react-router';
 import { ApiProvider } from '../api/client-context';
 import { isUnauthorized, onUnauthorized, reportUnauthorized, storeToken, storedToken } from '../api/session';
+import { FEATURES } from './features';
 import { AppLayout } from './layout';
+import { RegistryContext, buildRegistry } from './registry';
 import { SignInPage } from './sign-in-page';
 import { theme } from './theme';
 
@@ -20,6 +22,8 @@ function makeQueryClient(): QueryClient {
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
   });
 }
+
+const registry = buildRegistry(FEATURES);
 
 const REVOKED = 'The core no longer accepts this token (it was revoked or is wrong). Sign in again.';
 
@@ -54,7 +58,9 @@ export function App() {
               <SignInPage onSignedIn={signIn} message={message} />
             ) : (
               <ApiProvider token={token} signOut={signOut}>
-                <AppLayout />
+                <RegistryContext.Provider value={registry}>
+                  <AppLayout />
+                </RegistryContext.Provider>
               </ApiProvider>
             )}
           </HashRouter>

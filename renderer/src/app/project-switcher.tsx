@@ -1,12 +1,10 @@
 import { Autocomplete } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { DNS_LABEL_PATTERN } from '../../../shared/schemas/common';
 import { subscribeEvents } from '../api/events';
-import { SIDEBAR_PAGES } from './pages';
+import { isDnsLabel } from '../kit/validators';
 import { addKnownProjects, knownProjects, paths, rememberProject, useProject } from './project';
-
-const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
+import { useRegistry } from './registry';
 
 /**
  * Type a project's name or pick one used before or seen in the event stream
@@ -18,6 +16,7 @@ export function ProjectSwitcher() {
   const { pathname } = useLocation();
   const [value, setValue] = useState(project);
   const [known, setKnown] = useState(knownProjects);
+  const { pages } = useRegistry();
   useEffect(() => {
     setValue(project);
     rememberProject(project);
@@ -34,13 +33,13 @@ export function ProjectSwitcher() {
 
   const go = (next: string) => {
     const name = next.trim();
-    if (!DNS_LABEL.test(name)) return;
+    if (!isDnsLabel(name)) return;
     rememberProject(name);
     // On a project's sidebar page (Services…), the same page of the other project; elsewhere its boxes.
-    const page = SIDEBAR_PAGES.find((p) => p.route.startsWith('/projects/') && p.href(project) === pathname);
+    const page = pages.find((p) => p.route.startsWith('/projects/') && p.href(project) === pathname);
     void navigate(page ? page.href(name) : paths.boxes(name));
   };
-  const invalid = value !== '' && !DNS_LABEL.test(value.trim());
+  const invalid = value !== '' && !isDnsLabel(value.trim());
 
   return (
     <Autocomplete

@@ -42,9 +42,8 @@ export function addKnownProjects(projects: string[]): boolean {
   return true;
 }
 
+/** The boxes' addresses, which every feature links to (each feature's own pages say their own). */
 export const paths = {
   boxes: (project: string) => `/projects/${project}/boxes`,
   box: (project: string, name: string, tab = 'overview') => `/projects/${project}/boxes/${name}/${tab}`,
-  volumes: (project: string) => `/projects/${project}/volumes`,
-  services: (project: string) => `/projects/${project}/services`,
 };

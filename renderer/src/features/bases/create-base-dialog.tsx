@@ -1,31 +1,87 @@
-import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
+import { Select, SegmentedControl, TextInput } from '@mantine/core';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import type { BaseCreate } from '../../../../shared/schemas/system';
-import { useCreateBase } from '../../api/bases';
-import { useBoxes } from '../../api/boxes';
-import { describeError } from '../../api/session';
-import { useProjectSnapshots } from '../../api/snapshots';
 import { notifyDone } from '../../app/notify';
 import { useProject } from '../../app/project';
-import { dnsLabelError } from '../snapshots/name-dialog';
+import { FormDialog, useFormDialog } from '../../kit/form-dialog';
+import { NameInput } from '../../kit/name-input';
+import { options } from '../../kit/options';
+import { dnsLabelError } from '../../kit/validators';
+import { useBoxes } from '../boxes/use-boxes';
+import { useProjectSnapshots } from '../snapshots/use-snapshots';
+import { useCreateBase } from './use-bases';
 
 type Source = 'snapshot' | 'box' | 'image';
+
+interface BaseValues {
+  name: string;
+  source: Source;
+  snapshot: string | null;
+  box: string | null;
+  image: string;
+}
+
+const alert = { errorProps: { role: 'alert' } };
+
+const baseFieldOf = (path: string): keyof BaseValues | null =>
+  path === 'name' || path === 'image'
+    ? path
+    : path === 'from_snapshot'
+      ? 'snapshot'
+      : path === 'from_box'
+        ? 'box'
+        : null;
+
+function baseBody(v: BaseValues, project: string): BaseCreate {
+  if (v.source === 'snapshot') return { name: v.name, from_snapshot: v.snapshot! };
+  if (v.source === 'box') return { name: v.name, from_box: v.box!, project };
+  return { name: v.name, image: v.image.trim() };
+}
+
+/** A snapshot or a box of the current project, or an image the engine has. */
+function SourceFields({ form, project }: { form: UseFormReturnType<BaseValues>; project: string }) {
+  const snapshots = useProjectSnapshots(project);
+  const boxes = useBoxes(project);
+  return (
+    <>
+      <SegmentedControl
+        aria-label="Made from"
+        data={options({ snapshot: 'A snapshot', box: 'A box', image: 'An image' })}
+        {...form.getInputProps('source')}
+      />
+      {form.values.source === 'snapshot' && (
+        <Select
+          label="Snapshot"
+          description={`snapshots in ${project}`}
+          searchable
+          data={(snapshots.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.box})` }))}
+          {...form.getInputProps('snapshot')}
+          {...alert}
+        />
+      )}
+      {form.values.source === 'box' && (
+        <Select
+          label="Box"
+          description={`boxes in ${project}`}
+          searchable
+          data={(boxes.data ?? []).map((b) => b.name)}
+          {...form.getInputProps('box')}
+          {...alert}
+        />
+      )}
+      {form.values.source === 'image' && (
+        <TextInput label="Image" placeholder="alpine:3" {...form.getInputProps('image')} {...alert} />
+      )}
+    </>
+  );
+}
 
 /** A base from a snapshot or a box of the current project, or from an image the engine has. */
 export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const project = useProject();
-  const snapshots = useProjectSnapshots(project);
-  const boxes = useBoxes(project);
   const create = useCreateBase();
-  const form = useForm({
-    initialValues: {
-      name: '',
-      source: 'snapshot' as Source,
-      snapshot: null as string | null,
-      box: null as string | null,
-      image: '',
-    },
+  const form = useForm<BaseValues>({
+    initialValues: { name: '', source: 'snapshot', snapshot: null, box: null, image: '' },
     validateInputOnChange: true,
     validate: {
       name: dnsLabelError,
@@ -35,96 +91,32 @@ export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose
         all.source === 'image' && v.trim() === '' ? 'Name an image the engine has, e.g. alpine:3' : null,
     },
   });
-  useEffect(() => {
-    if (opened) {
-      form.reset();
-      create.reset();
-    }
-  }, [opened]);
-  const submit = form.onSubmit((v) => {
-    const body: BaseCreate =
-      v.source === 'snapshot'
-        ? { name: v.name, from_snapshot: v.snapshot! }
-        : v.source === 'box'
-          ? { name: v.name, from_box: v.box!, project }
-          : { name: v.name, image: v.image.trim() };
-    create.mutate(body, {
+  const dialog = useFormDialog({
+    opened,
+    onClose,
+    form,
+    mutation: create,
+    fieldOf: baseFieldOf,
+    taken: { field: 'name' },
+  });
+  const submit = form.onSubmit((v) =>
+    create.mutate(baseBody(v, project), {
       onSuccess: (b) => {
         notifyDone(`Base ${b.name} made`, 'New boxes can start from it.');
         onClose();
       },
-    });
-  });
+    }),
+  );
   return (
-    <Modal
-      opened={opened}
-      onClose={() => !create.isPending && onClose()}
+    <FormDialog
+      {...dialog}
       title="Create a base"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      submitLabel="Create base"
+      onSubmit={submit}
+      problemTitle="Could not create the base"
     >
-      <form onSubmit={submit} noValidate aria-label="Create a base">
-        <Stack>
-          <TextInput
-            label="Name"
-            description="lower-case letters, digits and hyphens"
-            required
-            data-autofocus
-            autoComplete="off"
-            {...form.getInputProps('name')}
-            errorProps={{ role: 'alert' }}
-          />
-          <SegmentedControl
-            aria-label="Made from"
-            data={[
-              { value: 'snapshot', label: 'A snapshot' },
-              { value: 'box', label: 'A box' },
-              { value: 'image', label: 'An image' },
-            ]}
-            {...form.getInputProps('source')}
-          />
-          {form.values.source === 'snapshot' && (
-            <Select
-              label="Snapshot"
-              description={`snapshots in ${project}`}
-              searchable
-              data={(snapshots.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.box})` }))}
-              {...form.getInputProps('snapshot')}
-              errorProps={{ role: 'alert' }}
-            />
-          )}
-          {form.values.source === 'box' && (
-            <Select
-              label="Box"
-              description={`boxes in ${project}`}
-              searchable
-              data={(boxes.data ?? []).map((b) => b.name)}
-              {...form.getInputProps('box')}
-              errorProps={{ role: 'alert' }}
-            />
-          )}
-          {form.values.source === 'image' && (
-            <TextInput
-              label="Image"
-              placeholder="alpine:3"
-              {...form.getInputProps('image')}
-              errorProps={{ role: 'alert' }}
-            />
-          )}
-          {create.isError && (
-            <Alert color="red" role="alert" title="Could not create the base">
-              {describeError(create.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create base
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <NameInput {...form.getInputProps('name')} />
+      <SourceFields form={form} project={project} />
+    </FormDialog>
   );
 }

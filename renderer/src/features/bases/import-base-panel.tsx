@@ -1,21 +1,36 @@
-import { Alert, Button, FileButton, Group, Paper, Progress, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, FileButton, Group, Paper, Progress, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconFileUpload, IconUpload } from '@tabler/icons-react';
-import { useState, type DragEvent } from 'react';
-import { useBaseImportProgress, useImportBase } from '../../api/bases';
-import { describeError } from '../../api/session';
+import { useState } from 'react';
 import { notifyDone } from '../../app/notify';
-import { formatBytes } from '../snapshots/format';
-import { dnsLabelError } from '../snapshots/name-dialog';
+import { DropZone } from '../../kit/drop-zone';
+import { FailureAlert } from '../../kit/failure-alert';
+import { formatBytes } from '../../kit/format';
+import { dnsLabelError } from '../../kit/validators';
+import { useBaseImportProgress, useImportBase, type UploadProgress } from './use-bases';
+
+/** The upload's bytes, then the core's unpacking of them (base.import events). */
+function ImportProgress({ name, sent }: { name: string | null; sent: UploadProgress }) {
+  const unpacking = useBaseImportProgress(name);
+  const percent = sent.total > 0 ? Math.round((sent.sent / sent.total) * 100) : 0;
+  return (
+    <Stack gap={4} role="status" aria-label={`Importing ${name ?? ''}`}>
+      <Text size="sm">
+        {percent < 100
+          ? `Uploading: ${formatBytes(sent.sent)} of ${formatBytes(sent.total)}`
+          : 'Uploaded; the core is unpacking it'}
+        {unpacking && !unpacking.done ? ` (${formatBytes(unpacking.bytes)} read)` : ''}
+      </Text>
+      <Progress value={percent} animated={percent >= 100} aria-label="Upload progress" />
+    </Stack>
+  );
+}
 
 /** Import a root filesystem tar as a base: a name, then a file dropped here or picked. */
 export function ImportBasePanel() {
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
-  const [dragging, setDragging] = useState(false);
   const [importing, setImporting] = useState<string | null>(null);
   const upload = useImportBase();
-  const unpacking = useBaseImportProgress(importing);
-  const nameError = touched ? dnsLabelError(name) : null;
 
   const start = (file: File | null) => {
     setTouched(true);
@@ -33,14 +48,7 @@ export function ImportBasePanel() {
       },
     );
   };
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    setDragging(false);
-    start(e.dataTransfer.files[0] ?? null);
-  };
 
-  const sent = upload.upload;
-  const percent = sent && sent.total > 0 ? Math.round((sent.sent / sent.total) * 100) : 0;
   return (
     <Paper withBorder p="md" maw={900} component="section" aria-labelledby="import-base-heading">
       <Stack gap="sm">
@@ -55,26 +63,13 @@ export function ImportBasePanel() {
             setName(e.currentTarget.value);
             setTouched(true);
           }}
-          error={nameError}
+          error={touched ? dnsLabelError(name) : null}
           errorProps={{ role: 'alert' }}
           autoComplete="off"
           disabled={upload.isPending}
           maw={400}
         />
-        <Paper
-          role="region"
-          aria-label="Drop a root filesystem tar here"
-          withBorder
-          p="lg"
-          bg={dragging ? 'var(--mantine-primary-color-light)' : undefined}
-          style={{ borderStyle: 'dashed' }}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-        >
+        <DropZone label="Drop a root filesystem tar here" p="lg" dashed onFiles={(files) => start(files[0] ?? null)}>
           <Group justify="center" gap="sm">
             <IconUpload size={20} aria-hidden />
             <Text size="sm">Drop a .tar of a root filesystem here, or</Text>
@@ -92,30 +87,14 @@ export function ImportBasePanel() {
               )}
             </FileButton>
           </Group>
-        </Paper>
-        {upload.isPending && sent && (
-          <Stack gap={4} role="status" aria-label={`Importing ${importing ?? ''}`}>
-            <Text size="sm">
-              {percent < 100
-                ? `Uploading: ${formatBytes(sent.sent)} of ${formatBytes(sent.total)}`
-                : 'Uploaded; the core is unpacking it'}
-              {unpacking && !unpacking.done ? ` (${formatBytes(unpacking.bytes)} read)` : ''}
-            </Text>
-            <Progress value={percent} animated={percent >= 100} aria-label="Upload progress" />
-          </Stack>
-        )}
-        {upload.isError && (
-          <Alert
-            color="red"
-            role="alert"
-            title={`Could not import ${importing ?? 'the base'}`}
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => upload.reset()}
-          >
-            {describeError(upload.error)}
-          </Alert>
-        )}
+        </DropZone>
+        {upload.isPending && upload.upload && <ImportProgress name={importing} sent={upload.upload} />}
+        <FailureAlert
+          failure={
+            upload.isError ? { title: `Could not import ${importing ?? 'the base'}`, error: upload.error } : null
+          }
+          onDismiss={() => upload.reset()}
+        />
       </Stack>
     </Paper>
   );

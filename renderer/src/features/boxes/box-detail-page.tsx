@@ -1,15 +1,47 @@
-import { Alert, Anchor, Breadcrumbs, Button, Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconEdit, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
+import { Alert, Anchor, Breadcrumbs, Button, Center, Loader, Stack, Tabs, Text } from '@mantine/core';
 import { Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useBox } from '../../api/boxes';
+import type { Box } from '../../../../shared/schemas/box';
 import { describeError } from '../../api/session';
 import { paths, useProject } from '../../app/project';
+import { useRegistry } from '../../app/registry';
 import { BoxFormDialog } from './box-form-dialog';
-import { DETAIL_TABS } from './detail-tabs';
-import { StatusBadge, isTransitioning } from './status-badge';
+import { BoxHeader } from './box-header';
 import { useBoxActions } from './use-box-actions';
+import { useBox } from './use-boxes';
 
+/** The tabs every feature adds to a box's page; the address names the open one. */
+function BoxTabs({ box, tab }: { box: Box; tab: string }) {
+  const { tabs } = useRegistry();
+  const navigate = useNavigate();
+  const current = tabs.some((t) => t.value === tab) ? tab : 'overview';
+  return (
+    <Tabs value={current} onChange={(v) => v && void navigate(paths.box(box.project, box.name, v))} keepMounted={false}>
+      <Tabs.List>
+        {tabs.map((t) => (
+          <Tabs.Tab key={t.value} value={t.value} leftSection={<t.icon size={16} />}>
+            {t.label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+      {tabs.map((t) => (
+        <Tabs.Panel key={t.value} value={t.value} pt="sm">
+          <Suspense
+            fallback={
+              <Center role="status" p="xl">
+                <Loader size="sm" />
+              </Center>
+            }
+          >
+            <t.Component box={box} />
+          </Suspense>
+        </Tabs.Panel>
+      ))}
+    </Tabs>
+  );
+}
+
+/** A box: its header and actions, then its tabs. */
 export function BoxDetailPage() {
   const project = useProject();
   const { name = '', tab = 'overview' } = useParams();
@@ -26,7 +58,7 @@ export function BoxDetailPage() {
       <Text>{name}</Text>
     </Breadcrumbs>
   );
-  if (box.isPending) {
+  if (box.isPending)
     return (
       <Stack>
         {crumbs}
@@ -35,8 +67,7 @@ export function BoxDetailPage() {
         </Center>
       </Stack>
     );
-  }
-  if (!box.data) {
+  if (!box.data)
     return (
       <Stack>
         {crumbs}
@@ -48,91 +79,17 @@ export function BoxDetailPage() {
         </Alert>
       </Stack>
     );
-  }
-  const b = box.data;
-  const busy = isTransitioning(b.status);
-  const current = DETAIL_TABS.some((t) => t.value === tab) ? tab : 'overview';
-
   return (
     <Stack gap="sm">
       {crumbs}
-      <Group justify="space-between">
-        <Group gap="sm">
-          <Title order={2}>{b.name}</Title>
-          <StatusBadge box={b} />
-        </Group>
-        <Group gap="xs">
-          {b.status === 'stopped' ? (
-            <Button
-              variant="default"
-              leftSection={<IconPlayerPlay size={16} />}
-              onClick={() => void actions.resume([b.name])}
-              loading={actions.pending}
-            >
-              Resume
-            </Button>
-          ) : (
-            <Button
-              variant="default"
-              leftSection={<IconPlayerStop size={16} />}
-              onClick={() => void actions.stop([b.name])}
-              disabled={busy || b.status === 'error'}
-              loading={actions.pending}
-            >
-              Stop
-            </Button>
-          )}
-          <Button
-            variant="default"
-            leftSection={<IconEdit size={16} />}
-            onClick={() => setEditing(true)}
-            disabled={busy}
-          >
-            Edit
-          </Button>
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={16} />}
-            onClick={() => actions.confirmDelete([b.name], () => void navigate(paths.boxes(project)))}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Group>
-      {b.status === 'error' && b.status_reason && (
-        <Alert color="red" title="This box failed" role="alert">
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {b.status_reason}
-          </Text>
-          <Text size="sm" mt="xs">
-            Delete it and create it again; its logs may say more.
-          </Text>
-        </Alert>
-      )}
-      <Tabs value={current} onChange={(v) => v && void navigate(paths.box(project, b.name, v))} keepMounted={false}>
-        <Tabs.List>
-          {DETAIL_TABS.map((t) => (
-            <Tabs.Tab key={t.value} value={t.value} leftSection={<t.icon size={16} />}>
-              {t.label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-        {DETAIL_TABS.map((t) => (
-          <Tabs.Panel key={t.value} value={t.value} pt="sm">
-            <Suspense
-              fallback={
-                <Center role="status" p="xl">
-                  <Loader size="sm" />
-                </Center>
-              }
-            >
-              <t.Component box={b} />
-            </Suspense>
-          </Tabs.Panel>
-        ))}
-      </Tabs>
-      <BoxFormDialog project={project} opened={editing} onClose={() => setEditing(false)} box={b} />
+      <BoxHeader
+        box={box.data}
+        actions={actions}
+        onEdit={() => setEditing(true)}
+        onDeleted={() => void navigate(paths.boxes(project))}
+      />
+      <BoxTabs box={box.data} tab={tab} />
+      <BoxFormDialog project={project} opened={editing} onClose={() => setEditing(false)} box={box.data} />
     </Stack>
   );
 }

@@ -1,20 +1,13 @@
 import { ActionIcon, Code, CopyButton, Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { DetailTabProps } from './detail-tabs';
+import type { DetailTabProps } from '../../app/feature-module';
+import { Time } from '../../kit/time';
 
 function mapText(map: Record<string, string>): ReactNode {
   const entries = Object.entries(map);
   if (entries.length === 0) return <Text c="dimmed">none</Text>;
   return <Code block>{entries.map(([k, v]) => `${k}=${v}`).join('\n')}</Code>;
-}
-
-function time(iso: string): ReactNode {
-  return (
-    <time dateTime={iso} title={iso}>
-      {new Date(iso).toLocaleString()}
-    </time>
-  );
 }
 
 /** Every field of the box's representation. */
@@ -63,8 +56,8 @@ export function OverviewTab({ box }: DetailTabProps) {
       'Stop grace period',
       box.termination_grace_period_seconds === null ? '10 s (default)' : `${box.termination_grace_period_seconds} s`,
     ],
-    ['Created', time(box.created_at)],
-    ['Updated', time(box.updated_at)],
+    ['Created', <Time key="created" at={box.created_at} />],
+    ['Updated', <Time key="updated" at={box.updated_at} />],
   ];
   return (
     <Table aria-label="Box details" withRowBorders variant="vertical" layout="fixed" maw={900}>

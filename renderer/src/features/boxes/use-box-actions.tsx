@@ -1,13 +1,20 @@
-import { List, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { useBoxAction, type BoxAction } from '../../api/boxes';
+import { List } from '@mantine/core';
 import { describeError } from '../../api/session';
 import { notifyDone } from '../../app/notify';
+import { confirmDestroy } from '../../kit/confirm-destroy';
+import { useBoxAction, type BoxAction } from './use-boxes';
 
 const DONE: Record<BoxAction, string> = { stop: 'Stopped', resume: 'Resumed', delete: 'Deleted' };
 
 function what(names: string[]): string {
   return names.length === 1 ? names[0]! : `${names.length} boxes`;
+}
+
+type Failures = { name: string; error: unknown }[];
+
+/** One line per box that failed, and why. */
+function failureText(failures: Failures): string {
+  return failures.map((f) => `${f.name}: ${describeError(f.error)}`).join('\n');
 }
 
 /** Stop, resume and delete (after a confirmation) one box or several, with a notification when done. */
@@ -21,20 +28,17 @@ export function useBoxActions(project: string) {
       notifyDone(`${DONE[action]} ${what(names)}`, `${DONE[action]} in project ${project}.`);
       return true;
     }
-    notifyDone(
-      `Could not ${action} ${failures.length === 1 ? failures[0]!.name : `${failures.length} of ${names.length} boxes`}`,
-      failures.map((f) => `${f.name}: ${describeError(f.error)}`).join('\n'),
-      false,
-    );
+    const which = failures.length === 1 ? failures[0]!.name : `${failures.length} of ${names.length} boxes`;
+    notifyDone(`Could not ${action} ${which}`, failureText(failures), false);
     return false;
   };
 
   const confirmDelete = (names: string[], onDone?: () => void) =>
-    modals.openConfirmModal({
+    confirmDestroy({
       title: names.length === 1 ? `Delete the box ${names[0]}?` : `Delete ${names.length} boxes?`,
-      children: (
+      goes: (
         <>
-          <Text size="sm">Their files, consoles and logs are gone for good.</Text>
+          {names.length === 1 ? 'Its' : 'Their'} root files, consoles and logs are gone for good.
           {names.length > 1 && (
             <List size="sm" mt="xs" mah={200} style={{ overflow: 'auto' }}>
               {names.map((n) => (
@@ -44,9 +48,16 @@ export function useBoxActions(project: string) {
           )}
         </>
       ),
-      labels: { confirm: names.length === 1 ? 'Delete box' : `Delete ${names.length} boxes`, cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => void run(names, 'delete').then(() => onDone?.()),
+      affects: 'Snapshots stay, and mounted volumes keep their data. A box serving a service’s URL cannot be deleted.',
+      confirm: names.length === 1 ? 'Delete box' : `Delete ${names.length} boxes`,
+      run: async () => {
+        const failures = await mutation.mutateAsync({ names, action: 'delete' });
+        if (failures.length) throw new Error(failureText(failures));
+      },
+      onDone: () => {
+        notifyDone(`Deleted ${what(names)}`, `Deleted in project ${project}.`);
+        onDone?.();
+      },
     });
 
   return {

@@ -1,10 +1,10 @@
 import { Alert, Box as Pane, Button, Group, Tabs, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import type { DetailTabProps } from '../boxes/detail-tabs';
+import type { DetailTabProps } from '../../app/feature-module';
 import { useBoxActions } from '../boxes/use-box-actions';
-import type { ConsoleSocket } from './console-socket';
 import { useConsoleSessions } from './console-sessions';
+import type { ConsoleSocket } from './console-socket';
 import { TerminalView } from './terminal-view';
 
 /** Several consoles in one box, as tabs; each reattaches to its session when you come back. */

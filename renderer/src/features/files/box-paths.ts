@@ -42,18 +42,6 @@ export function folderNameProblem(name: string): string | null {
   return null;
 }
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
-}
-
 /** `0755` → `rwxr-xr-x` (with setuid/setgid/sticky shown the way ls does). */
 export function modeString(mode: string): string {
   const bits = parseInt(mode, 8);

@@ -1,13 +1,75 @@
-import { Alert, Anchor, Badge, Button, Chip, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Chip, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { FileChange } from '../../../../shared/schemas/files';
-import { useFileChanges } from '../../api/files';
-import { describeError } from '../../api/session';
+import { QueryStates } from '../../kit/query-states';
+import { TableHead } from '../../kit/table-head';
+import { useFileChanges } from './use-files';
 
 const KINDS = ['added', 'changed', 'deleted'] as const;
 const COLORS = { added: 'green', changed: 'yellow', deleted: 'red' };
 const SHOWN = 1000;
+
+function ChangeRow({ change, onOpen }: { change: FileChange; onOpen(path: string): void }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Badge color={COLORS[change.kind]} variant="light">
+          {change.kind}
+        </Badge>
+      </Table.Td>
+      <Table.Td ff="monospace">
+        {change.kind === 'deleted' ? (
+          <Text span size="sm" td="line-through" c="dimmed" ff="monospace">
+            {change.path}
+          </Text>
+        ) : (
+          <Anchor component="button" type="button" size="sm" ff="monospace" onClick={() => onOpen(change.path)}>
+            {change.path}
+          </Anchor>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The changes that pass the filters, at most a thousand; a click opens the entry. */
+function ChangesTable({
+  matching,
+  total,
+  onOpen,
+}: {
+  matching: FileChange[];
+  total: number;
+  onOpen(path: string): void;
+}) {
+  return (
+    <Paper withBorder>
+      <Table aria-label="Changed since base" verticalSpacing={4} fz="sm" highlightOnHover>
+        <TableHead columns={[{ label: 'Change', w: 100 }, 'Path']} />
+        <Table.Tbody>
+          {matching.slice(0, SHOWN).map((c) => (
+            <ChangeRow key={`${c.kind}:${c.path}`} change={c} onOpen={onOpen} />
+          ))}
+          {matching.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={2}>
+                <Text size="sm" c="dimmed" ta="center" py="md">
+                  {total === 0 ? 'Nothing changed since the base.' : 'No change matches these filters.'}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        </Table.Tbody>
+      </Table>
+      {matching.length > SHOWN && (
+        <Text size="sm" c="dimmed" p="sm">
+          Showing {SHOWN} of {matching.length}; narrow the filter to see the rest.
+        </Text>
+      )}
+    </Paper>
+  );
+}
 
 /** What differs from the box's base (added, changed, deleted), filtered by kind and path; a click opens the entry. */
 export function ChangesView({ project, name, onOpen }: { project: string; name: string; onOpen(path: string): void }) {
@@ -57,78 +119,9 @@ export function ChangesView({ project, name, onOpen }: { project: string; name: 
           Refresh
         </Button>
       </Group>
-      {changes.isError ? (
-        <Alert color="red" title="Cannot list the changes" role="alert">
-          <Text size="sm">{describeError(changes.error)}</Text>
-          <Button mt="xs" size="xs" variant="light" onClick={() => void changes.refetch()}>
-            Try again
-          </Button>
-        </Alert>
-      ) : (
-        <Paper withBorder>
-          <Table
-            aria-label="Changed since base"
-            aria-busy={changes.isPending}
-            verticalSpacing={4}
-            fz="sm"
-            highlightOnHover
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={100}>Change</Table.Th>
-                <Table.Th>Path</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {matching.slice(0, SHOWN).map((c) => (
-                <ChangeRow key={`${c.kind}:${c.path}`} change={c} onOpen={onOpen} />
-              ))}
-              {!changes.isPending && matching.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={2}>
-                    <Text size="sm" c="dimmed" ta="center" py="md">
-                      {items.length === 0 ? 'Nothing changed since the base.' : 'No change matches these filters.'}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-          {changes.isPending && (
-            <Text role="status" size="sm" c="dimmed" p="sm">
-              Comparing with the base…
-            </Text>
-          )}
-          {matching.length > SHOWN && (
-            <Text size="sm" c="dimmed" p="sm">
-              Showing {SHOWN} of {matching.length}; narrow the filter to see the rest.
-            </Text>
-          )}
-        </Paper>
-      )}
+      <QueryStates query={changes} what="the changes" loading="Comparing with the base…">
+        {(all) => <ChangesTable matching={matching} total={all.length} onOpen={onOpen} />}
+      </QueryStates>
     </Stack>
-  );
-}
-
-function ChangeRow({ change, onOpen }: { change: FileChange; onOpen(path: string): void }) {
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Badge color={COLORS[change.kind]} variant="light">
-          {change.kind}
-        </Badge>
-      </Table.Td>
-      <Table.Td ff="monospace">
-        {change.kind === 'deleted' ? (
-          <Text span size="sm" td="line-through" c="dimmed" ff="monospace">
-            {change.path}
-          </Text>
-        ) : (
-          <Anchor component="button" type="button" size="sm" ff="monospace" onClick={() => onOpen(change.path)}>
-            {change.path}
-          </Anchor>
-        )}
-      </Table.Td>
-    </Table.Tr>
   );
 }

@@ -1,9 +1,11 @@
-import { Button, Group, Modal, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import { describeError } from '../../api/session';
+import { FormDialog, useOnOpen } from '../../kit/form-dialog';
 import { folderNameProblem } from './box-paths';
 
-/** Asks for a folder name (checked as you type) and creates it in `dir`; the server's error lands at the field. */
+/** Asks for a folder name (checked as you type) and creates it in `dir`; the server's refusal lands at the field. */
 export function NewFolderDialog({
   opened,
   dir,
@@ -15,52 +17,41 @@ export function NewFolderDialog({
   onClose(): void;
   create(name: string): Promise<void>;
 }) {
-  const [value, setValue] = useState('');
-  const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const problem = value === '' ? null : folderNameProblem(value);
-
-  const close = () => {
-    setValue('');
-    setServerError(null);
-    onClose();
-  };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const p = folderNameProblem(value);
-    if (p) return setServerError(p);
+  const form = useForm({
+    initialValues: { name: '' },
+    validateInputOnChange: true,
+    validate: { name: folderNameProblem },
+  });
+  useOnOpen(opened, () => form.reset());
+  const submit = form.onSubmit(async ({ name }) => {
     setBusy(true);
     try {
-      await create(value);
-      close();
+      await create(name);
+      onClose();
     } catch (err) {
-      setServerError(describeError(err));
+      form.setFieldError('name', describeError(err));
     } finally {
       setBusy(false);
     }
-  };
+  });
   return (
-    <Modal opened={opened} onClose={close} title={`New folder in ${dir}`}>
-      <form onSubmit={(e) => void submit(e)}>
-        <TextInput
-          label="Folder name"
-          data-autofocus
-          value={value}
-          onChange={(e) => {
-            setValue(e.currentTarget.value);
-            setServerError(null);
-          }}
-          error={problem ?? serverError}
-        />
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy} disabled={!!problem}>
-            Create folder
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={`New folder in ${dir}`}
+      submitLabel="Create folder"
+      onSubmit={submit}
+      pending={busy}
+      problemTitle="Could not create the folder"
+    >
+      <TextInput
+        label="Folder name"
+        data-autofocus
+        autoComplete="off"
+        {...form.getInputProps('name')}
+        errorProps={{ role: 'alert' }}
+      />
+    </FormDialog>
   );
 }

@@ -1,9 +1,10 @@
 import { ActionIcon, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import { useFileTransfers, useInvalidateFiles } from '../../api/files';
 import { describeError } from '../../api/session';
-import { formatSize, joinPath } from './box-paths';
+import { formatBytes } from '../../kit/format';
+import { joinPath } from './box-paths';
+import { useFileTransfers, useInvalidateFiles } from './use-files';
 
 interface Upload {
   id: number;
@@ -102,7 +103,7 @@ export function UploadList({ uploads }: { uploads: ReturnType<typeof useUploads>
                     role="status"
                     aria-label={`Upload of ${u.path}`}
                   >
-                    {STATE_TEXT[u.state]} · {formatSize(u.sent)} of {formatSize(u.total)}
+                    {STATE_TEXT[u.state]} · {formatBytes(u.sent)} of {formatBytes(u.total)}
                   </Text>
                   {(u.state === 'waiting' || u.state === 'uploading') && (
                     <ActionIcon

@@ -25,12 +25,3 @@ export async function readLogBlob(body: ReadableStream<Uint8Array>): Promise<Blo
     if (done) return blob;
   }
 }
-
-/** Saves a Blob through the browser's own download (an object URL on an `<a download>`): no token in any URL. */
-export function saveBlob(blob: Blob, filename: string): void {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-}

@@ -4,9 +4,10 @@ import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useClient } from '../../api/client-context';
 import { describeError } from '../../api/session';
-import { useLogStream } from '../../api/streams';
-import type { DetailTabProps } from '../boxes/detail-tabs';
-import { readLogBlob, saveBlob } from './log-download';
+import type { DetailTabProps } from '../../app/feature-module';
+import { saveBlob } from '../../kit/download';
+import { readLogBlob } from './log-download';
+import { useLogStream } from './use-log-stream';
 
 function highlight(line: string, q: string): ReactNode {
   if (!q) return line;

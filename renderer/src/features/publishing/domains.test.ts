@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { domainError, domainsError, publishFieldOfPath } from './domains';
+import { domainError, domainsError, publishFieldOf } from './domains';
 
 test('hostnames pass; what the API refuses is flagged with what to do', () => {
   assert.equal(domainError('myapp.test'), null);
@@ -15,8 +15,8 @@ test('hostnames pass; what the API refuses is flagged with what to do', () => {
 });
 
 test("a problem's errors[].path finds its field", () => {
-  assert.equal(publishFieldOfPath('body.domains.3'), 'domains');
-  assert.equal(publishFieldOfPath('body.port'), 'port');
-  assert.equal(publishFieldOfPath('body.auth'), 'auth');
-  assert.equal(publishFieldOfPath('body.other'), null);
+  assert.equal(publishFieldOf('domains.3'), 'domains');
+  assert.equal(publishFieldOf('port'), 'port');
+  assert.equal(publishFieldOf('auth'), 'auth');
+  assert.equal(publishFieldOf('other'), null);
 });

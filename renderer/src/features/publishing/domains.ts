@@ -27,9 +27,8 @@ export function domainsError(domains: string[]): string | null {
   return null;
 }
 
-/** A problem's `errors[].path` that concerns the domains (`body.domains.2`) or the port. */
-export function publishFieldOfPath(path: string): 'port' | 'domains' | 'auth' | null {
-  const p = path.replace(/^body\.?/, '');
+/** A problem's `errors[].path` that concerns the domains (`domains.2`), the port or the access. */
+export function publishFieldOf(p: string): 'port' | 'domains' | 'auth' | null {
   if (p.startsWith('port')) return 'port';
   if (p.startsWith('domains')) return 'domains';
   if (p.startsWith('auth')) return 'auth';

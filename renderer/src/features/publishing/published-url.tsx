@@ -1,38 +1,16 @@
-import { ActionIcon, Alert, Anchor, Button, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconExternalLink, IconKey } from '@tabler/icons-react';
 import type { Box } from '../../../../shared/schemas/box';
-import { useApi } from '../../api/client-context';
+import { UrlLink, useOpenWithSignIn } from './url-link';
 
-/**
- * The box's URL as a link that opens in the system browser (in Electron the
- * window's open handler hands http(s) links to the shell; served, a new tab),
- * a copy button, and what to do when the page does not load.
- */
+/** The box's URL as a link, a copy button, and what to do when the page does not load. */
 export function PublishedUrl({ box }: { box: Box }) {
-  const { token } = useApi();
+  const signIn = useOpenWithSignIn();
   const url = box.url!;
-  const signIn = () => {
-    // Only on this click does the session token leave the window: the proxy turns it into a cookie for this preview and redirects to the URL without it.
-    const target = new URL(url);
-    target.searchParams.set('token', token);
-    window.open(target.toString(), '_blank', 'noopener');
-  };
   return (
     <Stack gap="xs" component="section" aria-label="Published URL">
       <Group gap="xs" wrap="nowrap">
-        <Anchor
-          href={url}
-          target="_blank"
-          rel="noopener"
-          fw={500}
-          style={{ wordBreak: 'break-all' }}
-          aria-label={`Open ${url} in the browser`}
-        >
-          <Group gap={4} wrap="nowrap" component="span">
-            {url}
-            <IconExternalLink size={16} aria-hidden />
-          </Group>
-        </Anchor>
+        <UrlLink url={url} />
         <CopyButton value={url}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? 'Copied' : 'Copy the URL'}>
@@ -61,7 +39,13 @@ export function PublishedUrl({ box }: { box: Box }) {
             the address once (<Code>?token=…</Code>); the proxy keeps it as a cookie for this preview only and drops it
             from the address. The plain link above shows a 401 page until then.
           </Text>
-          <Button mt="xs" size="xs" variant="light" leftSection={<IconExternalLink size={14} />} onClick={signIn}>
+          <Button
+            mt="xs"
+            size="xs"
+            variant="light"
+            leftSection={<IconExternalLink size={14} />}
+            onClick={() => signIn(url)}
+          >
             Open with sign-in
           </Button>
         </Alert>

@@ -1,122 +1,94 @@
-import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Code, Select, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
-import { ApiError } from '../../../../shared/errors';
 import type { Service } from '../../../../shared/schemas/services';
-import { useDeploy } from '../../api/services';
-import { describeError } from '../../api/session';
-import { useBases } from '../../api/system';
-import { KeyValueEditor, pairsError, type Pair } from '../boxes/key-value-editor';
-import { ENV_NAME, commandText, deployBody, serviceFieldOfPath } from './service-form';
+import { FormDialog, useFormDialog } from '../../kit/form-dialog';
+import { KeyValueEditor } from '../../kit/key-value-editor';
+import { bindPairs, pairsRule, type Pair } from '../../kit/pairs';
+import { useBases } from '../bases/use-bases';
+import { CommandField } from './service-fields';
+import { commandText, deployBody, serviceFieldOf } from './service-form';
+import { useDeploy } from './use-services';
 
-interface Values {
+interface DeployValues {
   base: string | null;
   command: string;
   environment: Pair[];
+}
+
+const deployFieldOf = (path: string) => {
+  const field = serviceFieldOf(path);
+  return field === 'base' || field === 'command' || field === 'environment' ? field : null;
+};
+
+/** The variables the service has now, under the editor of changes. */
+function CurrentEnvironment({ environment }: { environment: Record<string, string> }) {
+  const current = Object.entries(environment);
+  return (
+    <Text size="xs" c="dimmed">
+      Set or override variables; the others stay.{' '}
+      {current.length ? (
+        <>
+          Now: <Code>{current.map(([k, v]) => `${k}=${v}`).join(' ')}</Code>
+        </>
+      ) : (
+        'None set now.'
+      )}
+    </Text>
+  );
 }
 
 /** Deploy a service, optionally on another base, with another command or changed variables. */
 export function DeployDialog({ service, opened, onClose }: { service: Service; opened: boolean; onClose(): void }) {
   const bases = useBases(opened);
   const deploy = useDeploy(service.project);
-  const form = useForm<Values>({
+  const start = (): DeployValues => ({ base: service.base, command: commandText(service.command), environment: [] });
+  const form = useForm<DeployValues>({
     mode: 'controlled',
-    initialValues: { base: service.base, command: commandText(service.command), environment: [] },
+    initialValues: start(),
     validateInputOnChange: true,
-    validate: {
-      environment: (v) => pairsError(v, ENV_NAME, 'Variable', 'letters, digits and _, not starting with a digit'),
+    validate: { environment: pairsRule('environment') },
+  });
+  const dialog = useFormDialog({
+    opened,
+    onClose,
+    form,
+    mutation: deploy,
+    fieldOf: deployFieldOf,
+    onOpen: () => {
+      deploy.reset();
+      form.setValues(start());
+      form.clearErrors();
     },
   });
+  const submit = form.onSubmit((v) =>
+    deploy.mutate({ name: service.name, body: deployBody(v, service) }, { onSuccess: onClose }),
+  );
 
-  useEffect(() => {
-    if (!opened) return;
-    deploy.reset();
-    form.setValues({ base: service.base, command: commandText(service.command), environment: [] });
-    form.clearErrors();
-  }, [opened]);
-
-  const err = deploy.error;
-  const atField = err instanceof ApiError && (err.errors ?? []).some((e) => serviceFieldOfPath(e.path));
-  const general = err && !atField ? err : null;
-
-  const submit = form.onSubmit(async (v) => {
-    try {
-      await deploy.mutateAsync({ name: service.name, body: deployBody(v, service) });
-      onClose();
-    } catch (failure) {
-      if (!(failure instanceof ApiError)) return;
-      for (const e of failure.errors ?? []) {
-        const field = serviceFieldOfPath(e.path);
-        if (field === 'base' || field === 'command' || field === 'environment') form.setFieldError(field, e.message);
-      }
-    }
-  });
-
-  const current = Object.entries(service.environment);
-  const pending = deploy.isPending;
   return (
-    <Modal
-      opened={opened}
-      onClose={() => !pending && onClose()}
+    <FormDialog
+      {...dialog}
       title={`Deploy ${service.name}`}
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      submitLabel="Deploy"
+      onSubmit={submit}
+      problemTitle="Could not start the deployment"
     >
-      <form onSubmit={submit} noValidate aria-label={`Deploy ${service.name}`}>
-        <Stack gap="sm">
-          <Text size="sm" c="dimmed">
-            The next color starts beside the live one and takes the URL once it passes its health check; if it fails,
-            the live color keeps serving. Changes here stay in the service’s spec.
-          </Text>
-          <Select
-            label="Base"
-            data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: b.name }))}
-            {...form.getInputProps('base')}
-            errorProps={{ role: 'alert' }}
-          />
-          <TextInput
-            label="Command"
-            description="Run with sh -c; leave it as it is to keep the current one."
-            autoComplete="off"
-            spellCheck={false}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            {...form.getInputProps('command')}
-            errorProps={{ role: 'alert' }}
-          />
-          <KeyValueEditor
-            label="Environment changes"
-            noun="variable"
-            keyPattern={ENV_NAME}
-            keyHint="letters, digits, _"
-            pairs={form.values.environment}
-            error={form.errors.environment as string | undefined}
-            onChange={(p) => form.setFieldValue('environment', p)}
-          />
-          <Text size="xs" c="dimmed">
-            Set or override variables; the others stay.{' '}
-            {current.length ? (
-              <>
-                Now: <Code>{current.map(([k, v]) => `${k}=${v}`).join(' ')}</Code>
-              </>
-            ) : (
-              'None set now.'
-            )}
-          </Text>
-          {general && (
-            <Alert color="red" title="Could not start the deployment" role="alert">
-              {describeError(general)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={pending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending}>
-              Deploy
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text size="sm" c="dimmed">
+        The next color starts beside the live one and takes the URL once it passes its health check; if it fails, the
+        live color keeps serving. Changes here stay in the service’s spec.
+      </Text>
+      <Select
+        label="Base"
+        data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: b.name }))}
+        {...form.getInputProps('base')}
+        errorProps={{ role: 'alert' }}
+      />
+      <CommandField
+        field={form.getInputProps('command')}
+        description="Run with sh -c; leave it as it is to keep the current one."
+      />
+      <KeyValueEditor kind="environment" label="Environment changes" {...bindPairs(form, 'environment')} />
+      <CurrentEnvironment environment={service.environment} />
+    </FormDialog>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Deployment, DeploymentStatus } from '../../../../shared/schemas/services';
 import { FINAL_DEPLOYMENT_STATUSES } from '../../../../shared/schemas/services';
 import { paths } from '../../app/project';
+import { Time } from '../../kit/time';
 
 export const STATUS_COLOR: Record<DeploymentStatus, string> = {
   pending: 'gray',
@@ -80,7 +81,7 @@ export function DeploymentTimeline({ service, items }: { service: string; items:
                 {d.color}
               </Badge>
               <Text size="xs" c="dimmed">
-                <time dateTime={d.created_at}>{new Date(d.created_at).toLocaleString()}</time>
+                <Time at={d.created_at} />
               </Text>
             </Group>
           }

@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  EMPTY_SERVICE,
-  createBody,
-  deployBody,
-  nameError,
-  portError,
-  rangeError,
-  serviceFieldOfPath,
-} from './service-form';
+import { EMPTY_SERVICE, createBody, deployBody, nameError, serviceFieldOf, serviceRules } from './service-form';
 
 test('a name follows the schema: a DNS label short enough for NAME-green', () => {
   assert.equal(nameError('web'), null);
@@ -20,21 +12,21 @@ test('a name follows the schema: a DNS label short enough for NAME-green', () =>
 });
 
 test('port and health numbers are bounded as the schema bounds them', () => {
-  assert.equal(portError(8080), null);
-  assert.ok(portError(70000));
-  assert.ok(portError(''));
-  assert.equal(rangeError(0.2, 0.1, 3600, 'The interval'), null);
-  assert.match(rangeError(0.05, 0.1, 3600, 'The interval') ?? '', /from 0.1/);
-  assert.match(rangeError(1.5, 1, 100, 'The threshold', true) ?? '', /whole/);
+  assert.equal(serviceRules.port(8080), null);
+  assert.ok(serviceRules.port(70000));
+  assert.ok(serviceRules.port(''));
+  assert.equal(serviceRules.interval_s(0.2), null);
+  assert.match(serviceRules.interval_s(0.05) ?? '', /from 0.1/);
+  assert.match(serviceRules.healthy_threshold(1.5) ?? '', /whole/);
 });
 
 test("a problem's path names its field", () => {
-  assert.equal(serviceFieldOfPath('body.name'), 'name');
-  assert.equal(serviceFieldOfPath('body.health_check.interval_s'), 'interval_s');
-  assert.equal(serviceFieldOfPath('body.health_check.path'), 'health_path');
-  assert.equal(serviceFieldOfPath('body.environment.1X'), 'environment');
-  assert.equal(serviceFieldOfPath('body.command.0'), 'command');
-  assert.equal(serviceFieldOfPath('body.data_mounts'), null);
+  assert.equal(serviceFieldOf('name'), 'name');
+  assert.equal(serviceFieldOf('health_check.interval_s'), 'interval_s');
+  assert.equal(serviceFieldOf('health_check.path'), 'health_path');
+  assert.equal(serviceFieldOf('environment.1X'), 'environment');
+  assert.equal(serviceFieldOf('command.0'), 'command');
+  assert.equal(serviceFieldOf('data_mounts'), null);
 });
 
 test('the create body sends the command through sh -c and only the health settings that differ from the defaults', () => {

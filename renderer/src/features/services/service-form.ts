@@ -1,4 +1,3 @@
-import { ENV_NAME_PATTERN } from '../../../../shared/schemas/common';
 import {
   HEALTH_CHECK_DEFAULTS,
   HealthCheck,
@@ -7,20 +6,12 @@ import {
   type DeployRequest,
   type ServiceCreate,
 } from '../../../../shared/schemas/services';
+import { pairsRule, pairsToMap, type Pair } from '../../kit/pairs';
+import { numberError, portError } from '../../kit/validators';
 
 export const SERVICE_NAME = new RegExp(ServiceName.pattern!);
-export const ENV_NAME = new RegExp(ENV_NAME_PATTERN);
 const HEALTH_PATH = new RegExp(HealthCheck.properties.path.pattern!);
 export const NAME_RULE = `Use 1–${SERVICE_NAME_MAX} lower-case letters, digits and hyphens, starting and ending with a letter or digit (its boxes are NAME-blue and NAME-green).`;
-
-/** A row of the environment editor (key-value-editor.tsx's Pair; restated so this file needs no JSX and its test runs in node). */
-export interface Pair {
-  key: string;
-  value: string;
-}
-
-const pairsToMap = (pairs: Pair[]) =>
-  Object.fromEntries(pairs.filter((p) => p.key.trim() !== '').map((p) => [p.key.trim(), p.value]));
 
 export interface ServiceValues {
   name: string;
@@ -50,9 +41,8 @@ export const EMPTY_SERVICE: ServiceValues = {
 
 export type ServiceField = keyof ServiceValues;
 
-/** The form field a problem's `errors[].path` concerns (`body.health_check.interval_s` → interval_s). */
-export function serviceFieldOfPath(path: string): ServiceField | null {
-  const p = path.replace(/^body/, '').replace(/^[./]/, '').replace(/\//g, '.');
+/** The form field a problem's `errors[].path` concerns (`health_check.interval_s` → interval_s). */
+export function serviceFieldOf(p: string): ServiceField | null {
   if (p === 'name' || p === 'base' || p === 'port' || p === 'auth') return p;
   if (p.startsWith('command')) return 'command';
   if (p.startsWith('environment')) return 'environment';
@@ -67,20 +57,16 @@ export function nameError(v: string): string | null {
   return SERVICE_NAME.test(v) && v.length <= SERVICE_NAME_MAX ? null : NAME_RULE;
 }
 
-export function portError(v: number | string): string | null {
-  if (v === '') return 'The port your command serves HTTP on is needed';
-  const n = Number(v);
-  return Number.isInteger(n) && n >= 1 && n <= 65535 ? null : 'A port is a whole number from 1 to 65535';
-}
-
-/** A bound on a number field, in the schema's terms; empty means the default. */
-export function rangeError(v: number | string, min: number, max: number, what: string, whole = false): string | null {
-  if (v === '') return null;
-  const n = Number(v);
-  if (!Number.isFinite(n)) return `${what} must be a number`;
-  if (whole && !Number.isInteger(n)) return `${what} must be a whole number`;
-  return n < min || n > max ? `${what} must be from ${min} to ${max}` : null;
-}
+/** The schema's rules for the create form, as you type. */
+export const serviceRules = {
+  name: nameError,
+  port: (v: number | string) => portError(v, 'The port your command serves HTTP on is needed'),
+  environment: pairsRule('environment'),
+  health_path: (v: string) => healthPathError(v),
+  interval_s: (v: number | string) => numberError(v, { what: 'The interval', min: 0.1, max: 3600, decimals: true }),
+  timeout_s: (v: number | string) => numberError(v, { what: 'The timeout', min: 0.1, max: 600, decimals: true }),
+  healthy_threshold: (v: number | string) => numberError(v, { what: 'The threshold', min: 1, max: 100 }),
+};
 
 export function healthPathError(v: string): string | null {
   return HEALTH_PATH.test(v) ? null : 'A path starting with /, without spaces';

@@ -1,13 +1,10 @@
 import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { useEffect } from 'react';
-import { DNS_LABEL_PATTERN } from '../../../../shared/schemas/common';
 import { SCOPES, type Scope, type TokenCreated } from '../../../../shared/schemas/system';
-import { describeError } from '../../api/session';
-import { useCreateToken } from '../../api/system';
-
-const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
+import { FormDialog, useFormDialog } from '../../kit/form-dialog';
+import { isDnsLabel } from '../../kit/validators';
+import { useCreateToken } from './use-tokens';
 
 const SCOPE_HELP: Record<Scope, string> = {
   read: 'read: list and watch',
@@ -16,6 +13,18 @@ const SCOPE_HELP: Record<Scope, string> = {
   admin: 'admin: tokens and bases',
 };
 
+interface TokenValues {
+  name: string;
+  scopes: string[];
+  project: string;
+}
+
+const tokenFieldOf = (path: string): keyof TokenValues | null =>
+  path === 'name' || path === 'project' ? path : path.startsWith('scopes') ? 'scopes' : null;
+
+const alert = { errorProps: { role: 'alert' } };
+
+/** The new token's secret, shown this once, with a copy button. */
 function Secret({ created, onClose }: { created: TokenCreated; onClose(): void }) {
   return (
     <Stack>
@@ -47,9 +56,10 @@ function Secret({ created, onClose }: { created: TokenCreated; onClose(): void }
   );
 }
 
+/** A token with a name, scopes and (optionally) one project; then its secret, once. */
 export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const create = useCreateToken();
-  const form = useForm<{ name: string; scopes: string[]; project: string }>({
+  const form = useForm<TokenValues>({
     mode: 'controlled',
     initialValues: { name: '', scopes: ['read'], project: '' },
     validateInputOnChange: true,
@@ -57,66 +67,46 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
       name: (v) =>
         v.trim() === '' ? 'A name says what the token is for' : v.length > 100 ? 'At most 100 characters' : null,
       scopes: (v) => (v.length === 0 ? 'Pick at least one scope' : null),
-      project: (v) => (v === '' || DNS_LABEL.test(v) ? null : 'A project name: lower-case letters, digits and hyphens'),
+      project: (v) => (v === '' || isDnsLabel(v) ? null : 'A project name: lower-case letters, digits and hyphens'),
     },
   });
-  useEffect(() => {
-    if (!opened) return;
-    create.reset();
-    form.reset();
-  }, [opened]);
-
+  const dialog = useFormDialog({ opened, onClose, form, mutation: create, fieldOf: tokenFieldOf });
   const submit = form.onSubmit((v) =>
     create.mutate({ name: v.name.trim(), scopes: v.scopes as Scope[], ...(v.project ? { project: v.project } : {}) }),
   );
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={create.data ? `Token ${create.data.name} created` : 'Create a token'}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      {create.data ? (
-        <Secret created={create.data} onClose={onClose} />
-      ) : (
-        <form onSubmit={submit} noValidate aria-label="Create a token">
-          <Stack gap="sm">
-            <TextInput
-              label="Name"
-              required
-              data-autofocus
-              {...form.getInputProps('name')}
-              errorProps={{ role: 'alert' }}
-            />
-            <Checkbox.Group label="Scopes" required {...form.getInputProps('scopes')} errorProps={{ role: 'alert' }}>
-              <Stack gap={4} mt={4}>
-                {SCOPES.map((s) => (
-                  <Checkbox key={s} value={s} label={SCOPE_HELP[s]} />
-                ))}
-              </Stack>
-            </Checkbox.Group>
-            <TextInput
-              label="Project"
-              description="Only this project; empty: all projects"
-              {...form.getInputProps('project')}
-              errorProps={{ role: 'alert' }}
-            />
-            {create.isError && (
-              <Alert color="red" role="alert" title="Could not create the token">
-                {describeError(create.error)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create token
-              </Button>
-            </Group>
+    <>
+      <FormDialog
+        {...dialog}
+        opened={opened && !create.data}
+        title="Create a token"
+        submitLabel="Create token"
+        onSubmit={submit}
+        problemTitle="Could not create the token"
+      >
+        <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} {...alert} />
+        <Checkbox.Group label="Scopes" required {...form.getInputProps('scopes')} {...alert}>
+          <Stack gap={4} mt={4}>
+            {SCOPES.map((s) => (
+              <Checkbox key={s} value={s} label={SCOPE_HELP[s]} />
+            ))}
           </Stack>
-        </form>
-      )}
-    </Modal>
+        </Checkbox.Group>
+        <TextInput
+          label="Project"
+          description="Only this project; empty: all projects"
+          {...form.getInputProps('project')}
+          {...alert}
+        />
+      </FormDialog>
+      <Modal
+        opened={opened && !!create.data}
+        onClose={onClose}
+        title={`Token ${create.data?.name ?? ''} created`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        {create.data && <Secret created={create.data} onClose={onClose} />}
+      </Modal>
+    </>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Code,
   Paper,
   SegmentedControl,
@@ -10,53 +9,49 @@ import {
   useMantineColorScheme,
   type MantineColorScheme,
 } from '@mantine/core';
-import { describeError } from '../../api/session';
+import type { SystemInfo } from '../../../../shared/schemas/system';
 import { useSystem } from '../../api/system';
+import { formatBytes } from '../../kit/format';
+import { options } from '../../kit/options';
+import { QueryStates } from '../../kit/query-states';
 import { TokensPanel } from './tokens-panel';
+
+/** The core's data dir and the engine's capacity, as rows. */
+function engineRows(s: SystemInfo): [string, string][] {
+  const storage = s.engine.storage_limit;
+  return [
+    ['Core version', s.version],
+    ['Data directory', s.data_dir],
+    [
+      'Engine',
+      `${s.engine.name} ${s.engine.version ?? ''}${s.engine.api_version ? ` (API ${s.engine.api_version})` : ''}`,
+    ],
+    ['Engine state', s.engine.up ? 'reachable' : 'unreachable'],
+    ['CPUs', s.engine.cpus === null ? '—' : String(s.engine.cpus)],
+    ['Memory', formatBytes(s.engine.memory_bytes)],
+    ['Storage limits', storage === null ? '—' : storage ? 'enforced' : 'recorded, not enforced by this engine'],
+  ];
+}
 
 function EnginePanel() {
   const system = useSystem();
-  if (system.isError)
-    return (
-      <Alert color="red" role="alert" title="Could not read the core's settings">
-        {describeError(system.error)}
-      </Alert>
-    );
-  const s = system.data;
-  const rows: [string, string][] = s
-    ? [
-        ['Core version', s.version],
-        ['Data directory', s.data_dir],
-        [
-          'Engine',
-          `${s.engine.name} ${s.engine.version ?? ''}${s.engine.api_version ? ` (API ${s.engine.api_version})` : ''}`,
-        ],
-        ['Engine state', s.engine.up ? 'reachable' : 'unreachable'],
-        ['CPUs', s.engine.cpus === null ? '—' : String(s.engine.cpus)],
-        ['Memory', s.engine.memory_bytes === null ? '—' : `${(s.engine.memory_bytes / 1024 ** 3).toFixed(1)} GiB`],
-        [
-          'Storage limits',
-          s.engine.storage_limit === null
-            ? '—'
-            : s.engine.storage_limit
-              ? 'enforced'
-              : 'recorded, not enforced by this engine',
-        ],
-      ]
-    : [];
   return (
-    <Table aria-label="Engine and data" variant="vertical" layout="fixed" maw={720}>
-      <Table.Tbody>
-        {rows.map(([k, v]) => (
-          <Table.Tr key={k}>
-            <Table.Th w={180} scope="row">
-              {k}
-            </Table.Th>
-            <Table.Td>{k === 'Data directory' ? <Code>{v}</Code> : v}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <QueryStates query={system} what="the core's settings">
+      {(s) => (
+        <Table aria-label="Engine and data" variant="vertical" layout="fixed" maw={720}>
+          <Table.Tbody>
+            {engineRows(s).map(([k, v]) => (
+              <Table.Tr key={k}>
+                <Table.Th w={180} scope="row">
+                  {k}
+                </Table.Th>
+                <Table.Td>{k === 'Data directory' ? <Code>{v}</Code> : v}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </QueryStates>
   );
 }
 
@@ -76,11 +71,7 @@ export function SettingsPage() {
           aria-labelledby="theme-label"
           value={colorScheme}
           onChange={(v) => setColorScheme(v as MantineColorScheme)}
-          data={[
-            { value: 'auto', label: 'Follow the system' },
-            { value: 'light', label: 'Light' },
-            { value: 'dark', label: 'Dark' },
-          ]}
+          data={options({ auto: 'Follow the system', light: 'Light', dark: 'Dark' })}
         />
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="engine-heading">

@@ -1,25 +1,41 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Group, Table } from '@mantine/core';
 import { useState } from 'react';
 import type { Token } from '../../../../shared/schemas/system';
-import { describeError } from '../../api/session';
-import { useRevokeToken, useTokens } from '../../api/system';
 import { notifyDone } from '../../app/notify';
+import { confirmDestroy } from '../../kit/confirm-destroy';
+import { CreateButton } from '../../kit/create-button';
+import { DeleteAction } from '../../kit/icon-action';
+import { QueryStates } from '../../kit/query-states';
+import { TableHead } from '../../kit/table-head';
+import { Time } from '../../kit/time';
+import { TitleBar } from '../../kit/title-bar';
 import { CreateTokenDialog } from './create-token-dialog';
+import { useRevokeToken, useTokens } from './use-tokens';
+
+function TokenRow({ token: t, onRevoke }: { token: Token; onRevoke(t: Token): void }) {
+  return (
+    <Table.Tr>
+      <Table.Th scope="row">{t.name}</Table.Th>
+      <Table.Td>
+        <Group gap={4}>
+          {t.scopes.map((s) => (
+            <Badge key={s} variant="light" size="sm">
+              {s}
+            </Badge>
+          ))}
+        </Group>
+      </Table.Td>
+      <Table.Td>{t.project ?? 'all projects'}</Table.Td>
+      <Table.Td>
+        <Time at={t.created_at} />
+      </Table.Td>
+      <Table.Td>{t.last_used_at ? <Time at={t.last_used_at} relative /> : 'never'}</Table.Td>
+      <Table.Td>
+        <DeleteAction label={`Revoke ${t.name}`} tip="Revoke" onClick={() => onRevoke(t)} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
 
 /** API tokens: create (the secret is shown once), list, revoke. */
 export function TokensPanel({ headingId }: { headingId: string }) {
@@ -28,85 +44,32 @@ export function TokensPanel({ headingId }: { headingId: string }) {
   const [creating, setCreating] = useState(false);
 
   const confirmRevoke = (t: Token) =>
-    modals.openConfirmModal({
+    confirmDestroy({
       title: `Revoke the token ${t.name}?`,
-      children: <Text size="sm">Every client using it is refused from now on.</Text>,
-      labels: { confirm: 'Revoke token', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        revoke.mutate(t.id, {
-          onSuccess: () => notifyDone(`Revoked ${t.name}`, 'The token no longer works.'),
-          onError: (err) => notifyDone(`Could not revoke ${t.name}`, describeError(err), false),
-        }),
+      goes: 'Every client using it is refused from now on.',
+      affects: t.project ? `It could reach project ${t.project} only.` : 'It could reach every project.',
+      confirm: 'Revoke token',
+      run: () => revoke.mutateAsync(t.id),
+      onDone: () => notifyDone(`Revoked ${t.name}`, 'The token no longer works.'),
     });
 
   return (
     <>
-      <Group justify="space-between" mb="xs">
-        <Title order={3} size="h4" id={headingId}>
-          Tokens
-        </Title>
-        <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setCreating(true)}>
-          Create token
-        </Button>
-      </Group>
-      {tokens.isPending && (
-        <Center role="status">
-          <Loader size="sm" mr="sm" /> Loading tokens…
-        </Center>
-      )}
-      {tokens.isError && (
-        <Alert color="red" role="alert" title="Could not list the tokens">
-          {describeError(tokens.error)}
-        </Alert>
-      )}
-      {tokens.data && (
-        <Table aria-label="Tokens" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Scopes</Table.Th>
-              <Table.Th>Project</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th w={60}>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.data.items.map((t) => (
-              <Table.Tr key={t.id}>
-                <Table.Th scope="row">{t.name}</Table.Th>
-                <Table.Td>
-                  <Group gap={4}>
-                    {t.scopes.map((s) => (
-                      <Badge key={s} variant="light" size="sm">
-                        {s}
-                      </Badge>
-                    ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{t.project ?? 'all projects'}</Table.Td>
-                <Table.Td>{new Date(t.created_at).toLocaleString()}</Table.Td>
-                <Table.Td>{t.last_used_at ? new Date(t.last_used_at).toLocaleString() : 'never'}</Table.Td>
-                <Table.Td>
-                  <Tooltip label="Revoke">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Revoke ${t.name}`}
-                      onClick={() => confirmRevoke(t)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <TitleBar order={3} title="Tokens" id={headingId}>
+        <CreateButton size="xs" label="Create token" onClick={() => setCreating(true)} />
+      </TitleBar>
+      <QueryStates query={tokens} what="the tokens">
+        {(d) => (
+          <Table aria-label="Tokens" striped mt="xs">
+            <TableHead columns={['Name', 'Scopes', 'Project', 'Created', 'Last used']} actions={60} />
+            <Table.Tbody>
+              {d.items.map((t) => (
+                <TokenRow key={t.id} token={t} onRevoke={confirmRevoke} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryStates>
       <CreateTokenDialog opened={creating} onClose={() => setCreating(false)} />
     </>
   );

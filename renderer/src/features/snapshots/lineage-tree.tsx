@@ -3,7 +3,8 @@ import { IconBox, IconCamera, IconCopy, IconHistory, IconStack2, IconTrash } fro
 import { Link } from 'react-router';
 import type { Snapshot } from '../../../../shared/schemas/snapshots';
 import { paths } from '../../app/project';
-import { formatBytes } from './format';
+import { formatBytes } from '../../kit/format';
+import { Time } from '../../kit/time';
 import type { LineageNode } from './lineage';
 
 export type SnapshotAction = 'restore' | 'fork' | 'base' | 'delete';
@@ -51,52 +52,65 @@ function Children({ nodes, ...rest }: TreeProps) {
   );
 }
 
-function Node({ node, ...rest }: { node: LineageNode } & Omit<TreeProps, 'nodes'>) {
-  if (node.kind === 'base')
-    return (
-      <List.Item>
-        <Group gap="xs" aria-label={`Base ${node.name}`} role="group">
-          <ThemeIcon variant="light" color="gray" size="sm" aria-hidden>
-            <IconStack2 size={14} />
-          </ThemeIcon>
-          <Text size="sm" fw={600}>
-            {node.name}
+type NodeProps = Omit<TreeProps, 'nodes'>;
+
+function Node({ node, ...rest }: { node: LineageNode } & NodeProps) {
+  if (node.kind === 'base') return <BaseNode node={node} {...rest} />;
+  if (node.kind === 'box') return <BoxNode node={node} project={rest.project} />;
+  return <SnapshotNode node={node} {...rest} />;
+}
+
+function BaseNode({ node, ...rest }: { node: Extract<LineageNode, { kind: 'base' }> } & NodeProps) {
+  return (
+    <List.Item>
+      <Group gap="xs" aria-label={`Base ${node.name}`} role="group">
+        <ThemeIcon variant="light" color="gray" size="sm" aria-hidden>
+          <IconStack2 size={14} />
+        </ThemeIcon>
+        <Text size="sm" fw={600}>
+          {node.name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          base
+        </Text>
+      </Group>
+      <Children nodes={node.children} {...rest} />
+    </List.Item>
+  );
+}
+
+function BoxNode({ node, project }: { node: Extract<LineageNode, { kind: 'box' }>; project: string }) {
+  return (
+    <List.Item>
+      <Group gap="xs">
+        <ThemeIcon variant="light" color={node.current ? 'blue' : 'teal'} size="sm" aria-hidden>
+          <IconBox size={14} />
+        </ThemeIcon>
+        {node.current ? (
+          <Text size="sm" fw={600} aria-label={`Box ${node.box.name} (this box)`}>
+            {node.box.name} (this box)
           </Text>
-          <Text size="xs" c="dimmed">
-            base
+        ) : (
+          <Text
+            component={Link}
+            to={paths.box(project, node.box.name)}
+            size="sm"
+            c="blue"
+            aria-label={`Box ${node.box.name}`}
+          >
+            {node.box.name}
           </Text>
-        </Group>
-        <Children nodes={node.children} {...rest} />
-      </List.Item>
-    );
-  if (node.kind === 'box')
-    return (
-      <List.Item>
-        <Group gap="xs">
-          <ThemeIcon variant="light" color={node.current ? 'blue' : 'teal'} size="sm" aria-hidden>
-            <IconBox size={14} />
-          </ThemeIcon>
-          {node.current ? (
-            <Text size="sm" fw={600} aria-label={`Box ${node.box.name} (this box)`}>
-              {node.box.name} (this box)
-            </Text>
-          ) : (
-            <Text
-              component={Link}
-              to={paths.box(rest.project, node.box.name)}
-              size="sm"
-              c="blue"
-              aria-label={`Box ${node.box.name}`}
-            >
-              {node.box.name}
-            </Text>
-          )}
-          <Badge size="xs" variant="outline" color={node.box.status === 'running' ? 'green' : 'gray'}>
-            {node.box.status}
-          </Badge>
-        </Group>
-      </List.Item>
-    );
+        )}
+        <Badge size="xs" variant="outline" color={node.box.status === 'running' ? 'green' : 'gray'}>
+          {node.box.status}
+        </Badge>
+      </Group>
+    </List.Item>
+  );
+}
+
+/** A snapshot: a menu button with what can be done with it, and what descends from it below. */
+function SnapshotNode({ node, ...rest }: { node: Extract<LineageNode, { kind: 'snapshot' }> } & NodeProps) {
   const s = node.snapshot;
   return (
     <List.Item>
@@ -111,8 +125,7 @@ function Node({ node, ...rest }: { node: LineageNode } & Omit<TreeProps, 'nodes'
           >
             {s.name}
             <Text span size="xs" c="dimmed" ml="xs">
-              {s.box} · {formatBytes(s.size_bytes)} ·{' '}
-              <time dateTime={s.created_at}>{new Date(s.created_at).toLocaleString()}</time>
+              {s.box} · {formatBytes(s.size_bytes)} · <Time at={s.created_at} />
             </Text>
           </Button>
         </Menu.Target>

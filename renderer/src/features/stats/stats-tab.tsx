@@ -2,14 +2,12 @@ import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Alert, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
-import { useStatsStream } from '../../api/streams';
-import type { DetailTabProps } from '../boxes/detail-tabs';
+import type { BoxStats } from '../../../../shared/schemas/stats';
+import type { DetailTabProps } from '../../app/feature-module';
+import { formatBytes } from '../../kit/format';
+import { useStatsStream } from './use-stats-stream';
 
 const MIB = 1024 * 1024;
-
-function mib(bytes: number): string {
-  return bytes >= 1024 * MIB ? `${(bytes / 1024 / MIB).toFixed(2)} GiB` : `${(bytes / MIB).toFixed(1)} MiB`;
-}
 
 function Chart({
   title,
@@ -51,27 +49,30 @@ function Chart({
   );
 }
 
+/** The charts' rows: CPU %, memory in MiB, network rates in KiB/s, pids. */
+function chartRows(samples: BoxStats[]) {
+  return samples.map((s, i) => {
+    const prev = samples[i - 1];
+    const secs = prev ? Math.max(0.001, (Date.parse(s.at) - Date.parse(prev.at)) / 1000) : 1;
+    // Rates need two samples; the first has none (a gap, not a false zero).
+    const rate = (now: number, before: number | undefined) =>
+      before === undefined ? null : Number((Math.max(0, now - before) / 1024 / secs).toFixed(1));
+    return {
+      t: new Date(s.at).toLocaleTimeString(),
+      cpu: Number(s.cpu_percent.toFixed(1)),
+      memory: Number((s.memory_bytes / MIB).toFixed(1)),
+      rx: rate(s.net_rx_bytes, prev?.net_rx_bytes),
+      tx: rate(s.net_tx_bytes, prev?.net_tx_bytes),
+      pids: s.pids,
+    };
+  });
+}
+
 /** CPU, memory, network and pids, live from the stats stream (one sample a second). */
 export function StatsTab({ box }: DetailTabProps) {
   const running = box.status === 'running';
   const { samples, error } = useStatsStream(box.project, box.name, running);
-  const data = useMemo(
-    () =>
-      samples.map((s, i) => {
-        const prev = samples[i - 1];
-        const secs = prev ? Math.max(0.001, (Date.parse(s.at) - Date.parse(prev.at)) / 1000) : 1;
-        return {
-          t: new Date(s.at).toLocaleTimeString(),
-          cpu: Number(s.cpu_percent.toFixed(1)),
-          memory: Number((s.memory_bytes / MIB).toFixed(1)),
-          // Rates need two samples; the first has none (a gap, not a false zero).
-          rx: prev ? Number((Math.max(0, s.net_rx_bytes - prev.net_rx_bytes) / 1024 / secs).toFixed(1)) : null,
-          tx: prev ? Number((Math.max(0, s.net_tx_bytes - prev.net_tx_bytes) / 1024 / secs).toFixed(1)) : null,
-          pids: s.pids,
-        };
-      }),
-    [samples],
-  );
+  const data = useMemo(() => chartRows(samples), [samples]);
   if (!running)
     return (
       <Alert color="gray" title={`${box.name} is ${box.status}`}>
@@ -102,7 +103,7 @@ export function StatsTab({ box }: DetailTabProps) {
         />
         <Chart
           title="Memory"
-          caption={last ? `${mib(last.memory_bytes)} of ${mib(last.memory_limit_bytes)}` : '—'}
+          caption={last ? `${formatBytes(last.memory_bytes)} of ${formatBytes(last.memory_limit_bytes)}` : '—'}
           data={data}
           series={[{ name: 'memory', color: 'teal.6', label: 'MiB' }]}
           unit=" MiB"

@@ -1,16 +1,16 @@
-import { Alert, Drawer, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Drawer, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Volume } from '../../../../shared/schemas/volumes';
-import { describeError } from '../../api/session';
-import { useRestoreVolume } from '../../api/volumes';
 import { notifyDone } from '../../app/notify';
-import type { ClonePreset } from './create-volume-dialog';
+import { confirmDestroy } from '../../kit/confirm-destroy';
+import { FailureAlert, type Failure } from '../../kit/failure-alert';
+import { Time } from '../../kit/time';
+import { useRestoreVolume } from './use-volumes';
 import { VolumeBackupsSection } from './volume-backups-section';
-import { VolumeMounts, VolumeSize, When } from './volume-format';
+import type { ClonePreset } from './volume-form';
+import { VolumeMounts, VolumeSize } from './volume-format';
+import type { RestoreSource } from './volume-section';
 import { VolumeSnapshotsSection } from './volume-snapshots-section';
-
-type Source = { snapshot_id: string } | { backup_id: string };
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -33,33 +33,21 @@ export function VolumeDrawer({
   onClose(): void;
   onClone(preset: ClonePreset): void;
 }) {
-  const [failure, setFailure] = useState<{ title: string; error: unknown } | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const restore = useRestoreVolume(volume?.project ?? '', volume?.name ?? '');
-  useEffect(() => {
-    setFailure(null);
-    restore.reset();
-  }, [volume?.name]);
+  useEffect(() => setFailure(null), [volume?.name]);
 
   const onFailure = (title: string, error: unknown) => setFailure({ title, error });
-  const confirmRestore = (source: Source, what: string) => {
+  const confirmRestore = (source: RestoreSource, what: string) => {
     if (!volume) return;
-    modals.openConfirmModal({
+    confirmDestroy({
       title: `Restore ${volume.name} from ${what}?`,
-      children: (
-        <Text size="sm">
-          The volume’s data is replaced by the {what.split(' ')[0]}’s. It is refused while a box that mounts it is
-          running: stop those boxes (or detach the volume) first.
-        </Text>
-      ),
-      labels: { confirm: 'Restore', cancel: 'Cancel' },
-      confirmProps: { color: 'orange' },
-      onConfirm: () => {
-        setFailure(null);
-        restore.mutate(source, {
-          onSuccess: () => notifyDone(`Restored ${volume.name}`, `It holds what ${what} held.`),
-          onError: (e) => onFailure(`Could not restore ${volume.name}`, e),
-        });
-      },
+      goes: `The volume’s data is replaced by the ${what.split(' ')[0]}’s.`,
+      affects: 'It is refused while a box that mounts it is running: stop those boxes (or detach the volume) first.',
+      confirm: 'Restore',
+      tone: 'change',
+      run: () => restore.mutateAsync(source),
+      onDone: () => notifyDone(`Restored ${volume.name}`, `It holds what ${what} held.`),
     });
   };
 
@@ -83,28 +71,11 @@ export function VolumeDrawer({
             </Fact>
             <Fact label="Created">
               <Text size="sm">
-                <When at={volume.created_at} />
+                <Time at={volume.created_at} />
               </Text>
             </Fact>
           </SimpleGrid>
-          {restore.isPending && (
-            <Group gap="xs" role="status" aria-label="Restoring">
-              <Loader size="xs" />
-              <Text size="sm">Restoring {volume.name}: copying the data back…</Text>
-            </Group>
-          )}
-          {failure && (
-            <Alert
-              color="red"
-              role="alert"
-              title={failure.title}
-              withCloseButton
-              closeButtonLabel="Dismiss"
-              onClose={() => setFailure(null)}
-            >
-              {describeError(failure.error)}
-            </Alert>
-          )}
+          <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />
           <VolumeSnapshotsSection volume={volume} onRestore={confirmRestore} onClone={onClone} onFailure={onFailure} />
           <VolumeBackupsSection volume={volume} onRestore={confirmRestore} onClone={onClone} onFailure={onFailure} />
         </Stack>

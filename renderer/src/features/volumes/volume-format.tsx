@@ -1,6 +1,6 @@
 import { Badge, Code, Group, Stack, Text } from '@mantine/core';
 import type { Volume } from '../../../../shared/schemas/volumes';
-import { formatBytes } from '../snapshots/format';
+import { formatBytes } from '../../kit/format';
 
 /** The data held, and the size asked for with whether the engine holds the volume to it. */
 export function VolumeSize({ volume }: { volume: Volume }) {
@@ -54,8 +54,4 @@ export function VolumeMounts({ volume }: { volume: Volume }) {
       ))}
     </Stack>
   );
-}
-
-export function When({ at }: { at: string }) {
-  return <time dateTime={at}>{new Date(at).toLocaleString()}</time>;
 }

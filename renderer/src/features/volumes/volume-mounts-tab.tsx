@@ -1,90 +1,31 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Button,
-  Checkbox,
-  Code,
-  Group,
-  Loader,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
-import { IconInfoCircle, IconPlugConnected, IconUnlink } from '@tabler/icons-react';
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { ApiError } from '../../../../shared/errors';
-import { describeError } from '../../api/session';
-import { useAttachVolume, useDetachVolume, useVolumes } from '../../api/volumes';
+import { Alert, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { IconInfoCircle, IconUnlink } from '@tabler/icons-react';
+import type { DetailTabProps } from '../../app/feature-module';
 import { notifyDone } from '../../app/notify';
-import { paths } from '../../app/project';
-import type { DetailTabProps } from '../boxes/detail-tabs';
-import { mountPathError } from './mount-rows';
+import { confirmDestroy } from '../../kit/confirm-destroy';
+import { IconAction } from '../../kit/icon-action';
+import { TableHead } from '../../kit/table-head';
+import { AttachVolumeForm } from './attach-volume-form';
+import { useAttachVolume, useDetachVolume } from './use-volumes';
 
 const RESTART_NOTE =
   'Attaching or detaching recreates the box’s container: a running box restarts (its root files are kept, running processes are not).';
 
 /** The box's data volumes: attach one at a path (read-only or not), detach one. */
 export function VolumeMountsTab({ box }: DetailTabProps) {
-  const project = box.project;
-  const volumes = useVolumes(project);
-  const attach = useAttachVolume(project);
-  const detach = useDetachVolume(project);
-  const [failure, setFailure] = useState<{ title: string; error: unknown } | null>(null);
+  const attach = useAttachVolume(box.project);
+  const detach = useDetachVolume(box.project);
   const mounts = box.data_mounts ?? [];
-  const form = useForm({
-    initialValues: { volume: null as string | null, path: '', read_only: false },
-    validateInputOnChange: ['path'],
-    validate: {
-      volume: (v) => (v ? null : 'Pick a volume'),
-      path: (v) => (v === '' ? 'A path in the box, e.g. /data' : mountPathError(v)),
-    },
-  });
-  const free = (volumes.data ?? []).filter((v) => !mounts.some((m) => m.name === v.name)).map((v) => v.name);
-
-  const submit = form.onSubmit((v) => {
-    setFailure(null);
-    attach.mutate(
-      { name: v.volume!, body: { box: box.name, path: v.path, read_only: v.read_only } },
-      {
-        onSuccess: () => {
-          notifyDone(`Attached ${v.volume}`, `${box.name} sees it at ${v.path}.`);
-          form.reset();
-        },
-        onError: (error) => {
-          const atPath =
-            error instanceof ApiError ? (error.errors ?? []).find((e) => /(^|\.)path$/.test(e.path)) : undefined;
-          if (atPath) form.setFieldError('path', atPath.message);
-          else setFailure({ title: `Could not attach ${v.volume}`, error });
-        },
-      },
-    );
-  });
 
   const confirmDetach = (name: string) =>
-    modals.openConfirmModal({
+    confirmDestroy({
       title: `Detach ${name} from ${box.name}?`,
-      children: <Text size="sm">{RESTART_NOTE} The volume keeps its data and can be attached again.</Text>,
-      labels: { confirm: 'Detach', cancel: 'Cancel' },
-      confirmProps: { color: 'orange' },
-      onConfirm: () => {
-        setFailure(null);
-        detach.mutate(
-          { name, box: box.name },
-          {
-            onSuccess: () => notifyDone(`Detached ${name}`, `${box.name} no longer mounts it.`),
-            onError: (error) => setFailure({ title: `Could not detach ${name}`, error }),
-          },
-        );
-      },
+      goes: `${box.name} no longer sees ${name}; the volume keeps its data and can be attached again.`,
+      affects: RESTART_NOTE,
+      confirm: 'Detach',
+      tone: 'change',
+      run: () => detach.mutateAsync({ name, box: box.name }),
+      onDone: () => notifyDone(`Detached ${name}`, `${box.name} no longer mounts it.`),
     });
 
   const busy = attach.isPending || detach.isPending;
@@ -93,18 +34,6 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
       <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />} title="A running box restarts">
         {RESTART_NOTE}
       </Alert>
-      {failure && (
-        <Alert
-          color="red"
-          role="alert"
-          title={failure.title}
-          withCloseButton
-          closeButtonLabel="Dismiss"
-          onClose={() => setFailure(null)}
-        >
-          {describeError(failure.error)}
-        </Alert>
-      )}
       {busy && (
         <Group gap="xs" role="status" aria-label="Changing mounts">
           <Loader size="xs" />
@@ -120,16 +49,7 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
         </Text>
       ) : (
         <Table aria-label={`Volumes mounted in ${box.name}`} striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Volume</Table.Th>
-              <Table.Th>Path</Table.Th>
-              <Table.Th>Access</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Volume', 'Path', 'Access']} actions />
           <Table.Tbody>
             {mounts.map((m) => (
               <Table.Tr key={m.name}>
@@ -139,72 +59,21 @@ export function VolumeMountsTab({ box }: DetailTabProps) {
                 </Table.Td>
                 <Table.Td>{m.read_only ? 'read-only' : 'read-write'}</Table.Td>
                 <Table.Td>
-                  <Tooltip label="Detach">
-                    <ActionIcon
-                      variant="subtle"
-                      color="orange"
-                      aria-label={`Detach ${m.name}`}
-                      disabled={busy}
-                      onClick={() => confirmDetach(m.name)}
-                    >
-                      <IconUnlink size={16} />
-                    </ActionIcon>
-                  </Tooltip>
+                  <IconAction
+                    label={`Detach ${m.name}`}
+                    tip="Detach"
+                    icon={IconUnlink}
+                    color="orange"
+                    disabled={busy}
+                    onClick={() => confirmDetach(m.name)}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       )}
-      <form onSubmit={submit} noValidate aria-label="Attach a volume">
-        <Stack gap="xs">
-          <Title order={3} size="h5">
-            Attach a volume
-          </Title>
-          <Group align="start" gap="sm">
-            <Select
-              label="Volume"
-              placeholder={volumes.isPending ? 'loading…' : 'pick one'}
-              data={free}
-              nothingFoundMessage="No other volume in this project"
-              {...form.getInputProps('volume')}
-              errorProps={{ role: 'alert' }}
-              w={220}
-            />
-            <TextInput
-              label="Path in the box"
-              placeholder="/data"
-              {...form.getInputProps('path')}
-              errorProps={{ role: 'alert' }}
-              w={260}
-            />
-            <Checkbox label="Read-only" mt={32} {...form.getInputProps('read_only', { type: 'checkbox' })} />
-            <Button
-              type="submit"
-              mt={24}
-              leftSection={<IconPlugConnected size={16} />}
-              loading={attach.isPending}
-              disabled={detach.isPending}
-            >
-              Attach
-            </Button>
-          </Group>
-          {volumes.isError && (
-            <Text size="sm" c="red" role="alert">
-              Could not load the volumes: {describeError(volumes.error)}
-            </Text>
-          )}
-          {volumes.data?.length === 0 && (
-            <Text size="sm" c="dimmed">
-              This project has no volume yet:{' '}
-              <Anchor component={Link} to={paths.volumes(project)}>
-                create one on the Volumes page
-              </Anchor>
-              .
-            </Text>
-          )}
-        </Stack>
-      </form>
+      <AttachVolumeForm box={box} attach={attach} disabled={detach.isPending} />
     </Stack>
   );
 }

@@ -1,0 +1,14 @@
+import { queryKeys } from '../api/query-keys';
+import type { FeatureModule } from './feature-module';
+
+/** The shell's own queries: the engine's state changes what /healthz, /version and /v1/system say. */
+export const shell: FeatureModule = {
+  name: 'shell',
+  events: {
+    'engine.status': (qc) => {
+      void qc.invalidateQueries({ queryKey: queryKeys.health });
+      void qc.invalidateQueries({ queryKey: queryKeys.version });
+      void qc.invalidateQueries({ queryKey: queryKeys.system });
+    },
+  },
+};

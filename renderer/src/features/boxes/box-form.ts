@@ -1,0 +1,85 @@
+import type { Box, BoxCreate, BoxUpdate } from '../../../../shared/schemas/box';
+import { mapToPairs, pairsRule, pairsToMap, type Pair } from '../../kit/pairs';
+import { dnsLabelError, numberError } from '../../kit/validators';
+import { mountsError, rowsToMounts, type MountRow } from '../volumes/mount-rows';
+
+export const MIB = 1024 * 1024;
+
+export interface BoxValues {
+  name: string;
+  source: 'base' | 'fork';
+  base: string | null;
+  fork: string | null;
+  cpus: number | string;
+  ram_mb: number | string;
+  environment: Pair[];
+  tags: Pair[];
+  mounts: MountRow[];
+}
+
+/** The form for a new box, or filled from the box being edited. */
+export function boxValues(box?: Box): BoxValues {
+  return {
+    name: box?.name ?? '',
+    source: 'base',
+    base: null,
+    fork: null,
+    cpus: box?.config.cpus ?? '',
+    ram_mb: box?.config.ram_mb ?? '',
+    environment: mapToPairs(box?.environment),
+    tags: mapToPairs(box?.tags),
+    mounts: [],
+  };
+}
+
+export type BoxField = keyof BoxValues;
+
+/** The form field a problem's `errors[].path` concerns (`config.cpus` → cpus). */
+export function boxFieldOf(path: string): BoxField | null {
+  if (path === 'name' || path === 'base' || path === 'fork') return path;
+  if (path.startsWith('config.cpus')) return 'cpus';
+  if (path.startsWith('config.ram_mb')) return 'ram_mb';
+  if (path.startsWith('environment')) return 'environment';
+  if (path.startsWith('tags')) return 'tags';
+  if (path.startsWith('data_mounts')) return 'mounts';
+  return null;
+}
+
+/** The schema's rules, as you type; the limits are what the engine has (null: not known). */
+export function boxRules(editing: boolean, maxCpus: number | null, maxRam: number | null) {
+  const note = '(what the engine has)';
+  return {
+    name: (v: string) => (editing ? null : dnsLabelError(v)),
+    fork: (v: string | null, values: BoxValues) =>
+      !editing && values.source === 'fork' && !v ? 'Pick the box to fork' : null,
+    cpus: (v: number | string) => numberError(v, { what: 'CPUs', min: 1, max: maxCpus, note }),
+    ram_mb: (v: number | string) => numberError(v, { what: 'Memory', min: 64, max: maxRam, note }),
+    environment: pairsRule('environment'),
+    tags: pairsRule('tags'),
+    mounts: (v: MountRow[]) => (editing ? null : mountsError(v)),
+  };
+}
+
+function configOf(v: BoxValues) {
+  return {
+    ...(v.cpus !== '' ? { cpus: Number(v.cpus) } : {}),
+    ...(v.ram_mb !== '' ? { ram_mb: Number(v.ram_mb) } : {}),
+  };
+}
+
+/** POST /boxes from the form: only what was given, defaults left to the core. */
+export function createBody(v: BoxValues): BoxCreate {
+  const config = configOf(v);
+  const body: BoxCreate = { name: v.name, ...(Object.keys(config).length ? { config } : {}) };
+  if (v.source === 'fork' && v.fork) body.fork = v.fork;
+  if (v.source === 'base' && v.base) body.base = v.base;
+  if (v.environment.length) body.environment = pairsToMap(v.environment);
+  if (v.tags.length) body.tags = pairsToMap(v.tags);
+  if (v.mounts.length) body.data_mounts = rowsToMounts(v.mounts);
+  return body;
+}
+
+/** PATCH /boxes/{name}: limits, environment and tags as the form has them. */
+export function updateBody(v: BoxValues): BoxUpdate {
+  return { config: configOf(v), environment: pairsToMap(v.environment), tags: pairsToMap(v.tags) };
+}

@@ -1,0 +1,62 @@
+import { Button, Stack, Table } from '@mantine/core';
+import type { Icon } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import type { Volume } from '../../../../shared/schemas/volumes';
+import { QueryStates, type QueryLike } from '../../kit/query-states';
+import { TableHead } from '../../kit/table-head';
+import { TitleBar } from '../../kit/title-bar';
+import type { ClonePreset } from './volume-form';
+
+export type RestoreSource = { snapshot_id: string } | { backup_id: string };
+
+/** What a drawer section can ask of the drawer. */
+export interface SectionProps {
+  volume: Volume;
+  onRestore(source: RestoreSource, what: string): void;
+  onClone(preset: ClonePreset): void;
+  onFailure(title: string, error: unknown): void;
+}
+
+/** A section of a volume's drawer: its title and button, a note, then a table of copies (or why there is none). */
+export function VolumeSection<T>({
+  title,
+  button,
+  note,
+  query,
+  empty,
+  table,
+  children,
+}: {
+  title: 'Snapshots' | 'Backups';
+  button: { label: string; icon: Icon; loading: boolean; onClick(): void };
+  note?: ReactNode;
+  query: QueryLike<T[]>;
+  empty: string;
+  table: { label: string; columns: string[] };
+  children(item: T): ReactNode;
+}) {
+  return (
+    <Stack gap="xs" component="section" aria-label={title}>
+      <TitleBar order={3} title={title}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<button.icon size={14} />}
+          loading={button.loading}
+          onClick={button.onClick}
+        >
+          {button.label}
+        </Button>
+      </TitleBar>
+      {note}
+      <QueryStates query={query} what={`the ${title.toLowerCase()}`} empty={empty}>
+        {(list) => (
+          <Table aria-label={table.label} striped>
+            <TableHead columns={table.columns} actions />
+            <Table.Tbody>{list.map(children)}</Table.Tbody>
+          </Table>
+        )}
+      </QueryStates>
+    </Stack>
+  );
+}

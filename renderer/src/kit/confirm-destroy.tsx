@@ -1,0 +1,88 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useState, type ReactNode } from 'react';
+import { describeError } from '../api/session';
+
+export interface ConfirmOptions<R> {
+  /** A question naming the thing: "Delete the volume data?". */
+  title: string;
+  /** What goes (or changes) for good. */
+  goes: ReactNode;
+  /** What it frees or affects, or when the core refuses it. */
+  affects?: ReactNode;
+  /** The confirm button's label: "Delete volume". */
+  confirm: string;
+  /** The cancel button's label, when "Cancel" says less ("Keep editing"). */
+  cancel?: string;
+  /** `change` (orange) for what replaces or detaches rather than deletes. */
+  tone?: 'destroy' | 'change';
+  /** The request; the dialog stays open (its button busy) until it answers. */
+  run(): Promise<R> | R;
+  /** After the request succeeded and the dialog closed: a notification, a navigation. */
+  onDone?(result: R): void;
+}
+
+function ConfirmBody<R>({
+  goes,
+  affects,
+  confirm,
+  cancel,
+  tone,
+  run,
+  onDone,
+  close,
+}: ConfirmOptions<R> & { close(): void }) {
+  const [pending, setPending] = useState(false);
+  const [problem, setProblem] = useState<unknown>(null);
+  const go = async () => {
+    setPending(true);
+    setProblem(null);
+    try {
+      const result = await run();
+      setPending(false);
+      close();
+      onDone?.(result);
+    } catch (err) {
+      setPending(false);
+      setProblem(err);
+    }
+  };
+  return (
+    <Stack gap="sm">
+      <Text size="sm" component="div">
+        {goes}
+      </Text>
+      {affects && <Text size="sm">{affects}</Text>}
+      {problem !== null && (
+        <Alert color="red" role="alert" title={`Could not ${confirm.toLowerCase()}`}>
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            {describeError(problem)}
+          </Text>
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={close} disabled={pending}>
+          {cancel ?? 'Cancel'}
+        </Button>
+        <Button color={tone === 'change' ? 'orange' : 'red'} loading={pending} onClick={() => void go()}>
+          {confirm}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * Asks before something goes: names it, says what goes with it and what it
+ * frees or affects, runs the request with the dialog open, and shows the
+ * core's refusal (a 409 naming what still needs it) in the dialog itself.
+ */
+export function confirmDestroy<R>(options: ConfirmOptions<R>): void {
+  const modalId = `confirm-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  modals.open({
+    modalId,
+    title: options.title,
+    closeButtonProps: { 'aria-label': 'Close' },
+    children: <ConfirmBody {...options} close={() => modals.close(modalId)} />,
+  });
+}
