@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { isImageReference } from '../../shared/schemas/common';
+import { STORAGE_DRIVERS, type StorageDriverName } from './storage/storage-driver';
 
 export interface CoreConfig {
   host: string;
@@ -21,6 +22,10 @@ export interface CoreConfig {
   rateLimit: number;
   /** The largest streamed upload (application/octet-stream body), in bytes. */
   uploadLimit: number;
+  /** The copy-on-write store's driver: `auto` picks the best that works (storage/detect.ts). */
+  storageDriver: 'auto' | StorageDriverName;
+  /** The loop-backed store's image size in bytes; null keeps the recorded one (at first: a fifth of the free space, 5 to 30 GiB). */
+  storageSize: number | null;
 }
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -113,6 +118,20 @@ export const CORE_FLAGS: readonly FlagSpec[] = [
     key: 'uploadLimit',
     help: 'largest streamed upload, bytes or with K/M/G (default 1G)',
   },
+  {
+    flag: '--storage-driver',
+    arg: 'NAME',
+    env: 'BOXDESK_STORAGE_DRIVER',
+    key: 'storageDriver',
+    help: `copy-on-write store: auto (default: the best that works), ${STORAGE_DRIVERS.join(', ')}`,
+  },
+  {
+    flag: '--storage-size',
+    arg: 'SIZE',
+    env: 'BOXDESK_STORAGE_SIZE',
+    key: 'storageSize',
+    help: 'size of the loop-backed store image, e.g. 50G (sparse; grown, never shrunk)',
+  },
 ];
 
 const BY_FLAG = new Map(CORE_FLAGS.map((f) => [f.flag, f]));
@@ -146,6 +165,12 @@ export function parseSize(value: string, flag: string): number {
   if (!Number.isSafeInteger(n) || n < 1)
     throw new ConfigError(`${flag} must be a size in bytes, or with K, M, G or T (e.g. 1G), got "${value}"`);
   return n;
+}
+
+function parseStorageDriver(value: string): 'auto' | StorageDriverName {
+  if (value === 'auto' || (STORAGE_DRIVERS as readonly string[]).includes(value))
+    return value as 'auto' | StorageDriverName;
+  throw new ConfigError(`--storage-driver must be auto, ${STORAGE_DRIVERS.join(', ')}; got "${value}"`);
 }
 
 function parsePort(value: string, flag: string): number {
@@ -202,5 +227,7 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     logLevel: raw.logLevel ?? 'info',
     rateLimit,
     uploadLimit: parseSize(raw.uploadLimit ?? '1G', '--upload-limit'),
+    storageDriver: parseStorageDriver(raw.storageDriver ?? 'auto'),
+    storageSize: raw.storageSize ? parseSize(raw.storageSize, '--storage-size') : null,
   };
 }

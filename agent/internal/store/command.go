@@ -32,6 +32,7 @@ var ops = map[string]op{
 	"create":   {"create an empty subvolume", runCreate},
 	"snapshot": {"snapshot a subvolume (read-only with --readonly)", runSnapshot},
 	"delete":   {"delete a subvolume and anything inside it", runDelete},
+	"exchange": {"swap two subvolumes' names in one step (--id and --with)", runExchange},
 	"quota":    {"cap what a subvolume refers to (--bytes 0 lifts the cap)", runQuota},
 	"usage":    {"referenced and exclusive bytes per subvolume", runUsage},
 	"list":     {"the subvolumes", runList},
@@ -48,6 +49,7 @@ type args struct {
 	template string
 	id       string
 	source   string
+	with     string
 	ids      multi
 	loop     int
 	prefer   int
@@ -70,6 +72,7 @@ func newArgs(name string) *args {
 	a.fs.StringVar(&a.template, "template", "", "the compressed empty filesystem")
 	a.fs.StringVar(&a.id, "id", "", "the item's id")
 	a.fs.StringVar(&a.source, "source", "", "the id to snapshot")
+	a.fs.StringVar(&a.with, "with", "", "the id to exchange with")
 	a.fs.Var(&a.ids, "ids", "ids to report (repeatable; none: all)")
 	a.fs.IntVar(&a.loop, "loop", -1, "the loop device's number")
 	a.fs.IntVar(&a.prefer, "prefer", -1, "the loop number to take when it is free")
