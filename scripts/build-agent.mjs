@@ -57,7 +57,9 @@ function buildBinaries(version) {
 function buildEmptyFilesystem() {
   const mkfs = which('mkfs.btrfs') ?? ['/usr/sbin/mkfs.btrfs', '/sbin/mkfs.btrfs'].find((f) => fs.existsSync(f));
   if (!mkfs) {
-    say('mkfs.btrfs is not installed (Debian: apt-get install btrfs-progs): no empty filesystem, so no loop-btrfs store.');
+    say(
+      'mkfs.btrfs is not installed (Debian: apt-get install btrfs-progs): no empty filesystem, so no loop-btrfs store.',
+    );
     return null;
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-empty-btrfs-'));

@@ -324,7 +324,7 @@ func waitCleaner(top string) error {
 	}
 	defer syscall.Close(fd)
 	args := subvolWaitArgs{Mode: 1} // BTRFS_SUBVOL_SYNC_WAIT_FOR_QUEUED
-	if err := ioctlPtr(fd, iocSubvolSyncWait, unsafe.Pointer(&args)); err != nil && !errors.Is(err, syscall.ENOTTY) && !errors.Is(err, syscall.EINVAL) {
+	if err := ioctlPtr(fd, iocSubvolSyncWait, unsafe.Pointer(&args)); err != nil && !errors.Is(err, syscall.ENOTTY) && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOENT) {
 		return fail("failed", "waiting for deleted subvolumes: %v", err)
 	}
 	return nil

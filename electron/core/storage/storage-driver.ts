@@ -70,6 +70,8 @@ export interface StorageDriver {
   /** The ids the backend holds (reconciliation compares them with the records). */
   list(): Promise<string[]>;
   space(): Promise<StoreSpace>;
+  /** Waits until freed space shows (btrfs frees a deleted subvolume's blocks in the background). */
+  settle?(): Promise<void>;
 }
 
 export type StorageErrorKind = 'unavailable' | 'not_found' | 'busy' | 'no_space' | 'invalid' | 'failed';

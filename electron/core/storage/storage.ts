@@ -129,6 +129,17 @@ export class Storage {
     return this.driver?.name ?? null;
   }
 
+  /** Waits until what deletes freed shows in the space numbers (then refreshes them). */
+  async settle(): Promise<void> {
+    await this.ready().settle?.();
+    await this.refreshSpace();
+  }
+
+  /** The ids the backend holds, whatever the records say (reconciliation's view). */
+  idsInStore(): Promise<string[]> {
+    return this.ready().list();
+  }
+
   async refreshSpace(): Promise<void> {
     if (this.driver) this.space = await this.driver.space();
   }
