@@ -51,3 +51,14 @@ test('--default-base must be an image reference', () => {
     'registry.local:5000/base:1',
   );
 });
+
+test('--storage-driver names a driver or auto (the default); --storage-size takes a size; nonsense is a ConfigError', () => {
+  const defaults = resolveConfig([], {});
+  assert.equal(defaults.storageDriver, 'auto');
+  assert.equal(defaults.storageSize, null);
+  assert.equal(resolveConfig(['--storage-driver', 'copy'], {}).storageDriver, 'copy');
+  assert.equal(resolveConfig([], { BOXDESK_STORAGE_DRIVER: 'loop-btrfs' }).storageDriver, 'loop-btrfs');
+  assert.equal(resolveConfig(['--storage-size', '50G'], {}).storageSize, 50 * 1024 ** 3);
+  assert.throws(() => resolveConfig(['--storage-driver', 'zfs'], {}), /--storage-driver must be auto, btrfs/);
+  assert.throws(() => resolveConfig(['--storage-size', 'big'], {}), ConfigError);
+});

@@ -237,7 +237,10 @@ function registerRoutes(
 async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBaseLogger): Promise<void> {
   s.bases.registerDefault(config.defaultBase);
   s.monitor.onChange((health) => s.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
-  s.monitor.onUp(() => s.storage.start());
+  // In the background: nothing waits for the store before answering yet; its operations wait for the start.
+  s.monitor.onUp(() => {
+    void s.storage.start().catch((err) => log.warn({ err }, 'the copy-on-write store could not start'));
+  });
   // Before the reconciler looks at containers: a root replacement cut short by a crash is finished.
   s.monitor.onUp(() => s.recreator.finishPending());
   // Volume work a crash cut short (boxes it paused are thawed before the reconciler looks at them).

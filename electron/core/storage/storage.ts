@@ -116,7 +116,11 @@ export class Storage {
       path: this.space?.path ?? null,
       size_bytes: this.space?.sizeBytes ?? null,
       used_bytes: this.space?.usedBytes ?? null,
-      ...(reason ? { reason } : this.driver ? {} : { reason: 'the store has not started (is the engine up?)' }),
+      ...(reason
+        ? { reason }
+        : this.driver
+          ? {}
+          : { reason: this.starting ? 'starting' : 'the store has not started (is the engine up?)' }),
     };
   }
 
@@ -131,20 +135,22 @@ export class Storage {
 
   /** Waits until what deletes freed shows in the space numbers (then refreshes them). */
   async settle(): Promise<void> {
-    await this.ready().settle?.();
+    await (await this.ready()).settle?.();
     await this.refreshSpace();
   }
 
   /** The ids the backend holds, whatever the records say (reconciliation's view). */
-  idsInStore(): Promise<string[]> {
-    return this.ready().list();
+  async idsInStore(): Promise<string[]> {
+    return (await this.ready()).list();
   }
 
   async refreshSpace(): Promise<void> {
     if (this.driver) this.space = await this.driver.space();
   }
 
-  private ready(): StorageDriver {
+  /** The driver, once a start in flight is done (operations that arrive meanwhile wait for it). */
+  private async ready(): Promise<StorageDriver> {
+    if (this.starting) await this.starting.catch(() => undefined);
     if (!this.driver)
       throw new StorageError('unavailable', this.report().reason ?? 'the copy-on-write store is not available');
     return this.driver;
@@ -173,7 +179,7 @@ export class Storage {
     quotaBytes: number | null,
     work: (driver: StorageDriver, id: string) => Promise<void>,
   ): Promise<ItemRow> {
-    const driver = this.ready();
+    const driver = await this.ready();
     const id = checkItemId(place.id ?? newItemId());
     const row: ItemRow = {
       id,
@@ -229,7 +235,7 @@ export class Storage {
       if (row.kind !== 'volume') throw new StorageError('invalid', `${id} is a snapshot: restore a writable item`);
       if (this.readyItem(snapshotId).kind !== 'snapshot')
         throw new StorageError('invalid', `${snapshotId} is not a snapshot`);
-      const driver = this.ready();
+      const driver = await this.ready();
       const pending = { snapshot_id: snapshotId, scratch_id: newItemId() };
       this.records.setStatus(id, 'restoring', pending);
       this.deps.onStep?.('intent', 'restore', id);
@@ -245,7 +251,7 @@ export class Storage {
     return this.mutex.run(id, async () => {
       const row = this.records.get(id);
       if (!row) return;
-      const driver = this.ready();
+      const driver = await this.ready();
       this.records.setStatus(id, 'deleting');
       this.deps.onStep?.('intent', 'delete', id);
       try {
@@ -262,21 +268,21 @@ export class Storage {
 
   async usage(ids: string[]): Promise<Map<string, ItemUsage>> {
     for (const id of ids) this.readyItem(id);
-    return this.ready().usage(ids);
+    return (await this.ready()).usage(ids);
   }
 
   async setQuota(id: string, quotaBytes: number | null): Promise<void> {
     await this.mutex.run(id, async () => {
       if (this.readyItem(id).kind !== 'volume') throw new StorageError('invalid', 'a snapshot takes no quota');
-      await this.ready().setQuota(id, quotaBytes);
+      await (await this.ready()).setQuota(id, quotaBytes);
       this.records.setQuota(id, quotaBytes);
     });
   }
 
   /** The engine volume a container binds to see the item (read-only for a snapshot). */
-  mountFor(id: string): Promise<ItemMount> {
+  async mountFor(id: string): Promise<ItemMount> {
     const row = this.readyItem(id);
-    return this.ready().mountFor(id, row.kind === 'snapshot');
+    return (await this.ready()).mountFor(id, row.kind === 'snapshot');
   }
 
   /** Moves an item to another owner (a fork's workspace handed to the new box once it is recorded). */
@@ -285,8 +291,9 @@ export class Storage {
     this.records.setOwner(id, owner);
   }
 
-  async reconcile(): Promise<ReconcileReport> {
-    const report = await reconcileItems(this.ready(), this.records, this.deps);
+  private async reconcile(): Promise<ReconcileReport> {
+    if (!this.driver) throw new StorageError('unavailable', 'the copy-on-write store has not started');
+    const report = await reconcileItems(this.driver, this.records, this.deps);
     if (report.missing.length)
       this.deps.log.error({ missing: report.missing }, 'store items recorded as ready have no data in the store');
     return report;
