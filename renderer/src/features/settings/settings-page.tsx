@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { describeError } from '../../api/session';
 import { useSystem } from '../../api/system';
+import { StoragePanel } from './storage-panel';
 import { TokensPanel } from './tokens-panel';
 
 function EnginePanel() {
@@ -88,6 +89,12 @@ export function SettingsPage() {
           Engine and data
         </Title>
         <EnginePanel />
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="storage-heading">
+        <Title order={3} size="h4" id="storage-heading" mb="xs">
+          Copy-on-write store
+        </Title>
+        <StoragePanel />
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="tokens-heading">
         <TokensPanel headingId="tokens-heading" />
