@@ -33,6 +33,8 @@ export async function storageOps(ctx: BenchContext): Promise<ScenarioResult[]> {
     const empty = await fill('true');
     const big = await fill('dd if=/dev/urandom of=/w/data bs=1M count=1024 2>/dev/null');
     const many = await fill('mkdir -p /w/d && cd /w/d && i=0; while [ $i -lt 50000 ]; do : > f$i; i=$((i+1)); done');
+    // What the fills wrote is on disk before anything is timed (a snapshot would otherwise flush it first).
+    await storage.settle();
 
     /** One timed operation on `source`, its result deleted (untimed) before the next round. */
     const op = (kind: 'snapshot' | 'clone', source: string) => async () => {
@@ -42,7 +44,9 @@ export async function storageOps(ctx: BenchContext): Promise<ScenarioResult[]> {
           ? await storage.snapshot(source, { owner: 'bench' })
           : await storage.clone(source, { owner: 'bench' });
       const ms = performance.now() - start;
+      // Untimed, and waited for: btrfs frees a deleted snapshot in the background.
       await storage.delete(made.id);
+      await storage.settle();
       return ms;
     };
     const results: ScenarioResult[] = [];
