@@ -76,7 +76,7 @@ export class Storage {
   private async startOnce(): Promise<void> {
     const { db, engine, instanceId, dataDir, settings, log } = this.deps;
     if (this.driver) {
-      await this.reconcile();
+      await this.reconcileWith(this.driver);
       return;
     }
     const holding = this.records.all()[0]?.driver ?? null;
@@ -93,14 +93,21 @@ export class Storage {
       holding,
     );
     this.reasons = found.reasons;
-    this.driver = found.driver;
-    if (!this.driver) {
+    if (!found.driver) {
       log.warn({ reasons: found.reasons }, 'no copy-on-write store driver works here');
       return;
     }
+    // Reported (and used) only once reconciled and measured.
+    try {
+      await this.reconcileWith(found.driver);
+      this.space = await found.driver.space();
+    } catch (err) {
+      await found.driver.stop().catch(() => undefined);
+      this.reasons = [...found.reasons, `${found.driver.name}: could not reconcile: ${(err as Error).message}`];
+      throw err;
+    }
+    this.driver = found.driver;
     log.info({ driver: this.driver.name, fallbackReasons: found.reasons }, 'copy-on-write store ready');
-    await this.reconcile();
-    await this.refreshSpace();
   }
 
   async stop(): Promise<void> {
@@ -291,9 +298,8 @@ export class Storage {
     this.records.setOwner(id, owner);
   }
 
-  private async reconcile(): Promise<ReconcileReport> {
-    if (!this.driver) throw new StorageError('unavailable', 'the copy-on-write store has not started');
-    const report = await reconcileItems(this.driver, this.records, this.deps);
+  private async reconcileWith(driver: StorageDriver): Promise<ReconcileReport> {
+    const report = await reconcileItems(driver, this.records, this.deps);
     if (report.missing.length)
       this.deps.log.error({ missing: report.missing }, 'store items recorded as ready have no data in the store');
     return report;
