@@ -36,6 +36,7 @@ SLOW_FIRST=(
   e2e/ui-boxes.e2e.test.ts
   e2e/cli-volumes.e2e.test.ts
   electron/core/reliability/chaos.integration.test.ts
+  electron/core/storage/storage-contract.integration.test.ts
 )
 files=()
 for f in "${SLOW_FIRST[@]}"; do [ -f "$f" ] && files+=("$f"); done
