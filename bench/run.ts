@@ -18,6 +18,7 @@ import { publishProxy } from './scenarios/publish-proxy';
 import { rssUnderFlood } from './scenarios/rss-flood';
 import { serviceDeploy } from './scenarios/service-deploy';
 import { snapshotAndFork } from './scenarios/snapshot-fork';
+import { storageOps } from './scenarios/storage';
 import { uiEcho } from './scenarios/ui-echo';
 import { uiList } from './scenarios/ui-list';
 import { UI_DIR, ensureRendererBuilt } from '../test-support/chromium';
@@ -46,6 +47,7 @@ const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioRes
   { name: 'publish proxy', run: publishProxy },
   { name: 'volume snapshot and backup', run: volumeCopies },
   { name: 'service blue/green deploy', run: serviceDeploy },
+  { name: 'store snapshot and clone', run: storageOps },
 ];
 
 async function cleanup(ctx: BenchContext): Promise<void> {

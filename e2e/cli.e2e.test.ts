@@ -6,7 +6,14 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Box, BoxList } from '../shared/schemas/box';
 import type { Token, TokenCreated } from '../shared/schemas/system';
-import { ROOT, api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import {
+  ROOT,
+  TEST_STORAGE_DRIVER,
+  api,
+  startCoreProcess,
+  tempDataDir,
+  type CoreProcess,
+} from '../test-support/core-process';
 
 const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
 
@@ -259,7 +266,13 @@ describe('box CLI against a real core', () => {
 
   test('version, health and base ls', async () => {
     assert.match(ok(await cli('version'), 'version').stdout, /^core:\s+\S+ \(api v1\)/m);
-    assert.match(ok(await cli('health'), 'health').stdout, /^status:\s+ok/m);
+    const health = ok(await cli('health'), 'health').stdout;
+    assert.match(health, /^status:\s+ok/m);
+    assert.match(
+      health,
+      new RegExp(`^storage:\\s+${TEST_STORAGE_DRIVER} at /`, 'm'),
+      'the store, as GET /v1/system says',
+    );
     assert.match(ok(await cli('base', 'ls'), 'base ls').stdout, /^default\s/m);
   });
 

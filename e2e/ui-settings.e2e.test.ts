@@ -55,6 +55,12 @@ describe('settings', () => {
     const settings = new SettingsPage(page);
     await settings.engineField('Data directory').getByText(ui.core().dataDir).waitFor();
     await settings.engineField('Engine state').getByText('reachable').waitFor();
+    // The copy-on-write store (test cores run the copy store unless told otherwise).
+    await settings
+      .storageField('Driver')
+      .getByText(/full copies|copy-on-write/)
+      .waitFor();
+    await settings.storageField('Path').getByText('/', { exact: false }).waitFor();
 
     const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
     assert.equal(await scheme(), 'light', 'follows the system (light here)');

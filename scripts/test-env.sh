@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure the test suite has what it needs: a Docker engine that answers,
-# a busybox base image, and Chromium. As root on Debian/Ubuntu it installs and
+# a busybox base image, Chromium, Go and btrfs-progs (the store's helper). As root on Debian/Ubuntu it installs and
 # starts what is missing; anywhere else it says exactly what to install.
 set -euo pipefail
 
@@ -106,6 +106,18 @@ ensure_chromium() {
   apt_install chromium
 }
 
+# The copy-on-write store's helper is built from Go (agent/) and its empty filesystem is made
+# with mkfs.btrfs (npm run build:agent); without them the core falls back to the copy store.
+ensure_store_tools() {
+  if command -v go >/dev/null 2>&1; then log "go present"; else apt_install golang-go; fi
+  if command -v mkfs.btrfs >/dev/null 2>&1 || [ -x /usr/sbin/mkfs.btrfs ] || [ -x /sbin/mkfs.btrfs ]; then
+    log "btrfs-progs present"
+  else
+    apt_install btrfs-progs
+  fi
+}
+
 ensure_engine
 ensure_test_image
 ensure_chromium
+ensure_store_tools

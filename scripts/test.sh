@@ -15,6 +15,10 @@ echo "== lint"
 npm run --silent lint
 echo "== build"
 npm run --silent build >/dev/null
+if command -v go >/dev/null 2>&1; then
+  echo "== agent (go test)"
+  (cd agent && GOPROXY=off go test ./...)
+fi
 
 mapfile -t found < <(find electron shared cli renderer e2e test-support -name '*.test.ts' -not -path '*/node_modules/*' | sort)
 if [ "${#found[@]}" -eq 0 ]; then
@@ -33,6 +37,7 @@ SLOW_FIRST=(
   e2e/cli-volumes.e2e.test.ts
   electron/core/reliability/chaos.integration.test.ts
   electron/core/reliability/chatty-box.integration.test.ts
+  electron/core/storage/storage-contract.integration.test.ts
 )
 files=()
 for f in "${SLOW_FIRST[@]}"; do [ -f "$f" ] && files+=("$f"); done

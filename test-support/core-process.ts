@@ -7,6 +7,12 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The busybox base that scripts/test-env.sh imports from Debian's busybox-static. */
 export const TEST_IMAGE = process.env.BOXDESK_TEST_IMAGE ?? 'boxdesk-test/busybox:1';
+/**
+ * The store test cores use unless a test names one (`--storage-driver`, later on the line,
+ * wins): the plain copy store, which needs no helper container or loop device, so the suite's
+ * hundred cores stay cheap. BOXDESK_STORAGE_DRIVER runs them all on another (a lane).
+ */
+export const TEST_STORAGE_DRIVER = process.env.BOXDESK_STORAGE_DRIVER ?? 'copy';
 
 export interface CoreProcess {
   url: string;
@@ -27,6 +33,8 @@ export interface CoreOptions {
   port?: number;
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Run the core through this command (e.g. setpriv to another user), with this node binary. */
+  runAs?: { prefix: string[]; node: string };
 }
 
 export function tempDataDir(prefix = 'boxdesk-test-'): string {
@@ -49,11 +57,16 @@ export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreP
     dataDir,
     '--default-base',
     TEST_IMAGE,
+    '--storage-driver',
+    TEST_STORAGE_DRIVER,
     '--log-level',
     'warn',
     ...(options.args ?? []),
   ];
-  const child = spawn(process.execPath, args, {
+  const [command, ...argv] = options.runAs
+    ? [...options.runAs.prefix, options.runAs.node, ...args]
+    : [process.execPath, ...args];
+  const child = spawn(command!, argv, {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

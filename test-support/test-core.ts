@@ -3,7 +3,7 @@ import path from 'node:path';
 import { resolveConfig } from '../electron/core/config';
 import { startCore, type Core } from '../electron/core/core';
 import type { ContainerEngine } from '../electron/core/engine/container-engine';
-import { TEST_IMAGE, tempDataDir } from './core-process';
+import { TEST_IMAGE, TEST_STORAGE_DRIVER, tempDataDir } from './core-process';
 
 export interface TestCore {
   core: Core;
@@ -28,7 +28,10 @@ export async function startTestCore(
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
   const config = resolveConfig(
-    ['--port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, ...(options.args ?? [])],
+    [
+      ...['--port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE],
+      ...['--storage-driver', TEST_STORAGE_DRIVER, ...(options.args ?? [])],
+    ],
     options.env ?? {},
   );
   const core = await startCore(config, {

@@ -1,10 +1,22 @@
 import { Option } from 'commander';
 import { ApiError } from '../../shared/errors';
-import { SCOPES, type Scope, type TokenCreate } from '../../shared/schemas/system';
+import { SCOPES, type Scope, type StorageInfo, type TokenCreate } from '../../shared/schemas/system';
 import { UsageError, collect } from '../options';
 import { age, details, render, table } from '../output';
 import type { Area } from '../program';
 import { withSpinner } from '../progress';
+
+const GiB = 1024 ** 3;
+
+/** `loop-btrfs at PATH, 1.2 of 16.0 GiB used (why a better one was not taken)`. */
+export function describeStorage(s: StorageInfo): string {
+  if (!s.driver) return `not started${s.reason ? ` (${s.reason})` : ''}`;
+  const space =
+    s.size_bytes !== null && s.used_bytes !== null
+      ? `, ${(s.used_bytes / GiB).toFixed(1)} of ${(s.size_bytes / GiB).toFixed(1)} GiB used`
+      : '';
+  return `${s.driver}${s.path ? ` at ${s.path}` : ''}${space}${s.reason ? ` (${s.reason})` : ''}`;
+}
 
 export const registerSystemCommands: Area = (program, cli) => {
   const base = program.command('base').description('base templates: ls, add');
@@ -114,12 +126,18 @@ export const registerSystemCommands: Area = (program, cli) => {
           `cannot reach the Boxdesk core at ${ctx.connection.url} (${err.message}); is it running?`,
         );
       });
+      // The store needs a token that can read; without one, health is said without it.
+      const storage = await ctx.client
+        .system()
+        .then((s) => s.storage)
+        .catch(() => null);
       ctx.stdout.write(
-        render(ctx.format, h, () =>
+        render(ctx.format, storage ? { ...h, storage } : h, () =>
           details([
             ['status', h.status],
             ['api', h.api],
             ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
+            ...(storage ? [['storage', describeStorage(storage)] as [string, string]] : []),
             ['checked', h.cluster.checked_at],
           ]),
         ),

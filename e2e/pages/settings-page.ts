@@ -4,11 +4,20 @@ export class SettingsPage {
   readonly tokens: Locator;
   readonly createToken: Locator;
   readonly engine: Locator;
+  readonly storage: Locator;
 
   constructor(readonly page: Page) {
     this.tokens = page.getByRole('table', { name: 'Tokens' });
     this.createToken = page.getByRole('button', { name: 'Create token' });
     this.engine = page.getByRole('table', { name: 'Engine and data' });
+    this.storage = page.getByRole('table', { name: 'Copy-on-write store' });
+  }
+
+  storageField(label: string): Locator {
+    return this.storage
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) })
+      .getByRole('cell');
   }
 
   tokenRow(name: string): Locator {

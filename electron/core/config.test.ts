@@ -69,3 +69,14 @@ test('the proxy timeouts take seconds (0: no limit), defaults 10 and 60', () => 
   for (const bad of ['-1', 'soon', '', '1e9'])
     assert.throws(() => resolveConfig(['--proxy-header-timeout', bad], {}), ConfigError, bad);
 });
+
+test('--storage-driver names a driver or auto (the default); --storage-size takes a size; nonsense is a ConfigError', () => {
+  const defaults = resolveConfig([], {});
+  assert.equal(defaults.storageDriver, 'auto');
+  assert.equal(defaults.storageSize, null);
+  assert.equal(resolveConfig(['--storage-driver', 'copy'], {}).storageDriver, 'copy');
+  assert.equal(resolveConfig([], { BOXDESK_STORAGE_DRIVER: 'loop-btrfs' }).storageDriver, 'loop-btrfs');
+  assert.equal(resolveConfig(['--storage-size', '50G'], {}).storageSize, 50 * 1024 ** 3);
+  assert.throws(() => resolveConfig(['--storage-driver', 'zfs'], {}), /--storage-driver must be auto, btrfs/);
+  assert.throws(() => resolveConfig(['--storage-size', 'big'], {}), ConfigError);
+});

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { isImageReference } from '../../shared/schemas/common';
+import { STORAGE_DRIVERS, type StorageDriverName } from './storage/storage-driver';
 
 export interface CoreConfig {
   host: string;
@@ -27,6 +28,10 @@ export interface CoreConfig {
   proxyConnectTimeout: number;
   /** How long the preview proxy waits for a box's response headers once the request is sent, in seconds; 0: no limit. */
   proxyHeaderTimeout: number;
+  /** The copy-on-write store's driver: `auto` picks the best that works (storage/detect.ts). */
+  storageDriver: 'auto' | StorageDriverName;
+  /** The loop-backed store's image size in bytes; null keeps the recorded one (at first: a fifth of the free space, 5 to 30 GiB). */
+  storageSize: number | null;
 }
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -140,6 +145,20 @@ export const CORE_FLAGS: readonly FlagSpec[] = [
     key: 'proxyHeaderTimeout',
     help: "seconds the preview proxy waits for a box's response headers, then 504; 0 = no limit (default 60)",
   },
+  {
+    flag: '--storage-driver',
+    arg: 'NAME',
+    env: 'BOXDESK_STORAGE_DRIVER',
+    key: 'storageDriver',
+    help: `copy-on-write store: auto (default: the best that works), ${STORAGE_DRIVERS.join(', ')}`,
+  },
+  {
+    flag: '--storage-size',
+    arg: 'SIZE',
+    env: 'BOXDESK_STORAGE_SIZE',
+    key: 'storageSize',
+    help: 'size of the loop-backed store image, e.g. 50G (sparse; grown, never shrunk)',
+  },
 ];
 
 const BY_FLAG = new Map(CORE_FLAGS.map((f) => [f.flag, f]));
@@ -191,6 +210,12 @@ function parseBoxLogLimit(value: string): number {
   const n = parseSize(value, '--box-log-limit');
   if (n < MIN_BOX_LOG_LIMIT) throw new ConfigError(`--box-log-limit must be at least 1M, got "${value}"`);
   return n;
+}
+
+function parseStorageDriver(value: string): 'auto' | StorageDriverName {
+  if (value === 'auto' || (STORAGE_DRIVERS as readonly string[]).includes(value))
+    return value as 'auto' | StorageDriverName;
+  throw new ConfigError(`--storage-driver must be auto, ${STORAGE_DRIVERS.join(', ')}; got "${value}"`);
 }
 
 function parsePort(value: string, flag: string): number {
@@ -250,5 +275,7 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     boxLogLimit: raw.boxLogLimit === undefined ? DEFAULT_BOX_LOG_LIMIT : parseBoxLogLimit(raw.boxLogLimit),
     proxyConnectTimeout: parseSeconds(raw.proxyConnectTimeout ?? '10', '--proxy-connect-timeout'),
     proxyHeaderTimeout: parseSeconds(raw.proxyHeaderTimeout ?? '60', '--proxy-header-timeout'),
+    storageDriver: parseStorageDriver(raw.storageDriver ?? 'auto'),
+    storageSize: raw.storageSize ? parseSize(raw.storageSize, '--storage-size') : null,
   };
 }

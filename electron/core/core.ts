@@ -50,6 +50,7 @@ import { recoverDeploymentRecords, removeStrayColors } from './services/recovery
 import { registerServiceRoutes } from './services/routes';
 import { ServiceManager } from './services/service';
 import { ServiceStore } from './services/store';
+import { Storage } from './storage/storage';
 import { registerSystemRoutes } from './system/routes';
 import { registerStaticUi } from './ui/static-routes';
 
@@ -170,6 +171,17 @@ function createServices(
     }),
   );
   volumes.guardDeletes((volume) => services.refuseDeleteOfSpecVolume(volume));
+  // The copy-on-write store (storage/): started, and reconciled, first whenever the engine comes up.
+  const storage = new Storage({
+    db,
+    engine,
+    instanceId: instance,
+    dataDir: config.dataDir,
+    settings: { driver: config.storageDriver, sizeBytes: config.storageSize },
+    defaultImage: () => bases.resolveImage(DEFAULT_BASE),
+    log,
+  });
+  owned.add(toDisposable(() => storage.stop()));
   // Before the API answers: deployments a crash cut short are settled, so exactly one color is live (or none).
   recoverDeploymentRecords(serviceStore, boxStore, services);
   return {
@@ -191,6 +203,7 @@ function createServices(
     traffic,
     serviceStore,
     services,
+    storage,
     idempotency: new IdempotencyStore(db),
   };
 }
@@ -205,7 +218,7 @@ function registerRoutes(
   auth: AuthService,
   sockets: SocketRouter,
 ): void {
-  registerSystemRoutes(app, s.monitor, engine.name, config.dataDir);
+  registerSystemRoutes(app, s.monitor, engine.name, config.dataDir, () => s.storage.report());
   registerTokenRoutes(app, auth);
   registerBaseRoutes(app, s.bases, s.baseAuthoring);
   registerBoxRoutes(app, s.boxes, s.idempotency);
@@ -223,6 +236,10 @@ function registerRoutes(
 async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBaseLogger): Promise<void> {
   s.bases.registerDefault(config.defaultBase);
   s.monitor.onChange((health) => s.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
+  // In the background: nothing waits for the store before answering yet; its operations wait for the start.
+  s.monitor.onUp(() => {
+    void s.storage.start().catch((err) => log.warn({ err }, 'the copy-on-write store could not start'));
+  });
   // Before the reconciler looks at containers: a root replacement cut short by a crash is finished.
   s.monitor.onUp(() => s.recreator.finishPending());
   // Volume work a crash cut short (boxes it paused are thawed before the reconciler looks at them).

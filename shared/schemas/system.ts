@@ -11,6 +11,27 @@ export const EngineInfo = Type.Object({
 export const Version = Type.Object({ api: Type.Literal('v1'), version: Type.String(), engine: EngineInfo });
 export type Version = Static<typeof Version>;
 
+/** The copy-on-write store of the engine's host (SPEC: The copy-on-write store). */
+export const StorageInfo = Type.Object(
+  {
+    driver: Type.Union(
+      [Type.Literal('btrfs'), Type.Literal('loop-btrfs'), Type.Literal('reflink'), Type.Literal('copy'), Type.Null()],
+      {
+        description:
+          'btrfs (the host filesystem), loop-btrfs (a btrfs image under the data dir), reflink or copy; null until the store has started (it needs the engine).',
+      },
+    ),
+    path: Type.Union([Type.String(), Type.Null()], { description: "Where the store lives on the engine's host." }),
+    size_bytes: Type.Union([Type.Integer(), Type.Null()], { description: "The store's filesystem size." }),
+    used_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'What is used of it.' }),
+    reason: Type.Optional(
+      Type.String({ description: 'Why a better driver was not taken (or why there is none), when that is so.' }),
+    ),
+  },
+  {},
+);
+export type StorageInfo = Static<typeof StorageInfo>;
+
 /** `GET /v1/system` (scope read): what the settings page and the create form need to know of the machine. */
 export const SystemInfo = Type.Object({
   version: Type.String(),
@@ -28,6 +49,7 @@ export const SystemInfo = Type.Object({
     }),
     storage_limit: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether config.storage_gb is enforced.' }),
   }),
+  storage: StorageInfo,
 });
 export type SystemInfo = Static<typeof SystemInfo>;
 

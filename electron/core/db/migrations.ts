@@ -158,4 +158,18 @@ export const MIGRATIONS: string[] = [
      live_at TEXT
    );
    CREATE INDEX deployments_service ON deployments (service_id, created_at);`,
+  // 9: The copy-on-write store's items (storage/): workspaces, snapshots and volumes by id. status
+  // is the intent, written before the driver is asked, so a crash is undone or finished at start.
+  `CREATE TABLE storage_items (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     owner TEXT NOT NULL,
+     parent_id TEXT,
+     driver TEXT NOT NULL,
+     quota_bytes INTEGER,
+     status TEXT NOT NULL,
+     pending TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX storage_items_owner ON storage_items (owner);`,
 ];

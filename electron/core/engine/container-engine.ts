@@ -76,7 +76,7 @@ export interface ContainerEngine {
   containerChanges(containerId: string): Promise<PathChange[]>;
 
   /** Creates a named volume (an existing one of that name is kept as it is). */
-  createVolume(name: string, labels: Record<string, string>): Promise<VolumeInfo>;
+  createVolume(name: string, labels: Record<string, string>, options?: VolumeOptions): Promise<VolumeInfo>;
   /** Removes a volume; one that does not exist is not an error. */
   removeVolume(name: string): Promise<void>;
   /** Volumes carrying all these labels. */
@@ -158,6 +158,27 @@ export interface ContainerSpec {
   graceSeconds: number;
   /** Named volumes mounted into the container. */
   mounts?: VolumeMount[];
+  /** Only Boxdesk's own privileged helper (the copy-on-write store's) has these; boxes never do. */
+  helper?: HelperPrivileges;
+}
+
+/** What the store's helper container needs beyond the engine's defaults (docs/security.md). */
+export interface HelperPrivileges {
+  /** Capabilities added to the engine's default set, e.g. SYS_ADMIN. */
+  capAdd: string[];
+  /** Host devices given to the container read-write, e.g. /dev/loop-control. */
+  devices: string[];
+  /** Host directories mounted into the container. */
+  binds: { hostPath: string; path: string; readOnly: boolean }[];
+  /** No network at all (loopback only). */
+  noNetwork: boolean;
+  /** Without the engine's AppArmor profile, which forbids mount(2), where the host has one. */
+  noAppArmor: boolean;
+}
+
+export interface VolumeOptions {
+  /** Options of the engine's local volume driver (type, device, o), as `mount -t TYPE -o O DEVICE` takes them. */
+  driverOptions: Record<string, string>;
 }
 
 export interface VolumeMount {
@@ -241,6 +262,8 @@ export interface VolumeInfo {
   labels: Record<string, string>;
   /** Where the engine keeps it on its host, when it says. */
   mountpoint?: string;
+  /** The local driver's options it was created with (none for a plain volume). */
+  driverOptions?: Record<string, string>;
 }
 
 export interface ContainerStats {

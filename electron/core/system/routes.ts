@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Health, SystemInfo, Version } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
+import type { StorageReport } from '../storage/storage';
 
 export const CORE_VERSION = '0.1.0';
 
@@ -10,6 +11,7 @@ export function registerSystemRoutes(
   monitor: EngineMonitor,
   engineName: string,
   dataDir: string,
+  storage: () => StorageReport,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -31,7 +33,7 @@ export function registerSystemRoutes(
       config: { scope: 'read' },
       schema: {
         tags: ['system'],
-        summary: "The core's data dir and what the engine can give a box",
+        summary: "The core's data dir, what the engine can give a box, and the copy-on-write store",
         response: { 200: SystemInfo },
       },
     },
@@ -49,6 +51,7 @@ export function registerSystemRoutes(
           memory_bytes: info?.memoryBytes ?? null,
           storage_limit: info?.storageLimit ?? null,
         },
+        storage: storage(),
       };
     },
   );

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import type { ContainerSpec, ContainerState, ResourceLimits } from '../container-engine';
+import type { ContainerSpec, ContainerState, HelperPrivileges, ResourceLimits } from '../container-engine';
 import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
 import { logConfig } from './logs';
 
@@ -41,10 +41,22 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
               })),
             }
           : {}),
+        ...(spec.helper ? helperHostConfig(spec.helper) : {}),
       },
     }),
   );
   return container.id;
+}
+
+/** The store helper's extra privileges (never a box's): capabilities, devices, host directories, no network. */
+function helperHostConfig(helper: HelperPrivileges): Docker.HostConfig {
+  return {
+    CapAdd: helper.capAdd,
+    Devices: helper.devices.map((path) => ({ PathOnHost: path, PathInContainer: path, CgroupPermissions: 'rwm' })),
+    Binds: helper.binds.map((b) => `${b.hostPath}:${b.path}:${b.readOnly ? 'ro' : 'rw'}`),
+    ...(helper.noNetwork ? { NetworkMode: 'none' } : {}),
+    ...(helper.noAppArmor ? { SecurityOpt: ['apparmor=unconfined'] } : {}),
+  };
 }
 
 export async function startContainer(docker: Docker, id: string): Promise<void> {

@@ -22,6 +22,7 @@ import {
   type PathStat,
   type ResourceLimits,
   type VolumeInfo,
+  type VolumeOptions,
 } from '../container-engine';
 import * as archive from './archive';
 import * as containers from './containers';
@@ -132,8 +133,8 @@ export class DockerEngine implements ContainerEngine {
     archive.statPath(this.docker, containerId, path);
   containerChanges = (containerId: string): Promise<PathChange[]> => archive.containerChanges(this.docker, containerId);
 
-  createVolume = (name: string, labels: Record<string, string>): Promise<VolumeInfo> =>
-    volumes.createVolume(this.docker, name, labels);
+  createVolume = (name: string, labels: Record<string, string>, options?: VolumeOptions): Promise<VolumeInfo> =>
+    volumes.createVolume(this.docker, name, labels, options);
   removeVolume = (name: string): Promise<void> => volumes.removeVolume(this.docker, name);
   listVolumes = (labels: Record<string, string>): Promise<VolumeInfo[]> => volumes.listVolumes(this.docker, labels);
   inspectVolume = (name: string): Promise<VolumeInfo | null> => volumes.inspectVolume(this.docker, name);

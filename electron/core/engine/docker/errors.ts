@@ -23,7 +23,7 @@ export function toEngineError(err: unknown): EngineError {
   if (/no such (container|image|exec|volume|network)|not found/i.test(message))
     return new EngineError('not_found', message);
   // A paused, stopped or restarting container refuses exec: the box's state, not a bug.
-  if (/conflict|already in use|is already|is paused|is not running|is restarting/i.test(message))
+  if (/conflict|already in use|is in use|is already|is paused|is not running|is restarting/i.test(message))
     return new EngineError('conflict', message);
   if (e.statusCode === 400 || /invalid|range of cpus|minimum memory/i.test(message))
     return new EngineError('invalid', message);

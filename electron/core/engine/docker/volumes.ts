@@ -1,19 +1,36 @@
 import type Docker from 'dockerode';
-import type { VolumeInfo } from '../container-engine';
+import type { VolumeInfo, VolumeOptions } from '../container-engine';
 import { call, labelFilter, orNull, toEngineError } from './errors';
 
 interface DockerVolume {
   Name: string;
   Labels?: Record<string, string> | null;
   Mountpoint?: string;
+  Options?: Record<string, string> | null;
 }
 
 function toVolume(v: DockerVolume): VolumeInfo {
-  return { name: v.Name, labels: v.Labels ?? {}, ...(v.Mountpoint ? { mountpoint: v.Mountpoint } : {}) };
+  return {
+    name: v.Name,
+    labels: v.Labels ?? {},
+    ...(v.Mountpoint ? { mountpoint: v.Mountpoint } : {}),
+    ...(v.Options && Object.keys(v.Options).length ? { driverOptions: v.Options } : {}),
+  };
 }
 
-export async function createVolume(docker: Docker, name: string, labels: Record<string, string>): Promise<VolumeInfo> {
-  await call(() => docker.createVolume({ Name: name, Labels: labels }));
+export async function createVolume(
+  docker: Docker,
+  name: string,
+  labels: Record<string, string>,
+  options?: VolumeOptions,
+): Promise<VolumeInfo> {
+  await call(() =>
+    docker.createVolume({
+      Name: name,
+      Labels: labels,
+      ...(options ? { Driver: 'local', DriverOpts: options.driverOptions } : {}),
+    }),
+  );
   const volume = await inspectVolume(docker, name);
   if (!volume) throw toEngineError(new Error(`volume "${name}" not found right after creating it`));
   return volume;

@@ -14,6 +14,7 @@ import { useSystem } from '../../api/system';
 import { formatBytes } from '../../kit/format';
 import { options } from '../../kit/options';
 import { QueryStates } from '../../kit/query-states';
+import { StoragePanel } from './storage-panel';
 import { TokensPanel } from './tokens-panel';
 
 /** The core's data dir and the engine's capacity, as rows. */
@@ -79,6 +80,12 @@ export function SettingsPage() {
           Engine and data
         </Title>
         <EnginePanel />
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="storage-heading">
+        <Title order={3} size="h4" id="storage-heading" mb="xs">
+          Copy-on-write store
+        </Title>
+        <StoragePanel />
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="tokens-heading">
         <TokensPanel headingId="tokens-heading" />

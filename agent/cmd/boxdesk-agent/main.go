@@ -1,0 +1,43 @@
+// Command boxdesk-agent is Boxdesk's one static helper binary. Today it carries the
+// copy-on-write store's privileged operations (`boxdesk-agent store <op> ...`), run in a
+// helper container the core makes through the engine; later it is also the box agent
+// (PID 1 in every box). Each area is a subcommand with its own package.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"boxdesk.dev/agent/internal/store"
+)
+
+// version is set at build time (-ldflags "-X main.version=...").
+var version = "dev"
+
+func usage() {
+	fmt.Fprint(os.Stderr, `usage: boxdesk-agent <command> [args]
+
+commands:
+  store <op> ...   the copy-on-write store's operations (boxdesk-agent store help)
+  version          print the agent's version as JSON
+`)
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "store":
+		os.Exit(store.Main(os.Args[2:], os.Stdout, os.Stderr))
+	case "version":
+		fmt.Printf("{\"version\":%q}\n", version)
+	case "help", "-h", "--help":
+		usage()
+	default:
+		fmt.Fprintf(os.Stderr, "boxdesk-agent: unknown command %q\n", os.Args[1])
+		usage()
+		os.Exit(2)
+	}
+}

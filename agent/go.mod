@@ -1,0 +1,3 @@
+module boxdesk.dev/agent
+
+go 1.19

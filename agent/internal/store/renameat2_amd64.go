@@ -1,0 +1,3 @@
+package store
+
+const sysRenameat2 = 316
