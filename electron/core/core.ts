@@ -52,7 +52,6 @@ import { registerServiceRoutes } from './services/routes';
 import { ServiceManager } from './services/service';
 import { ServiceStore } from './services/store';
 import { registerSystemRoutes } from './system/routes';
-import { registerStaticUi } from './ui/static-routes';
 
 export interface Core {
   url: string;
@@ -218,7 +217,6 @@ function registerRoutes(
   registerFileRoutes(app, s.files, config);
   registerVolumeRoutes(app, s.volumes, s.volumeCopies, s.volumeBackups);
   registerServiceRoutes(app, s.services);
-  if (config.uiDir) registerStaticUi(app, config.uiDir);
 }
 
 /** Engine watching: status events, resync and the default image whenever the engine comes (back) up. */
