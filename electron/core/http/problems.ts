@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, type Problem } from '../../../shared/errors';
+import { ProjectScopedError } from '../auth/project-scoped-error';
 import { isStorageBusy } from '../db/database';
 import { EngineError } from '../engine/container-engine';
 import type { PageFallback } from '../ui/static-routes';
@@ -87,7 +88,9 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
  * (the window's files, ui/static-routes.ts) answers it, which it never does for a /v1 path.
  */
 export function installErrorHandling(app: FastifyInstance, pages?: PageFallback): void {
-  app.setErrorHandler((err, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    // A refusal naming other projects' resources is worded for the token that asked.
+    const err = thrown instanceof ProjectScopedError ? thrown.for(request.token) : thrown;
     const { error, bug } = toApiError(err, request.id);
     if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       if (request.routeOptions.config.body === 'stream')
