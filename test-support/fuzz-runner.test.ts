@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ResponseChecker, type FuzzResponse } from './fuzz-runner';
-import type { Operation } from './openapi-fuzz';
+import type { FuzzRequest, Operation } from './openapi-fuzz';
 
 // The fuzzer's judge must be able to say no: each kind of bad answer is caught.
 
@@ -84,4 +84,27 @@ test('a 2xx body off its schema or of another type fails', () => {
     checker.check(op, answer(200, 'text/plain', 'x')).join(),
     /content type text\/plain is not one documented/,
   );
+});
+
+const request = (body: string | undefined, hidden?: string[]): FuzzRequest => ({
+  op: op.id,
+  method: 'GET',
+  target: '/v1/things/mine',
+  headers: {},
+  body,
+  hidden,
+  kind: 'test',
+});
+
+test('a route that takes no body must refuse one: a 2xx to a body fails, no body or an empty one passes', () => {
+  const ok = answer(200, 'application/json', { id: 'x' });
+  assert.match(checker.check(op, ok, request('{"force":true}')).join(), /takes none/);
+  assert.deepEqual(checker.check(op, ok, request(undefined)), []);
+  assert.deepEqual(checker.check(op, ok, request('')), []);
+});
+
+test('an answer naming what the token may not see fails, unless the request named it', () => {
+  const leak = answer(404, 'application/problem+json', { ...good(404, 'not_found'), detail: 'held by box "secret"' });
+  assert.match(checker.check(op, leak, request(undefined, ['secret'])).join(), /may not see/);
+  assert.deepEqual(checker.check(op, leak, { ...request(undefined, ['secret']), target: '/v1/things/secret' }), []);
 });

@@ -103,9 +103,22 @@ export class ResponseChecker {
     return v(value) ? null : this.ajv.errorsText(v.errors);
   }
 
-  /** What is wrong with `res` as an answer of `op`; an empty list when nothing is. */
-  check(op: Operation, res: FuzzResponse): string[] {
+  /** Rules that need the request: a body a route takes none of is refused; no answer names what its token may not see. */
+  private requestRules(op: Operation, res: FuzzResponse, req: FuzzRequest): string[] {
     const out: string[] = [];
+    if (!op.body && carriesBody(req) && res.status < 300)
+      out.push(`answered ${res.status} to a body on a route that takes none (it must be refused: 415)`);
+    const sent = `${req.target} ${req.body ?? ''}`;
+    const text = res.body.toString('utf8');
+    for (const name of req.hidden ?? [])
+      if (text.includes(name) && !sent.includes(name))
+        out.push(`the answer names "${name}", which this token (restricted to another project) may not see`);
+    return out;
+  }
+
+  /** What is wrong with `res` as an answer of `op` (to `req`, when given); an empty list when nothing is. */
+  check(op: Operation, res: FuzzResponse, req?: FuzzRequest): string[] {
+    const out = req ? this.requestRules(op, res, req) : [];
     const status = String(res.status);
     if (res.status >= 500) out.push(`answered ${res.status}: no request may cause a 5xx`);
     const documented = op.responses[status] ?? op.responses[`${status[0]}XX`] ?? op.responses.default;
@@ -161,6 +174,11 @@ export class ResponseChecker {
     }
     return out;
   }
+}
+
+/** Whether a request carried a body (a Content-Length other than 0). */
+function carriesBody(req: FuzzRequest): boolean {
+  return req.body !== undefined && req.body !== '';
 }
 
 /** A request as text a person can replay, for failure messages. */

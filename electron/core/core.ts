@@ -26,6 +26,7 @@ import { registerExecRoutes } from './exec/routes';
 import { ExecService } from './exec/service';
 import { registerFileRoutes } from './files/routes';
 import { FileService } from './files/service';
+import { UploadIntentStore } from './files/upload-intents';
 import { createHttpApp } from './http/app';
 import { loopbackPolicy } from './http/hardening';
 import { SocketRouter } from './http/socket-router';
@@ -52,7 +53,6 @@ import { ServiceManager } from './services/service';
 import { ServiceStore } from './services/store';
 import { Storage } from './storage/storage';
 import { registerSystemRoutes } from './system/routes';
-import { registerStaticUi } from './ui/static-routes';
 
 export interface Core {
   url: string;
@@ -152,7 +152,7 @@ function createServices(
   const volumeCopies = new VolumeCopies(volumes);
   const volumeBackups = new VolumeBackups(volumes, volumeCopies);
   owned.add(toDisposable(() => Promise.allSettled(volumeBackups.running.values()).then(() => undefined)));
-  const files = new FileService({ engine, boxes, log });
+  const files = new FileService({ engine, boxes, intents: new UploadIntentStore(db), log });
   const traffic = new ProxyTraffic();
   const serviceStore = new ServiceStore(db);
   const services = owned.add(
@@ -229,7 +229,6 @@ function registerRoutes(
   registerFileRoutes(app, s.files, config);
   registerVolumeRoutes(app, s.volumes, s.volumeCopies, s.volumeBackups);
   registerServiceRoutes(app, s.services);
-  if (config.uiDir) registerStaticUi(app, config.uiDir);
 }
 
 /** Engine watching: status events, resync and the default image whenever the engine comes (back) up. */
@@ -247,6 +246,13 @@ async function startEngineWatch(s: Services, config: CoreConfig, log: FastifyBas
     recoverVolumes(s.volumes, s.volumeCopies).catch((err) =>
       log.warn({ err }, 'could not recover interrupted volume work'),
     ),
+  );
+  // Uploads a crash cut short leave a temporary file beside their target: it goes before the API answers.
+  s.monitor.onUp(() =>
+    s.files
+      .clearInterruptedUploads()
+      .then(() => undefined)
+      .catch((err) => log.warn({ err }, 'could not remove interrupted uploads')),
   );
   s.monitor.onUp(async () => {
     await s.reconciler.resync();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Scope, Token } from '../../../shared/schemas/system';
 import { sendProblem } from '../http/problems';
 import { ApiError } from '../../../shared/errors';
-import type { AuthService } from './auth-service';
+import { hasScope, type AuthService } from './auth-service';
 import type { RateLimiter } from './rate-limiter';
 
 declare module 'fastify' {
@@ -67,4 +67,17 @@ export function installAuthGuard(app: FastifyInstance, auth: AuthService, limite
 export function requireToken(token: Token | null): Token {
   if (!token) throw new ApiError('unauthorized', 'a token is required');
   return token;
+}
+
+/**
+ * For a request whose body asks for more than its route's scope (a service's `command` runs
+ * code in a box, which is what `exec` guards): 403 unless the token also has `scope`.
+ */
+export function requireScopeFor(token: Token | null, scope: Scope, what: string): void {
+  const t = requireToken(token);
+  if (!hasScope(t, scope))
+    throw new ApiError(
+      'forbidden',
+      `${what} needs the "${scope}" scope, which this token lacks (it has: ${t.scopes.join(', ')}); use a token with "${scope}", or leave it out`,
+    );
 }

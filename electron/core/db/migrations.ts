@@ -172,4 +172,16 @@ export const MIGRATIONS: string[] = [
      created_at TEXT NOT NULL
    );
    CREATE INDEX storage_items_owner ON storage_items (owner);`,
+  // 10: Files (files/): an upload's temporary file beside its target, recorded before its first byte
+  // reaches the box, so one a crash cut short is removed at start.
+  `CREATE TABLE file_uploads (
+     id TEXT PRIMARY KEY,
+     box_id TEXT NOT NULL,
+     project TEXT NOT NULL,
+     box TEXT NOT NULL,
+     container_id TEXT NOT NULL,
+     temp_path TEXT NOT NULL,
+     target TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );`,
 ];

@@ -70,6 +70,12 @@ export interface ContainerEngine {
   putArchive(containerId: string, dirPath: string, tar: Readable): Promise<void>;
   /** Removes `path` (recursively, a symlink itself rather than its target); works on stopped containers too. */
   removePath(containerId: string, path: string): Promise<void>;
+  /**
+   * Replaces `to` with the file at `from` (both in one directory) in one step, so nobody sees
+   * `to` half written; `from` is gone afterwards. Works on stopped containers too. Optional: without
+   * it the core makes a hard link with `putArchive` and then removes `from`.
+   */
+  renamePath?(containerId: string, from: string, to: string): Promise<void>;
   /** What is at `path` in the container, or null when nothing is. */
   statPath(containerId: string, path: string): Promise<PathStat | null>;
   /** Paths of the container's root that differ from its image. */

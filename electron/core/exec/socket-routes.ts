@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { ApiError } from '../../../shared/errors';
+import { hasScope } from '../auth/auth-service';
 import { parseClientControl } from '../../../shared/protocol';
 import type { SocketRequest, SocketRouter } from '../http/socket-router';
 import { CONSOLE_COMMAND, type ExecService } from './service';
@@ -16,14 +17,23 @@ function dimension(query: URLSearchParams, key: string): number | undefined {
   return n;
 }
 
-/** The session a reattach names, if it still lives and belongs to this box. */
-function reattach(exec: ExecService, { params, query }: SocketRequest): TerminalSession | undefined {
+/**
+ * The session a reattach names, if it still lives and belongs to this box. Only the token that
+ * opened it, or an admin token, may take it over: its id is no secret (every process in the box
+ * reads it from BOXDESK_SESSION).
+ */
+function reattach(exec: ExecService, { params, query, token }: SocketRequest): TerminalSession | undefined {
   const id = query.get('session');
   if (!id) return undefined;
   const session = exec.find(id);
   if (!session || session.spec.project !== params.project || session.spec.box !== params.name) {
     throw new ApiError('not_found', `session "${id}" not found (it ended, or its grace period ran out)`);
   }
+  if (session.spec.owner !== token.id && !hasScope(token, 'admin'))
+    throw new ApiError(
+      'forbidden',
+      `session "${id}" was opened by another token; only that token (or an admin token) can reattach it — open a new session instead`,
+    );
   return session;
 }
 
@@ -37,6 +47,7 @@ export function registerExecSockets(sockets: SocketRouter, exec: ExecService): v
       const session =
         reattach(exec, request) ??
         (await exec.open(project, name, {
+          owner: request.token.id,
           command: CONSOLE_COMMAND,
           env: { TERM: 'xterm-256color' },
           tty: true,
@@ -61,6 +72,7 @@ export function registerExecSockets(sockets: SocketRouter, exec: ExecService): v
           });
         const tty = query.get('tty') === '1' || query.get('tty') === 'true';
         session = await exec.open(project, name, {
+          owner: request.token.id,
           command,
           env: tty ? { TERM: 'xterm-256color' } : {},
           tty,

@@ -15,6 +15,8 @@ const CHANNEL_STDERR = Buffer.of(Channel.stderr);
 
 export interface SessionSpec {
   id: string;
+  /** The id of the token that opened the session: only it (or an admin token) may reattach. */
+  owner: string;
   containerId: string;
   project: string;
   box: string;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { ApiError } from '../../../shared/errors';
-import { formatMode, parseBoxPath, parseMode, resolveLink } from './box-path';
+import { formatMode, kernelTreeOf, parseBoxPath, parseMode, resolveLink } from './box-path';
 import { packEntries } from './tar-entries';
 
 test('paths are absolute and normalised: repeated and trailing slashes go', () => {
@@ -63,4 +63,16 @@ test('the core never packs an entry that could leave the directory it is extract
     );
     assert.throws(() => packEntries([{ name, mode: 0o755 }]), ApiError, JSON.stringify(name));
   }
+});
+
+test('kernelTreeOf: /proc, /sys and /dev and what is under them, nothing that merely starts alike', () => {
+  for (const [p, tree] of [
+    ['/proc', '/proc'],
+    ['/proc/1/root/x', '/proc'],
+    ['/sys/fs', '/sys'],
+    ['/dev/shm/a', '/dev'],
+  ] as const)
+    assert.equal(kernelTreeOf(p), tree, p);
+  for (const p of ['/', '/processes', '/devices/x', '/system', '/srv/proc', '/etc/hostname'])
+    assert.equal(kernelTreeOf(p), null, p);
 });

@@ -58,3 +58,15 @@ export function parseMode(raw: string | undefined): number {
 export function formatMode(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, '0');
 }
+
+/**
+ * Trees the box's kernel provides while it runs (procfs, sysfs, device nodes). The files routes
+ * write the box's own filesystem, where these are plain directories hidden under the mounts: a
+ * file written there would never be seen in the box.
+ */
+const KERNEL_TREES = ['/proc', '/sys', '/dev'];
+
+/** The kernel tree `p` is in (or is), if any. */
+export function kernelTreeOf(p: string): string | null {
+  return KERNEL_TREES.find((tree) => p === tree || p.startsWith(`${tree}/`)) ?? null;
+}

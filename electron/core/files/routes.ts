@@ -75,7 +75,7 @@ export function registerFileRoutes(
       schema: {
         tags,
         summary: 'Write a file from the body (application/octet-stream, streamed); creates missing parents',
-        description: `mode: octal permission bits (default 0644). Limit ${formatBytes(config.uploadLimit)} (--upload-limit): 413 and nothing written. With Content-Length the body streams straight into the box; a chunked body is spooled in the data dir first. A failed upload leaves no partial file.`,
+        description: `mode: octal permission bits (default 0644). Limit ${formatBytes(config.uploadLimit)} (--upload-limit): 413 and nothing written. With Content-Length the body streams straight into the box; a chunked body is spooled in the data dir first. The bytes go to a temporary name beside the target, which they replace only once complete: a failed or interrupted upload leaves the file as it was, and concurrent writers of one path leave the last one's whole file. Under /proc, /sys or /dev: 400; a mount point (such as /etc/hostname) or a read-only volume: 409.`,
         params: BoxParams,
         querystring: FileWriteQuery,
         body: streamBody("the file's bytes"),

@@ -5,8 +5,11 @@ import type { FileChange, FileStat } from '../../../shared/schemas/files';
 import { assertTransition } from '../boxes/box-state-machine';
 import type { BoxService } from '../boxes/service';
 import { EngineError, type ContainerEngine, type PathStat } from '../engine/container-engine';
-import { baseName, formatMode, joinBoxPath, parentOf, relativeTo, resolveLink } from './box-path';
+import type { BoxRow } from '../boxes/store';
+import { baseName, formatMode, joinBoxPath, kernelTreeOf, parentOf, relativeTo, resolveLink } from './box-path';
+import { FileWriter, refusal } from './file-writer';
 import { directChildren, firstHeader, holdsEntries, packEntries, repackTree, singleFile } from './tar-entries';
+import type { UploadIntentStore } from './upload-intents';
 
 /** Symlinks followed before giving up, as Linux does (ELOOP). */
 const MAX_LINKS = 40;
@@ -15,6 +18,7 @@ const DIR_MODE = 0o755;
 export interface FileServiceDeps {
   engine: ContainerEngine;
   boxes: BoxService;
+  intents: UploadIntentStore;
   log: FastifyBaseLogger;
 }
 
@@ -36,13 +40,29 @@ const containerGone = (err: EngineError) =>
 
 const notFound = (path: string) => new ApiError('not_found', `"${path}" does not exist in the box`);
 
+/** Refuses to change anything under /proc, /sys or /dev before the engine is asked (it would write where the box never looks). */
+function refuseKernelTree(path: string, action: 'write' | 'create' | 'delete'): void {
+  const tree = kernelTreeOf(path);
+  if (!tree) return;
+  const message = `is under ${tree}, which the box's kernel provides while it runs`;
+  throw new ApiError(
+    'invalid_body',
+    `cannot ${action} "${path}": it ${message}; the files routes change the box's own filesystem, where ${tree} is hidden under that mount, so nothing would be seen in the box. Do it from inside the running box (box exec)`,
+    { errors: [{ path: 'query.path', message }] },
+  );
+}
+
 /**
  * Files of a box through the engine's archive calls, so stopped boxes work too. Every path the
  * engine sees is an absolute path it resolves inside the container's root: a symlink to "/" is the
  * box's root, never the host's.
  */
 export class FileService {
-  constructor(private readonly deps: FileServiceDeps) {}
+  private readonly writer: FileWriter;
+
+  constructor(private readonly deps: FileServiceDeps) {
+    this.writer = new FileWriter(deps);
+  }
 
   private get engine(): ContainerEngine {
     return this.deps.engine;
@@ -50,6 +70,11 @@ export class FileService {
 
   /** The box's container; 409 while the box is mid-transition or has none. */
   private container(project: string, name: string): string {
+    return this.box(project, name).container_id!;
+  }
+
+  /** The box, with a container; 409 while it is mid-transition or has none. */
+  private box(project: string, name: string): BoxRow {
     const row = this.deps.boxes.find(project, name);
     assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'files');
     if (!row.container_id)
@@ -57,7 +82,7 @@ export class FileService {
         'conflict',
         `box "${name}" has no container (${row.status_reason ?? row.status}); delete it and create it again`,
       );
-    return row.container_id;
+    return row;
   }
 
   /** The engine's stat; one it cannot answer (it resolves a symlink's whole chain, and a loop has none) is the client's 400. */
@@ -135,7 +160,8 @@ export class FileService {
 
   /**
    * Writes a regular file from a stream of exactly `size` bytes, creating missing parents (0755).
-   * A write that fails midway leaves no partial file: whatever the engine wrote is removed.
+   * The target is replaced only once every byte is in the box (files/file-writer.ts): a failed or
+   * interrupted upload leaves the file as it was.
    */
   async write(
     project: string,
@@ -146,38 +172,35 @@ export class FileService {
     body: Readable,
   ): Promise<FileStat> {
     if (path === '/') throw new ApiError('invalid_body', '"/" is a directory');
-    const id = this.container(project, name);
+    refuseKernelTree(path, 'write');
+    const box = this.box(project, name);
+    const id = box.container_id!;
     const target = await this.resolve(id, path);
+    refuseKernelTree(target.path, 'write');
     if (target.stat?.type === 'directory')
       throw new ApiError('invalid_body', `"${path}" is a directory; give the path of a file inside it`);
     if (target.stat && target.stat.type !== 'file')
       throw new ApiError('invalid_body', `"${path}" is not a regular file; delete it first`);
     const { dir, missing } = await this.existingAncestor(id, parentOf(target.path));
     const final = joinBoxPath(missing.at(-1) ?? dir, baseName(target.path));
-    const file = { name: relativeTo(dir, final), mode, size, body };
-    const dirs = missing.map((p) => ({ name: relativeTo(dir, p), mode: DIR_MODE }));
-    try {
-      await this.engine.putArchive(id, dir, packEntries(dirs, file));
-    } catch (err) {
-      body.destroy();
-      await this.undoWrite(id, missing[0] ?? final, target.stat);
-      throw err;
-    }
-    const written = await this.statOf(id, final);
-    if (!written) throw new ApiError('internal', `the engine reported "${path}" written but it is not there`);
+    const written = await this.writer.write(
+      { box: { id: box.id, project, name, containerId: id }, dir, missing, final, asked: path },
+      { mode, size, body },
+    );
     return toFileStat(final, written);
   }
 
-  /** After a failed write: removes the created parent, or the file if it is not the one that was there before. */
-  private async undoWrite(id: string, created: string, before: PathStat | null): Promise<void> {
-    try {
-      const now = await this.statOf(id, created);
-      const untouched =
-        now && before && now.size === before.size && now.mtime === before.mtime && now.mode === before.mode;
-      if (now && !untouched) await this.engine.removePath(id, created);
-    } catch (err) {
-      this.deps.log.warn({ err, path: created }, 'could not remove what a failed upload left');
-    }
+  /** Removes the temporary files of uploads a crash cut short (at start, and when the engine comes back). */
+  clearInterruptedUploads(): Promise<number> {
+    return this.writer.clearInterrupted((intent) => {
+      let row: BoxRow;
+      try {
+        row = this.deps.boxes.find(intent.project, intent.box);
+      } catch {
+        return null; // the box is gone, and its files with it
+      }
+      return row.id === intent.box_id ? row.container_id : null;
+    });
   }
 
   /** The nearest existing directory at or above `dir` (symlinks followed), and the directories missing below it, top first. */
@@ -202,6 +225,7 @@ export class FileService {
     path: string,
     parents: boolean,
   ): Promise<{ created: boolean; stat: FileStat }> {
+    refuseKernelTree(path, 'create');
     const id = this.container(project, name);
     const existing = await this.statOf(id, path);
     if (existing) {
@@ -217,8 +241,11 @@ export class FileService {
         `the parent directory "${parentOf(path)}" does not exist; pass parents=true to create it`,
       );
     const target = joinBoxPath(missing.at(-1) ?? dir, baseName(path));
+    refuseKernelTree(target, 'create');
     const dirs = [...missing, target].map((p) => ({ name: relativeTo(dir, p), mode: DIR_MODE }));
-    await this.engine.putArchive(id, dir, packEntries(dirs));
+    await this.engine.putArchive(id, dir, packEntries(dirs)).catch((err: unknown) => {
+      throw refusal(err, 'create', path);
+    });
     const made = await this.statOf(id, path);
     if (!made) throw new ApiError('internal', `the engine reported "${path}" created but it is not there`);
     return { created: true, stat: toFileStat(path, made) };
@@ -228,6 +255,7 @@ export class FileService {
   async remove(project: string, name: string, path: string, recursive: boolean): Promise<void> {
     if (path === '/')
       throw new ApiError('invalid_body', 'refusing to delete the root of the box; delete the box instead');
+    refuseKernelTree(path, 'delete');
     const id = this.container(project, name);
     const stat = await this.statOf(id, path);
     if (!stat) throw notFound(path);
@@ -237,7 +265,9 @@ export class FileService {
         `"${path}" is a directory that is not empty; pass recursive=true to delete it with everything in it`,
       );
     }
-    await this.engine.removePath(id, path);
+    await this.engine.removePath(id, path).catch((err: unknown) => {
+      throw refusal(err, 'delete', path);
+    });
   }
 
   /** Paths that differ from the image the box's container was made from (its base, or for a fork the source's copy). */

@@ -37,7 +37,17 @@ export async function uploadSource(request: FastifyRequest, spoolDir: string): P
     fs.rmSync(file, { force: true });
     throw err;
   }
-  return { size, body: fs.createReadStream(file), dispose: () => fs.rmSync(file, { force: true }) };
+  const spooled = fs.createReadStream(file);
+  // A write refused before it reads the spool disposes of it unread: that must not crash the core.
+  spooled.on('error', () => undefined);
+  return {
+    size,
+    body: spooled,
+    dispose: () => {
+      spooled.destroy();
+      fs.rmSync(file, { force: true });
+    },
+  };
 }
 
 /** Spool files a crash left behind. */

@@ -5,6 +5,7 @@ import { installAuthGuard } from '../auth/guard';
 import type { RateLimiter } from '../auth/rate-limiter';
 import type { CoreConfig } from '../config';
 import { CORE_VERSION } from '../system/routes';
+import { staticUi } from '../ui/static-routes';
 import { JSON_BODY_LIMIT, installBodyParsers } from './body-parsers';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors';
 import { installHardening, type HostPolicy } from './hardening';
@@ -50,7 +51,7 @@ export async function createHttpApp({ config, policy, auth, limiter, logger }: H
   });
   installValidators(app);
   installProblemResponses(app);
-  installErrorHandling(app);
+  installErrorHandling(app, config.uiDir ? staticUi(config.uiDir) : undefined);
   installBodyParsers(app, { jsonLimit: JSON_BODY_LIMIT, uploadLimit: config.uploadLimit });
   installHardening(app, policy);
   installAuthGuard(app, auth, limiter);

@@ -63,12 +63,36 @@ export function uploadStream(request: FastifyRequest): Readable {
   throw new ApiError('invalid_body', `send the bytes as the request body with Content-Type: ${OCTET_STREAM}`);
 }
 
+/** Whether a request carries a body, as Fastify judges it: a Transfer-Encoding, or a Content-Length other than 0. */
+function carriesBody(headers: FastifyRequest['headers']): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * The one rule for routes that take no body (no body schema: GET, DELETE, POST .../stop…): any
+ * body is refused with 415 before it is read, whatever its type — a JSON object with unknown
+ * fields included, which would otherwise be parsed and ignored. Runs after the token check.
+ */
+function refuseUnexpectedBodies(app: FastifyInstance): void {
+  app.addHook('preParsing', async (request) => {
+    if (request.is404 || request.routeOptions.schema?.body || !carriesBody(request.headers)) return;
+    const type = request.headers['content-type'];
+    const got = type ? `Content-Type ${type}` : 'no Content-Type';
+    throw new ApiError(
+      'unsupported_media_type',
+      `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} takes no request body (got one with ${got}); send the request without a body`,
+    );
+  });
+}
+
 /**
  * Body parsers chosen per route (config.body): JSON up to `jsonLimit` for most routes; a
  * streamed application/octet-stream up to `uploadLimit` for uploads, checked against
  * Content-Length at once and counted as it flows. Nothing else is accepted (415).
  */
 export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: number; uploadLimit: number }): void {
+  refuseUnexpectedBodies(app);
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(

@@ -7,7 +7,7 @@ import { ProblemSchema } from '../../../shared/schemas/common';
  * over 16 KiB (431, refused before routing), bug, engine or storage down.
  */
 export const V1_PROBLEM_STATUSES = [400, 401, 403, 429, 431, 500, 503] as const;
-/** Methods whose requests may carry a body that Fastify parses (and so may refuse: 413, 415). */
+/** Methods whose requests may carry a body that Fastify parses (and so may refuse as too large: 413). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes without a token (/version, /healthz) can still refuse a Host or an oversized request, or fail. */
 export const UNVERSIONED_PROBLEM_STATUSES = [403, 431, 500] as const;
@@ -49,10 +49,11 @@ export function installProblemResponses(app: FastifyInstance): void {
     const schema = route.schema as (RouteOptions['schema'] & { hide?: boolean }) | undefined;
     if (!schema || schema.hide) return;
     const defaults: number[] = [...(route.url.startsWith('/v1/') ? V1_PROBLEM_STATUSES : UNVERSIONED_PROBLEM_STATUSES)];
-    // A route that takes a body can refuse its size or its type; so can any route of a method
-    // that may carry one (a body sent to DELETE or to POST .../stop is parsed, and refused).
+    // Any route refuses a body of a type it does not take (one that takes none refuses every body,
+    // GET included: 415); one that takes a body, or whose method may carry one, can refuse its size.
     const methods = [route.method].flat().map((m) => m.toUpperCase());
-    if (schema.body || methods.some((m) => BODY_METHODS.has(m))) defaults.push(413, 415);
+    defaults.push(415);
+    if (schema.body || methods.some((m) => BODY_METHODS.has(m))) defaults.push(413);
     const response = {
       ...problemResponses(...defaults),
       ...((schema.response as Record<string, unknown> | undefined) ?? {}),

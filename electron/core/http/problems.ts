@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, type Problem } from '../../../shared/errors';
+import { ProjectScopedError } from '../auth/project-scoped-error';
 import { isStorageBusy } from '../db/database';
 import { EngineError } from '../engine/container-engine';
+import type { PageFallback } from '../ui/static-routes';
 import { toFieldErrors } from './validation';
 
 /** Seconds a client should wait before retrying after storage_busy. */
@@ -81,8 +83,14 @@ export function toApiError(err: unknown, reqId: string): { error: ApiError; bug:
   };
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err, request, reply) => {
+/**
+ * Problem documents for every error, and for requests no route matched: a 404 — unless `pages`
+ * (the window's files, ui/static-routes.ts) answers it, which it never does for a /v1 path.
+ */
+export function installErrorHandling(app: FastifyInstance, pages?: PageFallback): void {
+  app.setErrorHandler((thrown, request, reply) => {
+    // A refusal naming other projects' resources is worded for the token that asked.
+    const err = thrown instanceof ProjectScopedError ? thrown.for(request.token) : thrown;
     const { error, bug } = toApiError(err, request.id);
     if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       if (request.routeOptions.config.body === 'stream')
@@ -90,20 +98,23 @@ export function installErrorHandling(app: FastifyInstance): void {
           reply,
           new ApiError('unsupported_media_type', 'send the body as application/octet-stream').toProblem(),
         );
+      // (A route that takes no body refused it before parsing: body-parsers.ts.)
       const type = request.headers['content-type'];
       const got = type ? `Content-Type ${type}` : 'no Content-Type';
-      const detail = request.routeOptions.schema?.body
-        ? `send the body as application/json (got ${got})`
-        : `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} takes no request body (got one with ${got}); send the request without a body`;
-      return sendProblem(reply, new ApiError('unsupported_media_type', detail).toProblem());
+      return sendProblem(
+        reply,
+        new ApiError('unsupported_media_type', `send the body as application/json (got ${got})`).toProblem(),
+      );
     }
     if (bug) request.log.error({ err }, 'request failed');
     return sendProblem(reply, error.toProblem());
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      reply,
-      new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`).toProblem(),
-    ),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      pages?.(request, reply) ||
+      sendProblem(
+        reply,
+        new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`).toProblem(),
+      ),
   );
 }

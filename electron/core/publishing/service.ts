@@ -1,3 +1,4 @@
+import { ProjectScopedError } from '../auth/project-scoped-error';
 import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
 import type { PublishRequest } from '../../../shared/schemas/publishing';
@@ -89,9 +90,13 @@ export class PublishingService {
         now(),
       );
       if (clash) {
-        throw new ApiError(
+        const { domain, owner } = clash;
+        throw new ProjectScopedError(
           'already_exists',
-          `domain "${clash.domain}" is already published by box "${clash.owner.name}" in project "${clash.owner.project}"; unpublish it there first`,
+          (sees) =>
+            sees(owner.project)
+              ? `domain "${domain}" is already published by box "${owner.name}" in project "${owner.project}"; unpublish it there first`
+              : `domain "${domain}" is already published by a box in another project; pick another domain`,
           {
             errors: [{ path: `body.domains.${domains.indexOf(clash.domain)}`, message: 'is taken' }],
           },

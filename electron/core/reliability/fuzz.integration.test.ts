@@ -1,18 +1,30 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { api, startCoreProcess, type CoreProcess } from '../../../test-support/core-process';
+import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
 import { removeInstanceLeftovers, instanceIdOf } from '../../../test-support/reliability';
 import { describeRequest, ResponseChecker, send } from '../../../test-support/fuzz-runner';
-import { operationsOf, requestFor, type FuzzRequest, type Operation } from '../../../test-support/openapi-fuzz';
+import {
+  operationsOf,
+  requestFor,
+  type FuzzCallers,
+  type FuzzRequest,
+  type Operation,
+} from '../../../test-support/openapi-fuzz';
 
 // The API fuzzer: every operation of the served OpenAPI document gets requests generated
 // from its own schemas — valid ones, and ones broken in one place (wrong types, huge and
 // unicode strings, edge numbers, unknown and missing fields, hostile path segments, odd
-// content types, no or a bogus token). No answer may be a 5xx; every error must be a
-// problem document with a status the operation documents; every 2xx body must match
-// its documented schema. A fixed seed runs every time, plus one new seed per run; a
-// failure prints the seed that reproduces it (FUZZ_SEED=… runs only that seed).
+// content types, bodies on routes that take none, paths below an operation's that no
+// route serves, no or a bogus token, and a token restricted to another project). No
+// answer may be a 5xx; every error must be a problem document with a status the
+// operation documents; every 2xx body must match its documented schema; a body on a
+// route that takes none is refused; the restricted token is never told another
+// project's names. The core serves the window (--ui-dir), as `npm start` runs it, and
+// the window never answers for /v1. A fixed seed runs every time, plus one new seed per
+// run; a failure prints the seed that reproduces it (FUZZ_SEED=… runs only that seed).
 
 const FIXED_SEED = 20261122;
 const RANDOM_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -24,14 +36,31 @@ const CREATE_BUDGET = 2;
 const CONCURRENCY = 8;
 const PROJECT = 'fuzz';
 const POOL = { project: [PROJECT], name: ['fz-run', 'fz-stop', 'fz-none'] };
+/** The restricted token's project, and a domain a box of PROJECT holds (so its publishes collide). */
+const OTHER = 'fzother';
+const TAKEN_DOMAIN = 'fz-taken.test';
 
 let core: CoreProcess;
+let callers: FuzzCallers;
 let operations: Operation[];
+const uiDir = tempDataDir('boxdesk-fuzz-ui-');
 const checker = new ResponseChecker();
 const totals = { requests: 0, fiveXx: 0, byStatus: new Map<number, number>(), cut: 0, created: 0 };
 
 before(async () => {
-  core = await startCoreProcess({ args: ['--rate-limit', '0'] });
+  fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>window</title>');
+  core = await startCoreProcess({ args: ['--rate-limit', '0', '--ui-dir', uiDir] });
+  const restricted = await api(core, 'POST', '/v1/tokens', { name: 'fuzz-other', scopes: ['admin'], project: OTHER });
+  assert.equal(restricted.status, 201);
+  callers = {
+    admin: { token: core.token, pool: POOL },
+    restricted: {
+      token: ((await restricted.json()) as { token: string }).token,
+      pool: { project: [OTHER], name: ['fz-other'] },
+      hidden: [`"${PROJECT}"`, 'fz-run', 'fz-stop'],
+      bodyValues: { domains: [[TAKEN_DOMAIN]], port: [8080] },
+    },
+  };
   const doc = (await (await api(core, 'GET', '/v1/openapi.json')).json()) as Parameters<typeof operationsOf>[0];
   operations = operationsOf(doc);
 });
@@ -40,6 +69,7 @@ after(async () => {
   console.log(
     `fuzz: ${totals.requests} requests over ${operations?.length ?? 0} operations, ${totals.fiveXx} 5xx, ${totals.cut} streams cut, ${totals.created} created; statuses ${JSON.stringify(Object.fromEntries([...totals.byStatus].sort(([a], [b]) => a - b)))}`,
   );
+  fs.rmSync(uiDir, { recursive: true, force: true });
   if (!core) return;
   const instance = instanceIdOf(core.dataDir);
   await core.stop();
@@ -47,17 +77,24 @@ after(async () => {
 });
 
 async function ensurePool(): Promise<void> {
-  const P = `/v1/projects/${PROJECT}/boxes`;
-  for (const [name, want] of [
-    ['fz-run', 'running'],
-    ['fz-stop', 'stopped'],
+  for (const [project, name, want] of [
+    [PROJECT, 'fz-run', 'running'],
+    [PROJECT, 'fz-stop', 'stopped'],
+    [OTHER, 'fz-other', 'running'],
   ] as const) {
+    const P = `/v1/projects/${project}/boxes`;
     let res = await api(core, 'GET', `${P}/${name}`);
     if (res.status === 404) res = await api(core, 'POST', P, { name });
     const box = (await res.json()) as { status: string };
     if (want === 'stopped' && box.status === 'running') await api(core, 'POST', `${P}/${name}/stop`);
     if (want === 'running' && box.status === 'stopped') await api(core, 'POST', `${P}/${name}/resume`);
   }
+  // A domain of PROJECT's that the restricted token's publishes try to take.
+  const run = (await (await api(core, 'GET', `/v1/projects/${PROJECT}/boxes/fz-run`)).json()) as {
+    published_domains?: string[] | null;
+  };
+  if (!run.published_domains?.includes(TAKEN_DOMAIN))
+    await api(core, 'POST', `/v1/projects/${PROJECT}/boxes/fz-run/publish`, { port: 8080, domains: [TAKEN_DOMAIN] });
 }
 
 /** Requests per operation and run (three runs: fixed seed, new seed, concurrent): the budget shared out, 30 to 80 each. */
@@ -102,7 +139,7 @@ async function exercise(op: Operation, req: FuzzRequest, failures: string[]): Pr
     if (res.status >= 500) totals.fiveXx++;
     if (res.cut) totals.cut++;
     if (res.status === 201) totals.created++;
-    problems = checker.check(op, res).map((p) => `${p} — body ${res.body.toString('utf8').slice(0, 200)}`);
+    problems = checker.check(op, res, req).map((p) => `${p} — body ${res.body.toString('utf8').slice(0, 200)}`);
   } catch (err) {
     problems = [`no answer: ${(err as Error).message}`];
   }
@@ -124,7 +161,7 @@ async function fuzz(seed: number, concurrency = 1): Promise<string[]> {
   const failures: string[] = [];
   for (const op of operations) {
     await ensurePool();
-    const requests = fc.sample(requestFor(op, POOL, core.token), {
+    const requests = fc.sample(requestFor(op, callers), {
       seed: (seed + hash(op.id)) | 0,
       numRuns: perOperation(),
     });

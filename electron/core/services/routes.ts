@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProjectParams } from '../../../shared/schemas/common';
 import {
   Deployment,
@@ -12,12 +12,21 @@ import {
   ServiceParams,
   ServiceUpdate,
 } from '../../../shared/schemas/services';
+import { requireScopeFor } from '../auth/guard';
 import { problemResponses } from '../http/problem-responses';
 import type { ServiceManager } from './service';
 
 const tags = ['services'];
 const base = '/v1/projects/:project/services';
 const one = `${base}/:name`;
+/** A command runs code in a box: setting one takes `exec` as well as `write` (docs/security.md). */
+const COMMAND_SCOPE_NOTE =
+  'Giving `command` needs the exec scope as well as write (403 otherwise): it runs code in a box.';
+const checkCommand = (token: FastifyRequest['token'], command: unknown): void => {
+  if (command !== undefined && command !== null)
+    requireScopeFor(token, 'exec', "a service's command (it runs code in a box)");
+};
+
 const DEPLOY_NOTE =
   'Blue/green: the new color runs as the box {name}-{color} beside the live one, must pass its health check, then the route switches in one step; requests in flight on the old color finish (up to 30 s) before it stops and is removed. Deployments of a service run one at a time (later ones wait pending). Follow deployment.updated events.';
 
@@ -31,13 +40,16 @@ export function registerServiceRoutes(app: FastifyInstance, services: ServiceMan
       schema: {
         tags,
         summary: 'Create a service and start its first deployment',
-        description: `${DEPLOY_NOTE} 409 when the service exists, a box not of this service is named {name}-blue or {name}-green, or a published box holds its URL.`,
+        description: `${DEPLOY_NOTE} 409 when the service exists, a box not of this service is named {name}-blue or {name}-green, or a published box holds its URL. ${COMMAND_SCOPE_NOTE}`,
         params: ProjectParams,
         body: ServiceCreate,
         response: { 201: Service, ...problemResponses(404, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(services.create(request.params.project, request.body)),
+    async (request, reply) => {
+      checkCommand(request.token, request.body.command);
+      return reply.code(201).send(services.create(request.params.project, request.body));
+    },
   );
 
   api.get(
@@ -77,13 +89,16 @@ export function registerServiceRoutes(app: FastifyInstance, services: ServiceMan
       schema: {
         tags,
         summary: "Change a service's spec",
-        description: 'auth applies at once; the rest at the next deployment.',
+        description: `auth applies at once; the rest at the next deployment. ${COMMAND_SCOPE_NOTE}`,
         params: ServiceParams,
         body: ServiceUpdate,
         response: { 200: Service, ...problemResponses(404) },
       },
     },
-    async (request) => services.update(request.params.project, request.params.name, request.body),
+    async (request) => {
+      checkCommand(request.token, request.body.command);
+      return services.update(request.params.project, request.params.name, request.body);
+    },
   );
 
   api.delete(
@@ -114,14 +129,16 @@ export function registerServiceRoutes(app: FastifyInstance, services: ServiceMan
       schema: {
         tags,
         summary: 'Deploy the service (202, pending)',
-        description: DEPLOY_NOTE,
+        description: `${DEPLOY_NOTE} ${COMMAND_SCOPE_NOTE}`,
         params: ServiceParams,
         body: DeployRequest,
         response: { 202: Deployment, ...problemResponses(404) },
       },
     },
-    async (request, reply) =>
-      reply.code(202).send(services.deploy(request.params.project, request.params.name, request.body)),
+    async (request, reply) => {
+      checkCommand(request.token, request.body.command);
+      return reply.code(202).send(services.deploy(request.params.project, request.params.name, request.body));
+    },
   );
 
   api.get(

@@ -1,3 +1,4 @@
+import { ProjectScopedError } from '../auth/project-scoped-error';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
@@ -113,18 +114,25 @@ export class SnapshotService {
   /** 409 while anything descends from the snapshot, naming it. */
   async delete(project: string, id: string): Promise<void> {
     const row = this.find(project, id);
-    const users = [
-      ...this.store
-        .boxesFrom(id)
-        .map((b) => `box "${b.name}"${b.project === project ? '' : ` (project ${b.project})`}`),
-      ...this.store.children(id).map((s) => `snapshot "${s.name}" (${s.id})`),
-      ...this.store.basesFrom(id).map((b) => `base "${b}"`),
-    ];
-    if (users.length)
-      throw new ApiError(
-        'conflict',
-        `snapshot "${row.name}" (${id}) is still needed by ${list(users)}; delete those (or restore the boxes to another snapshot) first`,
-      );
+    const boxes = this.store.boxesFrom(id);
+    const children = this.store.children(id);
+    const bases = this.store.basesFrom(id);
+    if (boxes.length + children.length + bases.length) {
+      // Boxes and snapshots of other projects are named only to a token that may see them.
+      throw new ProjectScopedError('conflict', (sees) => {
+        const hidden = boxes.filter((b) => !sees(b.project)).length + children.filter((s) => !sees(s.project)).length;
+        const users = [
+          ...boxes
+            .filter((b) => sees(b.project))
+            .map((b) => `box "${b.name}"${b.project === project ? '' : ` (project ${b.project})`}`),
+          ...children.filter((s) => sees(s.project)).map((s) => `snapshot "${s.name}" (${s.id})`),
+          ...bases.map((b) => `base "${b}"`),
+          ...(hidden === 1 ? ['a box or snapshot in another project'] : []),
+          ...(hidden > 1 ? [`${hidden} boxes or snapshots in other projects`] : []),
+        ];
+        return `snapshot "${row.name}" (${id}) is still needed by ${list(users)}; delete those (or restore the boxes to another snapshot) first`;
+      });
+    }
     this.store.delete(id);
     await this.deps.engine.removeImage(row.image!);
     this.deps.bus.emit('snapshot.deleted', { snapshot: toSnapshot(row) }, project);

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -53,20 +51,33 @@ export function resolveUiFile(root: string, urlPath: string): { file: string; co
   return { file, contentType: MIME_TYPES[path.extname(file)] ?? 'application/octet-stream' };
 }
 
-/** Serves the renderer build at `/` (headless mode). */
-export function registerStaticUi(app: FastifyInstance, uiDir: string): void {
+/** Answers a request no route matched; false when it is not one for the window. */
+export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | false;
+
+/** Whether a URL path is the API's: those never get the window's files, matched or not. */
+export function isApiPath(urlPath: string): boolean {
+  return urlPath === '/v1' || urlPath.startsWith('/v1/');
+}
+
+/**
+ * The renderer build at `/` (headless mode), as the answer to GET and HEAD requests that no route
+ * matched — outside /v1, whose unmatched paths stay 404 problem documents (http/problems.ts).
+ */
+export function staticUi(uiDir: string): PageFallback {
   const root = path.resolve(uiDir);
   if (!fs.existsSync(path.join(root, 'index.html')))
     throw new Error(`--ui-dir ${root} has no index.html; build the renderer first (npm run build:renderer)`);
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.get('/*', { schema: { hide: true, params: Type.Object({ '*': Type.String() }) } }, (request, reply) => {
-    const { file, contentType: type } = resolveUiFile(root, request.params['*']);
+  return (request, reply) => {
+    const urlPath = request.url.split('?')[0]!;
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || isApiPath(urlPath)) return false;
+    const { file, contentType: type } = resolveUiFile(root, urlPath);
     const immutable = file.includes(`${path.sep}assets${path.sep}`);
     return reply
+      .code(200)
       .header('content-type', type)
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       .header('content-security-policy', UI_CSP)
       .header('x-frame-options', 'DENY')
       .send(fs.createReadStream(file));
-  });
+  };
 }

@@ -31,6 +31,21 @@ export async function getArchive(docker: Docker, containerId: string, path: stri
   return call(() => docker.getContainer(containerId).getArchive({ path }) as Promise<Readable>);
 }
 
+/**
+ * A write the box's own filesystem refuses, by the engine's message: a mount point cannot be
+ * unlinked (EBUSY), a read-only mount cannot be written. The box's state, not an engine failure.
+ */
+function filesystemRefusal(message: string): EngineError | null {
+  if (/device or resource busy/i.test(message))
+    return new EngineError(
+      'conflict',
+      'it is a mount point: the engine mounts a file there (as it does /etc/hostname, /etc/hosts and /etc/resolv.conf) or a volume is mounted there',
+    );
+  if (/marked read-only|read-only file system/i.test(message))
+    return new EngineError('conflict', 'it is on a read-only mount (a volume attached read_only)');
+  return null;
+}
+
 export async function putArchive(
   docker: Docker,
   containerId: string,
@@ -45,7 +60,7 @@ export async function putArchive(
       const message = toEngineError(err).message;
       if (/cannot overwrite (non-)?directory/i.test(message))
         throw new EngineError('invalid', message.replace(/^.*?(cannot overwrite)/i, '$1'));
-      throw err;
+      throw filesystemRefusal(message) ?? err;
     }
   })) as unknown;
   // dockerode answers with the response stream; drain it so the request completes.
@@ -61,8 +76,9 @@ const UNKNOWN_TYPEFLAG = 'Z'.charCodeAt(0);
  * effect is a recursive delete, resolved inside the container's root like every archive call, and
  * it works on stopped containers, where there is no process to run `rm`.
  */
-async function removalArchive(name: string): Promise<Buffer> {
+async function removalArchive(name: string, before?: (pack: tar.Pack) => void): Promise<Buffer> {
   const pack = tar.pack();
+  before?.(pack);
   pack.entry({ name, size: 0, type: 'file', mode: 0o600 }, '');
   pack.finalize();
   const chunks: Buffer[] = [];
@@ -86,10 +102,41 @@ export async function removePath(docker: Docker, containerId: string, target: st
     await docker.getContainer(containerId).putArchive(Readable.from(await removalArchive(name)), { path: dir });
   } catch (err) {
     const e = toEngineError(err);
-    if (!/unhandled tar header type/i.test(e.message)) throw e;
+    if (!/unhandled tar header type/i.test(e.message)) throw filesystemRefusal(e.message) ?? e;
   }
   if (await statPath(docker, containerId, target))
     throw new EngineError('failed', `the engine did not remove "${target}"`);
+}
+
+/**
+ * One archive call: a hard link `to` → `from` (the extractor first removes what was at `to`),
+ * then the removal entry for `from`. The extractor stops at the first failing entry, so its
+ * refusal of the removal entry's type means the link was made and `from` removed.
+ */
+export async function renamePath(docker: Docker, containerId: string, from: string, to: string): Promise<void> {
+  const dir = path.dirname(from);
+  if (path.dirname(to) !== dir || !path.basename(from) || !path.basename(to))
+    throw new EngineError('invalid', `cannot rename "${from}" to "${to}": not two names in one directory`);
+  const archive = await removalArchive(path.basename(from), (pack) =>
+    pack.entry({ name: path.basename(to), type: 'link', linkname: path.basename(from) }),
+  );
+  // The engine runs one archive call per container at a time; should two renames onto `to` ever
+  // overlap, the loser finds the winner's link there ("file exists") and goes again: the last wins.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await docker
+        .getContainer(containerId)
+        .putArchive(Readable.from(archive), { path: dir, noOverwriteDirNonDir: true });
+    } catch (err) {
+      const e = toEngineError(err);
+      if (/unhandled tar header type/i.test(e.message)) return;
+      if (/file exists/i.test(e.message) && attempt < 3) continue;
+      if (/cannot overwrite (non-)?directory/i.test(e.message))
+        throw new EngineError('invalid', e.message.replace(/^.*?(cannot overwrite)/i, '$1'));
+      throw filesystemRefusal(e.message) ?? e;
+    }
+    throw new EngineError('failed', `the engine did not rename "${from}" to "${to}"`);
+  }
 }
 
 export async function statPath(docker: Docker, containerId: string, path: string): Promise<PathStat | null> {
