@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { AuthService } from './auth/auth-service';
-import { RateLimiter } from './auth/rate-limiter';
+import { RateLimiter } from './http/rate-limiter';
 import { registerTokenRoutes } from './auth/routes';
 import { TokenStore } from './auth/token-store';
 import { BaseAuthoring } from './bases/authoring';

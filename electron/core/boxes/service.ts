@@ -24,7 +24,7 @@ import { assertTransition, type BoxOperation } from './box-state-machine';
 import { CrashLoopDetector } from './crash-loop';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
 import { forkRoot, resolveForkSource, type NewRoot } from './fork-source';
-import { KeyedMutex, QueueWaitError } from './keyed-mutex';
+import { KeyedMutex, QueueWaitError } from '../keyed-mutex';
 import type { RootImages } from './root-images';
 import { containerSpecOf, LABELS, newBoxRow, type InternalCreate } from './box-row';
 import { configOf, limitsOf, toBox, type BoxRow, type BoxStore } from './store';

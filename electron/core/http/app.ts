@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AuthService } from '../auth/auth-service';
-import { installAuthGuard } from '../auth/guard';
-import type { RateLimiter } from '../auth/rate-limiter';
+import { installAuthGuard } from './auth-guard';
+import type { RateLimiter } from './rate-limiter';
 import type { CoreConfig } from '../config';
 import { CORE_VERSION } from '../system/routes';
 import { staticUi } from '../ui/static-routes';

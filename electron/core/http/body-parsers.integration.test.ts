@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { tempDataDir } from '../../../test-support/core-process';
 import { AuthService } from '../auth/auth-service';
-import { RateLimiter } from '../auth/rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { TokenStore } from '../auth/token-store';
 import { resolveConfig } from '../config';
 import { openDatabase, type Db } from '../db/database';

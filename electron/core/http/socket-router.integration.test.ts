@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
 import { tempDataDir } from '../../../test-support/core-process';
 import { AuthService } from '../auth/auth-service';
-import { RateLimiter } from '../auth/rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { TokenStore } from '../auth/token-store';
 import { openDatabase, type Db } from '../db/database';
 import { loopbackPolicy } from './hardening';

@@ -1,4 +1,4 @@
-import { ProjectScopedError } from '../auth/project-scoped-error';
+import { ProjectScopedError } from '../http/project-scoped-error';
 import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
 import type { PublishRequest } from '../../../shared/schemas/publishing';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../../shared/errors';
 import type { DataMount } from '../../../shared/schemas/box';
 import type { HealthCheck } from '../../../shared/schemas/services';
-import { readTail, REASON_TAIL_LINES } from '../boxes/crash-loop';
+import { readTail, REASON_TAIL_LINES } from '../engine/log-tail';
 import type { BaseService } from '../bases/service';
 import type { BoxService } from '../boxes/service';
 import type { BoxRow, BoxStore } from '../boxes/store';

@@ -12,7 +12,7 @@ import {
   ServiceParams,
   ServiceUpdate,
 } from '../../../shared/schemas/services';
-import { requireScopeFor } from '../auth/guard';
+import { requireScopeFor } from '../http/auth-guard';
 import { problemResponses } from '../http/problem-responses';
 import type { ServiceManager } from './service';
 

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/schemas/services';
 import { DEFAULT_BASE } from '../bases/service';
 import type { BaseStore } from '../bases/store';
-import { KeyedMutex } from '../boxes/keyed-mutex';
+import { KeyedMutex } from '../keyed-mutex';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import { previewUrl } from '../publishing/published-hosts';

@@ -9,7 +9,7 @@ import {
   type VolumeAttach,
   type VolumeCreate,
 } from '../../../shared/schemas/volumes';
-import { KeyedMutex } from '../boxes/keyed-mutex';
+import { KeyedMutex } from '../keyed-mutex';
 import type { BoxRecreator } from '../boxes/recreate';
 import type { BoxService } from '../boxes/service';
 import { toBox, type BoxRow, type BoxStore } from '../boxes/store';

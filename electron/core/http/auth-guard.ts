@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Scope, Token } from '../../../shared/schemas/system';
-import { sendProblem } from '../http/problems';
+import { sendProblem } from './problems';
 import { ApiError } from '../../../shared/errors';
-import { hasScope, type AuthService } from './auth-service';
+import { hasScope, type AuthService } from '../auth/auth-service';
 import type { RateLimiter } from './rate-limiter';
 
 declare module 'fastify' {
