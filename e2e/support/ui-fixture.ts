@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
+import { boxCli, type CliRun } from '../../test-support/cli-runner';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
 
 export interface OpenOptions {
@@ -22,7 +22,7 @@ export interface UiFixture {
   /** fetch against the core with its admin token. */
   api(method: string, pathname: string, body?: unknown): Promise<Response>;
   /** Runs the `box` CLI against this core; resolves with its exit code and output. */
-  cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  cli(...args: string[]): Promise<CliRun>;
   /** Boxes to delete after the file's tests, whatever happened. */
   track(project: string, name: string): void;
 }
@@ -77,20 +77,7 @@ export function uiFixture(
       return page;
     },
     api: (method, pathname, body) => api(state.core!, method, pathname, body),
-    cli: (...args) =>
-      new Promise((resolve) => {
-        const core = state.core!;
-        const child = spawn(
-          process.execPath,
-          [path.join(ROOT, 'cli/bin/box.mjs'), '--url', core.url, '--token', core.token, ...args],
-          { cwd: ROOT },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('exit', (code) => resolve({ code, stdout, stderr }));
-      }),
+    cli: boxCli(() => state.core!),
     track: (project, name) => state.boxes.add(`${project}/boxes/${name}`),
   };
   return fixture;
