@@ -4,6 +4,7 @@ import { ApiError } from '../shared/errors';
 import type { Context, GlobalOptions, Io } from './context';
 import { UsageError } from './options';
 import { parseFormat } from './output';
+import { deleteEach } from './print';
 import { resolveConnection } from './profile';
 import { commandPath } from './usage-errors';
 
@@ -68,6 +69,22 @@ export class Cli {
         throw err;
       }
     });
+  }
+
+  /**
+   * An `rm … ID...` command: deletes each id of its last (variadic) argument in
+   * turn, stopping at the first refusal; a table format says so for each.
+   * `remove` gets the arguments before the ids too (`volume backup rm NAME ID...`).
+   */
+  removal(
+    cmd: Command,
+    remove: (ctx: Context, id: string, leading: string[]) => Promise<unknown>,
+    said: (id: string) => string,
+  ): Command {
+    const leading = cmd.registeredArguments.length - 1;
+    return this.action(cmd, (ctx, args) =>
+      deleteEach(ctx, args.slice(leading), (id) => remove(ctx, id, args.slice(0, leading)), said),
+    );
   }
 
   /** Like action, for commands that do not talk to a core (serve, completion). */

@@ -4,7 +4,7 @@ import type { Base } from '../../shared/schemas/system';
 import type { Cli } from '../actions';
 import { UsageError } from '../options';
 import { age, formatBytes } from '../output';
-import { deleteEach, print, printList } from '../print';
+import { print, printList } from '../print';
 import type { CommandModule } from '../program';
 import { transferBar, withSpinner } from '../progress';
 
@@ -24,11 +24,7 @@ interface CreateFlags {
 /** `box base add` and `box base create`: a base from an image, a snapshot or a box. */
 function registerCreate(base: Command, cli: Cli): void {
   cli.action(
-    base
-      .command('add')
-      .description('register an image already in the engine as a base')
-      .argument('<NAME>')
-      .argument('<IMAGE>'),
+    base.command('add <NAME> <IMAGE>').description('register an image already in the engine as a base'),
     async (ctx, [name, image]) => {
       const body = { name: name!, image: image! };
       const created = await withSpinner(`adding base ${name}`, () => ctx.client.createBase(body), ctx.stderr);
@@ -37,9 +33,8 @@ function registerCreate(base: Command, cli: Cli): void {
   );
   cli.action<CreateFlags>(
     base
-      .command('create')
+      .command('create <NAME>')
       .description('make a base from a snapshot, a box of the project, or an image the engine has')
-      .argument('<NAME>')
       .option('--from-snapshot <ID>', 'a snapshot id')
       .option('--from-box <BOX>', 'a box of the project (its root at this instant)')
       .option('--image <IMAGE>', 'an image already in the engine'),
@@ -61,10 +56,8 @@ function registerCreate(base: Command, cli: Cli): void {
 function registerImport(base: Command, cli: Cli): void {
   cli.action(
     base
-      .command('import')
-      .description('make a base from a root filesystem tar (FILE, or - for stdin), with a progress bar')
-      .argument('<NAME>')
-      .argument('<FILE>'),
+      .command('import <NAME> <FILE>')
+      .description('make a base from a root filesystem tar (FILE, or - for stdin), with a progress bar'),
     async (ctx, [name, file]) => {
       let size: number | undefined;
       if (file !== '-') {
@@ -93,15 +86,10 @@ export const bases: CommandModule = {
     );
     registerCreate(base, cli);
     registerImport(base, cli);
-    cli.action(
-      base.command('rm').description('delete bases (refused while a box or snapshot uses one)').argument('<NAME...>'),
-      (ctx, names) =>
-        deleteEach(
-          ctx,
-          names,
-          (n) => ctx.client.deleteBase(n),
-          (n) => `base ${n} deleted`,
-        ),
+    cli.removal(
+      base.command('rm <NAME...>').description('delete bases (refused while a box or snapshot uses one)'),
+      (ctx, name) => ctx.client.deleteBase(name),
+      (name) => `base ${name} deleted`,
     );
   },
 };

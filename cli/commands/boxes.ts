@@ -16,7 +16,7 @@ import {
   type WaitFlags,
 } from '../options';
 import { age, details, map } from '../output';
-import { deleteEach, print, printList } from '../print';
+import { print, printList } from '../print';
 import type { CommandModule } from '../program';
 import { withSpinner } from '../progress';
 import { waitForStatus } from '../wait';
@@ -145,10 +145,9 @@ function registerCreate(program: Command, cli: Cli): void {
   cli.action<CreateFlags>(configOptions(createCmd), (ctx, [name], opts) => create(ctx, createBody(name!, opts), opts));
 
   const forkCmd = program
-    .command('fork')
-    .description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)')
-    .argument('<SRC>')
-    .argument('<NEW>');
+    .command('fork <SRC> <NEW>')
+    .description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)');
+
   cli.action<CreateFlags>(configOptions(forkCmd), (ctx, [src, name], opts) =>
     create(ctx, createBody(name!, opts, src), opts),
   );
@@ -188,7 +187,7 @@ function registerList(program: Command, cli: Cli): void {
       ctx.stderr.write(`more boxes: add --all, or --cursor ${list.next_cursor}\n`);
   });
 
-  cli.action(program.command('get').description('show one box').argument('<NAME>'), async (ctx, [name]) => {
+  cli.action(program.command('get <NAME>').description('show one box'), async (ctx, [name]) => {
     printBox(ctx, await ctx.client.getBox(ctx.project, name!));
   });
 }
@@ -223,9 +222,8 @@ async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<vo
 
 function registerUpdate(program: Command, cli: Cli): void {
   const cmd = program
-    .command('update')
+    .command('update <NAME>')
     .description('change a box; --env and --tag edit the current maps (K- removes K)')
-    .argument('<NAME>')
     .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
     .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
     .option('-e, --env <K=V>', 'set an environment variable for later execs; K- removes it (repeatable)', collect)
@@ -251,21 +249,17 @@ function registerLifecycle(program: Command, cli: Cli): void {
     });
   }
 
-  cli.action(program.command('rm').description('delete boxes').argument('<NAME...>'), (ctx, names) =>
-    deleteEach(
-      ctx,
-      names,
-      (name) => withSpinner(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr),
-      (name) => `${name} deleted`,
-    ),
+  cli.removal(
+    program.command('rm <NAME...>').description('delete boxes'),
+    (ctx, name) => withSpinner(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr),
+    (name) => `${name} deleted`,
   );
 }
 
 function registerLogs(program: Command, cli: Cli): void {
   const logs = program
-    .command('logs')
+    .command('logs <NAME>')
     .description("print the box's main process output")
-    .argument('<NAME>')
     .option('--tail <N>', 'only the last N lines', wholeNumber('--tail'))
     .option('-f, --follow', 'keep streaming new output');
   cli.action<{ tail?: number; follow?: boolean }>(logs, async (ctx, [name], opts) => {

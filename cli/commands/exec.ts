@@ -121,9 +121,8 @@ function registerExec(program: Command, cli: Cli): void {
 
 function registerConsole(program: Command, cli: Cli): void {
   const cmd = program
-    .command('console')
+    .command('console <NAME>')
     .description("open an interactive login shell; exits with the shell's exit code")
-    .argument('<NAME>')
     .option('--session <ID>', 'reattach to a detached console session');
   cli.action<{ session?: string }>(cmd, (ctx, [name], opts) =>
     terminalSession(

@@ -125,11 +125,9 @@ async function download(ctx: Context, box: string, remote: string, local: string
 function registerCopy(program: Command, cli: Cli): void {
   cli.action(
     program
-      .command('cp')
+      .command('cp <SRC> <DST>')
       .description('copy files or directories between this machine and a box, streamed (a progress bar on a terminal)')
-      .usage('SRC DST   (one side NAME:/path; "-" as DST writes a file to stdout)')
-      .argument('<SRC>')
-      .argument('<DST>'),
+      .usage('SRC DST   (one side NAME:/path; "-" as DST writes a file to stdout)'),
     async (ctx, [src, dst]) => {
       const from = parseSide(src!);
       const to = parseSide(dst!);
@@ -157,15 +155,11 @@ const CHANGE_LETTERS = { added: 'A', changed: 'C', deleted: 'D' } as const;
 function registerFilesGroup(program: Command, cli: Cli): void {
   const files = program.command('files').description("a box's files: ls, cat, rm, mkdir, changes (running or stopped)");
   cli.action(
-    files
-      .command('ls')
-      .description("list a directory's entries")
-      .argument('<NAME>')
-      .argument('[PATH]', 'absolute path', '/'),
+    files.command('ls <NAME>').description("list a directory's entries").argument('[PATH]', 'absolute path', '/'),
     async (ctx, [name, p]) => printList(ctx, await ctx.client.listFiles(ctx.project, name!, p ?? '/'), fileColumns),
   );
   cli.action(
-    files.command('cat').description("write a file's bytes to stdout").argument('<NAME>').argument('<PATH>'),
+    files.command('cat <NAME> <PATH>').description("write a file's bytes to stdout"),
     async (ctx, [name, p]) => {
       const res = await ctx.client.readFile(ctx.project, name!, p!);
       await pipeline(Readable.fromWeb(res.body as never), ctx.stdout, { end: false });
@@ -173,28 +167,21 @@ function registerFilesGroup(program: Command, cli: Cli): void {
   );
   cli.action<{ recursive?: boolean }>(
     files
-      .command('rm')
+      .command('rm <NAME> <PATH>')
       .description('delete a file, a symlink or an empty directory')
-      .argument('<NAME>')
-      .argument('<PATH>')
       .option('-r, --recursive', 'delete a directory with everything in it'),
     async (ctx, [name, p], opts) => ctx.client.deleteFile(ctx.project, name!, p!, { recursive: opts.recursive }),
   );
   cli.action<{ parents?: boolean }>(
     files
-      .command('mkdir')
+      .command('mkdir <NAME> <PATH>')
       .description('create a directory')
-      .argument('<NAME>')
-      .argument('<PATH>')
       .option('-p, --parents', 'create missing parents; an existing directory is fine'),
     async (ctx, [name, p], opts) =>
       print(ctx, await ctx.client.makeDirectory(ctx.project, name!, p!, { parents: opts.parents }), () => ''),
   );
   cli.action(
-    files
-      .command('changes')
-      .description("paths added (A), changed (C) or deleted (D) against the box's base")
-      .argument('<NAME>'),
+    files.command('changes <NAME>').description("paths added (A), changed (C) or deleted (D) against the box's base"),
     async (ctx, [name]) => {
       const changes = await ctx.client.fileChanges(ctx.project, name!);
       print(ctx, changes, () => changes.items.map((c) => `${CHANGE_LETTERS[c.kind]} ${c.path}\n`).join(''));

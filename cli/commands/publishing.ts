@@ -38,9 +38,8 @@ function browserUrl(box: Box, token: string | undefined, withToken: boolean): st
 function registerPublish(program: Command, cli: Cli): void {
   cli.action<{ port?: number; domain?: string[]; auth?: 'public' | 'token' }>(
     program
-      .command('publish')
+      .command('publish <NAME>')
       .description("publish a box's web server at http://NAME--PROJECT.localhost:PROXY_PORT (prints the URL)")
-      .argument('<NAME>')
       .option('--port <N>', "the box's port to publish (default: the box's port)", wholeNumber('--port', 1))
       .option('--domain <HOST>', 'also answer to this hostname (repeatable)', collect)
       .addOption(
@@ -61,9 +60,8 @@ function registerPublish(program: Command, cli: Cli): void {
   );
   cli.action(
     program
-      .command('unpublish')
-      .description('stop publishing a box: its URL and domains stop answering at once')
-      .argument('<NAME>'),
+      .command('unpublish <NAME>')
+      .description('stop publishing a box: its URL and domains stop answering at once'),
     async (ctx, [name]) => {
       const box = await ctx.client.unpublishBox(ctx.project, name!);
       print(ctx, box, () => `box ${box.name} unpublished\n`);
@@ -74,11 +72,10 @@ function registerPublish(program: Command, cli: Cli): void {
 function registerOpen(program: Command, cli: Cli): void {
   cli.action<{ bare?: boolean; print?: boolean }>(
     program
-      .command('open')
+      .command('open <NAME>')
       .description(
         "open a published box's URL in the system browser (xdg-open, open or start); prints the URL where there is none",
       )
-      .argument('<NAME>')
       .option(
         '--bare',
         'with auth "token", open the URL without ?token= (sign in yourself) instead of passing this CLI\'s token once',

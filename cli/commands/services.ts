@@ -5,7 +5,7 @@ import type { Context } from '../context';
 import { runDeployment } from '../follow-deployment';
 import { checkWaitFlags, collect, stringMap, waitOptions, type WaitFlags } from '../options';
 import { age, details, map } from '../output';
-import { deleteEach, print, printList } from '../print';
+import { print, printList } from '../print';
 import type { CommandModule } from '../program';
 import { withSpinner } from '../progress';
 import { commandOf, createBody, specOptions, updateBody, type SpecFlags, type UpdateFlags } from '../service-spec';
@@ -118,9 +118,8 @@ function registerSpecCommands(group: Command, cli: Cli): void {
 
   const updateCmd = specOptions(
     group
-      .command('update')
+      .command('update <NAME>')
       .description('change the spec of the next deployment (--auth applies at once)')
-      .argument('<NAME>')
       .argument('[CMD...]', 'after --: the command and its arguments'),
     'update',
   )
@@ -140,24 +139,20 @@ function registerReadCommands(group: Command, cli: Cli): void {
     ),
   );
   cli.action(
-    group.command('get').description('show one service: its URL, live color, spec and health check').argument('<NAME>'),
+    group.command('get <NAME>').description('show one service: its URL, live color, spec and health check'),
     async (ctx, [name]) => {
       const s = await ctx.client.services.get(ctx.project, name!);
       print(ctx, s, () => serviceDetails(s));
     },
   );
-  cli.action(
-    group.command('rm').description('delete services with their boxes and their URL').argument('<NAME...>'),
-    (ctx, names) =>
-      deleteEach(
-        ctx,
-        names,
-        (n) => withSpinner(`deleting service ${n}`, () => ctx.client.services.delete(ctx.project, n), ctx.stderr),
-        (n) => `service ${n} deleted`,
-      ),
+  cli.removal(
+    group.command('rm <NAME...>').description('delete services with their boxes and their URL'),
+    (ctx, name) =>
+      withSpinner(`deleting service ${name}`, () => ctx.client.services.delete(ctx.project, name), ctx.stderr),
+    (name) => `service ${name} deleted`,
   );
   cli.action(
-    group.command('deployments').description("a service's deployments, newest first").argument('<NAME>'),
+    group.command('deployments <NAME>').description("a service's deployments, newest first"),
     async (ctx, [name]) =>
       printList(
         ctx,
@@ -171,11 +166,10 @@ function registerReadCommands(group: Command, cli: Cli): void {
 /** `box deploy` and `box rollback`: a new deployment of a service, health-gated. */
 function registerDeploys(program: Command, cli: Cli): void {
   const deploy = program
-    .command('deploy')
+    .command('deploy <SERVICE>')
     .description(
       "deploy a service: its next color starts beside the live one, must pass the health check, then takes the URL (-e merges over the service's environment)",
     )
-    .argument('<SERVICE>')
     .argument('[CMD...]', 'after --: a new command and its arguments')
     .option('--base <BASE>', 'deploy on this base from now on')
     .option('--command <STRING>', 'a new main process, run with sh -c')
@@ -194,9 +188,8 @@ function registerDeploys(program: Command, cli: Cli): void {
   });
 
   const rollback = program
-    .command('rollback')
-    .description('go back to the previous live deployment, health-gated like a deploy')
-    .argument('<SERVICE>');
+    .command('rollback <SERVICE>')
+    .description('go back to the previous live deployment, health-gated like a deploy');
   cli.action<WaitFlags>(deployWaitOptions(rollback), (ctx, [service], opts) =>
     runDeployment(ctx, service!, opts, 'rolling back', () => ctx.client.services.rollback(ctx.project, service!)),
   );

@@ -4,7 +4,7 @@ import type { Context } from '../context';
 import { UsageError } from '../options';
 import type { Cli } from '../actions';
 import { age, details, formatBytes } from '../output';
-import { deleteEach, print, printList } from '../print';
+import { print, printList } from '../print';
 import type { CommandModule } from '../program';
 import { withSpinner } from '../progress';
 
@@ -50,9 +50,8 @@ function registerSnapshotGroup(program: Command, cli: Cli): void {
   const group = program.command('snapshot').description("snapshots of a box's root: create, ls, get, rm");
   cli.action<{ name?: string }>(
     group
-      .command('create')
+      .command('create <BOX>')
       .description('snapshot a box (running or stopped)')
-      .argument('<BOX>')
       .option('--name <NAME>', 'the snapshot name (default: generated)'),
     async (ctx, [box], opts) => {
       const snap = await withSpinner(
@@ -64,7 +63,7 @@ function registerSnapshotGroup(program: Command, cli: Cli): void {
     },
   );
   cli.action(
-    group.command('ls').description("a box's snapshots; without BOX, every snapshot of the project").argument('[BOX]'),
+    group.command('ls [BOX]').description("a box's snapshots; without BOX, every snapshot of the project"),
     async (ctx, [box]) => {
       const list = box
         ? await ctx.client.listSnapshots(ctx.project, box)
@@ -72,27 +71,21 @@ function registerSnapshotGroup(program: Command, cli: Cli): void {
       printList(ctx, list, snapshotColumns);
     },
   );
-  cli.action(group.command('get').description('show one snapshot').argument('<ID>'), async (ctx, [id]) => {
+  cli.action(group.command('get <ID>').description('show one snapshot'), async (ctx, [id]) => {
     printSnapshot(ctx, await ctx.client.getSnapshot(ctx.project, id!));
   });
-  cli.action(
-    group.command('rm').description('delete snapshots (refused while something descends from one)').argument('<ID...>'),
-    (ctx, ids) =>
-      deleteEach(
-        ctx,
-        ids,
-        (id) => ctx.client.deleteSnapshot(ctx.project, id),
-        (id) => `snapshot ${id} deleted`,
-      ),
+  cli.removal(
+    group.command('rm <ID...>').description('delete snapshots (refused while something descends from one)'),
+    (ctx, id) => ctx.client.deleteSnapshot(ctx.project, id),
+    (id) => `snapshot ${id} deleted`,
   );
 }
 
 function registerRestore(program: Command, cli: Cli): void {
   cli.action(
     program
-      .command('restore')
+      .command('restore <BOX>')
       .description("replace a box's root by a snapshot's (a running box restarts; a stopped one stays stopped)")
-      .argument('<BOX>')
       .argument('<SNAPSHOT>', "a snapshot id, or the name of one of the box's snapshots"),
     async (ctx, [box, ref]) => {
       const id = await resolveSnapshot(ctx, box!, ref!);

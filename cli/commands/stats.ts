@@ -50,9 +50,8 @@ export const stats: CommandModule = {
   name: 'stats',
   register(program, cli) {
     const cmd = program
-      .command('stats')
+      .command('stats <NAME>')
       .description("a running box's CPU, memory, network, block I/O and process count")
-      .argument('<NAME>')
       .option('--stream', 'a new sample every second until Ctrl-C or the box stops');
     cli.action<{ stream?: boolean }>(cmd, async (ctx, [name], opts) => {
       if (!opts.stream) {

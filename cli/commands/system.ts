@@ -4,7 +4,7 @@ import { SCOPES, type Scope, type Token, type TokenCreate } from '../../shared/s
 import type { Cli } from '../actions';
 import { UsageError, collect } from '../options';
 import { age, details } from '../output';
-import { deleteEach, print, printList } from '../print';
+import { print, printList } from '../print';
 import type { CommandModule } from '../program';
 
 const tokenColumns = [
@@ -24,9 +24,8 @@ function registerTokens(program: Command, cli: Cli): void {
   );
 
   const create = token
-    .command('create')
+    .command('create <NAME>')
     .description('create an API token; its secret is shown once. With -p/--project it works in that project only')
-    .argument('<NAME>')
     .addOption(
       new Option('--scope <SCOPE>', 'read, write, exec or admin (repeatable)').choices(SCOPES).argParser(collect),
     );
@@ -53,13 +52,10 @@ function registerTokens(program: Command, cli: Cli): void {
     );
   });
 
-  cli.action(token.command('rm').description('revoke a token').argument('<ID>'), (ctx, ids) =>
-    deleteEach(
-      ctx,
-      ids,
-      (id) => ctx.client.deleteToken(id),
-      (id) => `token ${id} revoked`,
-    ),
+  cli.removal(
+    token.command('rm <ID>').description('revoke a token'),
+    (ctx, id) => ctx.client.deleteToken(id),
+    (id) => `token ${id} revoked`,
   );
 }
 

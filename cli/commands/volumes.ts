@@ -7,8 +7,8 @@ import type { Volume, VolumeBackup, VolumeCreate, VolumeSnapshot } from '../../s
 import type { Context } from '../context';
 import type { Cli } from '../actions';
 import { UsageError, waitOptions, wholeNumber, type WaitFlags } from '../options';
-import { age, details, formatBytes } from '../output';
-import { deleteEach, print, printList } from '../print';
+import { age, details, formatBytes, type Column } from '../output';
+import { print, printList } from '../print';
 import type { CommandModule } from '../program';
 import { transferBar, withSpinner } from '../progress';
 
@@ -81,9 +81,8 @@ function createBody(name: string, opts: CreateFlags): VolumeCreate {
 /** `box volume create|ls|get|rm`. */
 function registerCore(group: Command, cli: Cli): void {
   const create = group
-    .command('create')
+    .command('create <NAME>')
     .description('create a volume: empty, or a clone of a volume, a volume snapshot or a backup')
-    .argument('<NAME>')
     .option('--size-gb <N>', 'size in GiB (recorded; the local driver cannot enforce it)', wholeNumber('--size-gb', 1))
     .option('--retention <N>', 'backups kept (default 7)', wholeNumber('--retention', 1))
     .option('--from-volume <VOLUME>', 'clone this volume at this instant')
@@ -101,35 +100,26 @@ function registerCore(group: Command, cli: Cli): void {
   cli.action(group.command('ls').description("the project's volumes"), async (ctx) =>
     printList(ctx, await ctx.client.listVolumes(ctx.project), volumeColumns, `no volumes in project ${ctx.project}`),
   );
-  cli.action(group.command('get').description('show one volume').argument('<NAME>'), async (ctx, [name]) => {
+  cli.action(group.command('get <NAME>').description('show one volume'), async (ctx, [name]) => {
     const v = await ctx.client.getVolume(ctx.project, name!);
     print(ctx, v, () => volumeDetails(v));
   });
-  cli.action(
+  cli.removal(
     group
-      .command('rm')
-      .description('delete volumes with their snapshots and backups (refused while a box mounts one)')
-      .argument('<NAME...>'),
-    (ctx, names) =>
-      deleteEach(
-        ctx,
-        names,
-        (n) => ctx.client.deleteVolume(ctx.project, n),
-        (n) => `volume ${n} deleted`,
-      ),
+      .command('rm <NAME...>')
+      .description('delete volumes with their snapshots and backups (refused while a box mounts one)'),
+    (ctx, name) => ctx.client.deleteVolume(ctx.project, name),
+    (name) => `volume ${name} deleted`,
   );
 }
 
 /** `box volume attach|detach`: mounts in boxes. */
 function registerMounts(group: Command, cli: Cli): void {
   const attach = group
-    .command('attach')
+    .command('attach <NAME> <BOX> <PATH>')
     .description(
       "mount a volume in a box at PATH (the box's container is recreated, root kept: a running box restarts)",
     )
-    .argument('<NAME>')
-    .argument('<BOX>')
-    .argument('<PATH>')
     .option('--ro', 'read-only');
   cli.action<{ ro?: boolean }>(attach, async (ctx, [name, box, p], opts) => {
     const v = await withSpinner(
@@ -140,11 +130,7 @@ function registerMounts(group: Command, cli: Cli): void {
     print(ctx, v, () => `volume ${v.name} mounted in ${box} at ${p}${opts.ro ? ' (read-only)' : ''}\n`);
   });
   cli.action(
-    group
-      .command('detach')
-      .description('unmount a volume from a box (a running box restarts)')
-      .argument('<NAME>')
-      .argument('<BOX>'),
+    group.command('detach <NAME> <BOX>').description('unmount a volume from a box (a running box restarts)'),
     async (ctx, [name, box]) => {
       const v = await withSpinner(
         `detaching ${name} from ${box}`,
@@ -159,11 +145,10 @@ function registerMounts(group: Command, cli: Cli): void {
 /** `box volume restore`: a volume's data from one of its snapshots or backups. */
 function registerRestore(group: Command, cli: Cli): void {
   const restore = group
-    .command('restore')
+    .command('restore <NAME>')
     .description(
       "replace a volume's data by one of its snapshots or backups (every box that mounts it must be stopped)",
     )
-    .argument('<NAME>')
     .option('--snapshot <ID>', 'a snapshot of the volume')
     .option('--backup <ID>', 'a done backup of the volume');
   cli.action<{ snapshot?: string; backup?: string }>(restore, async (ctx, [name], opts) => {
@@ -179,13 +164,32 @@ function registerRestore(group: Command, cli: Cli): void {
   });
 }
 
+interface CopyKind<T> {
+  noun: 'snapshot' | 'backup';
+  ls: string;
+  columns: readonly Column<T>[];
+  list(ctx: Context, volume: string): Promise<{ items: T[] }>;
+  remove(ctx: Context, volume: string, id: string): Promise<unknown>;
+}
+
+/** `ls NAME` and `rm NAME ID...` of a volume's snapshots or backups. */
+function registerCopyList<T>(group: Command, cli: Cli, kind: CopyKind<T>): void {
+  cli.action(group.command('ls <NAME>').description(kind.ls), async (ctx, [name]) =>
+    printList(ctx, await kind.list(ctx, name!), kind.columns, `no ${kind.noun}s of volume ${name}`),
+  );
+  cli.removal(
+    group.command('rm <NAME> <ID...>').description(`delete ${kind.noun}s of a volume`),
+    (ctx, id, [volume]) => kind.remove(ctx, volume!, id),
+    (id) => `${kind.noun} ${id} deleted`,
+  );
+}
+
 function registerSnapshots(group: Command, cli: Cli): void {
   const snap = group.command('snapshot').description('point-in-time copies of a volume: create, ls, rm');
   cli.action(
     snap
-      .command('create')
-      .description('snapshot a volume (running boxes that write to it are paused for the copy)')
-      .argument('<NAME>'),
+      .command('create <NAME>')
+      .description('snapshot a volume (running boxes that write to it are paused for the copy)'),
     async (ctx, [name]) => {
       const s = await withSpinner(
         `snapshotting ${name}`,
@@ -195,24 +199,13 @@ function registerSnapshots(group: Command, cli: Cli): void {
       print(ctx, s, () => `snapshot ${s.id} of ${s.volume}, ${formatBytes(s.size_bytes)} (${s.method})\n`);
     },
   );
-  cli.action(snap.command('ls').description("a volume's snapshots").argument('<NAME>'), async (ctx, [name]) =>
-    printList(
-      ctx,
-      await ctx.client.listVolumeSnapshots(ctx.project, name!),
-      snapshotColumns,
-      `no snapshots of volume ${name}`,
-    ),
-  );
-  cli.action(
-    snap.command('rm').description('delete snapshots of a volume').argument('<NAME>').argument('<ID...>'),
-    (ctx, [name, ...ids]) =>
-      deleteEach(
-        ctx,
-        ids,
-        (id) => ctx.client.deleteVolumeSnapshot(ctx.project, name!, id),
-        (id) => `snapshot ${id} deleted`,
-      ),
-  );
+  registerCopyList(snap, cli, {
+    noun: 'snapshot',
+    ls: "a volume's snapshots",
+    columns: snapshotColumns,
+    list: (ctx, name) => ctx.client.listVolumeSnapshots(ctx.project, name),
+    remove: (ctx, name, id) => ctx.client.deleteVolumeSnapshot(ctx.project, name, id),
+  });
 }
 
 /** Polls a backup until it is done or failed. */
@@ -234,10 +227,7 @@ function registerBackups(group: Command, cli: Cli): void {
   const backup = group
     .command('backup')
     .description('compressed archives of a volume in the data dir: create, ls, rm (and "box volume download")');
-  const create = backup
-    .command('create')
-    .description('start a backup; with --wait, wait until it is done')
-    .argument('<NAME>');
+  const create = backup.command('create <NAME>').description('start a backup; with --wait, wait until it is done');
   cli.action<WaitFlags>(
     waitOptions(create, 'wait until the backup is done (exit 1 if it fails)', 600),
     async (ctx, [name], opts) => {
@@ -253,32 +243,17 @@ function registerBackups(group: Command, cli: Cli): void {
       return b.status === 'failed' ? 1 : 0;
     },
   );
-  cli.action(
-    backup.command('ls').description("a volume's backups, oldest first").argument('<NAME>'),
-    async (ctx, [name]) =>
-      printList(
-        ctx,
-        await ctx.client.listVolumeBackups(ctx.project, name!),
-        backupColumns,
-        `no backups of volume ${name}`,
-      ),
-  );
-  cli.action(
-    backup.command('rm').description('delete backups of a volume').argument('<NAME>').argument('<ID...>'),
-    (ctx, [name, ...ids]) =>
-      deleteEach(
-        ctx,
-        ids,
-        (id) => ctx.client.deleteVolumeBackup(ctx.project, name!, id),
-        (id) => `backup ${id} deleted`,
-      ),
-  );
+  registerCopyList(backup, cli, {
+    noun: 'backup',
+    ls: "a volume's backups, oldest first",
+    columns: backupColumns,
+    list: (ctx, name) => ctx.client.listVolumeBackups(ctx.project, name),
+    remove: (ctx, name, id) => ctx.client.deleteVolumeBackup(ctx.project, name, id),
+  });
 
   const download = group
-    .command('download')
+    .command('download <NAME> <BACKUP_ID>')
     .description("save a backup's .tar.gz (with a progress bar); its sha256 is checked")
-    .argument('<NAME>')
-    .argument('<BACKUP_ID>')
     .option('-O, --out <FILE>', 'where to write it ("-" for stdout; default NAME-ID.tar.gz)');
   cli.action<{ out?: string }>(download, async (ctx, [name, id], opts) => {
     const out = opts.out ?? `${name}-${id}.tar.gz`;
