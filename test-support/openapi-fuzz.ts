@@ -250,13 +250,12 @@ function jsonBody(schema: JsonSchema): fc.Arbitrary<{ json: unknown; kind: strin
   );
 }
 
-/** One request for `op`: path, query, headers and body each valid or hostile. */
-export function requestFor(op: Operation, pool: ParamPool, token: string): fc.Arbitrary<FuzzRequest> {
-  const pathParams = op.params.filter((p) => p.in === 'path');
-  const queryParams = op.params.filter((p) => p.in === 'query');
-  const headerParams = op.params.filter((p) => p.in === 'header');
+type BodyChoice = { body?: string; json?: unknown; contentType?: string; kind: string };
+
+/** A body for `op`: mostly from its JSON schema, else raw, odd content types, too large; one where it takes none. */
+function bodyFor(op: Operation): fc.Arbitrary<BodyChoice> {
   const jsonSchema = op.body?.content['application/json'];
-  const bodyArb: fc.Arbitrary<{ body?: string; json?: unknown; contentType?: string; kind: string }> = op.body
+  return op.body
     ? fc.oneof(
         {
           weight: 6,
@@ -305,6 +304,13 @@ export function requestFor(op: Operation, pool: ParamPool, token: string): fc.Ar
             })),
         },
       );
+}
+
+/** One request for `op`: path, query, headers and body each valid or hostile. */
+export function requestFor(op: Operation, pool: ParamPool, token: string): fc.Arbitrary<FuzzRequest> {
+  const pathParams = op.params.filter((p) => p.in === 'path');
+  const queryParams = op.params.filter((p) => p.in === 'query');
+  const headerParams = op.params.filter((p) => p.in === 'header');
   return fc
     .record({
       segments: fc.tuple(...pathParams.map((p) => pathSegment(p.name, p.schema, pool))),
@@ -326,7 +332,7 @@ export function requestFor(op: Operation, pool: ParamPool, token: string): fc.Ar
         ),
       ),
       auth: fc.constantFrom('admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'none', 'bogus'),
-      body: bodyArb,
+      body: bodyFor(op),
     })
     .map(({ segments, query, extraQuery, headerValues, auth, body }) => {
       let target = op.path;
