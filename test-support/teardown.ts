@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { api, type CoreProcess } from './core-process';
 
+type Core = Pick<CoreProcess, 'url' | 'token'>;
+
 export interface Made {
   /** Projects whose services, boxes, snapshots and volumes go. */
   projects: readonly string[];
@@ -11,7 +13,7 @@ export interface Made {
 }
 
 /** The names (or ids) of a list the API returns, every page of it. */
-async function listed(core: CoreProcess, pathname: string, key: 'name' | 'id'): Promise<string[]> {
+async function listed(core: Core, pathname: string, key: 'name' | 'id'): Promise<string[]> {
   const names: string[] = [];
   for (let cursor: string | null = null; ;) {
     const res = await api(core, 'GET', cursor ? `${pathname}?cursor=${encodeURIComponent(cursor)}` : pathname);
@@ -23,69 +25,52 @@ async function listed(core: CoreProcess, pathname: string, key: 'name' | 'id'): 
   }
 }
 
-/** DELETEs each path; says which would not go. */
-async function removeAll(core: CoreProcess, paths: string[]): Promise<string[]> {
+/** DELETEs each `${collection}/${name}`; says which would not go. */
+async function removeAll(core: Core, collection: string, names: string[]): Promise<string[]> {
   const failed: string[] = [];
-  for (const p of paths) {
-    const res = await api(core, 'DELETE', p);
+  for (const name of names) {
+    const res = await api(core, 'DELETE', `${collection}/${name}`);
     await res.arrayBuffer();
-    if (res.status !== 204 && res.status !== 404) failed.push(`DELETE ${p}: ${res.status}`);
+    if (res.status !== 204 && res.status !== 404) failed.push(`DELETE ${collection}/${name}: ${res.status}`);
   }
   return failed;
 }
 
 /**
- * After a test file: removes what it made through the API (in each project its
- * services, boxes, snapshots newest first and volumes; with `bases`, every
- * base but "default"), stops the core (its data dir goes with it) and removes
- * `paths`. Having done all it can, it fails naming whatever would not go: the
- * engine is shared, and a leftover container or image is a bug to see.
+ * Removes what tests made through the API, in an order every delete is
+ * allowed in: each project's services and boxes, then (with `bases`) every
+ * base but "default", then each project's snapshots newest first and its
+ * volumes. Fails, having done all it can, naming whatever would not go.
+ */
+export async function clearProjects(core: Core, projects: readonly string[], options: { bases?: boolean } = {}) {
+  const failed: string[] = [];
+  const each = async (collection: (p: string) => string, key: 'name' | 'id', newestFirst = false) => {
+    for (const project of projects) {
+      const names = await listed(core, collection(project), key);
+      failed.push(...(await removeAll(core, collection(project), newestFirst ? names.reverse() : names)));
+    }
+  };
+  await each((p) => `/v1/projects/${p}/services`, 'name');
+  await each((p) => `/v1/projects/${p}/boxes`, 'name');
+  if (options.bases) {
+    const bases = (await listed(core, '/v1/bases', 'name')).filter((n) => n !== 'default');
+    failed.push(...(await removeAll(core, '/v1/bases', bases)));
+  }
+  await each((p) => `/v1/projects/${p}/snapshots`, 'id', true);
+  await each((p) => `/v1/projects/${p}/volumes`, 'name');
+  if (failed.length) throw new Error(`could not remove what the tests made:\n${failed.join('\n')}`);
+}
+
+/**
+ * After a test file: clears its projects (clearProjects), stops the core (its
+ * data dir goes with it) and removes `paths`; then fails if anything would not
+ * go: the engine is shared, and a leftover container or image is a bug to see.
  */
 export async function teardown(core: CoreProcess | undefined, made: Made): Promise<void> {
-  const failed: string[] = [];
-  if (core && core.child.exitCode === null) {
-    for (const project of made.projects) {
-      const p = `/v1/projects/${project}`;
-      failed.push(
-        ...(await removeAll(
-          core,
-          (await listed(core, `${p}/services`, 'name')).map((n) => `${p}/services/${n}`),
-        )),
-      );
-      failed.push(
-        ...(await removeAll(
-          core,
-          (await listed(core, `${p}/boxes`, 'name')).map((n) => `${p}/boxes/${n}`),
-        )),
-      );
-    }
-    if (made.bases) {
-      const bases = (await listed(core, '/v1/bases', 'name')).filter((n) => n !== 'default');
-      failed.push(
-        ...(await removeAll(
-          core,
-          bases.map((n) => `/v1/bases/${n}`),
-        )),
-      );
-    }
-    for (const project of made.projects) {
-      const p = `/v1/projects/${project}`;
-      const snapshots = (await listed(core, `${p}/snapshots`, 'id')).reverse();
-      failed.push(
-        ...(await removeAll(
-          core,
-          snapshots.map((id) => `${p}/snapshots/${id}`),
-        )),
-      );
-      failed.push(
-        ...(await removeAll(
-          core,
-          (await listed(core, `${p}/volumes`, 'name')).map((n) => `${p}/volumes/${n}`),
-        )),
-      );
-    }
-  }
+  let failure: unknown;
+  if (core && core.child.exitCode === null)
+    await clearProjects(core, made.projects, { bases: made.bases }).catch((err: unknown) => (failure = err));
   await core?.stop();
   for (const p of made.paths ?? []) fs.rmSync(p, { recursive: true, force: true });
-  if (failed.length) throw new Error(`teardown left things behind:\n${failed.join('\n')}`);
+  if (failure) throw failure;
 }

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
 import { boxCli, type CliRun } from '../../test-support/cli-runner';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
+import { clearProjects, teardown } from '../../test-support/teardown';
 
 export interface OpenOptions {
   /** Sign in through the sign-in URL (default), or arrive signed out. */
@@ -23,17 +24,19 @@ export interface UiFixture {
   api(method: string, pathname: string, body?: unknown): Promise<Response>;
   /** Runs the `box` CLI against this core; resolves with its exit code and output. */
   cli(...args: string[]): Promise<CliRun>;
-  /** Boxes to delete after the file's tests, whatever happened. */
+  /** A box the test made: its project is cleared (services, boxes, snapshots, volumes) after the file's tests. */
   track(project: string, name: string): void;
+  /** Clears a project now: what clearProjects (test-support/teardown.ts) removes. */
+  clear(project: string): Promise<void>;
 }
 
-/** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and every tracked box. */
+/** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and clears every tracked project. */
 export function uiFixture(
   options: { env?: NodeJS.ProcessEnv; args?: string[]; browserArgs?: string[] } = {},
 ): UiFixture {
-  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; boxes: Set<string> } = {
+  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; projects: Set<string> } = {
     contexts: [],
-    boxes: new Set(),
+    projects: new Set(),
   };
   before(async () => {
     ensureRendererBuilt();
@@ -46,20 +49,7 @@ export function uiFixture(
   after(async () => {
     await Promise.allSettled(state.contexts.map((c) => c.close()));
     await state.browser?.close().catch(() => undefined);
-    const core = state.core;
-    if (core) {
-      const names = [...state.boxes];
-      const queue = [...names];
-      await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          for (let b = queue.shift(); b; b = queue.shift())
-            await api(core, 'DELETE', `/v1/projects/${b}`)
-              .then((r) => r.arrayBuffer())
-              .catch(() => undefined);
-        }),
-      );
-      await core.stop();
-    }
+    await teardown(state.core, { projects: [...state.projects] });
   });
   const fixture: UiFixture = {
     core: () => state.core!,
@@ -78,7 +68,8 @@ export function uiFixture(
     },
     api: (method, pathname, body) => api(state.core!, method, pathname, body),
     cli: boxCli(() => state.core!),
-    track: (project, name) => state.boxes.add(`${project}/boxes/${name}`),
+    track: (project) => void state.projects.add(project),
+    clear: (project) => clearProjects(state.core!, [project]),
   };
   return fixture;
 }
