@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettierConfig from 'eslint-config-prettier';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 // Only the engine driver speaks the engine's API; tests and benchmarks outside the core may look behind its back.
 const noDockerode = {
@@ -25,6 +25,53 @@ const noElectronImports = {
   ],
 };
 
+/**
+ * The TypeScript parser, with every import read as a value import. import-x's
+ * no-cycle skips `import type` (it has no runtime effect), but a cycle through
+ * types is still two modules that cannot be understood apart (the issue names
+ * electron/core/boxes/{box-row,fork-source,service}.ts): counting them is the
+ * point. Only `importKind`/`exportKind` change, after the parse, so the scope
+ * analysis the other rules use is the parser's own.
+ */
+const parserCountingTypeImports = {
+  meta: { name: 'typescript-eslint/parser, type imports as edges' },
+  parseForESLint(code, options) {
+    const result = tseslint.parser.parseForESLint(code, options);
+    for (const node of result.ast.body) {
+      if (!['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration'].includes(node.type)) continue;
+      if (node.importKind === 'type') node.importKind = 'value';
+      if (node.exportKind === 'type') node.exportKind = 'value';
+      for (const s of node.specifiers ?? []) {
+        if (s.importKind === 'type') s.importKind = 'value';
+        if (s.exportKind === 'type') s.exportKind = 'value';
+      }
+    }
+    return result;
+  },
+};
+
+/**
+ * Files still in an import cycle, each to come off this list when its cycle
+ * is broken (the core's pass). Everything else fails lint
+ * on a new cycle.
+ */
+const KNOWN_CYCLES = [
+  'electron/core/boxes/box-row.ts',
+  'electron/core/boxes/fork-source.ts',
+  'electron/core/boxes/service.ts',
+  'electron/core/volumes/copies.ts',
+  'electron/core/volumes/restores.ts',
+  'electron/core/volumes/sources.ts',
+];
+
+/** Where files and functions keep to a screen (STYLE.md); the core gets its own pass. */
+const SIZED = ['cli', 'shared', 'test-support', 'bench', 'scripts', 'renderer'].flatMap((dir) => [
+  `${dir}/**/*.ts`,
+  `${dir}/**/*.tsx`,
+  `${dir}/**/*.mjs`,
+  `${dir}/**/*.js`,
+]);
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'bench/results/', 'test-results/'] },
   js.configs.recommended,
@@ -39,24 +86,30 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parser: parserCountingTypeImports },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/external-module-folders': ['node_modules'],
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  { files: KNOWN_CYCLES, rules: { 'import-x/no-cycle': 'off' } },
+  {
+    files: SIZED,
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     ignores: ['electron/core/engine/**', 'test-support/**', 'bench/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noDockerode] }] },
   },
   { files: ['renderer/**/*.{ts,tsx}', 'cli/**/*.{ts,mjs}'], rules: noElectronImports },
-  // The window: functions fit on a screen, files stay under 400 lines, and no module imports itself back.
-  {
-    files: ['renderer/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-    },
-    rules: {
-      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
-      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
-      'import-x/no-cycle': 'error',
-    },
-  },
   {
     files: ['shared/**/*.ts'],
     rules: {

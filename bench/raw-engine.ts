@@ -87,13 +87,8 @@ export async function rawExec(
   return { exitCode: -1, bytes, inspects: 100 };
 }
 
-/** Runs a command on a TTY with stdin attached (as the core's sessions do) and counts what comes out until `expected` bytes arrived or the stream ended. */
-export async function rawTtyStream(
-  containerId: string,
-  command: string[],
-  expected: number,
-): Promise<{ ms: number; bytes: number }> {
-  const start = performance.now();
+/** A command on a TTY with stdin attached, as the core's sessions run it: the hijacked stream both ways. */
+export async function rawTtyExec(containerId: string, command: string[]): Promise<Duplex> {
   const exec = await docker.getContainer(containerId).exec({
     Cmd: command,
     AttachStdin: true,
@@ -102,7 +97,17 @@ export async function rawTtyStream(
     Tty: true,
     Env: ['TERM=xterm-256color'],
   });
-  const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
+  return (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
+}
+
+/** Runs a command on a TTY with stdin attached (as the core's sessions do) and counts what comes out until `expected` bytes arrived or the stream ended. */
+export async function rawTtyStream(
+  containerId: string,
+  command: string[],
+  expected: number,
+): Promise<{ ms: number; bytes: number }> {
+  const start = performance.now();
+  const stream = await rawTtyExec(containerId, command);
   let bytes = 0;
   let doneAt = 0;
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Summary } from './stats';
+import { summarize, type Summary } from './stats';
 
 export type Verdict = 'PASS' | 'MISS' | '—';
 
@@ -72,4 +72,54 @@ export function writeReport(dir: string, report: BenchReport): string {
   fs.writeFileSync(file, text);
   fs.writeFileSync(path.join(dir, 'latest.json'), text);
   return file;
+}
+
+/**
+ * Ours against the raw engine, in ms: the p50 ratio against a ceiling (null:
+ * reported only). The first note gets the p95 ratio in front.
+ */
+export function ratioResult(
+  name: string,
+  runs: { ours: number[]; raw: number[] },
+  target: number | null,
+  notes: [string, ...string[]],
+): ScenarioResult {
+  const ours = summarize(runs.ours);
+  const raw = summarize(runs.raw);
+  const ratio = ours.p50 / raw.p50;
+  const [first, ...rest] = notes;
+  return {
+    name,
+    unit: 'ms',
+    n: ours.n,
+    ours,
+    raw,
+    ratioKind: 'ours/raw p50',
+    ratio,
+    target: target === null ? '—' : `≤ ${target}`,
+    verdict: target === null ? '—' : ratio <= target ? 'PASS' : 'MISS',
+    notes: [`p95 ratio ${(ours.p95 / raw.p95).toFixed(2)}; ${first}`, ...rest],
+  };
+}
+
+/** Ours alone, in ms, against a p95 ceiling. */
+export function p95Result(name: string, ours: Summary, targetMs: number, note: string): ScenarioResult {
+  return {
+    name,
+    unit: 'ms',
+    n: ours.n,
+    ours,
+    raw: null,
+    ratioKind: '',
+    ratio: null,
+    target: `p95 ≤ ${targetMs} ms`,
+    verdict: ours.p95 <= targetMs ? 'PASS' : 'MISS',
+    notes: [note],
+  };
+}
+
+/** Table cells for a few runs of a rate: median (min–max), whole numbers. */
+export function spreadCells(ours: Summary, raw: Summary): { ours: string; raw: string } {
+  const cell = (s: Summary) => `${s.p50.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+  return { ours: cell(ours), raw: cell(raw) };
 }

@@ -6,49 +6,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UI_DIR, ensureRendererBuilt } from '../test-support/chromium';
 import { api, startCoreProcess, TEST_IMAGE } from '../test-support/core-process';
 import { docker, rawRemove, removeBenchContainers } from './raw-engine';
 import { renderTable, writeReport, type BenchReport, type ScenarioResult } from './report';
-import { consoleThroughput } from './scenarios/console-throughput';
-import type { BenchContext } from './scenarios/context';
-import { execRoundTrip } from './scenarios/exec-round-trip';
-import { fileTransfer } from './scenarios/file-transfer';
-import { lifecycle } from './scenarios/lifecycle';
-import { publishProxy } from './scenarios/publish-proxy';
-import { rssUnderFlood } from './scenarios/rss-flood';
-import { serviceDeploy } from './scenarios/service-deploy';
-import { snapshotAndFork } from './scenarios/snapshot-fork';
-import { storageOps } from './scenarios/storage';
-import { uiEcho } from './scenarios/ui-echo';
-import { uiList } from './scenarios/ui-list';
-import { UI_DIR, ensureRendererBuilt } from '../test-support/chromium';
-import { volumeCopies } from './scenarios/volume-copies';
+import { positiveIntFromEnv, type BenchContext, type BenchScenario } from './scenarios/context';
+import { SCENARIOS } from './scenarios/index';
 import { progress } from './stats';
 
 const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return n;
-}
-
-const SCENARIOS: { name: string; run: (ctx: BenchContext) => Promise<ScenarioResult | ScenarioResult[]> }[] = [
-  { name: 'create→running + delete', run: lifecycle },
-  { name: 'exec round trip', run: execRoundTrip },
-  { name: 'console throughput', run: consoleThroughput },
-  { name: 'rss under yes flood', run: rssUnderFlood },
-  { name: 'file transfer', run: fileTransfer },
-  { name: 'snapshot and fork', run: snapshotAndFork },
-  { name: 'ui list and live status', run: uiList },
-  { name: 'ui keystroke echo', run: uiEcho },
-  { name: 'publish proxy', run: publishProxy },
-  { name: 'volume snapshot and backup', run: volumeCopies },
-  { name: 'service blue/green deploy', run: serviceDeploy },
-  { name: 'store snapshot and clone', run: storageOps },
-];
 
 async function cleanup(ctx: BenchContext): Promise<void> {
   for (const name of [...ctx.boxes]) {
@@ -63,10 +29,47 @@ async function cleanup(ctx: BenchContext): Promise<void> {
   if (removed) progress(`cleanup: removed ${removed} leftover container(s) directly`);
 }
 
+/** A failed scenario: a MISS row saying why, so the report shows it beside the rest. */
+function failedRow(name: string, message: string): ScenarioResult {
+  return {
+    name,
+    unit: '',
+    n: 0,
+    ours: null,
+    raw: null,
+    ratioKind: '',
+    ratio: null,
+    target: '',
+    verdict: 'MISS',
+    notes: [`failed: ${message}`],
+  };
+}
+
+/** Runs each scenario in turn; one that fails is reported and the rest still run. */
+async function runScenarios(
+  ctx: BenchContext,
+  scenarios: readonly BenchScenario[],
+): Promise<{ scenarios: ScenarioResult[]; error?: string }> {
+  const results: ScenarioResult[] = [];
+  const errors: string[] = [];
+  for (const s of scenarios) {
+    try {
+      const result = await s.run(ctx);
+      results.push(...(Array.isArray(result) ? result : [result]));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      progress(`${s.name} FAILED: ${message}`);
+      errors.push(`${s.name}: ${message}`);
+      results.push(failedRow(s.name, message));
+    }
+  }
+  return { scenarios: results, ...(errors.length ? { error: errors.join('; ') } : {}) };
+}
+
 async function main(): Promise<number> {
   const startedAt = new Date();
-  const n = positiveInt('BENCH_N', 30);
-  const floodSeconds = positiveInt('BENCH_FLOOD_S', 30);
+  const n = positiveIntFromEnv('BENCH_N', 30);
+  const floodSeconds = positiveIntFromEnv('BENCH_FLOOD_S', 30);
   const graceSeconds = 3;
   const version = await docker.version();
   await docker.getImage(TEST_IMAGE).inspect();
@@ -88,37 +91,19 @@ async function main(): Promise<number> {
     rawIds: new Set(),
     boxes: new Set(),
   };
-  const scenarios: ScenarioResult[] = [];
-  let error: string | undefined;
+  let outcome: { scenarios: ScenarioResult[]; error?: string };
   try {
     // BENCH_ONLY=ui runs only the scenarios whose name contains that text.
     const only = process.env.BENCH_ONLY;
-    for (const s of SCENARIOS.filter((x) => !only || x.name.includes(only))) {
-      try {
-        const result = await s.run(ctx);
-        scenarios.push(...(Array.isArray(result) ? result : [result]));
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        progress(`${s.name} FAILED: ${message}`);
-        error = error ? `${error}; ${s.name}: ${message}` : `${s.name}: ${message}`;
-        scenarios.push({
-          name: s.name,
-          unit: '',
-          n: 0,
-          ours: null,
-          raw: null,
-          ratioKind: '',
-          ratio: null,
-          target: '',
-          verdict: 'MISS',
-          notes: [`failed: ${message}`],
-        });
-      }
-    }
+    outcome = await runScenarios(
+      ctx,
+      SCENARIOS.filter((x) => !only || x.name.includes(only)),
+    );
   } finally {
     progress('cleaning up');
     await cleanup(ctx);
   }
+  const { scenarios, error } = outcome;
 
   const finishedAt = new Date();
   const report: BenchReport = {

@@ -1,22 +1,22 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { ok, runBox } from '../test-support/cli-runner';
 
-const BOX_BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bin', 'box.mjs');
-const box = (...args: string[]) => execFileSync(process.execPath, [BOX_BIN, ...args], { encoding: 'utf8' });
+/** What `box ARGS` prints, once it has exited 0. */
+const box = async (...args: string[]) => ok(await runBox(args), `box ${args.join(' ')}`).stdout;
 
 describe('box completion', () => {
   let dir: string;
   let bashScript: string;
 
-  before(() => {
+  before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'box-completion-'));
     bashScript = path.join(dir, 'box.bash');
-    fs.writeFileSync(bashScript, box('completion', 'bash'));
+    fs.writeFileSync(bashScript, await box('completion', 'bash'));
   });
 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -31,8 +31,8 @@ describe('box completion', () => {
     return run.stdout.split('\n').filter(Boolean).sort();
   }
 
-  it('bash: completes top-level commands, a group’s commands, options and option values', () => {
-    const help = box('--help');
+  it('bash: completes top-level commands, a group’s commands, options and option values', async () => {
+    const help = await box('--help');
     const topLevel = [...help.matchAll(/^ {2}([a-z]+)[ [<]/gm)].map((m) => m[1]!);
     assert.deepEqual(complete('st'), topLevel.filter((c) => c.startsWith('st')).sort());
     assert.ok(complete('st').includes('stop'));
@@ -46,9 +46,9 @@ describe('box completion', () => {
     assert.deepEqual(complete('--url', 'http://x', 'get', 'web', '--cpus', ''), [], 'a value nobody can guess');
   });
 
-  it('zsh and fish scripts name every command and option', () => {
-    const zsh = box('completion', 'zsh');
-    const fish = box('completion', 'fish');
+  it('zsh and fish scripts name every command and option', async () => {
+    const zsh = await box('completion', 'zsh');
+    const fish = await box('completion', 'fish');
     assert.match(zsh, /^#compdef box\n/);
     assert.match(zsh, /'token create'/);
     assert.match(zsh, /'stop:stop a box/);

@@ -2,8 +2,11 @@ import ora, { type Ora } from 'ora';
 import { ApiError } from '../shared/errors';
 import { FINAL_DEPLOYMENT_STATUSES, type Deployment } from '../shared/schemas/services';
 import type { Context } from './context';
-import { openEventStream, type EventStream } from './event-stream';
-import { canDraw } from './progress';
+import { Deadline } from './deadline';
+import type { EventStream } from './event-stream';
+import { checkWaitFlags, type WaitFlags } from './options';
+import { render } from './output';
+import { canDraw, withSpinner } from './progress';
 
 export interface FollowOptions {
   /** Give up after this many seconds. */
@@ -12,14 +15,6 @@ export interface FollowOptions {
   onChange(deployment: Deployment): void;
   /** How often to GET the deployment when the event stream is not available. */
   pollMs?: number;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms))));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Ended for good: a final status and no step left (a live deployment still drains and removes the old color). */
@@ -38,8 +33,7 @@ export async function startAndFollow(
   start: () => Promise<Deployment>,
   options: FollowOptions,
 ): Promise<Deployment> {
-  const deadline = Date.now() + options.timeoutS * 1000;
-  const left = () => deadline - Date.now();
+  const deadline = new Deadline(options.timeoutS);
   let stream: EventStream | undefined;
   let current: Deployment | undefined;
   const seen = (d: Deployment) => {
@@ -51,10 +45,7 @@ export async function startAndFollow(
   };
   const refresh = async (id: string) => seen(await ctx.client.services.deployment(ctx.project, service, id));
   try {
-    stream = await within(
-      openEventStream(ctx.fetch, ctx.connection.url, ctx.connection.token).catch(() => undefined),
-      left(),
-    );
+    stream = await deadline.openEvents(ctx);
     const started = await start();
     seen(started);
     const id = started.id;
@@ -62,7 +53,7 @@ export async function startAndFollow(
     if (isFinal(current!)) return current!;
     if (stream) {
       for (;;) {
-        const next = await within(stream.events.next(), left());
+        const next = await deadline.within(stream.events.next());
         if (next === undefined || next.done) break;
         const event = next.value;
         if (event.type === 'reset') await refresh(id);
@@ -86,8 +77,8 @@ export async function startAndFollow(
         if (isFinal(current!)) return current!;
       }
     }
-    while (left() > 0) {
-      await sleep(Math.min(options.pollMs ?? 500, left()));
+    while (deadline.left() > 0) {
+      await deadline.sleep(options.pollMs ?? 500);
       await refresh(id);
       if (isFinal(current!)) return current!;
     }
@@ -139,4 +130,64 @@ export class StepReporter {
     else this.spinner.fail();
     this.spinner = null;
   }
+}
+
+/** What a started deployment printed: where it landed, or that it is under way. */
+function startedLine(d: Deployment, service: string): string {
+  const what = d.kind === 'rollback' ? 'rollback' : 'deployment';
+  return `${what} ${d.id} of ${service} started (${d.status}; its color is settled when it starts)\n`;
+}
+
+/** Follows with --wait: the steps on stderr, the end on stdout. Exit status 1 when it failed. */
+async function followToEnd(
+  ctx: Context,
+  service: string,
+  label: string,
+  timeoutS: number,
+  start: () => Promise<Deployment>,
+): Promise<number> {
+  const reporter = new StepReporter(label, ctx.stderr);
+  let d: Deployment;
+  try {
+    d = await startAndFollow(ctx, service, start, { timeoutS, onChange: (x) => reporter.update(x) });
+  } catch (err) {
+    reporter.end(false);
+    throw err;
+  }
+  const ok = d.status !== 'failed';
+  reporter.end(ok);
+  if (!ok) {
+    ctx.stdout.write(render(ctx.format, d, () => ''));
+    // The whole reason was on the step line above; this says where things stand and what to do.
+    const first = (d.reason ?? 'the core gave no reason').split('\n')[0]!.slice(0, 200);
+    ctx.stderr.write(
+      `deployment ${d.id} of ${service} failed: ${first}\n` +
+        `the live color (if any) still serves; the failed spec is now the service's: fix it (box service update ${service} …) and deploy again, or go back to the last live one (box rollback ${service})\n`,
+    );
+    return 1;
+  }
+  const s = await ctx.client.services.get(ctx.project, service);
+  const note = d.status === 'live' ? '' : ` (it has since been ${d.status.replace('_', ' ')})`;
+  ctx.stdout.write(render(ctx.format, d, () => `${service} is live on ${d.color} (${d.id})${note}: ${s.url}\n`));
+  return 0;
+}
+
+/**
+ * Starts a deployment (`what`: "deploying", "rolling back"); with --wait
+ * follows its steps to the end and prints where it landed. The exit status is
+ * 1 when it failed.
+ */
+export async function runDeployment(
+  ctx: Context,
+  service: string,
+  flags: WaitFlags,
+  what: string,
+  start: () => Promise<Deployment>,
+): Promise<number> {
+  checkWaitFlags(flags);
+  if (flags.wait) return followToEnd(ctx, service, `${what} ${service}`, flags.timeout ?? 300, start);
+  const d = await withSpinner(`${what} ${service}`, start, ctx.stderr);
+  ctx.stdout.write(render(ctx.format, d, () => startedLine(d, service)));
+  if (ctx.format === 'table') ctx.stderr.write(`follow it: box service deployments ${service} (or add --wait)\n`);
+  return 0;
 }

@@ -1,49 +1,52 @@
 /*
- * The `box` CLI: commander parses, each area of cli/commands/ registers its commands.
+ * The `box` CLI: commander parses; each area of cli/commands/ is a
+ * CommandModule (program.ts) listed once in COMMANDS below.
  *
- * To add a command: in cli/commands/<area>.ts export `register<Area>Commands: Area`
- * (program.ts), which calls `program.command('name')` (or a group:
- * `program.command('volume')` then `.command('ls')` on it) and hands the
- * command to `cli.action(cmd, async (ctx, args, opts) => …)`. `ctx` is the
- * Context built from the global options (client, connection, project, format,
- * stdout, stderr); return a number to set the exit status. Throw UsageError
+ * To add a command: in its area's module `register(program, cli)` calls
+ * `program.command('name')` (or makes the area's group, `program.command('volume')`,
+ * then `.command('ls')` on it) and hands the command to
+ * `cli.action(cmd, async (ctx, args, opts) => …)`. `ctx` is the Context built
+ * from the global options (client, connection, project, format, stdout,
+ * stderr); return a number to set the exit status. Throw UsageError
  * (options.ts) for a bad command line, let ApiError through for the API's
- * refusals. A new area is one file plus one line in AREAS below; completion
- * and help pick its commands up by themselves.
+ * refusals. A new area is one file in cli/commands/ plus one line below;
+ * completion and help pick its commands up by themselves.
  */
 import type { FetchLike } from '../shared/client';
-import { registerBoxCommands } from './commands/boxes';
-import { registerCompletionCommand } from './commands/completion';
-import { registerExecCommands } from './commands/exec';
-import { registerFileCommands } from './commands/files';
-import { registerPublishingCommands } from './commands/publishing';
-import { registerServeCommand } from './commands/serve';
-import { registerServiceCommands } from './commands/services';
-import { registerSnapshotCommands } from './commands/snapshots';
-import { registerStatsCommands } from './commands/stats';
-import { registerSystemCommands } from './commands/system';
-import { registerVolumeCommands } from './commands/volumes';
+import { bases } from './commands/bases';
+import { boxes } from './commands/boxes';
+import { completion } from './commands/completion';
+import { exec } from './commands/exec';
+import { files } from './commands/files';
+import { publishing } from './commands/publishing';
+import { serve } from './commands/serve';
+import { services } from './commands/services';
+import { snapshots } from './commands/snapshots';
+import { stats } from './commands/stats';
+import { system } from './commands/system';
+import { volumes } from './commands/volumes';
 import type { Io } from './context';
 import { realPlatform } from './profile';
-import { run, type Area } from './program';
+import { run, type CommandModule } from './program';
 
-export const AREAS: readonly Area[] = [
-  registerBoxCommands,
-  registerExecCommands,
-  registerStatsCommands,
-  registerFileCommands,
-  registerSystemCommands,
-  registerSnapshotCommands,
-  registerPublishingCommands,
-  registerVolumeCommands,
-  registerServiceCommands,
-  registerServeCommand,
-  registerCompletionCommand,
+export const COMMANDS: readonly CommandModule[] = [
+  boxes,
+  exec,
+  stats,
+  files,
+  bases,
+  snapshots,
+  system,
+  publishing,
+  volumes,
+  services,
+  serve,
+  completion,
 ];
 
 /** Runs one command line; returns the exit status. */
-export function main(argv: readonly string[], io: Io, areas: readonly Area[] = AREAS): Promise<number> {
-  return run(argv, io, areas);
+export function main(argv: readonly string[], io: Io, modules: readonly CommandModule[] = COMMANDS): Promise<number> {
+  return run(argv, io, modules);
 }
 
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit);

@@ -1,4 +1,6 @@
-/** Value parsers for commander options, and the usage error every one of them throws. */
+/** Value parsers for commander options, the options several commands share, and the usage error they throw. */
+import type { Command } from 'commander';
+import type { DataMount } from '../shared/schemas/box';
 
 /** A mistake in the command line: exits 2 with the message and a pointer to --help. */
 export class UsageError extends Error {
@@ -50,4 +52,41 @@ export function keyValues(
 /** keyValues without removals, as a plain string map. */
 export function stringMap(items: readonly string[] | undefined, flag: string): Record<string, string> | undefined {
   return keyValues(items, flag) as Record<string, string> | undefined;
+}
+
+/** Applies `K=V` and `K-` edits (from keyValues with allowRemove) to a copy of a map. */
+export function applyEdits(
+  current: Record<string, string>,
+  edits: Record<string, string | null>,
+): Record<string, string> {
+  const next = { ...current };
+  for (const [k, v] of Object.entries(edits)) {
+    if (v === null) delete next[k];
+    else next[k] = v;
+  }
+  return next;
+}
+
+/** `-v VOL:/path[:ro]` as a data mount. */
+export function dataMount(spec: string): DataMount {
+  const m = /^([^:]+):(\/[^:]*)(?::(ro|rw))?$/.exec(spec);
+  if (!m) throw new UsageError(`-v expects VOLUME:/path or VOLUME:/path:ro, got "${spec}"`);
+  return { name: m[1]!, path: m[2]!, read_only: m[3] === 'ro' };
+}
+
+export interface WaitFlags {
+  wait?: boolean;
+  timeout?: number;
+}
+
+/** `--wait` (what it waits for, in `help`) and `--timeout S` with its default. */
+export function waitOptions(cmd: Command, help: string, defaultS: number): Command {
+  return cmd
+    .option('--wait', help)
+    .option('--timeout <S>', `with --wait: give up after S seconds (default ${defaultS})`, wholeNumber('--timeout', 1));
+}
+
+/** --timeout means nothing without --wait: say so rather than ignore it. */
+export function checkWaitFlags(flags: WaitFlags): void {
+  if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait');
 }

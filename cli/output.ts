@@ -53,7 +53,19 @@ export function render(format: Format, data: unknown, asTable: () => string): st
   return asTable();
 }
 
-/** Relative age like kubectl's AGE column: 45s, 12m, 3h, 5d. */
+/** The one byte count of the CLI: 1536 → "1.5 KiB" (tables, transfer bars, stats). */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** The one time span of the CLI, relative like kubectl's AGE column: 45s, 12m, 3h, 5d. */
 export function age(iso: string, now = Date.now()): string {
   const s = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
   if (s < 120) return `${s}s`;

@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { ApiError } from '../shared/errors';
-import { applyEdits, tagFilter } from './commands/boxes';
+import { captureStream as capture } from '../test-support/cli-runner';
+import { tagFilter } from './commands/boxes';
 import { exitStatus } from './commands/exec';
 import type { Io } from './context';
-import { AREAS, main } from './main';
-import { UsageError, collect, keyValues, wholeNumber } from './options';
+import { COMMANDS, main } from './main';
+import { UsageError, applyEdits, collect, keyValues, wholeNumber } from './options';
 import { parseFormat, table } from './output';
-import type { Area } from './program';
-
-/** Captures what a run writes; not a terminal, so no spinners. */
-function capture(): NodeJS.WriteStream & { text(): string } {
-  const stream = new PassThrough() as unknown as NodeJS.WriteStream & { text(): string };
-  let text = '';
-  stream.on('data', (d: Buffer) => (text += d.toString()));
-  stream.text = () => text;
-  return stream;
-}
+import type { CommandModule } from './program';
 
 interface Seen {
   command: string;
@@ -28,44 +19,47 @@ interface Seen {
   url: string;
 }
 
-/** Commands registered through the same extension API as the real areas, recording what the parser hands them. */
-function probes(seen: Seen[]): Area {
-  return (program, cli) => {
-    const record =
-      (command: string) =>
-      async (ctx: { project: string; format: string; connection: { url: string } }, args: string[], opts: object) => {
-        seen.push({
-          command,
-          args,
-          opts: { ...opts },
-          project: ctx.project,
-          format: ctx.format,
-          url: ctx.connection.url,
+/** Commands registered through the same module API as the real areas, recording what the parser hands them. */
+function probes(seen: Seen[]): CommandModule {
+  return {
+    name: 'probes',
+    register: (program, cli) => {
+      const record =
+        (command: string) =>
+        async (ctx: { project: string; format: string; connection: { url: string } }, args: string[], opts: object) => {
+          seen.push({
+            command,
+            args,
+            opts: { ...opts },
+            project: ctx.project,
+            format: ctx.format,
+            url: ctx.connection.url,
+          });
+          return 3;
+        };
+      const probe = program
+        .command('probe')
+        .argument('[ARGS...]')
+        .option('-e, --env <K=V>', 'repeatable', collect)
+        .option('--cpus <N>', 'a number', wholeNumber('--cpus', 1))
+        .option('-t, --tty', 'a switch');
+      cli.action(probe, record('probe'));
+      const remote = program
+        .command('remote')
+        .argument('<NAME>')
+        .argument('[CMD...]')
+        .option('-t, --tty', 'a switch')
+        .option('--cpus <N>', 'a number', wholeNumber('--cpus', 1))
+        .passThroughOptions();
+      cli.action(remote, record('remote'), { passThroughAfter: 1 });
+      cli.action(program.command('grp').command('sub').argument('<X>'), record('grp sub'));
+      cli.action(program.command('fail'), async () => {
+        throw new ApiError('invalid_body', 'the body is wrong', {
+          errors: [{ path: '/name', message: 'must be a DNS label' }],
+          hint: 'use lower-case letters',
         });
-        return 3;
-      };
-    const probe = program
-      .command('probe')
-      .argument('[ARGS...]')
-      .option('-e, --env <K=V>', 'repeatable', collect)
-      .option('--cpus <N>', 'a number', wholeNumber('--cpus', 1))
-      .option('-t, --tty', 'a switch');
-    cli.action(probe, record('probe'));
-    const remote = program
-      .command('remote')
-      .argument('<NAME>')
-      .argument('[CMD...]')
-      .option('-t, --tty', 'a switch')
-      .option('--cpus <N>', 'a number', wholeNumber('--cpus', 1))
-      .passThroughOptions();
-    cli.action(remote, record('remote'), { passThroughAfter: 1 });
-    cli.action(program.command('grp').command('sub').argument('<X>'), record('grp sub'));
-    cli.action(program.command('fail'), async () => {
-      throw new ApiError('invalid_body', 'the body is wrong', {
-        errors: [{ path: '/name', message: 'must be a DNS label' }],
-        hint: 'use lower-case letters',
       });
-    });
+    },
   };
 }
 
@@ -79,7 +73,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
     platform: { env, platform: 'linux', homedir: '/nonexistent', readFile: () => undefined },
     fetch: (url, init) => fetch(url, init as RequestInit),
   };
-  const code = await main(argv, io, [...AREAS, probes(seen)]);
+  const code = await main(argv, io, [...COMMANDS, probes(seen)]);
   return { code, stdout: stdout.text(), stderr: stderr.text(), seen: seen[0] };
 }
 

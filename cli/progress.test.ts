@@ -3,7 +3,8 @@ import readline from 'node:readline';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, it } from 'node:test';
-import { formatBytes, transferBar, withSpinner } from './progress';
+import { formatBytes } from './output';
+import { transferBar, withSpinner } from './progress';
 
 /** A stream that records what is drawn on it; `tty` makes it claim to be a terminal. */
 function screen(tty: boolean): NodeJS.WriteStream & { text(): string } {

@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import cliProgress from 'cli-progress';
 import ora from 'ora';
+import { formatBytes } from './output';
 
 /**
  * Whether to draw on a stream: a terminal with a width. A pseudo-terminal
@@ -25,18 +26,6 @@ export async function withSpinner<T>(
   } finally {
     spinner.stop();
   }
-}
-
-/** 1536 → "1.5 KiB". */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
 }
 
 export interface TransferBarOptions {

@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { Deployment } from '../shared/schemas/services';
-import { createBody } from './commands/services';
+import { captureStream as capture } from '../test-support/cli-runner';
 import { completionTree } from './completion-scripts';
 import type { Io } from './context';
 import { StepReporter, stepLine } from './follow-deployment';
-import { AREAS, main } from './main';
+import { COMMANDS, main } from './main';
 import { buildProgram } from './program';
-
-function capture(): NodeJS.WriteStream & { text(): string } {
-  const stream = new PassThrough() as unknown as NodeJS.WriteStream & { text(): string };
-  let text = '';
-  stream.on('data', (d: Buffer) => (text += d.toString()));
-  stream.text = () => text;
-  return stream;
-}
+import { createBody } from './service-spec';
 
 function io(): Io & { stdout: ReturnType<typeof capture>; stderr: ReturnType<typeof capture> } {
   // No core listens here: a command that got past its parser fails with 1, a usage error with 2.
@@ -29,7 +21,7 @@ function io(): Io & { stdout: ReturnType<typeof capture>; stderr: ReturnType<typ
 
 async function run(...argv: string[]) {
   const i = io();
-  const code = await main(['--url', 'http://127.0.0.1:9', ...argv], i, AREAS);
+  const code = await main(['--url', 'http://127.0.0.1:9', ...argv], i, COMMANDS);
   return { code, stderr: i.stderr.text() };
 }
 
@@ -102,13 +94,29 @@ describe('box service / deploy / rollback: the command line', () => {
     }
   });
 
-  it('passes a good command line on to the core (which is not there: exit 1, not 2)', async () => {
-    const r = await run('deploy', 'web', '-e', 'VERSION=2', '--wait', '--timeout', '5');
-    assert.equal(r.code, 1, r.stderr);
+  it('passes a good command line on to the core: the event stream first, then the deployment with -e as its environment', async () => {
+    // The real fetch, watched: no core listens on port 9, so each request fails after it is recorded.
+    const i = io();
+    const asked: string[] = [];
+    i.fetch = (url, init) => {
+      asked.push(`${init?.method} ${url} ${init?.body ?? ''}`.trim());
+      return fetch(url, init as RequestInit);
+    };
+    const code = await main(
+      ['--url', 'http://127.0.0.1:9', 'deploy', 'web', '-e', 'VERSION=2', '--wait', '--timeout', '5'],
+      i,
+      COMMANDS,
+    );
+    assert.equal(code, 1, i.stderr.text());
+    assert.deepEqual(asked, [
+      'GET http://127.0.0.1:9/v1/events',
+      'POST http://127.0.0.1:9/v1/projects/default/services/web/deployments {"environment":{"VERSION":"2"}}',
+    ]);
+    assert.match(i.stderr.text(), /^cannot reach the Boxdesk core at http:\/\/127\.0\.0\.1:9 /);
   });
 
   it('is in the completion tree', () => {
-    const nodes = completionTree(buildProgram(io(), AREAS).program);
+    const nodes = completionTree(buildProgram(io(), COMMANDS).program);
     const paths = nodes.map((n) => n.path);
     for (const p of [
       'service',

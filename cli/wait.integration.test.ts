@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { BoxdeskClient, type FetchLike } from '../shared/client';
 import { ApiError } from '../shared/errors';
 import type { Box } from '../shared/schemas/box';
+import { startBoxServe } from '../test-support/cli-runner';
+import { TEST_IMAGE, type CoreProcess } from '../test-support/core-process';
+import { teardown } from '../test-support/teardown';
 import type { Context } from './context';
 import { parseEventStream } from './event-stream';
 import { resolveConnection } from './profile';
 import { waitForStatus } from './wait';
 
-const BOX_BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bin', 'box.mjs');
-const TEST_IMAGE = process.env.BOXDESK_TEST_IMAGE ?? 'boxdesk-test/busybox:1';
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit);
 
 describe('parseEventStream', () => {
@@ -36,10 +36,9 @@ describe('parseEventStream', () => {
 });
 
 describe('waitForStatus against a real core (started with `box serve`)', () => {
-  let serve: ChildProcess;
+  let serve: CoreProcess | undefined;
   let dataDir: string;
   let ctx: Context;
-  const created: string[] = [];
   const prefix = `wait-${crypto.randomBytes(3).toString('hex')}`;
 
   const contextWith = (fetch: FetchLike): Context => ({
@@ -48,33 +47,13 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
     client: new BoxdeskClient({ baseUrl: ctx.connection.url, token: ctx.connection.token, fetch }),
   });
   async function newBox(suffix: string): Promise<Box> {
-    const name = `${prefix}-${suffix}`;
-    created.push(name);
-    return ctx.client.createBox(ctx.project, { name });
+    return ctx.client.createBox(ctx.project, { name: `${prefix}-${suffix}` });
   }
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'box-wait-'));
-    serve = spawn(
-      process.execPath,
-      [BOX_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE, '--log-level', 'warn'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`box serve did not start within 30 s:\n${output}`)), 30_000);
-      const onData = (d: Buffer) => {
-        output += d.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      };
-      serve.stdout!.on('data', onData);
-      serve.stderr!.on('data', onData);
-      serve.on('exit', (code) => reject(new Error(`box serve exited ${code}:\n${output}`)));
-    });
+    serve = await startBoxServe(dataDir, ['--port', '0', '--default-base', TEST_IMAGE, '--log-level', 'warn']);
+    const { url } = serve;
     const connection = resolveConnection(
       { url },
       {
@@ -96,15 +75,7 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
     };
   });
 
-  after(async () => {
-    for (const name of created) await ctx?.client.deleteBox('default', name).catch(() => undefined);
-    if (serve && serve.exitCode === null) {
-      const exited = new Promise((resolve) => serve.on('exit', resolve));
-      serve.kill('SIGTERM');
-      await exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => teardown(serve, { projects: ['default'], paths: [dataDir] }));
 
   it('follows the event stream to the target while the change is in flight', async () => {
     const box = await newBox('events');

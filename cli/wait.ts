@@ -1,22 +1,14 @@
 import { ApiError } from '../shared/errors';
 import type { Box } from '../shared/schemas/box';
 import type { Context } from './context';
-import { openEventStream, type EventStream } from './event-stream';
+import { Deadline } from './deadline';
+import type { EventStream } from './event-stream';
 
 export interface WaitOptions {
   /** Give up after this many seconds. */
   timeoutS: number;
   /** How often to GET the box when the event stream is not available. */
   pollMs?: number;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-/** Resolves with the value, or with `undefined` once `ms` have passed. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms))));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function settled(box: Box, target: Box['status']): boolean {
@@ -36,20 +28,16 @@ function settled(box: Box, target: Box['status']): boolean {
  */
 export async function waitForStatus(ctx: Context, box: Box, target: Box['status'], options: WaitOptions): Promise<Box> {
   if (settled(box, target)) return box;
-  const deadline = Date.now() + options.timeoutS * 1000;
-  const left = () => deadline - Date.now();
+  const deadline = new Deadline(options.timeoutS);
   const { name } = box;
   let stream: EventStream | undefined;
   try {
-    stream = await within(
-      openEventStream(ctx.fetch, ctx.connection.url, ctx.connection.token).catch(() => undefined),
-      left(),
-    );
+    stream = await deadline.openEvents(ctx);
     let current = await ctx.client.getBox(ctx.project, name);
     if (settled(current, target)) return current;
     if (stream) {
       for (;;) {
-        const next = await within(stream.events.next(), left());
+        const next = await deadline.within(stream.events.next());
         if (next === undefined || next.done) break;
         const event = next.value;
         if (event.type === 'reset') current = await ctx.client.getBox(ctx.project, name);
@@ -64,8 +52,8 @@ export async function waitForStatus(ctx: Context, box: Box, target: Box['status'
       }
     }
     // No stream, or it ended: poll until the deadline.
-    while (left() > 0) {
-      await sleep(Math.min(options.pollMs ?? 1000, left()));
+    while (deadline.left() > 0) {
+      await deadline.sleep(options.pollMs ?? 1000);
       current = await ctx.client.getBox(ctx.project, name);
       if (settled(current, target)) return current;
     }

@@ -1,43 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { boxCli, ok } from '../test-support/cli-runner';
+import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { teardown } from '../test-support/teardown';
 
-const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
 const PROJECT = 'clifiles';
 const NAME = `cp-${crypto.randomBytes(3).toString('hex')}`;
-
-interface Run {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-}
-
-let core: CoreProcess;
 const work = tempDataDir('boxdesk-cli-files-');
-
-function box(args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)) env[k] = v;
-  Object.assign(env, { SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir, BOX_PROJECT: PROJECT });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOX_BIN, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr }));
-  });
-}
-
-function ok(run: Run, what: string): Run {
-  assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout.toString()}\nstderr: ${run.stderr}`);
-  return run;
-}
+let core: CoreProcess;
+const run = boxCli(() => core, { project: PROJECT, connection: 'local', cwd: work });
+const box = (args: string[]) => run(...args);
 
 /** Every file under `dir` with its bytes' sha256 and mode, as relative paths. */
 function tree(dir: string): Record<string, string> {
@@ -57,11 +32,7 @@ before(async () => {
   const res = await api(core, 'POST', `/v1/projects/${PROJECT}/boxes`, { name: NAME });
   assert.equal(res.status, 201, await res.text());
 });
-after(async () => {
-  await api(core, 'DELETE', `/v1/projects/${PROJECT}/boxes/${NAME}`);
-  await core.stop();
-  fs.rmSync(work, { recursive: true, force: true });
-});
+after(() => teardown(core, { projects: [PROJECT], paths: [work] }));
 
 test('box cp of a directory into a box and back gives the same tree, bytes and modes', async () => {
   const src = path.join(work, 'src');
@@ -71,10 +42,10 @@ test('box cp of a directory into a box and back gives the same tree, bytes and m
   fs.writeFileSync(path.join(src, 'nested', 'bin.dat'), crypto.randomBytes(3 * 1024 * 1024));
   fs.writeFileSync(path.join(src, 'nested', 'deeper', 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
   ok(await box(['cp', src, `${NAME}:/data`]), 'cp up');
-  const ls = ok(await box(['files', 'ls', NAME, '/data/nested']), 'files ls').stdout.toString();
+  const ls = ok(await box(['files', 'ls', NAME, '/data/nested']), 'files ls').stdout;
   assert.match(ls, /bin\.dat/);
   assert.match(ls, /deeper/);
-  assert.equal(ok(await box(['files', 'cat', NAME, '/data/a.txt']), 'files cat').stdout.toString(), 'hello\n');
+  assert.equal(ok(await box(['files', 'cat', NAME, '/data/a.txt']), 'files cat').stdout, 'hello\n');
 
   const back = path.join(work, 'back');
   ok(await box(['cp', `${NAME}:/data`, back]), 'cp down');
@@ -83,7 +54,7 @@ test('box cp of a directory into a box and back gives the same tree, bytes and m
   // Into an existing directory, under the source's own name, like cp.
   ok(await box(['files', 'mkdir', NAME, '/into']), 'files mkdir');
   ok(await box(['cp', src, `${NAME}:/into`]), 'cp into a directory');
-  assert.equal(ok(await box(['files', 'cat', NAME, '/into/src/a.txt']), 'cat').stdout.toString(), 'hello\n');
+  assert.equal(ok(await box(['files', 'cat', NAME, '/into/src/a.txt']), 'cat').stdout, 'hello\n');
   fs.mkdirSync(path.join(work, 'dl'));
   ok(await box(['cp', `${NAME}:/into/src/nested/bin.dat`, path.join(work, 'dl')]), 'cp a file into a local directory');
   assert.ok(
@@ -97,7 +68,7 @@ test('box files rm, mkdir -p and changes; errors exit 1 with the detail, usage e
   assert.equal(notEmpty.code, 1);
   assert.match(notEmpty.stderr, /recursive/);
   ok(await box(['files', 'rm', '-r', NAME, '/x']), 'rm -r');
-  const changes = ok(await box(['files', 'changes', NAME]), 'changes').stdout.toString();
+  const changes = ok(await box(['files', 'changes', NAME]), 'changes').stdout;
   assert.match(changes, /^A \/data$/m);
   assert.doesNotMatch(changes, /\/x/);
   const missing = await box(['files', 'cat', NAME, '/no/such/file']);

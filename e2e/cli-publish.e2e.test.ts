@@ -1,44 +1,22 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { boxCli, ok } from '../test-support/cli-runner';
+import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
 import { previewRequest, startBoxServers } from '../test-support/preview-http';
+import { teardown } from '../test-support/teardown';
 
-const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
 const PROJECT = 'clipub';
 const NAME = `pub-${crypto.randomBytes(3).toString('hex')}`;
 const work = tempDataDir('boxdesk-cli-publish-');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let core: CoreProcess;
-
-function box(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT|BROWSER)/.test(k)) env[k] = v;
-  Object.assign(env, { SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir, BOX_PROJECT: PROJECT }, extraEnv);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOX_BIN, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function ok(run: Run, what: string): Run {
-  assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
-  return run;
-}
+/** `box` as a user of the local core runs it: SERVICE_URL, the core's token file, BOX_PROJECT. */
+const boxWith = (env: NodeJS.ProcessEnv = {}) =>
+  boxCli(() => core, { project: PROJECT, connection: 'local', cwd: work, env });
+const box = (args: string[], env?: NodeJS.ProcessEnv) => boxWith(env)(...args);
 
 before(async () => {
   core = await startCoreProcess();
@@ -49,11 +27,7 @@ before(async () => {
     text: 'from the cli box',
   });
 });
-after(async () => {
-  await api(core, 'DELETE', `/v1/projects/${PROJECT}/boxes/${NAME}`);
-  await core.stop();
-  fs.rmSync(work, { recursive: true, force: true });
-});
+after(() => teardown(core, { projects: [PROJECT], paths: [work] }));
 
 test('box publish prints the URL, which serves the box; box unpublish takes it away', async () => {
   const run = ok(

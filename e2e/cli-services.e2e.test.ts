@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { boxCli, ok } from '../test-support/cli-runner';
+import { startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
 import { previewRequest } from '../test-support/preview-http';
+import { teardown } from '../test-support/teardown';
 
-const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
 const PROJECT = 'clisvc';
 const NAME = `web-${crypto.randomBytes(3).toString('hex')}`;
 const SERVE = 'mkdir -p /srv && echo v$VERSION > /srv/index.html && exec httpd -f -p 8080 -h /srv';
 const work = tempDataDir('boxdesk-cli-services-');
 /** Terminal escape sequences (colors, cursor moves), to read what a terminal would show. */
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface ApiDeployment {
   id: string;
@@ -31,26 +23,8 @@ interface ApiDeployment {
 }
 
 let core: CoreProcess;
-
-function box(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)) env[k] = v;
-  Object.assign(env, { SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir, BOX_PROJECT: PROJECT });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOX_BIN, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function ok(run: Run, what: string): Run {
-  assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
-  return run;
-}
+/** `box` as a user of the local core runs it: SERVICE_URL, the core's token file, BOX_PROJECT. */
+const box = boxCli(() => core, { project: PROJECT, connection: 'local', cwd: work });
 
 /** What the service's URL serves now, through the proxy. */
 async function page(url: URL): Promise<string> {
@@ -70,11 +44,7 @@ async function deployments(): Promise<ApiDeployment[]> {
 before(async () => {
   core = await startCoreProcess();
 });
-after(async () => {
-  await api(core, 'DELETE', `/v1/projects/${PROJECT}/services/${NAME}`).catch(() => undefined);
-  await core.stop();
-  fs.rmSync(work, { recursive: true, force: true });
-});
+after(() => teardown(core, { projects: [PROJECT], paths: [work] }));
 
 let url: URL;
 
@@ -160,34 +130,8 @@ test('box rollback --wait goes back to v1 on blue; the previous live deployment 
 });
 
 test('on a terminal, deploy --wait shows the step in a spinner and ends with a tick', async () => {
-  const cmd = [
-    process.execPath,
-    BOX_BIN,
-    '--url',
-    core.url,
-    '--token',
-    core.token,
-    '-p',
-    PROJECT,
-    'deploy',
-    NAME,
-    '-e',
-    'VERSION=3',
-    '--wait',
-  ]
-    .map((a) => `'${a}'`)
-    .join(' ');
-  const run = await new Promise<Run>((resolve, reject) => {
-    const child = spawn('script', ['-qec', `stty cols 120 rows 40; ${cmd}`, '/dev/null'], {
-      cwd: work,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
-    child.stdin.end();
-  });
+  const onTerminal = boxCli(() => core, { project: PROJECT, cwd: work, terminal: { cols: 120, rows: 40 } });
+  const run = await onTerminal('deploy', NAME, '-e', 'VERSION=3', '--wait');
   ok(run, 'deploy --wait on a terminal');
   const plain = run.stdout.replace(ANSI, '');
   // The spinner redraws one line with each step (no line per step) and leaves the last state with a tick.

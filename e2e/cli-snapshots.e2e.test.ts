@@ -1,71 +1,25 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Box } from '../shared/schemas/box';
 import type { Snapshot } from '../shared/schemas/snapshots';
-import type { Base } from '../shared/schemas/system';
-import { ROOT, TEST_IMAGE, api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { boxCli, ok, runBox } from '../test-support/cli-runner';
+import { TEST_IMAGE, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
 import { busyboxBinary, tinyRootfsTar } from '../test-support/snapshots';
+import { teardown } from '../test-support/teardown';
 
-const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
-const EMPTY_DATA_DIR = tempDataDir('boxdesk-cli-snap-empty-');
 const P = 'clisnap';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)) env[k] = v;
-  return { ...env, BOXDESK_DATA_DIR: EMPTY_DATA_DIR };
-}
-
-function spawnRun(command: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
-
+const workDir = tempDataDir('boxdesk-cli-tar-');
+const tarFile = path.join(workDir, 'rootfs.tar');
 let core: CoreProcess;
-let tarFile: string;
-const box = (...args: string[]) =>
-  spawnRun(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, '-p', P, ...args]);
-
-function ok(run: Run, what: string): Run {
-  assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
-  return run;
-}
+const box = boxCli(() => core, { project: P });
 
 before(async () => {
   core = await startCoreProcess();
-  tarFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-cli-tar-')), 'rootfs.tar');
   fs.writeFileSync(tarFile, await tinyRootfsTar(await busyboxBinary(TEST_IMAGE), 'from-cli\n'));
 });
 
-after(async () => {
-  const { items } = (await (await api(core, 'GET', `/v1/projects/${P}/boxes`)).json()) as { items: Box[] };
-  for (const b of items) await api(core, 'DELETE', `/v1/projects/${P}/boxes/${b.name}`);
-  for (const b of ((await (await api(core, 'GET', '/v1/bases')).json()) as { items: Base[] }).items)
-    if (b.name !== 'default') await api(core, 'DELETE', `/v1/bases/${b.name}`);
-  const snaps = ((await (await api(core, 'GET', `/v1/projects/${P}/snapshots`)).json()) as { items: Snapshot[] }).items;
-  for (const s of snaps.reverse()) await api(core, 'DELETE', `/v1/projects/${P}/snapshots/${s.id}`);
-  await core?.stop();
-  fs.rmSync(path.dirname(tarFile), { recursive: true, force: true });
-  fs.rmSync(EMPTY_DATA_DIR, { recursive: true, force: true });
-});
+after(() => teardown(core, { projects: [P], bases: true, paths: [workDir] }));
 
 test('box snapshot create|ls|get|rm, box restore by name, box fork from a snapshot id', async () => {
   ok(await box('create', 'src'), 'create');
@@ -112,10 +66,12 @@ test('box base create --from-snapshot|--from-box, import with a progress bar, rm
 
   // On a terminal with a width the import draws a transfer bar.
   const size = fs.statSync(tarFile).size;
-  const cmd = [process.execPath, BOX_BIN, '--url', core.url, '--token', core.token, 'base', 'import', 'tiny', tarFile]
-    .map((a) => `'${a}'`)
-    .join(' ');
-  const imported = ok(await spawnRun('script', ['-qec', `stty cols 120 rows 40; ${cmd}`, '/dev/null']), 'base import');
+  const imported = ok(
+    await runBox(['--url', core.url, '--token', core.token, 'base', 'import', 'tiny', tarFile], {
+      terminal: { cols: 120, rows: 40 },
+    }),
+    'base import',
+  );
   assert.match(imported.stdout, /importing tiny \[/, 'the bar was drawn');
   assert.match(imported.stdout, /100%/);
   assert.match(imported.stdout, new RegExp(`base tiny imported \\(${(size / 1048576).toFixed(1)} MiB\\)`));

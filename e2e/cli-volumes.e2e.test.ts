@@ -1,71 +1,26 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Box } from '../shared/schemas/box';
 import type { Volume, VolumeBackup, VolumeSnapshot } from '../shared/schemas/volumes';
-import { ROOT, api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { boxCli, ok } from '../test-support/cli-runner';
+import { startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { teardown } from '../test-support/teardown';
 
 // The `box volume …` commands and `box create -v` driven as a process against a real core.
 
-const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
-const EMPTY_DATA_DIR = tempDataDir('boxdesk-cli-vol-empty-');
 const P = 'clivol';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)) env[k] = v;
-  return { ...env, BOXDESK_DATA_DIR: EMPTY_DATA_DIR };
-}
-
-function spawnRun(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOX_BIN, '--url', core.url, '--token', core.token, '-p', P, ...args], {
-      cwd: ROOT,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
+const workDir = tempDataDir('boxdesk-cli-vol-');
 let core: CoreProcess;
-let workDir: string;
-const box = (...args: string[]) => spawnRun(args);
-
-function ok(run: Run, what: string): Run {
-  assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
-  return run;
-}
+const box = boxCli(() => core, { project: P });
 
 before(async () => {
   core = await startCoreProcess();
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-cli-vol-'));
 });
 
-after(async () => {
-  const { items } = (await (await api(core, 'GET', `/v1/projects/${P}/boxes`)).json()) as { items: Box[] };
-  for (const b of items) await api(core, 'DELETE', `/v1/projects/${P}/boxes/${b.name}`);
-  for (const v of ((await (await api(core, 'GET', `/v1/projects/${P}/volumes`)).json()) as { items: Volume[] }).items)
-    await api(core, 'DELETE', `/v1/projects/${P}/volumes/${v.name}`);
-  await core.stop();
-  fs.rmSync(workDir, { recursive: true, force: true });
-  fs.rmSync(EMPTY_DATA_DIR, { recursive: true, force: true });
-});
+after(() => teardown(core, { projects: [P], paths: [workDir] }));
 
 test('volume create/ls/get, box create -v, attach/detach, snapshot, backup, download (verified), restore, clone, rm', async () => {
   assert.match(

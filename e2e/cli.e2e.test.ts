@@ -1,79 +1,24 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Box, BoxList } from '../shared/schemas/box';
 import type { Token, TokenCreated } from '../shared/schemas/system';
-import {
-  ROOT,
-  TEST_STORAGE_DRIVER,
-  api,
-  startCoreProcess,
-  tempDataDir,
-  type CoreProcess,
-} from '../test-support/core-process';
-
-const BOX_BIN = path.join(ROOT, 'cli', 'bin', 'box.mjs');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A data dir with no token file, so only what a test passes authenticates. */
-const EMPTY_DATA_DIR = tempDataDir('boxdesk-cli-empty-');
-
-/** The CLI's environment minus anything that could point it at another core. */
-function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(SERVICE_|BOXDESK_|BOX_PROJECT)/.test(k)) env[k] = v;
-  return { ...env, BOXDESK_DATA_DIR: EMPTY_DATA_DIR, ...extra };
-}
-
-function box(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BOX_BIN, ...args], {
-      cwd: ROOT,
-      env: options.env ?? cleanEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-function ok(run: Run, what: string): Run {
-  assert.equal(run.code, 0, `${what} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
-  return run;
-}
+import { boxCli, ok, runBox, spawnBox } from '../test-support/cli-runner';
+import { TEST_STORAGE_DRIVER, startCoreProcess, type CoreProcess } from '../test-support/core-process';
+import { teardown } from '../test-support/teardown';
 
 describe('box CLI against a real core', () => {
   let core: CoreProcess;
   const name = `cli-${crypto.randomBytes(3).toString('hex')}`;
-  const created = new Set<string>();
-  const cli = (...args: string[]) => box(['--url', core.url, '--token', core.token, ...args]);
+  const cli = boxCli(() => core);
 
   before(async () => {
     core = await startCoreProcess();
   });
 
-  after(async () => {
-    for (const n of created) await api(core, 'DELETE', `/v1/projects/default/boxes/${n}`).catch(() => undefined);
-    await core?.stop();
-    fs.rmSync(EMPTY_DATA_DIR, { recursive: true, force: true });
-    if (core) fs.rmSync(core.dataDir, { recursive: true, force: true });
-  });
+  after(() => teardown(core, { projects: ['default'] }));
 
   test('create, then ls as a table and as JSON, then get', async () => {
-    created.add(name);
     const create = ok(
       await cli('create', name, '--env', 'GREETING=hello', '--tag', 'suite=cli', '--cpus', '1'),
       'create',
@@ -106,7 +51,7 @@ describe('box CLI against a real core', () => {
     assert.equal(run.code, 7, run.stderr);
     assert.equal(run.stdout, 'hi\n');
     assert.equal(run.stderr, 'oops\n');
-    const piped = await box(['--url', core.url, '--token', core.token, 'exec', '-i', name, 'tr', 'a-z', 'A-Z'], {
+    const piped = await runBox(['--url', core.url, '--token', core.token, 'exec', '-i', name, 'tr', 'a-z', 'A-Z'], {
       input: 'shout\n',
     });
     assert.deepEqual([piped.code, piped.stdout], [0, 'SHOUT\n']);
@@ -152,17 +97,13 @@ describe('box CLI against a real core', () => {
       sample.memory_bytes > 0 && sample.memory_limit_bytes >= sample.memory_bytes && sample.pids >= 1,
       JSON.stringify(sample),
     );
-    const child = spawn(
-      process.execPath,
-      [BOX_BIN, '--url', core.url, '--token', core.token, 'stats', name, '--stream', '-o', 'json'],
-      { cwd: ROOT, env: cleanEnv() },
-    );
+    const child = spawnBox(['--url', core.url, '--token', core.token, 'stats', name, '--stream', '-o', 'json']);
     const lines: string[] = [];
     let buffered = '';
     await new Promise<void>((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (code) => reject(new Error(`stats --stream ended early with ${code}`)));
-      child.stdout.on('data', (d: Buffer) => {
+      child.stdout!.on('data', (d: Buffer) => {
         buffered += d.toString();
         const parts = buffered.split('\n');
         buffered = parts.pop()!;
@@ -212,33 +153,33 @@ describe('box CLI against a real core', () => {
   });
 
   test('the URL and token come from the profile before SERVICE_URL, and --url beats both', async () => {
-    const env = cleanEnv({
+    const env = {
       SERVICE_URL: 'http://127.0.0.1:9',
       SERVICE_PROFILE: 'e2e-local',
       SERVICE_PROFILE_E2E_LOCAL_URL: core.url,
       SERVICE_PROFILE_E2E_LOCAL_TOKEN: core.token,
-    });
-    const viaProfile = ok(await box(['get', name, '-o', 'json'], { env }), 'get via profile');
+    };
+    const viaProfile = ok(await runBox(['get', name, '-o', 'json'], { env }), 'get via profile');
     assert.equal((JSON.parse(viaProfile.stdout) as Box).name, name);
 
-    const badProfile = cleanEnv({
+    const badProfile = {
       SERVICE_PROFILE_BROKEN_URL: 'http://127.0.0.1:9',
       SERVICE_PROFILE_BROKEN_TOKEN: core.token,
-    });
-    const unreachable = await box(['--profile', 'broken', 'version'], { env: badProfile });
+    };
+    const unreachable = await runBox(['--profile', 'broken', 'version'], { env: badProfile });
     assert.equal(unreachable.code, 1);
     assert.match(unreachable.stderr, /cannot reach the Boxdesk core at http:\/\/127\.0\.0\.1:9/);
     ok(
-      await box(['--profile', 'broken', '--url', core.url, 'get', name], { env: badProfile }),
+      await runBox(['--profile', 'broken', '--url', core.url, 'get', name], { env: badProfile }),
       '--url over the profile',
     );
 
     // No token given: the local core's token file in BOXDESK_DATA_DIR.
     ok(
-      await box(['get', name], { env: cleanEnv({ SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir }) }),
+      await runBox(['get', name], { env: { SERVICE_URL: core.url, BOXDESK_DATA_DIR: core.dataDir } }),
       'token from the token file',
     );
-    const noToken = await box(['get', name], { env: cleanEnv({ SERVICE_URL: core.url }) });
+    const noToken = await runBox(['get', name], { env: { SERVICE_URL: core.url } });
     assert.equal(noToken.code, 1);
     assert.match(noToken.stderr, /^hint: no token given/m);
   });
@@ -252,7 +193,7 @@ describe('box CLI against a real core', () => {
     const listed = JSON.parse(ok(await cli('token', 'ls', '-o', 'json'), 'token ls').stdout) as { items: Token[] };
     assert.ok(listed.items.some((t) => t.id === made.id && t.name === 'cli-e2e'));
 
-    const asReader = (...args: string[]) => box(['--url', core.url, '--token', made.token, ...args]);
+    const asReader = boxCli(() => ({ url: core.url, token: made.token }));
     ok(await asReader('get', name), 'read with a read token');
     const forbidden = await asReader('exec', name, '--', 'true');
     assert.equal(forbidden.code, 1);
@@ -279,11 +220,9 @@ describe('box CLI against a real core', () => {
   test('fork copies the source box’s files into a new box', async () => {
     ok(await cli('exec', name, '--', 'sh', '-c', 'echo forked-data > /root-marker'), 'write a file');
     const fork = `${name}-f`;
-    created.add(fork);
     assert.match(ok(await cli('fork', name, fork), 'fork').stdout, /status:\s+running/);
     assert.equal(ok(await cli('exec', fork, '--', 'cat', '/root-marker'), 'read in the fork').stdout, 'forked-data\n');
     ok(await cli('rm', fork), 'rm fork');
-    created.delete(fork);
   });
 
   test('exec -t runs on a terminal over the WebSocket and exits with its code', async () => {
@@ -293,7 +232,7 @@ describe('box CLI against a real core', () => {
   });
 
   test('console runs a login shell and exits with the shell’s code', async () => {
-    const run = await box(['--url', core.url, '--token', core.token, 'console', name], {
+    const run = await runBox(['--url', core.url, '--token', core.token, 'console', name], {
       input: 'echo $((6*7))\nexit 5\n',
     });
     assert.equal(run.code, 5, run.stderr);
@@ -302,7 +241,6 @@ describe('box CLI against a real core', () => {
 
   test('rm deletes the box', async () => {
     assert.match(ok(await cli('rm', name), 'rm').stdout, new RegExp(`^${name} deleted`));
-    created.delete(name);
     assert.equal((await cli('get', name)).code, 1);
   });
 });

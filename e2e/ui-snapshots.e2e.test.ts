@@ -32,14 +32,6 @@ async function exec(ui: UiFixture, project: string, box: string, script: string)
   return out.stdout;
 }
 
-/** Boxes first (forks hold their snapshot), then snapshots newest first, so every delete is allowed. */
-async function cleanUp(ui: UiFixture, project: string, boxes: string[]): Promise<void> {
-  for (const b of boxes) await ui.api('DELETE', `/v1/projects/${project}/boxes/${b}`).then((r) => r.arrayBuffer());
-  const snaps = ((await (await ui.api('GET', `/v1/projects/${project}/snapshots`)).json()) as { items: Snap[] }).items;
-  for (const s of snaps.sort((a, b) => b.created_at.localeCompare(a.created_at)))
-    await ui.api('DELETE', `/v1/projects/${project}/snapshots/${s.id}`).then((r) => r.arrayBuffer());
-}
-
 describe('snapshots and bases in the window', () => {
   const ui = uiFixture();
 
@@ -103,7 +95,7 @@ describe('snapshots and bases in the window', () => {
       );
       await view.snapshot('from-outside').waitFor();
     } finally {
-      await cleanUp(ui, project, [name]);
+      await ui.clear(project);
     }
   });
 
@@ -168,7 +160,7 @@ describe('snapshots and bases in the window', () => {
       );
     } finally {
       await ui.api('DELETE', `/v1/bases/${baseName}`).then((r) => r.arrayBuffer());
-      await cleanUp(ui, project, [copy, name]);
+      await ui.clear(project);
     }
   });
 

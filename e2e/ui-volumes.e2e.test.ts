@@ -34,14 +34,6 @@ async function getJson<T>(ui: UiFixture, pathname: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Boxes first (a mounted volume cannot go), then the project's volumes. */
-async function cleanUp(ui: UiFixture, project: string, boxes: string[]): Promise<void> {
-  for (const b of boxes) await ui.api('DELETE', `/v1/projects/${project}/boxes/${b}`).then((r) => r.arrayBuffer());
-  const volumes = (await getJson<{ items: Volume[] }>(ui, `/v1/projects/${project}/volumes`)).items;
-  for (const v of volumes)
-    await ui.api('DELETE', `/v1/projects/${project}/volumes/${v.name}`).then((r) => r.arrayBuffer());
-}
-
 describe('data volumes in the window', () => {
   const ui = uiFixture();
 
@@ -179,7 +171,7 @@ describe('data volumes in the window', () => {
         'the volume is still there',
       );
     } finally {
-      await cleanUp(ui, project, [box]);
+      await ui.clear(project);
     }
   });
 
@@ -229,7 +221,7 @@ describe('data volumes in the window', () => {
       assert.deepEqual(detached.data_mounts ?? [], []);
       assert.equal((await exec(ui, project, box, 'grep -c " /mnt/shared " /proc/mounts')).stdout.trim(), '0');
     } finally {
-      await cleanUp(ui, project, [box]);
+      await ui.clear(project);
     }
   });
 });

@@ -41,6 +41,37 @@ export function tempDataDir(prefix = 'boxdesk-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * Collects a starting core's output (stdout and stderr) until it says where it
+ * listens; fails if it exits first or says nothing within 30 s.
+ */
+export async function waitForListening(
+  child: ChildProcess,
+  what: string,
+): Promise<{ url: string; output(): string; exited: Promise<number | null> }> {
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 30 s:\n${output}`)), 30_000);
+    const onData = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return { url, output: () => output, exited };
+}
+
 /** Starts the real headless core (`electron/core/serve.ts`) as a child process on a free port. */
 export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreProcess> {
   const ownDir = options.dataDir === undefined;
@@ -71,25 +102,7 @@ export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreP
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`core did not start within 30 s:\n${output}`)), 30_000);
-    const onData = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`core exited with ${code} before listening:\n${output}`));
-    });
-  });
+  const { url, output, exited } = await waitForListening(child, 'core');
   const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
   return {
     url,
@@ -97,7 +110,7 @@ export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreP
     token,
     dataDir,
     child,
-    output: () => output,
+    output,
     /** SIGTERM and wait for exit; a data dir this helper made is removed (pass dataDir to keep it). */
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -229,3 +229,21 @@ export function valueAt(value: unknown, path: (string | number)[]): unknown {
     v = v && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string | number, unknown>)[key] : undefined;
   return v;
 }
+
+/**
+ * `json` with the fields named in `values` set to one of those values: those it has, and those
+ * its schema knows (so a restricted caller's valid bodies reach what collides with the other project).
+ */
+export function withBodyValues(
+  json: unknown,
+  values: Record<string, unknown[]>,
+  schema: JsonSchema,
+): fc.Arbitrary<unknown> {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return fc.constant(json);
+  const known = new Set([...Object.keys(json), ...Object.keys(schema.properties ?? {})]);
+  const keys = Object.keys(values).filter((k) => known.has(k) && values[k]!.length > 0);
+  if (keys.length === 0) return fc.constant(json);
+  return fc
+    .tuple(...keys.map((k) => fc.constantFrom(...values[k]!)))
+    .map((picked) => ({ ...(json as object), ...Object.fromEntries(keys.map((k, i) => [k, picked[i]])) }));
+}

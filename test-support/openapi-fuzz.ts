@@ -7,6 +7,7 @@ import {
   validValue,
   valueAt,
   valuePaths,
+  withBodyValues,
   withValueAt,
   wrongTypeValue,
   type JsonSchema,
@@ -264,30 +265,15 @@ function jsonBody(schema: JsonSchema): fc.Arbitrary<{ json: unknown; kind: strin
   );
 }
 
-/**
- * `json` with the fields named in `values` set to one of those values: those it has, and those
- * its schema knows (so a restricted caller's valid bodies reach what collides with the other project).
- */
-function withBodyValues(json: unknown, values: Record<string, unknown[]>, schema: JsonSchema): fc.Arbitrary<unknown> {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return fc.constant(json);
-  const known = new Set([...Object.keys(json), ...Object.keys(schema.properties ?? {})]);
-  const keys = Object.keys(values).filter((k) => known.has(k) && values[k]!.length > 0);
-  if (keys.length === 0) return fc.constant(json);
-  return fc
-    .tuple(...keys.map((k) => fc.constantFrom(...values[k]!)))
-    .map((picked) => ({ ...(json as object), ...Object.fromEntries(keys.map((k, i) => [k, picked[i]])) }));
-}
+type BodyChoice = { body?: string; json?: unknown; contentType?: string; kind: string };
 
 /** Paths below a /v1 operation's own that no route serves: with the window served too they stay 404 problems. */
 const UNROUTED_SUFFIXES = ['/__fuzz_nothing', '/x/y/z', '/' + 'd'.repeat(101)];
 
-/** One request for `op`: path, query, headers and body each valid or hostile, from one of the callers. */
-export function requestFor(op: Operation, callers: FuzzCallers): fc.Arbitrary<FuzzRequest> {
-  const pathParams = op.params.filter((p) => p.in === 'path');
-  const queryParams = op.params.filter((p) => p.in === 'query');
-  const headerParams = op.params.filter((p) => p.in === 'header');
+/** A body for `op`: mostly from its JSON schema, else raw, odd content types, too large; one where it takes none. */
+function bodyFor(op: Operation): fc.Arbitrary<BodyChoice> {
   const jsonSchema = op.body?.content['application/json'];
-  const bodyArb: fc.Arbitrary<{ body?: string; json?: unknown; contentType?: string; kind: string }> = op.body
+  return op.body
     ? fc.oneof(
         {
           weight: 6,
@@ -351,93 +337,104 @@ export function requestFor(op: Operation, callers: FuzzCallers): fc.Arbitrary<Fu
             })),
         },
       );
-  type Auth = 'admin' | 'none' | 'bogus' | 'restricted';
-  // One arbitrary per caller, each built once: a caller is picked per request by weight.
-  const forCaller = (auth: Auth): fc.Arbitrary<FuzzRequest> => {
-    const restricted = auth === 'restricted' ? callers.restricted : undefined;
-    const pool = restricted?.pool ?? callers.admin.pool;
-    // The restricted caller sends valid bodies (breaking them is the admin's part), with the colliding values.
-    const body: typeof bodyArb =
-      restricted && jsonSchema
-        ? validValue(jsonSchema)
-            .chain((json) => withBodyValues(json, restricted.bodyValues, jsonSchema))
-            .map((json) => ({ json, body: JSON.stringify(json), contentType: 'application/json', kind: 'valid' }))
-        : restricted
-          ? fc.constant({ kind: 'no body' })
-          : bodyArb;
-    return fc
-      .record({
-        // The restricted caller probes what it may see, so its path values are its own (hostile ones are the admin's).
-        segments: fc.tuple(
-          ...pathParams.map((p) =>
-            restricted && pool[p.name]?.length
-              ? fc.constantFrom(...pool[p.name]!).map((v) => ({ value: encodeURIComponent(v), hostile: false }))
-              : pathSegment(p.name, p.schema, pool),
+}
+
+type Auth = 'admin' | 'none' | 'bogus' | 'restricted';
+
+/** The body a caller sends: the restricted caller sends valid bodies with the colliding values (breaking them is the admin's part). */
+function bodyForCaller(op: Operation, restricted: FuzzCallers['restricted'] | undefined): fc.Arbitrary<BodyChoice> {
+  const jsonSchema = op.body?.content['application/json'];
+  if (!restricted) return bodyFor(op);
+  if (!jsonSchema) return fc.constant({ kind: 'no body' });
+  return validValue(jsonSchema)
+    .chain((json) => withBodyValues(json, restricted.bodyValues, jsonSchema))
+    .map((json) => ({ json, body: JSON.stringify(json), contentType: 'application/json', kind: 'valid' }));
+}
+
+/** One request for `op` from one caller: path, query, headers and body each valid or hostile. */
+function requestForCaller(op: Operation, callers: FuzzCallers, auth: Auth): fc.Arbitrary<FuzzRequest> {
+  const pathParams = op.params.filter((p) => p.in === 'path');
+  const queryParams = op.params.filter((p) => p.in === 'query');
+  const headerParams = op.params.filter((p) => p.in === 'header');
+  const restricted = auth === 'restricted' ? callers.restricted : undefined;
+  const pool = restricted?.pool ?? callers.admin.pool;
+  const body = bodyForCaller(op, restricted);
+  return fc
+    .record({
+      // The restricted caller probes what it may see, so its path values are its own (hostile ones are the admin's).
+      segments: fc.tuple(
+        ...pathParams.map((p) =>
+          restricted && pool[p.name]?.length
+            ? fc.constantFrom(...pool[p.name]!).map((v) => ({ value: encodeURIComponent(v), hostile: false }))
+            : pathSegment(p.name, p.schema, pool),
+        ),
+      ),
+      query: fc.tuple(...queryParams.map((p) => queryValue(p.schema))),
+      extraQuery: fc.option(fc.constantFrom('x=1', 'a[b]=c', '__proto__=1', 'limit=1&limit=2', '=', '&&', '%'), {
+        freq: 4,
+      }),
+      headerValues: fc.tuple(
+        ...headerParams.map((p) =>
+          fc.option(
+            fc
+              .oneof(
+                validValue(p.schema).map(String),
+                hostileString.filter((s) => s.length < 1000),
+              )
+              .map(sendableHeader),
+            { freq: 2 },
           ),
         ),
-        query: fc.tuple(...queryParams.map((p) => queryValue(p.schema))),
-        extraQuery: fc.option(fc.constantFrom('x=1', 'a[b]=c', '__proto__=1', 'limit=1&limit=2', '=', '&&', '%'), {
-          freq: 4,
-        }),
-        headerValues: fc.tuple(
-          ...headerParams.map((p) =>
-            fc.option(
-              fc
-                .oneof(
-                  validValue(p.schema).map(String),
-                  hostileString.filter((s) => s.length < 1000),
-                )
-                .map(sendableHeader),
-              { freq: 2 },
-            ),
-          ),
-        ),
-        unrouted: op.path.startsWith('/v1/')
-          ? fc.oneof(
-              { weight: 11, arbitrary: fc.constant(null) },
-              { weight: 1, arbitrary: fc.constantFrom(...UNROUTED_SUFFIXES) },
-            )
-          : fc.constant(null),
-        body,
-      })
-      .map(({ segments, query, extraQuery, headerValues, unrouted, body }) => {
-        let target = op.path;
-        pathParams.forEach((p, i) => (target = target.replace(`{${p.name}}`, segments[i]!.value)));
-        if (unrouted) target += unrouted;
-        const qs = queryParams.flatMap((p, i) => (query[i] === null ? [] : [`${p.name}=${query[i]}`]));
-        if (extraQuery) qs.push(extraQuery);
-        if (qs.length) target += `?${qs.join('&')}`;
-        const headers: Record<string, string> = {};
-        if (auth === 'admin') headers.authorization = `Bearer ${callers.admin.token}`;
-        if (restricted) headers.authorization = `Bearer ${restricted.token}`;
-        if (auth === 'bogus') headers.authorization = 'Bearer not-a-token';
-        headerParams.forEach((p, i) => {
-          if (headerValues[i] !== null) headers[p.name] = headerValues[i]!;
-        });
-        if (body.contentType !== undefined) headers['content-type'] = body.contentType;
-        const hostilePath = segments.some((s) => s.hostile);
-        const kinds = [
-          body.kind,
-          hostilePath ? 'hostile path' : '',
-          unrouted ? 'no such route' : '',
-          auth !== 'admin' ? `auth ${auth}` : '',
-        ].filter(Boolean);
-        return {
-          op: op.id,
-          method: op.method,
-          target,
-          headers,
-          body: body.body,
-          json: body.json,
-          ...(restricted ? { hidden: restricted.hidden } : {}),
-          kind: kinds.join(', '),
-        };
+      ),
+      unrouted: op.path.startsWith('/v1/')
+        ? fc.oneof(
+            { weight: 11, arbitrary: fc.constant(null) },
+            { weight: 1, arbitrary: fc.constantFrom(...UNROUTED_SUFFIXES) },
+          )
+        : fc.constant(null),
+      body,
+    })
+    .map(({ segments, query, extraQuery, headerValues, unrouted, body }) => {
+      let target = op.path;
+      pathParams.forEach((p, i) => (target = target.replace(`{${p.name}}`, segments[i]!.value)));
+      if (unrouted) target += unrouted;
+      const qs = queryParams.flatMap((p, i) => (query[i] === null ? [] : [`${p.name}=${query[i]}`]));
+      if (extraQuery) qs.push(extraQuery);
+      if (qs.length) target += `?${qs.join('&')}`;
+      const headers: Record<string, string> = {};
+      if (auth === 'admin') headers.authorization = `Bearer ${callers.admin.token}`;
+      if (restricted) headers.authorization = `Bearer ${restricted.token}`;
+      if (auth === 'bogus') headers.authorization = 'Bearer not-a-token';
+      headerParams.forEach((p, i) => {
+        if (headerValues[i] !== null) headers[p.name] = headerValues[i]!;
       });
-  };
+      if (body.contentType !== undefined) headers['content-type'] = body.contentType;
+      const hostilePath = segments.some((s) => s.hostile);
+      const kinds = [
+        body.kind,
+        hostilePath ? 'hostile path' : '',
+        unrouted ? 'no such route' : '',
+        auth !== 'admin' ? `auth ${auth}` : '',
+      ].filter(Boolean);
+      return {
+        op: op.id,
+        method: op.method,
+        target,
+        headers,
+        body: body.body,
+        json: body.json,
+        ...(restricted ? { hidden: restricted.hidden } : {}),
+        kind: kinds.join(', '),
+      };
+    });
+}
+
+/** One request for `op`, from one of the callers picked by weight (each caller's arbitrary built once). */
+export function requestFor(op: Operation, callers: FuzzCallers): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(
-    { weight: 7, arbitrary: forCaller('admin') },
-    { weight: 1, arbitrary: forCaller('none') },
-    { weight: 1, arbitrary: forCaller('bogus') },
-    ...(callers.restricted ? [{ weight: 2, arbitrary: forCaller('restricted') }] : []),
+    { weight: 7, arbitrary: requestForCaller(op, callers, 'admin') },
+    { weight: 1, arbitrary: requestForCaller(op, callers, 'none') },
+    { weight: 1, arbitrary: requestForCaller(op, callers, 'bogus') },
+    ...(callers.restricted ? [{ weight: 2, arbitrary: requestForCaller(op, callers, 'restricted') }] : []),
   );
 }

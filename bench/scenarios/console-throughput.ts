@@ -1,8 +1,8 @@
-import type { ScenarioResult } from '../report';
+import { spreadCells, type ScenarioResult } from '../report';
 import { containerOfBox, rawTtyStream } from '../raw-engine';
 import { alternate, progress, summarize } from '../stats';
 import { coreTtyStream } from '../ws-session';
-import { createBox, execInBox, type BenchContext } from './context';
+import { createBox, execInBox, type BenchContext, type BenchScenario } from './context';
 
 const TARGET = 0.8;
 const RUNS = 3;
@@ -13,7 +13,7 @@ const COMMAND = ['cat', '/tmp/big'];
 const mibPerSecond = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
 
 /** `cat` of a 50 MiB file on a TTY: the exec WebSocket (tty=1) against a raw hijacked TTY exec in the same container. */
-export async function consoleThroughput(ctx: BenchContext): Promise<ScenarioResult> {
+async function run(ctx: BenchContext): Promise<ScenarioResult> {
   await createBox(ctx, BOX);
   // No newlines in the file, so the TTY's output processing adds nothing and the byte count is exact.
   const made = await execInBox(
@@ -71,9 +71,8 @@ export async function consoleThroughput(ctx: BenchContext): Promise<ScenarioResu
       `time from WebSocket connect / exec create to the last of ${SIZE} bytes; cells are median (min–max) of ${RUNS}`,
       ...notes,
     ],
-    cells: {
-      ours: `${o.p50.toFixed(0)} (${o.min.toFixed(0)}–${o.max.toFixed(0)})`,
-      raw: `${r.p50.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})`,
-    },
+    cells: spreadCells(o, r),
   };
 }
+
+export const consoleThroughput: BenchScenario = { name: 'console throughput', run };

@@ -1,7 +1,7 @@
-import type { ScenarioResult } from '../report';
+import { ratioResult, type ScenarioResult } from '../report';
 import { rawCreateAndStart, rawExec } from '../raw-engine';
-import { alternate, progress, summarize, timed } from '../stats';
-import { createBox, execInBox, type BenchContext } from './context';
+import { alternate, percentile, progress, timed } from '../stats';
+import { createBox, execInBox, type BenchContext, type BenchScenario } from './context';
 
 const TARGET = 1.15;
 const WARMUP = 3;
@@ -13,7 +13,7 @@ const COMMANDS: { label: string; command: string[]; stdout: string }[] = [
 ];
 
 /** POST /exec on a box against exec create + start + inspect on a raw container of the same spec. */
-export async function execRoundTrip(ctx: BenchContext): Promise<ScenarioResult[]> {
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   await createBox(ctx, BOX);
   const rawId = await rawCreateAndStart(ctx.image, `boxdesk-bench-raw-exec-${Date.now().toString(36)}`);
   ctx.rawIds.add(rawId);
@@ -36,25 +36,16 @@ export async function execRoundTrip(ctx: BenchContext): Promise<ScenarioResult[]
     await alternate(WARMUP, ours, raw);
     reinspected = 0;
     const runs = await alternate(ctx.n, ours, raw);
-    const o = summarize(runs.ours);
-    const r = summarize(runs.raw);
-    const ratio = o.p50 / r.p50;
-    results.push({
-      name: `${label} round trip`,
-      unit: 'ms',
-      n: ctx.n,
-      ours: o,
-      raw: r,
-      ratioKind: 'ours/raw p50',
-      ratio,
-      target: `≤ ${TARGET}`,
-      verdict: ratio <= TARGET ? 'PASS' : 'MISS',
-      notes: [
-        `p95 ratio ${(o.p95 / r.p95).toFixed(2)}; p50 difference ${(o.p50 - r.p50).toFixed(1)} ms`,
+    const p50Difference = percentile(runs.ours, 50) - percentile(runs.raw, 50);
+    results.push(
+      ratioResult(`${label} round trip`, runs, TARGET, [
+        `p50 difference ${p50Difference.toFixed(1)} ms`,
         // The core sleeps 5 ms before inspecting again (ExecService.exitCode); the raw client asks again at once.
         `the engine still reported the exec running after end of output in ${reinspected}/${ctx.n} raw runs`,
-      ],
-    });
+      ]),
+    );
   }
   return results;
 }
+
+export const execRoundTrip: BenchScenario = { name: 'exec round trip', run };

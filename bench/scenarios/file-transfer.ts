@@ -5,10 +5,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ScenarioResult } from '../report';
+import { spreadCells, type ScenarioResult } from '../report';
 import { containerOfBox } from '../raw-engine';
 import { alternate, progress, summarize } from '../stats';
-import { createBox, type BenchContext } from './context';
+import { createBox, rssMiB, type BenchContext, type BenchScenario } from './context';
 
 const TARGET_RATIO = 0.9;
 const TARGET_RSS_MIB = 64;
@@ -18,11 +18,6 @@ const BOX = 'xfer';
 const DOCKER = process.env.DOCKER_CLI ?? '/usr/bin/docker';
 
 const mibPerSecond = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
-
-function rssMiB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]) / 1024;
-}
 
 function dockerCp(from: string, to: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -85,8 +80,76 @@ async function coreDownload(ctx: BenchContext, boxPath: string, local: string): 
   });
 }
 
+/** A file of SIZE random-ish bytes; returns its sha256. */
+function writeSource(file: string): string {
+  const block = crypto.randomBytes(4 * 1024 * 1024);
+  const fd = fs.openSync(file, 'w');
+  for (let i = 0; i < SIZE / block.length; i++)
+    fs.writeSync(
+      fd,
+      block.map((b) => b ^ i),
+    );
+  fs.closeSync(fd);
+  return sha256(file);
+}
+
+const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+type Runs = { ours: number[]; raw: number[] };
+
+/** Uploads then downloads through the core and with docker cp, alternating: MiB/s of each run. */
+async function transfers(ctx: BenchContext, containerId: string, dir: string, source: string) {
+  const time = async (fn: () => Promise<void>) => {
+    const t0 = performance.now();
+    await fn();
+    return mibPerSecond(SIZE, performance.now() - t0);
+  };
+  const last = { ours: 0, raw: 0 };
+  const report = (what: string) => (i: number) =>
+    progress(`  ${what} ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`);
+  const upOurs = () => time(() => coreUpload(ctx, source, '/tmp/core.bin'));
+  const upRaw = () => time(() => dockerCp(source, `${containerId}:/tmp/raw.bin`));
+  progress(`file transfer: 1 warm-up + ${RUNS} uploads each, alternating core and docker cp`);
+  await alternate(1, upOurs, upRaw);
+  const up: Runs = await alternate(
+    RUNS,
+    async () => (last.ours = await upOurs()),
+    async () => (last.raw = await upRaw()),
+    report('upload'),
+  );
+  progress(`file transfer: ${RUNS} downloads each, alternating`);
+  const down: Runs = await alternate(
+    RUNS,
+    async () => (last.ours = await time(() => coreDownload(ctx, '/tmp/core.bin', path.join(dir, 'core.out')))),
+    async () => (last.raw = await time(() => dockerCp(`${containerId}:/tmp/raw.bin`, path.join(dir, 'raw.out')))),
+    report('download'),
+  );
+  return { up, down };
+}
+
+function rateResult(name: string, runs: Runs): ScenarioResult {
+  const o = summarize(runs.ours);
+  const r = summarize(runs.raw);
+  const ratio = o.p50 / r.p50;
+  return {
+    name,
+    unit: 'MiB/s',
+    n: RUNS,
+    ours: o,
+    raw: r,
+    ratioKind: 'ours/docker cp median',
+    ratio,
+    target: `≥ ${TARGET_RATIO}`,
+    verdict: ratio >= TARGET_RATIO ? 'PASS' : 'MISS',
+    notes: [
+      `${SIZE / 1024 / 1024} MiB random file, local disk to box and back; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`,
+    ],
+    cells: spreadCells(o, r),
+  };
+}
+
 /** Upload and download of a 200 MiB file through the files API against `docker cp` in the same run, with the core's RSS sampled throughout. */
-export async function fileTransfer(ctx: BenchContext): Promise<ScenarioResult[]> {
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   await createBox(ctx, BOX);
   const containerId = await containerOfBox(ctx.project, BOX);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-bench-files-'));
@@ -94,89 +157,17 @@ export async function fileTransfer(ctx: BenchContext): Promise<ScenarioResult[]>
   const pid = ctx.core.child.pid!;
   try {
     progress(`file transfer: writing a ${SIZE / 1024 / 1024} MiB random file`);
-    const block = crypto.randomBytes(4 * 1024 * 1024);
-    const fd = fs.openSync(source, 'w');
-    for (let i = 0; i < SIZE / block.length; i++)
-      fs.writeSync(
-        fd,
-        block.map((b) => b ^ i),
-      );
-    fs.closeSync(fd);
-    const digest = crypto.createHash('sha256').update(fs.readFileSync(source)).digest('hex');
-
+    const digest = writeSource(source);
     const baseline = rssMiB(pid);
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
-    const time = async (fn: () => Promise<void>) => {
-      const t0 = performance.now();
-      await fn();
-      return mibPerSecond(SIZE, performance.now() - t0);
-    };
-    const last = { ours: 0, raw: 0 };
-    let up: { ours: number[]; raw: number[] };
-    let down: { ours: number[]; raw: number[] };
-    try {
-      progress(`file transfer: 1 warm-up + ${RUNS} uploads each, alternating core and docker cp`);
-      await alternate(
-        1,
-        () => time(() => coreUpload(ctx, source, '/tmp/core.bin')),
-        () => time(() => dockerCp(source, `${containerId}:/tmp/raw.bin`)),
-      );
-      up = await alternate(
-        RUNS,
-        async () => (last.ours = await time(() => coreUpload(ctx, source, '/tmp/core.bin'))),
-        async () => (last.raw = await time(() => dockerCp(source, `${containerId}:/tmp/raw.bin`))),
-        (i) =>
-          progress(
-            `  upload ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`,
-          ),
-      );
-      progress(`file transfer: ${RUNS} downloads each, alternating`);
-      down = await alternate(
-        RUNS,
-        async () => (last.ours = await time(() => coreDownload(ctx, '/tmp/core.bin', path.join(dir, 'core.out')))),
-        async () => (last.raw = await time(() => dockerCp(`${containerId}:/tmp/raw.bin`, path.join(dir, 'raw.out')))),
-        (i) =>
-          progress(
-            `  download ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`,
-          ),
-      );
-    } finally {
-      clearInterval(sampler);
-    }
-    const got = crypto
-      .createHash('sha256')
-      .update(fs.readFileSync(path.join(dir, 'core.out')))
-      .digest('hex');
-    if (got !== digest) throw new Error('the downloaded file differs from the uploaded one');
-
-    const result = (name: string, runs: { ours: number[]; raw: number[] }): ScenarioResult => {
-      const o = summarize(runs.ours);
-      const r = summarize(runs.raw);
-      const ratio = o.p50 / r.p50;
-      return {
-        name,
-        unit: 'MiB/s',
-        n: RUNS,
-        ours: o,
-        raw: r,
-        ratioKind: 'ours/docker cp median',
-        ratio,
-        target: `≥ ${TARGET_RATIO}`,
-        verdict: ratio >= TARGET_RATIO ? 'PASS' : 'MISS',
-        notes: [
-          `${SIZE / 1024 / 1024} MiB random file, local disk to box and back; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`,
-        ],
-        cells: {
-          ours: `${o.p50.toFixed(0)} (${o.min.toFixed(0)}–${o.max.toFixed(0)})`,
-          raw: `${r.p50.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})`,
-        },
-      };
-    };
+    const { up, down } = await transfers(ctx, containerId, dir, source).finally(() => clearInterval(sampler));
+    if (sha256(path.join(dir, 'core.out')) !== digest)
+      throw new Error('the downloaded file differs from the uploaded one');
     const growth = peak - baseline;
     return [
-      result('file upload 200 MiB', up),
-      result('file download 200 MiB', down),
+      rateResult('file upload 200 MiB', up),
+      rateResult('file download 200 MiB', down),
       {
         name: 'core rss during file transfers',
         unit: 'MiB',
@@ -196,3 +187,5 @@ export async function fileTransfer(ctx: BenchContext): Promise<ScenarioResult[]>
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export const fileTransfer: BenchScenario = { name: 'file transfer', run };

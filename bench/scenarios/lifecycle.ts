@@ -1,7 +1,7 @@
-import type { ScenarioResult } from '../report';
+import { ratioResult, type ScenarioResult } from '../report';
 import { containerOfBox, docker, rawCreateAndStart, rawRemove } from '../raw-engine';
-import { alternate, progress, summarize, timed } from '../stats';
-import { createBox, deleteBox, type BenchContext } from './context';
+import { alternate, progress, timed } from '../stats';
+import { createBox, deleteBox, type BenchContext, type BenchScenario } from './context';
 
 const CREATE_TARGET = 1.2;
 const WARMUP = 2;
@@ -39,7 +39,7 @@ function rawName(i: number | string): string {
 }
 
 /** create→running and delete, each alternating core and raw engine calls. */
-export async function lifecycle(ctx: BenchContext): Promise<ScenarioResult[]> {
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   progress(`create/delete: warming up (${WARMUP} each)`);
   for (let i = 0; i < WARMUP; i++) {
     await createBox(ctx, `warm${i}`);
@@ -81,34 +81,13 @@ export async function lifecycle(ctx: BenchContext): Promise<ScenarioResult[]> {
     (i) => (i + 1) % 10 === 0 && progress(`  deleted ${i + 1}/${ctx.n}`),
   );
 
-  const c = { ours: summarize(created.ours), raw: summarize(created.raw) };
-  const d = { ours: summarize(deleted.ours), raw: summarize(deleted.raw) };
-  const createRatio = c.ours.p50 / c.raw.p50;
   return [
-    {
-      name: 'create→running',
-      unit: 'ms',
-      n: ctx.n,
-      ...c,
-      ratioKind: 'ours/raw p50',
-      ratio: createRatio,
-      target: `≤ ${CREATE_TARGET}`,
-      verdict: createRatio <= CREATE_TARGET ? 'PASS' : 'MISS',
-      notes: [
-        `p95 ratio ${(c.ours.p95 / c.raw.p95).toFixed(2)}; raw = createContainer (same body) + start`,
-        ...configNotes,
-      ],
-    },
-    {
-      name: 'delete',
-      unit: 'ms',
-      n: ctx.n,
-      ...d,
-      ratioKind: 'ours/raw p50',
-      ratio: d.ours.p50 / d.raw.p50,
-      target: '—',
-      verdict: '—',
-      notes: [`p95 ratio ${(d.ours.p95 / d.raw.p95).toFixed(2)}; raw = remove({force, v})`],
-    },
+    ratioResult('create→running', created, CREATE_TARGET, [
+      'raw = createContainer (same body) + start',
+      ...configNotes,
+    ]),
+    ratioResult('delete', deleted, null, ['raw = remove({force, v})']),
   ];
 }
+
+export const lifecycle: BenchScenario = { name: 'create→running + delete', run };

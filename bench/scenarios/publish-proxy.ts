@@ -3,7 +3,7 @@ import type { ScenarioResult } from '../report';
 import { containerOfBox, docker } from '../raw-engine';
 import { alternate, percentile, progress, summarize } from '../stats';
 import { api } from '../../test-support/core-process';
-import { createBox, execInBox, type BenchContext } from './context';
+import { createBox, execInBox, expectJson, type BenchContext, type BenchScenario } from './context';
 
 const BOX = 'pubweb';
 const BIG = 100 * 1024 * 1024;
@@ -73,11 +73,8 @@ async function download(ep: Endpoint): Promise<number> {
   return bytes / 1024 / 1024 / ((performance.now() - start) / 1000);
 }
 
-/**
- * A busybox httpd in a box, published (auth public), against the same server
- * reached directly at the container's address, in the same run.
- */
-export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]> {
+/** A busybox httpd in the box, published (auth public): the endpoint through the proxy and the one straight to the container. */
+async function publishedServer(ctx: BenchContext): Promise<{ proxy: Endpoint; direct: Endpoint; note: string }> {
   await createBox(ctx, BOX);
   const made = await execInBox(
     ctx,
@@ -94,18 +91,26 @@ export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]>
     port: 8080,
     auth: 'public',
   });
-  const box = (await res.json()) as { url: string };
-  if (res.status !== 200) throw new Error(`publish: HTTP ${res.status} ${JSON.stringify(box)}`);
-  const url = new URL(box.url);
+  const url = new URL((await expectJson<{ url: string }>(res, 200, 'publish')).url);
   const info = await docker.getContainer(await containerOfBox(ctx.project, BOX)).inspect();
   const address = Object.values(info.NetworkSettings.Networks)
     .map((n) => n.IPAddress)
     .find(Boolean)!;
   // Clients keep connections alive on both sides; busybox httpd itself closes after each answer.
   const agent = () => new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const proxy: Endpoint = { host: '127.0.0.1', port: Number(url.port), hostHeader: url.host, agent: agent() };
-  const direct: Endpoint = { host: address, port: 8080, hostHeader: `${address}:8080`, agent: agent() };
+  return {
+    proxy: { host: '127.0.0.1', port: Number(url.port), hostHeader: url.host, agent: agent() },
+    direct: { host: address, port: 8080, hostHeader: `${address}:8080`, agent: agent() },
+    note: `proxy: 127.0.0.1:${url.port} with Host ${url.host}; direct: ${address}:8080`,
+  };
+}
 
+/**
+ * A busybox httpd in a box, published (auth public), against the same server
+ * reached directly at the container's address, in the same run.
+ */
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
+  const { proxy, direct, note } = await publishedServer(ctx);
   progress(
     `publish proxy: warm-up, then ${ROUNDS} rounds of ${LATENCY_N} sequential GETs, ${LOAD_S} s at concurrency ${CONCURRENCY}, and a ${BIG / 1024 / 1024} MiB download, alternating`,
   );
@@ -131,7 +136,12 @@ export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]>
   );
   proxy.agent.destroy();
   direct.agent.destroy();
+  return results(rps, lat, mbs, note);
+}
 
+type Runs = { ours: number[]; raw: number[] };
+
+function results(rps: Runs, lat: Runs, mbs: Runs, note: string): ScenarioResult[] {
   const r = { ours: summarize(rps.ours), raw: summarize(rps.raw) };
   const l = { ours: summarize(lat.ours), raw: summarize(lat.raw) };
   const m = { ours: summarize(mbs.ours), raw: summarize(mbs.raw) };
@@ -139,7 +149,6 @@ export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]>
   const rpsRatio = r.ours.p50 / r.raw.p50;
   const latDelta = l.ours.p50 - l.raw.p50;
   const mbRatio = m.ours.p50 / m.raw.p50;
-  const note = `proxy: 127.0.0.1:${url.port} with Host ${url.host}; direct: ${address}:8080`;
   return [
     {
       name: 'publish: requests/s (c=8)',
@@ -186,3 +195,5 @@ export async function publishProxy(ctx: BenchContext): Promise<ScenarioResult[]>
     },
   ];
 }
+
+export const publishProxy: BenchScenario = { name: 'publish proxy', run };

@@ -4,7 +4,7 @@ import { api } from '../../test-support/core-process';
 import { versionServer } from '../../test-support/services';
 import type { ScenarioResult } from '../report';
 import { progress, summarize } from '../stats';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchScenario } from './context';
 
 const SERVICE = 'benchsvc';
 const HEALTH = { path: '/', interval_s: 0.2, timeout_s: 1, healthy_threshold: 2, start_timeout_s: 60 };
@@ -69,7 +69,7 @@ async function settled(ctx: BenchContext, id: string): Promise<Deployment> {
  * health gate's own interval × threshold, and requests/s through the service
  * URL while each deploy runs against the steady state before it.
  */
-export async function serviceDeploy(ctx: BenchContext): Promise<ScenarioResult[]> {
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const n = Math.min(ctx.n, 8);
   const created = await call<Service>(ctx, 'POST', '', {
     name: SERVICE,
@@ -147,3 +147,5 @@ export async function serviceDeploy(ctx: BenchContext): Promise<ScenarioResult[]
     await api(ctx.core, 'DELETE', `/v1/projects/${ctx.project}/services/${SERVICE}`).catch(() => undefined);
   }
 }
+
+export const serviceDeploy: BenchScenario = { name: 'service blue/green deploy', run };

@@ -6,13 +6,13 @@ import { tempDataDir } from '../../test-support/core-process';
 import { MiB, inContainer, openStorage, removeStoreLeftovers } from '../../test-support/storage';
 import type { ScenarioResult } from '../report';
 import { alternate, progress, summarize, type Summary } from '../stats';
-import type { BenchContext } from './context';
+import type { BenchContext, BenchScenario } from './context';
 
 const TARGET = 1.2;
 const GiB = 1024 * MiB;
 
 /** The raw store operations (no boxes yet): the figures the second pass compares box fork and snapshot with. */
-export async function storageOps(ctx: BenchContext): Promise<ScenarioResult[]> {
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const driver = (process.env.BENCH_STORAGE_DRIVER ?? 'loop-btrfs') as StorageDriverName;
   const n = Math.min(ctx.n, Number(process.env.BENCH_STORAGE_N ?? 10));
   const dataDir = tempDataDir('boxdesk-bench-store-');
@@ -108,3 +108,5 @@ async function tenSnapshots(storage: Storage, source: string, driver: StorageDri
     cells: { ours: `${gib.toFixed(3)} GiB`, raw: '' },
   };
 }
+
+export const storageOps: BenchScenario = { name: 'store snapshot and clone', run };

@@ -1,9 +1,8 @@
-import type { Duplex } from 'node:stream';
 import { launchChromium } from '../../test-support/chromium';
-import { containerOfBox, docker } from '../raw-engine';
+import { containerOfBox, rawTtyExec } from '../raw-engine';
 import type { ScenarioResult } from '../report';
 import { progress, summarize } from '../stats';
-import { createBox, type BenchContext } from './context';
+import { createBox, type BenchContext, type BenchScenario } from './context';
 
 const BOX = 'echo';
 const KEYS = 'abcdefghijklmnop';
@@ -72,15 +71,7 @@ async function throughWindow(ctx: BenchContext, n: number): Promise<{ painted: n
 
 async function throughEngine(ctx: BenchContext, n: number): Promise<number[]> {
   const id = await containerOfBox(ctx.project, BOX);
-  const exec = await docker.getContainer(id).exec({
-    Cmd: ['sh', '-l'],
-    AttachStdin: true,
-    AttachStdout: true,
-    AttachStderr: true,
-    Tty: true,
-    Env: ['TERM=xterm-256color'],
-  });
-  const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
+  const stream = await rawTtyExec(id, ['sh', '-l']);
   let seen = '';
   let waiter: (() => void) | null = null;
   stream.on('data', (c: Buffer) => {
@@ -119,7 +110,7 @@ async function throughEngine(ctx: BenchContext, n: number): Promise<number[]> {
  * at most 2 ms more than the same key's echo on a raw engine TTY exec), and until it is painted
  * (reported beside it: xterm draws on the next animation frame, which no raw path has).
  */
-export async function uiEcho(ctx: BenchContext): Promise<ScenarioResult[]> {
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   await createBox(ctx, BOX);
   const n = Math.min(ctx.n, 30);
   progress(`ui: keystroke echo, ${n} keys through the window, then ${n} on a raw TTY exec`);
@@ -153,3 +144,5 @@ export async function uiEcho(ctx: BenchContext): Promise<ScenarioResult[]> {
     },
   ];
 }
+
+export const uiEcho: BenchScenario = { name: 'ui keystroke echo', run };

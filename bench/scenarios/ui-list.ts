@@ -2,9 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test-support/chromium';
 import { api } from '../../test-support/core-process';
 import { widenBoxList } from '../../test-support/many-boxes';
-import type { ScenarioResult } from '../report';
+import { p95Result, type ScenarioResult } from '../report';
 import { progress, summarize } from '../stats';
-import { createBox, type BenchContext } from './context';
+import { createBox, type BenchContext, type BenchScenario } from './context';
 
 const ROWS = 1000;
 const PAINT_TARGET_MS = 300;
@@ -125,7 +125,7 @@ async function statusTimes(browser: Browser, ctx: BenchContext, cycles: number):
 }
 
 /** The window's two budgets: a 1,000-box list painted fast, and a status change seen fast. */
-export async function uiList(ctx: BenchContext): Promise<ScenarioResult[]> {
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   await createBox(ctx, BOX);
   const browser = await launchChromium();
   try {
@@ -137,36 +137,22 @@ export async function uiList(ctx: BenchContext): Promise<ScenarioResult[]> {
     const listed = await api(ctx.core, 'GET', `/v1/projects/${ctx.project}/boxes`);
     await listed.arrayBuffer();
     return [
-      {
-        name: `ui: data → ${ROWS} rows painted`,
-        unit: 'ms',
-        n: paint.n,
-        ours: paint,
-        raw: null,
-        ratioKind: '',
-        ratio: null,
-        target: `p95 ≤ ${PAINT_TARGET_MS} ms`,
-        verdict: paint.p95 <= PAINT_TARGET_MS ? 'PASS' : 'MISS',
-        notes: [
-          'Chromium headless, no GPU; one real box widened to 1,000 in the list answer (see test-support/many-boxes.ts); renderer marks boxdesk:boxes-data → boxdesk:boxes-painted (next frame)',
-        ],
-      },
-      {
-        name: 'ui: event → status visible',
-        unit: 'ms',
-        n: status.n,
-        ours: status,
-        raw: null,
-        ratioKind: '',
-        ratio: null,
-        target: `p95 ≤ ${STATUS_TARGET_MS} ms`,
-        verdict: status.p95 <= STATUS_TARGET_MS ? 'PASS' : 'MISS',
-        notes: [
-          "from the event's time (core clock) to the frame after the row's badge changed (same machine clock); stopped and running only",
-        ],
-      },
+      p95Result(
+        `ui: data → ${ROWS} rows painted`,
+        paint,
+        PAINT_TARGET_MS,
+        'Chromium headless, no GPU; one real box widened to 1,000 in the list answer (see test-support/many-boxes.ts); renderer marks boxdesk:boxes-data → boxdesk:boxes-painted (next frame)',
+      ),
+      p95Result(
+        'ui: event → status visible',
+        status,
+        STATUS_TARGET_MS,
+        "from the event's time (core clock) to the frame after the row's badge changed (same machine clock); stopped and running only",
+      ),
     ];
   } finally {
     await browser.close();
   }
 }
+
+export const uiList: BenchScenario = { name: 'ui list and live status', run };

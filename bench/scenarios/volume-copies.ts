@@ -6,42 +6,21 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, constants as zlib } from 'node:zlib';
 import { api } from '../../test-support/core-process';
-import type { ScenarioResult } from '../report';
+import { ratioResult, type ScenarioResult } from '../report';
 import { BENCH_LABEL, docker } from '../raw-engine';
-import { alternate, progress, summarize, timed, type Summary } from '../stats';
-import { deleteBox, execInBox, type BenchContext } from './context';
+import { alternate, progress, timed } from '../stats';
+import {
+  deleteBox,
+  execInBox,
+  expectJson,
+  positiveIntFromEnv,
+  sleep,
+  type BenchContext,
+  type BenchScenario,
+} from './context';
 
 const TARGET = 1.2;
 const SIZES_MB = [10, 200];
-
-function count(): number {
-  const n = Number(process.env.BENCH_VOLUME_N ?? 3);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`BENCH_VOLUME_N must be a positive whole number, got "${process.env.BENCH_VOLUME_N}"`);
-  return n;
-}
-
-async function expect(res: Response, status: number, what: string): Promise<unknown> {
-  const text = await res.text();
-  if (res.status !== status) throw new Error(`${what}: expected HTTP ${status}, got ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-function row(name: string, n: number, ours: Summary, raw: Summary, note: string): ScenarioResult {
-  const ratio = ours.p50 / raw.p50;
-  return {
-    name,
-    unit: 'ms',
-    n,
-    ours,
-    raw,
-    ratioKind: 'ours/raw p50',
-    ratio,
-    target: `≤ ${TARGET}`,
-    verdict: ratio <= TARGET ? 'PASS' : 'MISS',
-    notes: [`p95 ratio ${(ours.p95 / raw.p95).toFixed(2)}; ${note}`],
-  };
-}
 
 /** A helper container on the raw engine with these volume mounts, removed afterwards. */
 async function rawHelper<T>(
@@ -94,87 +73,84 @@ async function rawBackup(image: string, source: string, file: string): Promise<v
   });
 }
 
+/** A volume of `mb` MB filled through a box (deleted after, so neither side has to pause anything); its engine name. */
+async function filledVolume(ctx: BenchContext, name: string, mb: number): Promise<string> {
+  const P = `/v1/projects/${ctx.project}`;
+  const vol = await expectJson<{ id: string }>(
+    await api(ctx.core, 'POST', `${P}/volumes`, { name }),
+    201,
+    'create volume',
+  );
+  const box = `filler${mb}`;
+  ctx.boxes.add(box);
+  const res = await api(ctx.core, 'POST', `${P}/boxes`, { name: box, data_mounts: [{ name, path: '/data' }] });
+  await expectJson(res, 201, 'create box');
+  await execInBox(
+    ctx,
+    box,
+    ['sh', '-c', `for i in $(seq 1 ${mb / 10}); do head -c 10485760 /dev/urandom > /data/f$i; done; sync`],
+    300,
+  );
+  await deleteBox(ctx, box);
+  return (await docker.listVolumes({ filters: { label: [`boxdesk.id=${vol.id}`] } })).Volumes[0]!.Name;
+}
+
+/** Volume snapshots through the core against create volume + cp -a on the raw engine. */
+function snapshotRuns(ctx: BenchContext, n: number, name: string, engineName: string, mb: number) {
+  const P = `/v1/projects/${ctx.project}`;
+  return alternate(
+    n,
+    async () => {
+      const { ms, value } = await timed(() =>
+        api(ctx.core, 'POST', `${P}/volumes/${name}/snapshots`).then((r) =>
+          expectJson<{ id: string }>(r, 201, 'snapshot'),
+        ),
+      );
+      await api(ctx.core, 'DELETE', `${P}/volumes/${name}/snapshots/${value.id}`).then((r) => r.arrayBuffer());
+      return ms;
+    },
+    async (i) => {
+      const target = `boxdesk-bench-vsnap-${mb}-${i}-${Date.now().toString(36)}`;
+      const { ms } = await timed(() => rawSnapshot(ctx.image, engineName, target));
+      await docker
+        .getVolume(target)
+        .remove()
+        .catch(() => undefined);
+      return ms;
+    },
+  );
+}
+
+/** A backup through the core until it is done (polled every 25 ms). */
+async function coreBackup(ctx: BenchContext, name: string): Promise<void> {
+  const V = `/v1/projects/${ctx.project}/volumes/${name}`;
+  const b = await expectJson<{ id: string }>(await api(ctx.core, 'POST', `${V}/backups`), 202, 'backup');
+  for (;;) {
+    const res = await api(ctx.core, 'GET', `${V}/backups/${b.id}`);
+    const s = await expectJson<{ status: string; reason: string | null }>(res, 200, 'backup status');
+    if (s.status === 'failed') throw new Error(`backup failed: ${s.reason}`);
+    if (s.status === 'done') return;
+    await sleep(25);
+  }
+}
+
 /** Volume snapshot and backup at 10 and 200 MB, beside the same work done on the raw engine. */
-export async function volumeCopies(ctx: BenchContext): Promise<ScenarioResult[]> {
-  const n = count();
+async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
+  const n = positiveIntFromEnv('BENCH_VOLUME_N', 3);
   const results: ScenarioResult[] = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-bench-vol-'));
-  const P = `/v1/projects/${ctx.project}`;
   try {
     for (const mb of SIZES_MB) {
       const name = `vol${mb}`;
       progress(`volume ${mb} MB: filling it through a box`);
-      const vol = (await expect(await api(ctx.core, 'POST', `${P}/volumes`, { name }), 201, 'create volume')) as {
-        id: string;
-      };
-      const engineName = (await docker.listVolumes({ filters: { label: [`boxdesk.id=${vol.id}`] } })).Volumes[0]!.Name;
-      const box = `filler${mb}`;
-      ctx.boxes.add(box);
-      await expect(
-        await api(ctx.core, 'POST', `${P}/boxes`, { name: box, data_mounts: [{ name, path: '/data' }] }),
-        201,
-        'create box',
-      );
-      await execInBox(
-        ctx,
-        box,
-        ['sh', '-c', `for i in $(seq 1 ${mb / 10}); do head -c 10485760 /dev/urandom > /data/f$i; done; sync`],
-        300,
-      );
-      // Idle volume: the box is deleted, so neither side has to pause anything.
-      await deleteBox(ctx, box);
-
-      const snaps = await alternate(
-        n,
-        async () => {
-          const { ms, value } = await timed(() =>
-            api(ctx.core, 'POST', `${P}/volumes/${name}/snapshots`).then((r) => expect(r, 201, 'snapshot')),
-          );
-          await api(ctx.core, 'DELETE', `${P}/volumes/${name}/snapshots/${(value as { id: string }).id}`).then((r) =>
-            r.arrayBuffer(),
-          );
-          return ms;
-        },
-        async (i) => {
-          const target = `boxdesk-bench-vsnap-${mb}-${i}-${Date.now().toString(36)}`;
-          const { ms } = await timed(() => rawSnapshot(ctx.image, engineName, target));
-          await docker
-            .getVolume(target)
-            .remove()
-            .catch(() => undefined);
-          return ms;
-        },
-      );
+      const engineName = await filledVolume(ctx, name, mb);
+      const snaps = await snapshotRuns(ctx, n, name, engineName, mb);
       results.push(
-        row(
-          `volume snapshot ${mb} MB`,
-          n,
-          summarize(snaps.ours),
-          summarize(snaps.raw),
-          'raw: create volume + cp -a in a container',
-        ),
+        ratioResult(`volume snapshot ${mb} MB`, snaps, TARGET, ['raw: create volume + cp -a in a container']),
       );
-
       const backups = await alternate(
         n,
-        async () => {
-          const { ms } = await timed(async () => {
-            const b = (await expect(await api(ctx.core, 'POST', `${P}/volumes/${name}/backups`), 202, 'backup')) as {
-              id: string;
-            };
-            for (;;) {
-              const s = (await expect(
-                await api(ctx.core, 'GET', `${P}/volumes/${name}/backups/${b.id}`),
-                200,
-                'backup status',
-              )) as { status: string; reason: string | null };
-              if (s.status === 'failed') throw new Error(`backup failed: ${s.reason}`);
-              if (s.status === 'done') return;
-              await new Promise((r) => setTimeout(r, 25));
-            }
-          });
-          return ms;
-        },
+        async () => (await timed(() => coreBackup(ctx, name))).ms,
         async (i) => {
           const file = path.join(tmp, `raw-${mb}-${i}.tar.gz`);
           const { ms } = await timed(() => rawBackup(ctx.image, engineName, file));
@@ -183,18 +159,16 @@ export async function volumeCopies(ctx: BenchContext): Promise<ScenarioResult[]>
         },
       );
       results.push(
-        row(
-          `volume backup ${mb} MB`,
-          n,
-          summarize(backups.ours),
-          summarize(backups.raw),
+        ratioResult(`volume backup ${mb} MB`, backups, TARGET, [
           'raw: the engine tar of the volume through a container, gzip -1 + sha256 to a file; ours polled every 25 ms',
-        ),
+        ]),
       );
-      await api(ctx.core, 'DELETE', `${P}/volumes/${name}`).then((r) => r.arrayBuffer());
+      await api(ctx.core, 'DELETE', `/v1/projects/${ctx.project}/volumes/${name}`).then((r) => r.arrayBuffer());
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   return results;
 }
+
+export const volumeCopies: BenchScenario = { name: 'volume snapshot and backup', run };

@@ -2,10 +2,24 @@ import type { Command } from 'commander';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Box, BoxCreate, BoxList, BoxStatus, BoxUpdate } from '../../shared/schemas/box';
+import type { Cli } from '../actions';
 import type { Context } from '../context';
-import { UsageError, collect, keyValues, stringMap, wholeNumber, wholeNumberOrNone } from '../options';
-import { age, details, map, render, table } from '../output';
-import type { Area } from '../program';
+import {
+  UsageError,
+  applyEdits,
+  checkWaitFlags,
+  collect,
+  dataMount,
+  keyValues,
+  stringMap,
+  waitOptions,
+  wholeNumber,
+  wholeNumberOrNone,
+  type WaitFlags,
+} from '../options';
+import { age, details, map } from '../output';
+import { print, printList } from '../print';
+import type { CommandModule } from '../program';
 import { withSpinner } from '../progress';
 import { waitForStatus } from '../wait';
 
@@ -41,7 +55,7 @@ export function boxDetails(b: Box): string {
 }
 
 function printBox(ctx: Context, box: Box, line?: string): void {
-  ctx.stdout.write(render(ctx.format, box, () => line ?? boxDetails(box)));
+  print(ctx, box, () => line ?? boxDetails(box));
 }
 
 /** `k:v` as the API wants it; `k=v` accepted too. */
@@ -54,29 +68,9 @@ export function tagFilter(items: readonly string[] | undefined): string[] | unde
   });
 }
 
-/** Applies `K=V` and `K-` edits to a copy of a map. */
-export function applyEdits(
-  current: Record<string, string>,
-  edits: Record<string, string | null>,
-): Record<string, string> {
-  const next = { ...current };
-  for (const [k, v] of Object.entries(edits)) {
-    if (v === null) delete next[k];
-    else next[k] = v;
-  }
-  return next;
-}
-
-interface WaitFlags {
-  wait?: boolean;
-  timeout?: number;
-}
-
 /** `--wait` and `--timeout S` for a state change. */
-function waitOptions(cmd: Command, until: string): Command {
-  return cmd
-    .option('--wait', `wait until the box is ${until}; fail with its reason if it lands in error`)
-    .option('--timeout <S>', 'with --wait: give up after S seconds (default 120)', wholeNumber('--timeout', 1));
+function boxWaitOptions(cmd: Command, until: BoxStatus): Command {
+  return waitOptions(cmd, `wait until the box is ${until}; fail with its reason if it lands in error`, 120);
 }
 
 /** Runs a state change, then with --wait follows the box to `target`. */
@@ -87,7 +81,7 @@ async function change(
   target: BoxStatus,
   request: () => Promise<Box>,
 ): Promise<Box> {
-  if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait');
+  checkWaitFlags(flags);
   const box = await withSpinner(label, request, ctx.stderr);
   if (!flags.wait) return box;
   return withSpinner(
@@ -106,13 +100,6 @@ interface CreateFlags extends WaitFlags {
   env?: string[];
   tag?: string[];
   volume?: string[];
-}
-
-/** `-v VOL:/path[:ro]` as a data mount. */
-export function dataMount(spec: string): NonNullable<BoxCreate['data_mounts']>[number] {
-  const m = /^([^:]+):(\/[^:]*)(?::(ro|rw))?$/.exec(spec);
-  if (!m) throw new UsageError(`-v expects VOLUME:/path or VOLUME:/path:ro, got "${spec}"`);
-  return { name: m[1]!, path: m[2]!, read_only: m[3] === 'ro' };
 }
 
 function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
@@ -137,35 +124,47 @@ async function create(ctx: Context, body: BoxCreate, opts: CreateFlags): Promise
 
 /** The options create and fork share. */
 function configOptions(cmd: Command): Command {
-  return cmd
-    .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
-    .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
-    .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
-    .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
-    .option('--tag <K=V>', 'tag (repeatable)', collect)
-    .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect);
+  return boxWaitOptions(
+    cmd
+      .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
+      .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
+      .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
+      .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
+      .option('--tag <K=V>', 'tag (repeatable)', collect)
+      .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),
+    'running',
+  );
 }
 
-export const registerBoxCommands: Area = (program, cli) => {
+/** `box create` and `box fork`. */
+function registerCreate(program: Command, cli: Cli): void {
   const createCmd = program
     .command('create')
     .description('create and start a box')
     .argument('<NAME>', 'the box name (a DNS label)')
     .option('--base <BASE>', 'base template (default: the default base)')
     .option('--fork <SRC>', 'start from a copy-on-write copy of box SRC, or of the snapshot with id SRC');
-  cli.action<CreateFlags>(waitOptions(configOptions(createCmd), 'running'), (ctx, [name], opts) =>
-    create(ctx, createBody(name!, opts), opts),
-  );
+  cli.action<CreateFlags>(configOptions(createCmd), (ctx, [name], opts) => create(ctx, createBody(name!, opts), opts));
 
   const forkCmd = program
-    .command('fork')
-    .description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)')
-    .argument('<SRC>')
-    .argument('<NEW>');
-  cli.action<CreateFlags>(waitOptions(configOptions(forkCmd), 'running'), (ctx, [src, name], opts) =>
+    .command('fork <SRC> <NEW>')
+    .description('create box NEW from a copy-on-write copy of box SRC (or of snapshot SRC, by id)');
+
+  cli.action<CreateFlags>(configOptions(forkCmd), (ctx, [src, name], opts) =>
     create(ctx, createBody(name!, opts, src), opts),
   );
+}
 
+interface ListFlags {
+  status?: string;
+  tag?: string[];
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+}
+
+/** `box ls` and `box get`. */
+function registerList(program: Command, cli: Cli): void {
   const ls = program
     .command('ls')
     .description('list boxes in the project')
@@ -174,103 +173,95 @@ export const registerBoxCommands: Area = (program, cli) => {
     .option('--limit <N>', 'page size (default 100)', wholeNumber('--limit', 1))
     .option('--cursor <C>', 'continue from a previous page')
     .option('--all', 'follow next_cursor and list every page');
-  cli.action<{ status?: string; tag?: string[]; limit?: number; cursor?: string; all?: boolean }>(
-    ls,
-    async (ctx, _args, opts) => {
-      const filter = { status: opts.status, tag: tagFilter(opts.tag), limit: opts.limit, cursor: opts.cursor };
-      let list: BoxList = await ctx.client.listBoxes(ctx.project, filter);
-      if (opts.all) {
-        const items = [...list.items];
-        while (list.next_cursor) {
-          list = await ctx.client.listBoxes(ctx.project, { ...filter, cursor: list.next_cursor });
-          items.push(...list.items);
-        }
-        list = { items, next_cursor: null };
+  cli.action<ListFlags>(ls, async (ctx, _args, opts) => {
+    const filter = { status: opts.status, tag: tagFilter(opts.tag), limit: opts.limit, cursor: opts.cursor };
+    let list: BoxList = await ctx.client.listBoxes(ctx.project, filter);
+    if (opts.all) {
+      const items = [...list.items];
+      while (list.next_cursor) {
+        list = await ctx.client.listBoxes(ctx.project, { ...filter, cursor: list.next_cursor });
+        items.push(...list.items);
       }
-      ctx.stdout.write(
-        render(ctx.format, list, () =>
-          list.items.length ? table(list.items, boxColumns) : `no boxes in project ${ctx.project}\n`,
-        ),
-      );
-      if (ctx.format === 'table' && list.next_cursor)
-        ctx.stderr.write(`more boxes: add --all, or --cursor ${list.next_cursor}\n`);
-    },
-  );
-
-  cli.action(program.command('get').description('show one box').argument('<NAME>'), async (ctx, [name]) => {
-    printBox(ctx, await ctx.client.getBox(ctx.project, name!));
+      list = { items, next_cursor: null };
+    }
+    printList(ctx, list, boxColumns, `no boxes in project ${ctx.project}`);
+    if (ctx.format === 'table' && list.next_cursor)
+      ctx.stderr.write(`more boxes: add --all, or --cursor ${list.next_cursor}\n`);
   });
 
-  const update = program
-    .command('update')
+  cli.action(program.command('get <NAME>').description('show one box'), async (ctx, [name]) => {
+    printBox(ctx, await ctx.client.getBox(ctx.project, name!));
+  });
+}
+
+interface UpdateFlags {
+  cpus?: number;
+  ramMb?: number;
+  env?: string[];
+  tag?: string[];
+  port?: number | null;
+  grace?: number | null;
+}
+
+async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<void> {
+  const body: BoxUpdate = {};
+  if (opts.cpus !== undefined || opts.ramMb !== undefined)
+    body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
+  if (opts.port !== undefined) body.port = opts.port;
+  if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
+  const envEdits = keyValues(opts.env, 'env', true);
+  const tagEdits = keyValues(opts.tag, 'tag', true);
+  if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
+    throw new UsageError('nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace');
+  // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
+  if (envEdits || tagEdits) {
+    const current = await ctx.client.getBox(ctx.project, name);
+    if (envEdits) body.environment = applyEdits(current.environment, envEdits);
+    if (tagEdits) body.tags = applyEdits(current.tags, tagEdits);
+  }
+  printBox(ctx, await ctx.client.updateBox(ctx.project, name, body));
+}
+
+function registerUpdate(program: Command, cli: Cli): void {
+  const cmd = program
+    .command('update <NAME>')
     .description('change a box; --env and --tag edit the current maps (K- removes K)')
-    .argument('<NAME>')
     .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
     .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
     .option('-e, --env <K=V>', 'set an environment variable for later execs; K- removes it (repeatable)', collect)
     .option('--tag <K=V>', 'set a tag; K- removes it (repeatable)', collect)
     .option('--port <N|none>', 'the port the box serves on', wholeNumberOrNone('--port'))
     .option('--grace <S|none>', 'termination grace period in seconds', wholeNumberOrNone('--grace'));
-  type UpdateFlags = {
-    cpus?: number;
-    ramMb?: number;
-    env?: string[];
-    tag?: string[];
-    port?: number | null;
-    grace?: number | null;
-  };
-  cli.action<UpdateFlags>(update, async (ctx, [name], opts) => {
-    const body: BoxUpdate = {};
-    if (opts.cpus !== undefined || opts.ramMb !== undefined)
-      body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
-    if (opts.port !== undefined) body.port = opts.port;
-    if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
-    const envEdits = keyValues(opts.env, 'env', true);
-    const tagEdits = keyValues(opts.tag, 'tag', true);
-    if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
-      throw new UsageError('nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace');
-    // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
-    if (envEdits || tagEdits) {
-      const current = await ctx.client.getBox(ctx.project, name!);
-      if (envEdits) body.environment = applyEdits(current.environment, envEdits);
-      if (tagEdits) body.tags = applyEdits(current.tags, tagEdits);
-    }
-    printBox(ctx, await ctx.client.updateBox(ctx.project, name!, body));
-  });
+  cli.action<UpdateFlags>(cmd, (ctx, [name], opts) => update(ctx, name!, opts));
+}
 
-  const stop = waitOptions(
-    program.command('stop').description('stop a box (SIGTERM, then SIGKILL after its grace period)').argument('<NAME>'),
-    'stopped',
+/** `box stop`, `box resume` and `box rm`. */
+function registerLifecycle(program: Command, cli: Cli): void {
+  const transitions = [
+    ['stop', 'stop a box (SIGTERM, then SIGKILL after its grace period)', 'stopping', 'stopped'],
+    ['resume', 'start a stopped box again', 'resuming', 'running'],
+  ] as const;
+  for (const [verb, description, doing, target] of transitions) {
+    const cmd = boxWaitOptions(program.command(verb).description(description).argument('<NAME>'), target);
+    cli.action<WaitFlags>(cmd, async (ctx, [name], opts) => {
+      const request = () =>
+        verb === 'stop' ? ctx.client.stopBox(ctx.project, name!) : ctx.client.resumeBox(ctx.project, name!);
+      const box = await change(ctx, opts, `${doing} box ${name}`, target, request);
+      printBox(ctx, box, `${box.name} ${box.status}\n`);
+    });
+  }
+
+  cli.removal(
+    program.command('rm <NAME...>').description('delete boxes'),
+    (ctx, name) => withSpinner(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr),
+    (name) => `${name} deleted`,
   );
-  cli.action<WaitFlags>(stop, async (ctx, [name], opts) => {
-    const box = await change(ctx, opts, `stopping box ${name}`, 'stopped', () =>
-      ctx.client.stopBox(ctx.project, name!),
-    );
-    printBox(ctx, box, `${box.name} ${box.status}\n`);
-  });
+}
 
-  const resume = waitOptions(
-    program.command('resume').description('start a stopped box again').argument('<NAME>'),
-    'running',
-  );
-  cli.action<WaitFlags>(resume, async (ctx, [name], opts) => {
-    const box = await change(ctx, opts, `resuming box ${name}`, 'running', () =>
-      ctx.client.resumeBox(ctx.project, name!),
-    );
-    printBox(ctx, box, `${box.name} ${box.status}\n`);
-  });
-
-  cli.action(program.command('rm').description('delete boxes').argument('<NAME...>'), async (ctx, names) => {
-    for (const name of names) {
-      await withSpinner(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr);
-      if (ctx.format === 'table') ctx.stdout.write(`${name} deleted\n`);
-    }
-  });
-
+function registerLogs(program: Command, cli: Cli): void {
   const logs = program
-    .command('logs')
+    .command('logs <NAME>')
     .description("print the box's main process output")
-    .argument('<NAME>')
     .option('--tail <N>', 'only the last N lines', wholeNumber('--tail'))
     .option('-f, --follow', 'keep streaming new output');
   cli.action<{ tail?: number; follow?: boolean }>(logs, async (ctx, [name], opts) => {
@@ -283,4 +274,16 @@ export const registerBoxCommands: Area = (program, cli) => {
       },
     );
   });
+}
+
+/** `box create|fork|ls|get|update|stop|resume|rm|logs`: boxes, at the top level. */
+export const boxes: CommandModule = {
+  name: 'boxes',
+  register(program, cli) {
+    registerCreate(program, cli);
+    registerList(program, cli);
+    registerUpdate(program, cli);
+    registerLifecycle(program, cli);
+    registerLogs(program, cli);
+  },
 };

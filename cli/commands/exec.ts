@@ -2,7 +2,9 @@ import { ApiError } from '../../shared/errors';
 import type { ExecRequest, ExecStreamLine } from '../../shared/schemas/exec';
 import type { Context } from '../context';
 import { UsageError, collect, stringMap, wholeNumber } from '../options';
-import type { Area } from '../program';
+import type { Cli } from '../actions';
+import type { Command } from 'commander';
+import type { CommandModule } from '../program';
 import { runTerminal, terminalSize } from '../terminal';
 
 /** A process exit status from a remote code: 0-255 as is, anything else 1. */
@@ -54,6 +56,19 @@ function exitAfterFlush(ctx: Context, code: number): Promise<number> {
   return new Promise(() => ctx.stdout.write('', () => ctx.stderr.write('', () => process.exit(code))));
 }
 
+/** Runs a terminal session on this process's terminal and exits with the remote command's code. */
+async function terminalSession(ctx: Context, url: string): Promise<number> {
+  const result = await runTerminal({
+    url,
+    token: ctx.connection.token,
+    tty: true,
+    stdin: process.stdin,
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+  });
+  return exitAfterFlush(ctx, exitStatus(result.code));
+}
+
 interface ExecFlags {
   tty?: boolean;
   interactive?: boolean;
@@ -62,8 +77,32 @@ interface ExecFlags {
   timeout?: number;
 }
 
-export const registerExecCommands: Area = (program, cli) => {
-  const exec = program
+async function runExec(ctx: Context, name: string, command: string[], opts: ExecFlags): Promise<number> {
+  if (command.length === 0)
+    throw new UsageError('missing the command to run\nusage: box exec NAME [options] -- CMD [ARGS...]');
+  if (opts.tty) {
+    if (opts.env || opts.cwd !== undefined || opts.timeout !== undefined)
+      throw new UsageError(
+        '--env, --cwd and --timeout are not available with -t; wrap the command instead, e.g. -- env K=V sh',
+      );
+    const url = ctx.client.socketUrl(ctx.project, name, 'exec', [
+      ...command.map((c): [string, string] => ['command', c]),
+      ['tty', 1],
+      ...terminalSize(ctx.stdout),
+    ]);
+    return terminalSession(ctx, url);
+  }
+  const body: ExecRequest = { command };
+  const env = stringMap(opts.env, 'env');
+  if (env) body.env = env;
+  if (opts.cwd !== undefined) body.cwd = opts.cwd;
+  if (opts.timeout !== undefined) body.timeout_s = opts.timeout;
+  if (opts.interactive) body.stdin = await readAll(process.stdin);
+  return streamExec(ctx, name, body);
+}
+
+function registerExec(program: Command, cli: Cli): void {
+  const cmd = program
     .command('exec')
     .description("run a command in a box; exits with the command's exit code")
     .usage('[options] NAME [--] CMD [ARGS...]')
@@ -75,60 +114,30 @@ export const registerExecCommands: Area = (program, cli) => {
     .option('--cwd <DIR>', 'working directory (absolute)')
     .option('--timeout <S>', 'kill the command after S seconds', wholeNumber('--timeout', 1))
     .passThroughOptions();
-  cli.action<ExecFlags>(
-    exec,
-    async (ctx, [name, ...command], opts) => {
-      if (command.length === 0)
-        throw new UsageError('missing the command to run\nusage: box exec NAME [options] -- CMD [ARGS...]');
-      if (opts.tty) {
-        if (opts.env || opts.cwd !== undefined || opts.timeout !== undefined)
-          throw new UsageError(
-            '--env, --cwd and --timeout are not available with -t; wrap the command instead, e.g. -- env K=V sh',
-          );
-        const url = ctx.client.socketUrl(ctx.project, name!, 'exec', [
-          ...command.map((c): [string, string] => ['command', c]),
-          ['tty', 1],
-          ...terminalSize(ctx.stdout),
-        ]);
-        const result = await runTerminal({
-          url,
-          token: ctx.connection.token,
-          tty: true,
-          stdin: process.stdin,
-          stdout: ctx.stdout,
-          stderr: ctx.stderr,
-        });
-        return exitAfterFlush(ctx, exitStatus(result.code));
-      }
-      const body: ExecRequest = { command };
-      const env = stringMap(opts.env, 'env');
-      if (env) body.env = env;
-      if (opts.cwd !== undefined) body.cwd = opts.cwd;
-      if (opts.timeout !== undefined) body.timeout_s = opts.timeout;
-      if (opts.interactive) body.stdin = await readAll(process.stdin);
-      return streamExec(ctx, name!, body);
-    },
-    { passThroughAfter: 1 },
-  );
-
-  const consoleCmd = program
-    .command('console')
-    .description("open an interactive login shell; exits with the shell's exit code")
-    .argument('<NAME>')
-    .option('--session <ID>', 'reattach to a detached console session');
-  cli.action<{ session?: string }>(consoleCmd, async (ctx, [name], opts) => {
-    const url = ctx.client.socketUrl(ctx.project, name!, 'console', [
-      ...terminalSize(ctx.stdout),
-      ['session', opts.session],
-    ]);
-    const result = await runTerminal({
-      url,
-      token: ctx.connection.token,
-      tty: true,
-      stdin: process.stdin,
-      stdout: ctx.stdout,
-      stderr: ctx.stderr,
-    });
-    return exitAfterFlush(ctx, exitStatus(result.code));
+  cli.action<ExecFlags>(cmd, (ctx, [name, ...command], opts) => runExec(ctx, name!, command, opts), {
+    passThroughAfter: 1,
   });
+}
+
+function registerConsole(program: Command, cli: Cli): void {
+  const cmd = program
+    .command('console <NAME>')
+    .description("open an interactive login shell; exits with the shell's exit code")
+    .option('--session <ID>', 'reattach to a detached console session');
+  cli.action<{ session?: string }>(cmd, (ctx, [name], opts) =>
+    terminalSession(
+      ctx,
+      ctx.client.socketUrl(ctx.project, name!, 'console', [...terminalSize(ctx.stdout), ['session', opts.session]]),
+    ),
+  );
+}
+
+/** `box exec` and `box console`: commands in a box, streamed or on a terminal. */
+export const exec: CommandModule = {
+  name: 'exec',
+  help: '"exec" and "console" exit with the remote command\'s code.',
+  register(program, cli) {
+    registerExec(program, cli);
+    registerConsole(program, cli);
+  },
 };

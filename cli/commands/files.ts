@@ -5,10 +5,12 @@ import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { ApiError } from '../../shared/errors';
 import type { FileStat } from '../../shared/schemas/files';
+import type { Command } from 'commander';
 import type { Context } from '../context';
 import { UsageError } from '../options';
-import { render, table } from '../output';
-import type { Area } from '../program';
+import type { Cli } from '../actions';
+import { print, printList } from '../print';
+import type { CommandModule } from '../program';
 import { transferBar } from '../progress';
 
 /** One side of `box cp`: `NAME:/path` in a box, anything else on this machine. */
@@ -120,14 +122,12 @@ async function download(ctx: Context, box: string, remote: string, local: string
   await pipeline(Readable.fromWeb(res.body as never), bar, out, { end: local !== '-' });
 }
 
-export const registerFileCommands: Area = (program, cli) => {
+function registerCopy(program: Command, cli: Cli): void {
   cli.action(
     program
-      .command('cp')
+      .command('cp <SRC> <DST>')
       .description('copy files or directories between this machine and a box, streamed (a progress bar on a terminal)')
-      .usage('SRC DST   (one side NAME:/path; "-" as DST writes a file to stdout)')
-      .argument('<SRC>')
-      .argument('<DST>'),
+      .usage('SRC DST   (one side NAME:/path; "-" as DST writes a file to stdout)'),
     async (ctx, [src, dst]) => {
       const from = parseSide(src!);
       const to = parseSide(dst!);
@@ -136,34 +136,30 @@ export const registerFileCommands: Area = (program, cli) => {
       throw new UsageError('exactly one side must be in a box: box cp NAME:/path LOCAL or box cp LOCAL NAME:/path');
     },
   );
+}
 
+const fileColumns = [
+  { header: 'MODE', get: (f: FileStat) => f.mode },
+  { header: 'TYPE', get: (f: FileStat) => f.type },
+  { header: 'SIZE', get: (f: FileStat) => f.size },
+  { header: 'MTIME', get: (f: FileStat) => f.mtime },
+  {
+    header: 'NAME',
+    get: (f: FileStat) => path.posix.basename(f.path) + (f.link_target !== undefined ? ` -> ${f.link_target}` : ''),
+  },
+];
+
+const CHANGE_LETTERS = { added: 'A', changed: 'C', deleted: 'D' } as const;
+
+/** `box files ls|cat|rm|mkdir|changes`. */
+function registerFilesGroup(program: Command, cli: Cli): void {
   const files = program.command('files').description("a box's files: ls, cat, rm, mkdir, changes (running or stopped)");
   cli.action(
-    files
-      .command('ls')
-      .description("list a directory's entries")
-      .argument('<NAME>')
-      .argument('[PATH]', 'absolute path', '/'),
-    async (ctx, [name, p]) => {
-      const list = await ctx.client.listFiles(ctx.project, name!, p ?? '/');
-      ctx.stdout.write(
-        render(ctx.format, list, () =>
-          table(list.items, [
-            { header: 'MODE', get: (f) => f.mode },
-            { header: 'TYPE', get: (f) => f.type },
-            { header: 'SIZE', get: (f) => f.size },
-            { header: 'MTIME', get: (f) => f.mtime },
-            {
-              header: 'NAME',
-              get: (f) => path.posix.basename(f.path) + (f.link_target !== undefined ? ` -> ${f.link_target}` : ''),
-            },
-          ]),
-        ),
-      );
-    },
+    files.command('ls <NAME>').description("list a directory's entries").argument('[PATH]', 'absolute path', '/'),
+    async (ctx, [name, p]) => printList(ctx, await ctx.client.listFiles(ctx.project, name!, p ?? '/'), fileColumns),
   );
   cli.action(
-    files.command('cat').description("write a file's bytes to stdout").argument('<NAME>').argument('<PATH>'),
+    files.command('cat <NAME> <PATH>').description("write a file's bytes to stdout"),
     async (ctx, [name, p]) => {
       const res = await ctx.client.readFile(ctx.project, name!, p!);
       await pipeline(Readable.fromWeb(res.body as never), ctx.stdout, { end: false });
@@ -171,36 +167,33 @@ export const registerFileCommands: Area = (program, cli) => {
   );
   cli.action<{ recursive?: boolean }>(
     files
-      .command('rm')
+      .command('rm <NAME> <PATH>')
       .description('delete a file, a symlink or an empty directory')
-      .argument('<NAME>')
-      .argument('<PATH>')
       .option('-r, --recursive', 'delete a directory with everything in it'),
     async (ctx, [name, p], opts) => ctx.client.deleteFile(ctx.project, name!, p!, { recursive: opts.recursive }),
   );
   cli.action<{ parents?: boolean }>(
     files
-      .command('mkdir')
+      .command('mkdir <NAME> <PATH>')
       .description('create a directory')
-      .argument('<NAME>')
-      .argument('<PATH>')
       .option('-p, --parents', 'create missing parents; an existing directory is fine'),
-    async (ctx, [name, p], opts) => {
-      const made = await ctx.client.makeDirectory(ctx.project, name!, p!, { parents: opts.parents });
-      ctx.stdout.write(render(ctx.format, made, () => ''));
-    },
+    async (ctx, [name, p], opts) =>
+      print(ctx, await ctx.client.makeDirectory(ctx.project, name!, p!, { parents: opts.parents }), () => ''),
   );
   cli.action(
-    files
-      .command('changes')
-      .description("paths added (A), changed (C) or deleted (D) against the box's base")
-      .argument('<NAME>'),
+    files.command('changes <NAME>').description("paths added (A), changed (C) or deleted (D) against the box's base"),
     async (ctx, [name]) => {
       const changes = await ctx.client.fileChanges(ctx.project, name!);
-      const letter = { added: 'A', changed: 'C', deleted: 'D' } as const;
-      ctx.stdout.write(
-        render(ctx.format, changes, () => changes.items.map((c) => `${letter[c.kind]} ${c.path}\n`).join('')),
-      );
+      print(ctx, changes, () => changes.items.map((c) => `${CHANGE_LETTERS[c.kind]} ${c.path}\n`).join(''));
     },
   );
+}
+
+/** `box cp` and `box files …`: a box's files, running or stopped. */
+export const files: CommandModule = {
+  name: 'files',
+  register(program, cli) {
+    registerCopy(program, cli);
+    registerFilesGroup(program, cli);
+  },
 };

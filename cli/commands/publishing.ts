@@ -1,29 +1,29 @@
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Box } from '../../shared/schemas/box';
 import type { PublishRequest } from '../../shared/schemas/publishing';
 import type { Context } from '../context';
 import { openInBrowser } from '../open-browser';
 import { UsageError, collect, wholeNumber } from '../options';
-import { details, render } from '../output';
-import type { Area } from '../program';
+import type { Cli } from '../actions';
+import { details } from '../output';
+import { print } from '../print';
+import type { CommandModule } from '../program';
 
 function printPublished(ctx: Context, box: Box): void {
-  ctx.stdout.write(
-    render(ctx.format, box, () =>
-      box.url
-        ? `${box.url}\n` +
-          (ctx.stderr.isTTY
-            ? details([
-                ['port', box.port],
-                ['auth', box.url_settings?.auth],
-                ['domains', (box.published_domains ?? []).join(', ') || null],
-              ])
-                .split('\n')
-                .map((l) => (l ? `  ${l}` : l))
-                .join('\n')
-            : '')
-        : `box ${box.name} is not published\n`,
-    ),
+  print(ctx, box, () =>
+    box.url
+      ? `${box.url}\n` +
+        (ctx.stderr.isTTY
+          ? details([
+              ['port', box.port],
+              ['auth', box.url_settings?.auth],
+              ['domains', (box.published_domains ?? []).join(', ') || null],
+            ])
+              .split('\n')
+              .map((l) => (l ? `  ${l}` : l))
+              .join('\n')
+          : '')
+      : `box ${box.name} is not published\n`,
   );
 }
 
@@ -35,12 +35,11 @@ function browserUrl(box: Box, token: string | undefined, withToken: boolean): st
   return `${box.url}/?token=${encodeURIComponent(token)}`;
 }
 
-export const registerPublishingCommands: Area = (program, cli) => {
+function registerPublish(program: Command, cli: Cli): void {
   cli.action<{ port?: number; domain?: string[]; auth?: 'public' | 'token' }>(
     program
-      .command('publish')
+      .command('publish <NAME>')
       .description("publish a box's web server at http://NAME--PROJECT.localhost:PROXY_PORT (prints the URL)")
-      .argument('<NAME>')
       .option('--port <N>', "the box's port to publish (default: the box's port)", wholeNumber('--port', 1))
       .option('--domain <HOST>', 'also answer to this hostname (repeatable)', collect)
       .addOption(
@@ -59,25 +58,24 @@ export const registerPublishingCommands: Area = (program, cli) => {
       printPublished(ctx, await ctx.client.publishBox(ctx.project, name!, body));
     },
   );
-
   cli.action(
     program
-      .command('unpublish')
-      .description('stop publishing a box: its URL and domains stop answering at once')
-      .argument('<NAME>'),
+      .command('unpublish <NAME>')
+      .description('stop publishing a box: its URL and domains stop answering at once'),
     async (ctx, [name]) => {
       const box = await ctx.client.unpublishBox(ctx.project, name!);
-      ctx.stdout.write(render(ctx.format, box, () => `box ${box.name} unpublished\n`));
+      print(ctx, box, () => `box ${box.name} unpublished\n`);
     },
   );
+}
 
+function registerOpen(program: Command, cli: Cli): void {
   cli.action<{ bare?: boolean; print?: boolean }>(
     program
-      .command('open')
+      .command('open <NAME>')
       .description(
         "open a published box's URL in the system browser (xdg-open, open or start); prints the URL where there is none",
       )
-      .argument('<NAME>')
       .option(
         '--bare',
         'with auth "token", open the URL without ?token= (sign in yourself) instead of passing this CLI\'s token once',
@@ -94,4 +92,13 @@ export const registerPublishingCommands: Area = (program, cli) => {
       ctx.stdout.write(`${url}\n`);
     },
   );
+}
+
+/** `box publish`, `unpublish` and `open`: a box's web server at its own URL. */
+export const publishing: CommandModule = {
+  name: 'publishing',
+  register(program, cli) {
+    registerPublish(program, cli);
+    registerOpen(program, cli);
+  },
 };

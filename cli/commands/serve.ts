@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Area } from '../program';
+import type { Io } from '../context';
+import type { CommandModule } from '../program';
 
 /** The core's own flags (electron/core/config.ts), listed for help and completion; others pass through too. */
 const CORE_FLAGS: [flag: string, help: string][] = [
@@ -36,40 +37,49 @@ export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url)))
   }
 }
 
-export const registerServeCommand: Area = (program, cli) => {
-  const serve = program
-    .command('serve')
-    .description('run the headless core in the foreground (Ctrl-C stops it)')
-    .allowUnknownOption()
-    .allowExcessArguments();
-  for (const [flag, help] of CORE_FLAGS) serve.option(flag, help);
-
-  cli.localAction(serve, (io, passThrough) => {
-    const root = packageRoot();
-    const flags = serve.options
-      .filter((o) => CORE_FLAGS.some(([flag]) => flag.startsWith(`${o.long} `)))
-      .flatMap((o) => {
-        const value: unknown = serve.getOptionValue(o.attributeName());
-        return value === undefined ? [] : [o.long!, String(value)];
-      });
-    // tsx from our own install, so `box serve` works from any directory.
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const child = spawn(
-      process.execPath,
-      ['--import', tsx, path.join(root, 'electron', 'core', 'serve.ts'), ...flags, ...passThrough],
-      { stdio: ['inherit', 'pipe', 'pipe'] },
-    );
-    child.stdout.pipe(io.stdout, { end: false });
-    child.stderr.pipe(io.stderr, { end: false });
-    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-    const handlers = { SIGINT: forward('SIGINT'), SIGTERM: forward('SIGTERM') };
-    for (const [signal, handler] of Object.entries(handlers)) process.on(signal, handler);
-    return new Promise<number>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code, signal) => {
-        for (const [s, handler] of Object.entries(handlers)) process.off(s, handler);
-        resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0));
-      });
+/** Runs the core with `flags`, its output on ours and our signals passed on; resolves with its exit status. */
+function runCore(io: Io, flags: string[]): Promise<number> {
+  // tsx from our own install, so `box serve` works from any directory.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = spawn(
+    process.execPath,
+    ['--import', tsx, path.join(packageRoot(), 'electron', 'core', 'serve.ts'), ...flags],
+    {
+      stdio: ['inherit', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout.pipe(io.stdout, { end: false });
+  child.stderr.pipe(io.stderr, { end: false });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const handlers = { SIGINT: forward('SIGINT'), SIGTERM: forward('SIGTERM') };
+  for (const [signal, handler] of Object.entries(handlers)) process.on(signal, handler);
+  return new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const [s, handler] of Object.entries(handlers)) process.off(s, handler);
+      resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0));
     });
   });
+}
+
+/** `box serve`: the headless core in the foreground. */
+export const serve: CommandModule = {
+  name: 'serve',
+  register(program, cli) {
+    const cmd = program
+      .command('serve')
+      .description('run the headless core in the foreground (Ctrl-C stops it)')
+      .allowUnknownOption()
+      .allowExcessArguments();
+    for (const [flag, help] of CORE_FLAGS) cmd.option(flag, help);
+    cli.localAction(cmd, (io, passThrough) => {
+      const flags = cmd.options
+        .filter((o) => CORE_FLAGS.some(([flag]) => flag.startsWith(`${o.long} `)))
+        .flatMap((o) => {
+          const value: unknown = cmd.getOptionValue(o.attributeName());
+          return value === undefined ? [] : [o.long!, String(value)];
+        });
+      return runCore(io, [...flags, ...passThrough]);
+    });
+  },
 };

@@ -1,21 +1,14 @@
-import { Option, type Command } from 'commander';
-import type {
-  DeployRequest,
-  Deployment,
-  HealthCheck,
-  Service,
-  ServiceCreate,
-  ServiceUpdate,
-} from '../../shared/schemas/services';
+import type { Command } from 'commander';
+import type { DeployRequest, Deployment, Service } from '../../shared/schemas/services';
+import type { Cli } from '../actions';
 import type { Context } from '../context';
-import { StepReporter, startAndFollow } from '../follow-deployment';
-import { UsageError, collect, keyValues, stringMap, wholeNumber } from '../options';
-import { age, details, map, render, table } from '../output';
-import type { Area } from '../program';
+import { runDeployment } from '../follow-deployment';
+import { checkWaitFlags, collect, stringMap, waitOptions, type WaitFlags } from '../options';
+import { age, details, map } from '../output';
+import { print, printList } from '../print';
+import type { CommandModule } from '../program';
 import { withSpinner } from '../progress';
-import { applyEdits, dataMount } from './boxes';
-
-type Cli = Parameters<Area>[1];
+import { commandOf, createBody, specOptions, updateBody, type SpecFlags, type UpdateFlags } from '../service-spec';
 
 /** A table cell of at most `n` characters (the whole text is in -o json|yaml and box service deployments -o json). */
 function clip(text: string, n: number): string {
@@ -69,342 +62,151 @@ function serviceDetails(s: Service): string {
   ]);
 }
 
-/** A number of seconds, decimals allowed (health checks probe every 0.2 s in tests). */
-function seconds(flag: string, min: number): (raw: string) => number {
-  return (raw) => {
-    const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n) || n < min)
-      throw new UsageError(`${flag} must be a number of seconds of at least ${min}, got "${raw}"`);
-    return n;
-  };
-}
-
-interface SpecFlags {
-  base?: string;
-  command?: string;
-  env?: string[];
-  volume?: string[];
-  port?: number;
-  healthPath?: string;
-  healthInterval?: number;
-  healthTimeout?: number;
-  healthyThreshold?: number;
-  startTimeout?: number;
-  auth?: 'public' | 'token';
-}
-
-interface WaitFlags {
-  wait?: boolean;
-  timeout?: number;
-}
-
-/** `--command 'STRING'` runs through sh -c; `-- CMD ARGS` is the exact argv. */
-function commandOf(opts: { command?: string }, argv: string[]): string[] | undefined {
-  if (opts.command !== undefined && argv.length)
-    throw new UsageError('give the command either as --command STRING or after --, not both');
-  if (opts.command !== undefined) {
-    if (opts.command.trim() === '') throw new UsageError('--command needs a command');
-    return ['sh', '-c', opts.command];
-  }
-  return argv.length ? argv : undefined;
-}
-
-function healthOf(opts: SpecFlags): Partial<HealthCheck> | undefined {
-  const h: Partial<HealthCheck> = JSON.parse(
-    JSON.stringify({
-      path: opts.healthPath,
-      interval_s: opts.healthInterval,
-      timeout_s: opts.healthTimeout,
-      healthy_threshold: opts.healthyThreshold,
-      start_timeout_s: opts.startTimeout,
-    }),
-  ) as Partial<HealthCheck>;
-  return Object.keys(h).length ? h : undefined;
-}
-
-/** The body of POST /services from the command line. */
-export function createBody(name: string, opts: SpecFlags, argv: string[]): ServiceCreate {
-  if (opts.port === undefined)
-    throw new UsageError('--port is needed: the port the command serves HTTP on inside the box');
-  const body: ServiceCreate = { name, port: opts.port };
-  if (opts.base !== undefined) body.base = opts.base;
-  const cmd = commandOf(opts, argv);
-  if (cmd) body.command = cmd;
-  const environment = stringMap(opts.env, 'env');
-  if (environment) body.environment = environment;
-  if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
-  const health = healthOf(opts);
-  if (health) body.health_check = health;
-  if (opts.auth) body.auth = opts.auth;
-  return body;
-}
-
-/** The options create and update share: the spec of the next deployment. */
-function specOptions(cmd: Command, verb: string): Command {
-  return cmd
-    .option('--port <N>', 'the port the command serves HTTP on inside the box', wholeNumber('--port', 1))
-    .option('--base <BASE>', 'base template (default: the default base)')
-    .option(
-      '--command <STRING>',
-      `the box's main process, run with sh -c (or give CMD ARGS after --); it must keep serving --port`,
-    )
-    .option('-e, --env <K=V>', `environment variable (repeatable${verb === 'update' ? '; K- removes K' : ''})`, collect)
-    .option(
-      '-v, --volume <VOL:/PATH[:ro]>',
-      `mount a data volume of the project (repeatable${verb === 'update' ? '; replaces the list' : ''})`,
-      collect,
-    )
-    .option('--health-path <PATH>', 'the path probed with HTTP GET (default /)')
-    .option(
-      '--health-interval <S>',
-      'seconds between probes (default 1; decimals allowed)',
-      seconds('--health-interval', 0.1),
-    )
-    .option('--health-timeout <S>', 'seconds a probe may take (default 2)', seconds('--health-timeout', 0.1))
-    .option(
-      '--healthy-threshold <N>',
-      'passing probes in a row that make the new color healthy (default 2)',
-      wholeNumber('--healthy-threshold', 1),
-    )
-    .option(
-      '--start-timeout <S>',
-      'seconds the new color has to become healthy (default 60)',
-      seconds('--start-timeout', 1),
-    )
-    .addOption(
-      new Option(
-        '--auth <MODE>',
-        'public: anyone on this machine; token: a token that can read the project (default)',
-      ).choices(['public', 'token']),
-    );
-}
-
-function waitOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--wait',
-      'show the steps as they happen and wait until the deployment is live (exit 0) or failed (exit 1, with the reason)',
-    )
-    .option('--timeout <S>', 'with --wait: give up after S seconds (default 300)', wholeNumber('--timeout', 1));
-}
-
-/**
- * Starts a deployment; with --wait follows its steps to the end and prints
- * where it landed. The exit status is 1 when it failed.
- */
-async function deployment(
-  ctx: Context,
-  service: string,
-  flags: WaitFlags,
-  what: string,
-  start: () => Promise<Deployment>,
-): Promise<number> {
-  if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait');
-  if (!flags.wait) {
-    const d = await withSpinner(`${what} ${service}`, start, ctx.stderr);
-    ctx.stdout.write(
-      render(
-        ctx.format,
-        d,
-        () =>
-          `${d.kind === 'rollback' ? 'rollback' : 'deployment'} ${d.id} of ${service} started (${d.status}; its color is settled when it starts)\n`,
-      ),
-    );
-    if (ctx.format === 'table') ctx.stderr.write(`follow it: box service deployments ${service} (or add --wait)\n`);
-    return 0;
-  }
-  const reporter = new StepReporter(`${what} ${service}`, ctx.stderr);
-  let d: Deployment;
-  try {
-    d = await startAndFollow(ctx, service, start, {
-      timeoutS: flags.timeout ?? 300,
-      onChange: (x) => reporter.update(x),
-    });
-  } catch (err) {
-    reporter.end(false);
-    throw err;
-  }
-  const ok = d.status !== 'failed';
-  reporter.end(ok);
-  if (!ok) {
-    ctx.stdout.write(render(ctx.format, d, () => ''));
-    // The whole reason was on the step line above; this says where things stand and what to do.
-    const first = (d.reason ?? 'the core gave no reason').split('\n')[0]!.slice(0, 200);
-    ctx.stderr.write(
-      `deployment ${d.id} of ${service} failed: ${first}\n` +
-        `the live color (if any) still serves; the failed spec is now the service's: fix it (box service update ${service} …) and deploy again, or go back to the last live one (box rollback ${service})\n`,
-    );
-    return 1;
-  }
-  const s = await ctx.client.services.get(ctx.project, service);
-  const note = d.status === 'live' ? '' : ` (it has since been ${d.status.replace('_', ' ')})`;
-  ctx.stdout.write(render(ctx.format, d, () => `${service} is live on ${d.color} (${d.id})${note}: ${s.url}\n`));
-  return 0;
-}
-
-function registerServiceGroup(group: Command, cli: Cli): void {
-  const create = waitOptions(
-    specOptions(
-      group
-        .command('create')
-        .description('create a service and start its first deployment')
-        .argument('<NAME>', 'the service name (a DNS label of at most 57 characters)')
-        .argument('[CMD...]', 'after --: the command and its arguments'),
-      'create',
-    ),
+function deployWaitOptions(cmd: Command): Command {
+  return waitOptions(
+    cmd,
+    'show the steps as they happen and wait until the deployment is live (exit 0) or failed (exit 1, with the reason)',
+    300,
   );
-  cli.action<SpecFlags & WaitFlags>(create, async (ctx, [name, ...argv], opts) => {
-    const body = createBody(name!, opts, argv);
-    if (!opts.wait) {
-      if (opts.timeout !== undefined) throw new UsageError('--timeout applies only with --wait');
-      const s = await withSpinner(
-        `creating service ${name}`,
-        () => ctx.client.services.create(ctx.project, body),
-        ctx.stderr,
-      );
-      ctx.stdout.write(
-        render(
-          ctx.format,
-          s,
-          () => `service ${s.name} created; its first deployment is under way (add --wait to follow it)\n${s.url}\n`,
-        ),
-      );
-      return 0;
-    }
+}
+
+/** `box service create`: the service and its first deployment, followed with --wait. */
+async function create(ctx: Context, name: string, argv: string[], opts: SpecFlags & WaitFlags): Promise<number> {
+  const body = createBody(name, opts, argv);
+  if (opts.wait) {
     // The first deployment is the newest one just after the create answers.
     const first = async () => {
       await ctx.client.services.create(ctx.project, body);
-      const list = await ctx.client.services.deployments(ctx.project, name!);
+      const list = await ctx.client.services.deployments(ctx.project, name);
       if (!list.items[0]) throw new Error(`service ${name} was created without a deployment`);
       return list.items[0];
     };
-    return deployment(ctx, name!, opts, 'creating', first);
-  });
+    return runDeployment(ctx, name, opts, 'creating', first);
+  }
+  checkWaitFlags(opts);
+  const s = await withSpinner(
+    `creating service ${name}`,
+    () => ctx.client.services.create(ctx.project, body),
+    ctx.stderr,
+  );
+  print(
+    ctx,
+    s,
+    () => `service ${s.name} created; its first deployment is under way (add --wait to follow it)\n${s.url}\n`,
+  );
+  return 0;
+}
 
-  cli.action(group.command('ls').description('list the services of the project'), async (ctx) => {
-    const list = await ctx.client.services.list(ctx.project);
-    ctx.stdout.write(
-      render(ctx.format, list, () =>
-        list.items.length ? table(list.items, serviceColumns) : `no services in project ${ctx.project}\n`,
-      ),
-    );
-  });
+/** `box service update`: the spec of the next deployment (--auth applies at once). */
+async function update(ctx: Context, name: string, argv: string[], opts: UpdateFlags): Promise<void> {
+  const body = await updateBody(opts, argv, async () => (await ctx.client.services.get(ctx.project, name)).environment);
+  const s = await ctx.client.services.update(ctx.project, name, body);
+  const rollsOut = !(body.auth && Object.keys(body).length === 1);
+  print(ctx, s, () => `service ${s.name} updated${rollsOut ? `; "box deploy ${s.name}" rolls it out` : ''}\n`);
+}
 
-  cli.action(
-    group.command('get').description('show one service: its URL, live color, spec and health check').argument('<NAME>'),
-    async (ctx, [name]) => {
-      const s = await ctx.client.services.get(ctx.project, name!);
-      ctx.stdout.write(render(ctx.format, s, () => serviceDetails(s)));
-    },
+/** `box service create|update`. */
+function registerSpecCommands(group: Command, cli: Cli): void {
+  const createCmd = group
+    .command('create')
+    .description('create a service and start its first deployment')
+    .argument('<NAME>', 'the service name (a DNS label of at most 57 characters)')
+    .argument('[CMD...]', 'after --: the command and its arguments');
+  cli.action<SpecFlags & WaitFlags>(deployWaitOptions(specOptions(createCmd, 'create')), (ctx, [name, ...argv], opts) =>
+    create(ctx, name!, argv, opts),
   );
 
-  const update = specOptions(
+  const updateCmd = specOptions(
     group
-      .command('update')
+      .command('update <NAME>')
       .description('change the spec of the next deployment (--auth applies at once)')
-      .argument('<NAME>')
       .argument('[CMD...]', 'after --: the command and its arguments'),
     'update',
   )
     .option('--base-command', "run the base's own command (forget --command)")
     .option('--no-volumes', 'mount no data volumes from the next deploy on');
-  cli.action<SpecFlags & { baseCommand?: boolean; volumes?: boolean }>(update, async (ctx, [name, ...argv], opts) => {
-    const body: ServiceUpdate = {};
-    if (opts.port !== undefined) body.port = opts.port;
+  cli.action<UpdateFlags>(updateCmd, (ctx, [name, ...argv], opts) => update(ctx, name!, argv, opts));
+}
+
+/** `box service ls|get|rm|deployments`. */
+function registerReadCommands(group: Command, cli: Cli): void {
+  cli.action(group.command('ls').description('list the services of the project'), async (ctx) =>
+    printList(
+      ctx,
+      await ctx.client.services.list(ctx.project),
+      serviceColumns,
+      `no services in project ${ctx.project}`,
+    ),
+  );
+  cli.action(
+    group.command('get <NAME>').description('show one service: its URL, live color, spec and health check'),
+    async (ctx, [name]) => {
+      const s = await ctx.client.services.get(ctx.project, name!);
+      print(ctx, s, () => serviceDetails(s));
+    },
+  );
+  cli.removal(
+    group.command('rm <NAME...>').description('delete services with their boxes and their URL'),
+    (ctx, name) =>
+      withSpinner(`deleting service ${name}`, () => ctx.client.services.delete(ctx.project, name), ctx.stderr),
+    (name) => `service ${name} deleted`,
+  );
+  cli.action(
+    group.command('deployments <NAME>').description("a service's deployments, newest first"),
+    async (ctx, [name]) =>
+      printList(
+        ctx,
+        await ctx.client.services.deployments(ctx.project, name!),
+        deploymentColumns,
+        `no deployments of ${name}`,
+      ),
+  );
+}
+
+/** `box deploy` and `box rollback`: a new deployment of a service, health-gated. */
+function registerDeploys(program: Command, cli: Cli): void {
+  const deploy = program
+    .command('deploy <SERVICE>')
+    .description(
+      "deploy a service: its next color starts beside the live one, must pass the health check, then takes the URL (-e merges over the service's environment)",
+    )
+    .argument('[CMD...]', 'after --: a new command and its arguments')
+    .option('--base <BASE>', 'deploy on this base from now on')
+    .option('--command <STRING>', 'a new main process, run with sh -c')
+    .option('-e, --env <K=V>', 'set an environment variable from now on (repeatable)', collect);
+  type DeployFlags = { base?: string; command?: string; env?: string[] } & WaitFlags;
+  cli.action<DeployFlags>(deployWaitOptions(deploy), (ctx, [service, ...argv], opts) => {
+    const body: DeployRequest = {};
     if (opts.base !== undefined) body.base = opts.base;
     const cmd = commandOf(opts, argv);
-    if (cmd && opts.baseCommand) throw new UsageError('give either a command or --base-command, not both');
     if (cmd) body.command = cmd;
-    if (opts.baseCommand) body.command = null;
-    if (opts.volume?.length && opts.volumes === false) throw new UsageError('give either -v or --no-volumes, not both');
-    if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
-    if (opts.volumes === false) body.data_mounts = [];
-    const health = healthOf(opts);
-    if (health) body.health_check = health;
-    if (opts.auth) body.auth = opts.auth;
-    const envEdits = keyValues(opts.env, 'env', true);
-    // The API replaces the whole map; read it so one --env edits rather than wipes the rest.
-    if (envEdits)
-      body.environment = applyEdits((await ctx.client.services.get(ctx.project, name!)).environment, envEdits);
-    if (Object.keys(body).length === 0)
-      throw new UsageError('nothing to update: give at least one option (see box service update --help)');
-    const s = await ctx.client.services.update(ctx.project, name!, body);
-    ctx.stdout.write(
-      render(
-        ctx.format,
-        s,
-        () =>
-          `service ${s.name} updated${body.auth && Object.keys(body).length === 1 ? '' : '; "box deploy ' + s.name + '" rolls it out'}\n`,
-      ),
+    const environment = stringMap(opts.env, 'env');
+    if (environment) body.environment = environment;
+    return runDeployment(ctx, service!, opts, 'deploying', () =>
+      ctx.client.services.deploy(ctx.project, service!, body),
     );
   });
 
-  cli.action(
-    group.command('rm').description('delete services with their boxes and their URL').argument('<NAME...>'),
-    async (ctx, names) => {
-      for (const name of names) {
-        await withSpinner(`deleting service ${name}`, () => ctx.client.services.delete(ctx.project, name), ctx.stderr);
-        if (ctx.format === 'table') ctx.stdout.write(`service ${name} deleted\n`);
-      }
-    },
-  );
-
-  cli.action(
-    group.command('deployments').description("a service's deployments, newest first").argument('<NAME>'),
-    async (ctx, [name]) => {
-      const list = await ctx.client.services.deployments(ctx.project, name!);
-      ctx.stdout.write(
-        render(ctx.format, list, () =>
-          list.items.length ? table(list.items, deploymentColumns) : `no deployments of ${name}\n`,
-        ),
-      );
-    },
+  const rollback = program
+    .command('rollback <SERVICE>')
+    .description('go back to the previous live deployment, health-gated like a deploy');
+  cli.action<WaitFlags>(deployWaitOptions(rollback), (ctx, [service], opts) =>
+    runDeployment(ctx, service!, opts, 'rolling back', () => ctx.client.services.rollback(ctx.project, service!)),
   );
 }
 
 /** `box service …`, `box deploy` and `box rollback`: services with blue/green deployments. */
-export const registerServiceCommands: Area = (program, cli) => {
-  registerServiceGroup(
-    program
+export const services: CommandModule = {
+  name: 'services',
+  help: `"service create", "deploy" and "rollback" start a deployment and return at once;
+with --wait they show its steps and exit 0 once it is live, 1 (with the reason)
+if it failed.`,
+  register(program, cli) {
+    const group = program
       .command('service')
-      .description('services with blue/green deploys: create, ls, get, update, rm, deployments'),
-    cli,
-  );
-
-  const deploy = waitOptions(
-    program
-      .command('deploy')
-      .description(
-        "deploy a service: its next color starts beside the live one, must pass the health check, then takes the URL (-e merges over the service's environment)",
-      )
-      .argument('<SERVICE>')
-      .argument('[CMD...]', 'after --: a new command and its arguments')
-      .option('--base <BASE>', 'deploy on this base from now on')
-      .option('--command <STRING>', 'a new main process, run with sh -c')
-      .option('-e, --env <K=V>', 'set an environment variable from now on (repeatable)', collect),
-  );
-  cli.action<{ base?: string; command?: string; env?: string[] } & WaitFlags>(
-    deploy,
-    (ctx, [service, ...argv], opts) => {
-      const body: DeployRequest = {};
-      if (opts.base !== undefined) body.base = opts.base;
-      const cmd = commandOf(opts, argv);
-      if (cmd) body.command = cmd;
-      const environment = stringMap(opts.env, 'env');
-      if (environment) body.environment = environment;
-      return deployment(ctx, service!, opts, 'deploying', () =>
-        ctx.client.services.deploy(ctx.project, service!, body),
-      );
-    },
-  );
-
-  const rollback = waitOptions(
-    program
-      .command('rollback')
-      .description('go back to the previous live deployment, health-gated like a deploy')
-      .argument('<SERVICE>'),
-  );
-  cli.action<WaitFlags>(rollback, (ctx, [service], opts) =>
-    deployment(ctx, service!, opts, 'rolling back', () => ctx.client.services.rollback(ctx.project, service!)),
-  );
+      .description('services with blue/green deploys: create, update, ls, get, rm, deployments');
+    registerSpecCommands(group, cli);
+    registerReadCommands(group, cli);
+    registerDeploys(program, cli);
+  },
 };

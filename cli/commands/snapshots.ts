@@ -1,11 +1,12 @@
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Snapshot } from '../../shared/schemas/snapshots';
 import type { Context } from '../context';
 import { UsageError } from '../options';
-import { age, details, render, table } from '../output';
-import type { Area } from '../program';
-import { formatBytes, transferBar, withSpinner } from '../progress';
+import type { Cli } from '../actions';
+import { age, details, formatBytes } from '../output';
+import { print, printList } from '../print';
+import type { CommandModule } from '../program';
+import { withSpinner } from '../progress';
 
 const SNAPSHOT_ID = /^snap_[a-z2-7]{20}$/;
 
@@ -19,22 +20,20 @@ const snapshotColumns = [
 ];
 
 function printSnapshot(ctx: Context, s: Snapshot, line?: string): void {
-  ctx.stdout.write(
-    render(
-      ctx.format,
-      s,
-      () =>
-        line ??
-        details([
-          ['id', s.id],
-          ['name', s.name],
-          ['project', s.project],
-          ['box', s.box],
-          ['size', formatBytes(s.size_bytes)],
-          ['parent', s.parent_id],
-          ['created', s.created_at],
-        ]),
-    ),
+  print(
+    ctx,
+    s,
+    () =>
+      line ??
+      details([
+        ['id', s.id],
+        ['name', s.name],
+        ['project', s.project],
+        ['box', s.box],
+        ['size', formatBytes(s.size_bytes)],
+        ['parent', s.parent_id],
+        ['created', s.created_at],
+      ]),
   );
 }
 
@@ -47,13 +46,12 @@ async function resolveSnapshot(ctx: Context, box: string, ref: string): Promise<
   return hit.id;
 }
 
-function registerSnapshotGroup(program: Command, cli: Parameters<Area>[1]): void {
+function registerSnapshotGroup(program: Command, cli: Cli): void {
   const group = program.command('snapshot').description("snapshots of a box's root: create, ls, get, rm");
   cli.action<{ name?: string }>(
     group
-      .command('create')
+      .command('create <BOX>')
       .description('snapshot a box (running or stopped)')
-      .argument('<BOX>')
       .option('--name <NAME>', 'the snapshot name (default: generated)'),
     async (ctx, [box], opts) => {
       const snap = await withSpinner(
@@ -65,32 +63,29 @@ function registerSnapshotGroup(program: Command, cli: Parameters<Area>[1]): void
     },
   );
   cli.action(
-    group.command('ls').description("a box's snapshots; without BOX, every snapshot of the project").argument('[BOX]'),
+    group.command('ls [BOX]').description("a box's snapshots; without BOX, every snapshot of the project"),
     async (ctx, [box]) => {
       const list = box
         ? await ctx.client.listSnapshots(ctx.project, box)
         : await ctx.client.listProjectSnapshots(ctx.project);
-      ctx.stdout.write(render(ctx.format, list, () => table(list.items, snapshotColumns)));
+      printList(ctx, list, snapshotColumns);
     },
   );
-  cli.action(group.command('get').description('show one snapshot').argument('<ID>'), async (ctx, [id]) => {
+  cli.action(group.command('get <ID>').description('show one snapshot'), async (ctx, [id]) => {
     printSnapshot(ctx, await ctx.client.getSnapshot(ctx.project, id!));
   });
-  cli.action(
-    group.command('rm').description('delete snapshots (refused while something descends from one)').argument('<ID...>'),
-    async (ctx, ids) => {
-      for (const id of ids) {
-        await ctx.client.deleteSnapshot(ctx.project, id);
-        if (ctx.format === 'table') ctx.stdout.write(`snapshot ${id} deleted\n`);
-      }
-    },
+  cli.removal(
+    group.command('rm <ID...>').description('delete snapshots (refused while something descends from one)'),
+    (ctx, id) => ctx.client.deleteSnapshot(ctx.project, id),
+    (id) => `snapshot ${id} deleted`,
   );
+}
 
+function registerRestore(program: Command, cli: Cli): void {
   cli.action(
     program
-      .command('restore')
+      .command('restore <BOX>')
       .description("replace a box's root by a snapshot's (a running box restarts; a stopped one stays stopped)")
-      .argument('<BOX>')
       .argument('<SNAPSHOT>', "a snapshot id, or the name of one of the box's snapshots"),
     async (ctx, [box, ref]) => {
       const id = await resolveSnapshot(ctx, box!, ref!);
@@ -99,80 +94,16 @@ function registerSnapshotGroup(program: Command, cli: Parameters<Area>[1]): void
         () => ctx.client.restoreBox(ctx.project, box!, { snapshot_id: id }),
         ctx.stderr,
       );
-      ctx.stdout.write(
-        render(ctx.format, restored, () => `box ${restored.name} restored to ${ref} (${restored.status})\n`),
-      );
+      print(ctx, restored, () => `box ${restored.name} restored to ${ref} (${restored.status})\n`);
     },
   );
 }
 
-interface BaseCreateFlags {
-  fromSnapshot?: string;
-  fromBox?: string;
-  image?: string;
-}
-
-/** Adds create, import and rm to the `base` group (made by the system area). */
-function extendBaseGroup(program: Command, cli: Parameters<Area>[1]): void {
-  const base = program.commands.find((c) => c.name() === 'base') ?? program.command('base');
-  base.description('base templates: ls, add, create, import, rm');
-  cli.action<BaseCreateFlags>(
-    base
-      .command('create')
-      .description('make a base from a snapshot, a box of the project, or an image the engine has')
-      .argument('<NAME>')
-      .option('--from-snapshot <ID>', 'a snapshot id')
-      .option('--from-box <BOX>', 'a box of the project (its root at this instant)')
-      .option('--image <IMAGE>', 'an image already in the engine'),
-    async (ctx, [name], opts) => {
-      const given = [opts.fromSnapshot, opts.fromBox, opts.image].filter((v) => v !== undefined).length;
-      if (given !== 1) throw new UsageError('give exactly one of --from-snapshot, --from-box, --image');
-      const body = opts.fromSnapshot
-        ? { name: name!, from_snapshot: opts.fromSnapshot }
-        : opts.fromBox
-          ? { name: name!, from_box: opts.fromBox, project: ctx.project }
-          : { name: name!, image: opts.image! };
-      const created = await withSpinner(`making base ${name}`, () => ctx.client.createBase(body), ctx.stderr);
-      ctx.stdout.write(render(ctx.format, created, () => `base ${created.name} created\n`));
-    },
-  );
-  cli.action(
-    base
-      .command('import')
-      .description('make a base from a root filesystem tar (FILE, or - for stdin), with a progress bar')
-      .argument('<NAME>')
-      .argument('<FILE>'),
-    async (ctx, [name, file]) => {
-      let size: number | undefined;
-      if (file !== '-') {
-        try {
-          size = fs.statSync(file!).size;
-        } catch (err) {
-          throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-        }
-      }
-      const source = file === '-' ? process.stdin : fs.createReadStream(file!);
-      const bar = transferBar({ label: `importing ${name}`, total: size, stream: ctx.stderr });
-      source.on('error', (err: Error) => bar.destroy(err));
-      const created = await ctx.client.importBase(name!, source.pipe(bar), size);
-      ctx.stdout.write(
-        render(ctx.format, created, () => `base ${created.name} imported (${formatBytes(bar.bytes)})\n`),
-      );
-    },
-  );
-  cli.action(
-    base.command('rm').description('delete bases (refused while a box or snapshot uses one)').argument('<NAME...>'),
-    async (ctx, names) => {
-      for (const name of names) {
-        await ctx.client.deleteBase(name);
-        if (ctx.format === 'table') ctx.stdout.write(`base ${name} deleted\n`);
-      }
-    },
-  );
-}
-
-/** `box snapshot …`, `box restore`, and `box base create|import|rm`. `box fork SRC NEW` (boxes.ts) takes a snapshot id as SRC. */
-export const registerSnapshotCommands: Area = (program, cli) => {
-  registerSnapshotGroup(program, cli);
-  extendBaseGroup(program, cli);
+/** `box snapshot …` and `box restore`. `box fork SRC NEW` (boxes.ts) takes a snapshot id as SRC. */
+export const snapshots: CommandModule = {
+  name: 'snapshots',
+  register(program, cli) {
+    registerSnapshotGroup(program, cli);
+    registerRestore(program, cli);
+  },
 };

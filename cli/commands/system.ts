@@ -1,75 +1,41 @@
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { ApiError } from '../../shared/errors';
-import { SCOPES, type Scope, type StorageInfo, type TokenCreate } from '../../shared/schemas/system';
+import { SCOPES, type Scope, type StorageInfo, type Token, type TokenCreate } from '../../shared/schemas/system';
+import type { Cli } from '../actions';
 import { UsageError, collect } from '../options';
-import { age, details, render, table } from '../output';
-import type { Area } from '../program';
-import { withSpinner } from '../progress';
+import { age, details, formatBytes } from '../output';
+import { print, printList } from '../print';
+import type { CommandModule } from '../program';
 
-const GiB = 1024 ** 3;
-
-/** `loop-btrfs at PATH, 1.2 of 16.0 GiB used (why a better one was not taken)`. */
+/** `loop-btrfs at PATH, 1.2 GiB of 16.0 GiB used (why a better one was not taken)`. */
 export function describeStorage(s: StorageInfo): string {
   if (!s.driver) return `not started${s.reason ? ` (${s.reason})` : ''}`;
   const space =
     s.size_bytes !== null && s.used_bytes !== null
-      ? `, ${(s.used_bytes / GiB).toFixed(1)} of ${(s.size_bytes / GiB).toFixed(1)} GiB used`
+      ? `, ${formatBytes(s.used_bytes)} of ${formatBytes(s.size_bytes)} used`
       : '';
   return `${s.driver}${s.path ? ` at ${s.path}` : ''}${space}${s.reason ? ` (${s.reason})` : ''}`;
 }
 
-export const registerSystemCommands: Area = (program, cli) => {
-  const base = program.command('base').description('base templates: ls, add');
-  cli.action(base.command('ls').description('list base templates'), async (ctx) => {
-    const list = await ctx.client.listBases();
-    ctx.stdout.write(
-      render(ctx.format, list, () =>
-        table(list.items, [
-          { header: 'NAME', get: (b) => b.name },
-          { header: 'IMAGE', get: (b) => b.image },
-          { header: 'SIZE_MB', get: (b) => (b.size_bytes === null ? null : (b.size_bytes / 1048576).toFixed(1)) },
-          { header: 'AGE', get: (b) => age(b.created_at) },
-        ]),
-      ),
-    );
-  });
-  cli.action(
-    base
-      .command('add')
-      .description('register an image already in the engine as a base')
-      .argument('<NAME>')
-      .argument('<IMAGE>'),
-    async (ctx, [name, image]) => {
-      const created = await withSpinner(
-        `adding base ${name}`,
-        () => ctx.client.createBase({ name: name!, image: image! }),
-        ctx.stderr,
-      );
-      ctx.stdout.write(render(ctx.format, created, () => `base ${created.name} added (${created.image})\n`));
-    },
+const tokenColumns = [
+  { header: 'ID', get: (t: Token) => t.id },
+  { header: 'NAME', get: (t: Token) => t.name },
+  { header: 'SCOPES', get: (t: Token) => t.scopes.join(',') },
+  { header: 'PROJECT', get: (t: Token) => t.project ?? '*' },
+  { header: 'LAST_USED', get: (t: Token) => (t.last_used_at ? `${age(t.last_used_at)} ago` : 'never') },
+  { header: 'AGE', get: (t: Token) => age(t.created_at) },
+];
+
+/** `box token ls|create|rm`. */
+function registerTokens(program: Command, cli: Cli): void {
+  const token = program.command('token').description('API tokens: ls, create, rm');
+  cli.action(token.command('ls').description('list API tokens (never their secrets)'), async (ctx) =>
+    printList(ctx, await ctx.client.listTokens(), tokenColumns),
   );
 
-  const token = program.command('token').description('API tokens: ls, create, rm');
-  cli.action(token.command('ls').description('list API tokens (never their secrets)'), async (ctx) => {
-    const list = await ctx.client.listTokens();
-    ctx.stdout.write(
-      render(ctx.format, list, () =>
-        table(list.items, [
-          { header: 'ID', get: (t) => t.id },
-          { header: 'NAME', get: (t) => t.name },
-          { header: 'SCOPES', get: (t) => t.scopes.join(',') },
-          { header: 'PROJECT', get: (t) => t.project ?? '*' },
-          { header: 'LAST_USED', get: (t) => (t.last_used_at ? `${age(t.last_used_at)} ago` : 'never') },
-          { header: 'AGE', get: (t) => age(t.created_at) },
-        ]),
-      ),
-    );
-  });
-
   const create = token
-    .command('create')
+    .command('create <NAME>')
     .description('create an API token; its secret is shown once. With -p/--project it works in that project only')
-    .argument('<NAME>')
     .addOption(
       new Option('--scope <SCOPE>', 'read, write, exec or admin (repeatable)').choices(SCOPES).argParser(collect),
     );
@@ -82,37 +48,37 @@ export const registerSystemCommands: Area = (program, cli) => {
     // Only an explicit --project restricts a token; BOX_PROJECT and the default do not.
     if (opts.project !== undefined) body.project = opts.project;
     const made = await ctx.client.createToken(body);
-    ctx.stdout.write(
-      render(
-        ctx.format,
-        made,
-        () =>
-          details([
-            ['id', made.id],
-            ['name', made.name],
-            ['scopes', made.scopes.join(',')],
-            ['project', made.project ?? '* (all projects)'],
-            ['token', made.token],
-          ]) + 'The secret is shown only now; store it somewhere safe.\n',
-      ),
+    print(
+      ctx,
+      made,
+      () =>
+        details([
+          ['id', made.id],
+          ['name', made.name],
+          ['scopes', made.scopes.join(',')],
+          ['project', made.project ?? '* (all projects)'],
+          ['token', made.token],
+        ]) + 'The secret is shown only now; store it somewhere safe.\n',
     );
   });
 
-  cli.action(token.command('rm').description('revoke a token').argument('<ID>'), async (ctx, [id]) => {
-    await ctx.client.deleteToken(id!);
-    if (ctx.format === 'table') ctx.stdout.write(`token ${id} revoked\n`);
-  });
+  cli.removal(
+    token.command('rm <ID>').description('revoke a token'),
+    (ctx, id) => ctx.client.deleteToken(id),
+    (id) => `token ${id} revoked`,
+  );
+}
 
+/** `box version` and `box health`. */
+function registerChecks(program: Command, cli: Cli): void {
   cli.action(program.command('version').description('show the core and engine versions'), async (ctx) => {
     const v = await ctx.client.version();
-    ctx.stdout.write(
-      render(ctx.format, v, () =>
-        details([
-          ['core', `${v.version} (api ${v.api})`],
-          ['url', ctx.connection.url],
-          ['engine', `${v.engine.name} ${v.engine.version ?? '?'} (api ${v.engine.api_version ?? '?'})`],
-        ]),
-      ),
+    print(ctx, v, () =>
+      details([
+        ['core', `${v.version} (api ${v.api})`],
+        ['url', ctx.connection.url],
+        ['engine', `${v.engine.name} ${v.engine.version ?? '?'} (api ${v.engine.api_version ?? '?'})`],
+      ]),
     );
   });
 
@@ -131,18 +97,25 @@ export const registerSystemCommands: Area = (program, cli) => {
         .system()
         .then((s) => s.storage)
         .catch(() => null);
-      ctx.stdout.write(
-        render(ctx.format, storage ? { ...h, storage } : h, () =>
-          details([
-            ['status', h.status],
-            ['api', h.api],
-            ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
-            ...(storage ? [['storage', describeStorage(storage)] as [string, string]] : []),
-            ['checked', h.cluster.checked_at],
-          ]),
-        ),
+      print(ctx, storage ? { ...h, storage } : h, () =>
+        details([
+          ['status', h.status],
+          ['api', h.api],
+          ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
+          ...(storage ? [['storage', describeStorage(storage)] as [string, string]] : []),
+          ['checked', h.cluster.checked_at],
+        ]),
       );
       return h.status === 'ok' ? 0 : 1;
     },
   );
+}
+
+/** `box token …`, `box version` and `box health`: the core itself. */
+export const system: CommandModule = {
+  name: 'system',
+  register(program, cli) {
+    registerTokens(program, cli);
+    registerChecks(program, cli);
+  },
 };

@@ -5,12 +5,12 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { Volume, VolumeBackup, VolumeCreate, VolumeSnapshot } from '../../shared/schemas/volumes';
 import type { Context } from '../context';
-import { UsageError, wholeNumber } from '../options';
-import { age, details, render, table } from '../output';
-import type { Area } from '../program';
-import { formatBytes, transferBar, withSpinner } from '../progress';
-
-type Cli = Parameters<Area>[1];
+import type { Cli } from '../actions';
+import { UsageError, waitOptions, wholeNumber, type WaitFlags } from '../options';
+import { age, details, formatBytes, type Column } from '../output';
+import { print, printList } from '../print';
+import type { CommandModule } from '../program';
+import { transferBar, withSpinner } from '../progress';
 
 const mounts = (v: Volume) => v.mounts.map((m) => `${m.box}:${m.path}${m.read_only ? ':ro' : ''}`).join(', ');
 
@@ -66,64 +66,60 @@ interface CreateFlags {
   fromBackup?: string;
 }
 
+function createBody(name: string, opts: CreateFlags): VolumeCreate {
+  const from = [opts.fromVolume, opts.fromSnapshot, opts.fromBackup].filter((v) => v !== undefined);
+  if (from.length > 1) throw new UsageError('give at most one of --from-volume, --from-snapshot, --from-backup');
+  const body: VolumeCreate = { name };
+  if (opts.sizeGb !== undefined) body.size_gb = opts.sizeGb;
+  if (opts.retention !== undefined) body.backup_retention = opts.retention;
+  if (opts.fromVolume) body.from_volume = opts.fromVolume;
+  if (opts.fromSnapshot) body.from_snapshot = opts.fromSnapshot;
+  if (opts.fromBackup) body.from_backup = opts.fromBackup;
+  return body;
+}
+
+/** `box volume create|ls|get|rm`. */
 function registerCore(group: Command, cli: Cli): void {
   const create = group
-    .command('create')
+    .command('create <NAME>')
     .description('create a volume: empty, or a clone of a volume, a volume snapshot or a backup')
-    .argument('<NAME>')
     .option('--size-gb <N>', 'size in GiB (recorded; the local driver cannot enforce it)', wholeNumber('--size-gb', 1))
     .option('--retention <N>', 'backups kept (default 7)', wholeNumber('--retention', 1))
     .option('--from-volume <VOLUME>', 'clone this volume at this instant')
     .option('--from-snapshot <ID>', 'clone a volume snapshot')
     .option('--from-backup <ID>', 'clone a backup');
   cli.action<CreateFlags>(create, async (ctx, [name], opts) => {
-    const from = [opts.fromVolume, opts.fromSnapshot, opts.fromBackup].filter((v) => v !== undefined);
-    if (from.length > 1) throw new UsageError('give at most one of --from-volume, --from-snapshot, --from-backup');
-    const body: VolumeCreate = { name: name! };
-    if (opts.sizeGb !== undefined) body.size_gb = opts.sizeGb;
-    if (opts.retention !== undefined) body.backup_retention = opts.retention;
-    if (opts.fromVolume) body.from_volume = opts.fromVolume;
-    if (opts.fromSnapshot) body.from_snapshot = opts.fromSnapshot;
-    if (opts.fromBackup) body.from_backup = opts.fromBackup;
+    const body = createBody(name!, opts);
     const v = await withSpinner(
       `creating volume ${name}`,
       () => ctx.client.createVolume(ctx.project, body),
       ctx.stderr,
     );
-    ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} created (${formatBytes(v.size_bytes)})\n`));
+    print(ctx, v, () => `volume ${v.name} created (${formatBytes(v.size_bytes)})\n`);
   });
-  cli.action(group.command('ls').description("the project's volumes"), async (ctx) => {
-    const list = await ctx.client.listVolumes(ctx.project);
-    ctx.stdout.write(
-      render(ctx.format, list, () =>
-        list.items.length ? table(list.items, volumeColumns) : `no volumes in project ${ctx.project}\n`,
-      ),
-    );
-  });
-  cli.action(group.command('get').description('show one volume').argument('<NAME>'), async (ctx, [name]) => {
-    const v = await ctx.client.getVolume(ctx.project, name!);
-    ctx.stdout.write(render(ctx.format, v, () => volumeDetails(v)));
-  });
-  cli.action(
-    group
-      .command('rm')
-      .description('delete volumes with their snapshots and backups (refused while a box mounts one)')
-      .argument('<NAME...>'),
-    async (ctx, names) => {
-      for (const name of names) {
-        await ctx.client.deleteVolume(ctx.project, name);
-        if (ctx.format === 'table') ctx.stdout.write(`volume ${name} deleted\n`);
-      }
-    },
+  cli.action(group.command('ls').description("the project's volumes"), async (ctx) =>
+    printList(ctx, await ctx.client.listVolumes(ctx.project), volumeColumns, `no volumes in project ${ctx.project}`),
   );
+  cli.action(group.command('get <NAME>').description('show one volume'), async (ctx, [name]) => {
+    const v = await ctx.client.getVolume(ctx.project, name!);
+    print(ctx, v, () => volumeDetails(v));
+  });
+  cli.removal(
+    group
+      .command('rm <NAME...>')
+      .description('delete volumes with their snapshots and backups (refused while a box mounts one)'),
+    (ctx, name) => ctx.client.deleteVolume(ctx.project, name),
+    (name) => `volume ${name} deleted`,
+  );
+}
+
+/** `box volume attach|detach`: mounts in boxes. */
+function registerMounts(group: Command, cli: Cli): void {
   const attach = group
-    .command('attach')
+    .command('attach <NAME> <BOX> <PATH>')
     .description(
       "mount a volume in a box at PATH (the box's container is recreated, root kept: a running box restarts)",
     )
-    .argument('<NAME>')
-    .argument('<BOX>')
-    .argument('<PATH>')
     .option('--ro', 'read-only');
   cli.action<{ ro?: boolean }>(attach, async (ctx, [name, box, p], opts) => {
     const v = await withSpinner(
@@ -131,31 +127,28 @@ function registerCore(group: Command, cli: Cli): void {
       () => ctx.client.attachVolume(ctx.project, name!, { box: box!, path: p!, read_only: opts.ro === true }),
       ctx.stderr,
     );
-    ctx.stdout.write(
-      render(ctx.format, v, () => `volume ${v.name} mounted in ${box} at ${p}${opts.ro ? ' (read-only)' : ''}\n`),
-    );
+    print(ctx, v, () => `volume ${v.name} mounted in ${box} at ${p}${opts.ro ? ' (read-only)' : ''}\n`);
   });
   cli.action(
-    group
-      .command('detach')
-      .description('unmount a volume from a box (a running box restarts)')
-      .argument('<NAME>')
-      .argument('<BOX>'),
+    group.command('detach <NAME> <BOX>').description('unmount a volume from a box (a running box restarts)'),
     async (ctx, [name, box]) => {
       const v = await withSpinner(
         `detaching ${name} from ${box}`,
         () => ctx.client.detachVolume(ctx.project, name!, box!),
         ctx.stderr,
       );
-      ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} detached from ${box}\n`));
+      print(ctx, v, () => `volume ${v.name} detached from ${box}\n`);
     },
   );
+}
+
+/** `box volume restore`: a volume's data from one of its snapshots or backups. */
+function registerRestore(group: Command, cli: Cli): void {
   const restore = group
-    .command('restore')
+    .command('restore <NAME>')
     .description(
       "replace a volume's data by one of its snapshots or backups (every box that mounts it must be stopped)",
     )
-    .argument('<NAME>')
     .option('--snapshot <ID>', 'a snapshot of the volume')
     .option('--backup <ID>', 'a done backup of the volume');
   cli.action<{ snapshot?: string; backup?: string }>(restore, async (ctx, [name], opts) => {
@@ -167,45 +160,52 @@ function registerCore(group: Command, cli: Cli): void {
       () => ctx.client.restoreVolume(ctx.project, name!, body),
       ctx.stderr,
     );
-    ctx.stdout.write(render(ctx.format, v, () => `volume ${v.name} restored from ${opts.snapshot ?? opts.backup}\n`));
+    print(ctx, v, () => `volume ${v.name} restored from ${opts.snapshot ?? opts.backup}\n`);
   });
+}
+
+interface CopyKind<T> {
+  noun: 'snapshot' | 'backup';
+  ls: string;
+  columns: readonly Column<T>[];
+  list(ctx: Context, volume: string): Promise<{ items: T[] }>;
+  remove(ctx: Context, volume: string, id: string): Promise<unknown>;
+}
+
+/** `ls NAME` and `rm NAME ID...` of a volume's snapshots or backups. */
+function registerCopyList<T>(group: Command, cli: Cli, kind: CopyKind<T>): void {
+  cli.action(group.command('ls <NAME>').description(kind.ls), async (ctx, [name]) =>
+    printList(ctx, await kind.list(ctx, name!), kind.columns, `no ${kind.noun}s of volume ${name}`),
+  );
+  cli.removal(
+    group.command('rm <NAME> <ID...>').description(`delete ${kind.noun}s of a volume`),
+    (ctx, id, [volume]) => kind.remove(ctx, volume!, id),
+    (id) => `${kind.noun} ${id} deleted`,
+  );
 }
 
 function registerSnapshots(group: Command, cli: Cli): void {
   const snap = group.command('snapshot').description('point-in-time copies of a volume: create, ls, rm');
   cli.action(
     snap
-      .command('create')
-      .description('snapshot a volume (running boxes that write to it are paused for the copy)')
-      .argument('<NAME>'),
+      .command('create <NAME>')
+      .description('snapshot a volume (running boxes that write to it are paused for the copy)'),
     async (ctx, [name]) => {
       const s = await withSpinner(
         `snapshotting ${name}`,
         () => ctx.client.createVolumeSnapshot(ctx.project, name!),
         ctx.stderr,
       );
-      ctx.stdout.write(
-        render(ctx.format, s, () => `snapshot ${s.id} of ${s.volume}, ${formatBytes(s.size_bytes)} (${s.method})\n`),
-      );
+      print(ctx, s, () => `snapshot ${s.id} of ${s.volume}, ${formatBytes(s.size_bytes)} (${s.method})\n`);
     },
   );
-  cli.action(snap.command('ls').description("a volume's snapshots").argument('<NAME>'), async (ctx, [name]) => {
-    const list = await ctx.client.listVolumeSnapshots(ctx.project, name!);
-    ctx.stdout.write(
-      render(ctx.format, list, () =>
-        list.items.length ? table(list.items, snapshotColumns) : `no snapshots of volume ${name}\n`,
-      ),
-    );
+  registerCopyList(snap, cli, {
+    noun: 'snapshot',
+    ls: "a volume's snapshots",
+    columns: snapshotColumns,
+    list: (ctx, name) => ctx.client.listVolumeSnapshots(ctx.project, name),
+    remove: (ctx, name, id) => ctx.client.deleteVolumeSnapshot(ctx.project, name, id),
   });
-  cli.action(
-    snap.command('rm').description('delete snapshots of a volume').argument('<NAME>').argument('<ID...>'),
-    async (ctx, [name, ...ids]) => {
-      for (const id of ids) {
-        await ctx.client.deleteVolumeSnapshot(ctx.project, name!, id);
-        if (ctx.format === 'table') ctx.stdout.write(`snapshot ${id} deleted\n`);
-      }
-    },
-  );
 }
 
 /** Polls a backup until it is done or failed. */
@@ -227,52 +227,33 @@ function registerBackups(group: Command, cli: Cli): void {
   const backup = group
     .command('backup')
     .description('compressed archives of a volume in the data dir: create, ls, rm (and "box volume download")');
-  const create = backup
-    .command('create')
-    .description('start a backup; with --wait, wait until it is done')
-    .argument('<NAME>')
-    .option('--wait', 'wait until the backup is done (exit 1 if it fails)')
-    .option('--timeout <S>', 'with --wait: give up after S seconds (default 600)', wholeNumber('--timeout', 1));
-  cli.action<{ wait?: boolean; timeout?: number }>(create, async (ctx, [name], opts) => {
-    let b = await ctx.client.createVolumeBackup(ctx.project, name!);
-    if (opts.wait)
-      b = await withSpinner(`backing up ${name}`, () => settle(ctx, name!, b, opts.timeout ?? 600), ctx.stderr);
-    ctx.stdout.write(
-      render(
-        ctx.format,
+  const create = backup.command('create <NAME>').description('start a backup; with --wait, wait until it is done');
+  cli.action<WaitFlags>(
+    waitOptions(create, 'wait until the backup is done (exit 1 if it fails)', 600),
+    async (ctx, [name], opts) => {
+      let b = await ctx.client.createVolumeBackup(ctx.project, name!);
+      if (opts.wait)
+        b = await withSpinner(`backing up ${name}`, () => settle(ctx, name!, b, opts.timeout ?? 600), ctx.stderr);
+      print(
+        ctx,
         b,
         () =>
           `backup ${b.id} of ${name}: ${b.status}${b.size_bytes !== null ? `, ${formatBytes(b.size_bytes)}` : ''}${b.reason ? ` (${b.reason})` : ''}\n`,
-      ),
-    );
-    return b.status === 'failed' ? 1 : 0;
-  });
-  cli.action(
-    backup.command('ls').description("a volume's backups, oldest first").argument('<NAME>'),
-    async (ctx, [name]) => {
-      const list = await ctx.client.listVolumeBackups(ctx.project, name!);
-      ctx.stdout.write(
-        render(ctx.format, list, () =>
-          list.items.length ? table(list.items, backupColumns) : `no backups of volume ${name}\n`,
-        ),
       );
+      return b.status === 'failed' ? 1 : 0;
     },
   );
-  cli.action(
-    backup.command('rm').description('delete backups of a volume').argument('<NAME>').argument('<ID...>'),
-    async (ctx, [name, ...ids]) => {
-      for (const id of ids) {
-        await ctx.client.deleteVolumeBackup(ctx.project, name!, id);
-        if (ctx.format === 'table') ctx.stdout.write(`backup ${id} deleted\n`);
-      }
-    },
-  );
+  registerCopyList(backup, cli, {
+    noun: 'backup',
+    ls: "a volume's backups, oldest first",
+    columns: backupColumns,
+    list: (ctx, name) => ctx.client.listVolumeBackups(ctx.project, name),
+    remove: (ctx, name, id) => ctx.client.deleteVolumeBackup(ctx.project, name, id),
+  });
 
   const download = group
-    .command('download')
+    .command('download <NAME> <BACKUP_ID>')
     .description("save a backup's .tar.gz (with a progress bar); its sha256 is checked")
-    .argument('<NAME>')
-    .argument('<BACKUP_ID>')
     .option('-O, --out <FILE>', 'where to write it ("-" for stdout; default NAME-ID.tar.gz)');
   cli.action<{ out?: string }>(download, async (ctx, [name, id], opts) => {
     const out = opts.out ?? `${name}-${id}.tar.gz`;
@@ -303,13 +284,18 @@ function registerBackups(group: Command, cli: Cli): void {
 }
 
 /** `box volume …`: volumes, their snapshots and backups. `box create -v VOL:/path[:ro]` (boxes.ts) mounts one at create. */
-export const registerVolumeCommands: Area = (program, cli) => {
-  const group = program
-    .command('volume')
-    .description(
-      'data volumes that outlive boxes: create, ls, get, rm, attach, detach, snapshot, backup, download, restore',
-    );
-  registerCore(group, cli);
-  registerSnapshots(group, cli);
-  registerBackups(group, cli);
+export const volumes: CommandModule = {
+  name: 'volumes',
+  register(program, cli) {
+    const group = program
+      .command('volume')
+      .description(
+        'data volumes that outlive boxes: create, ls, get, rm, attach, detach, snapshot, backup, download, restore',
+      );
+    registerCore(group, cli);
+    registerMounts(group, cli);
+    registerRestore(group, cli);
+    registerSnapshots(group, cli);
+    registerBackups(group, cli);
+  },
 };

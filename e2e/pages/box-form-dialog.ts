@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { errorAtField } from './field-error';
 
 /** The create (or edit) dialog. */
 export class BoxFormDialog {
@@ -21,16 +22,9 @@ export class BoxFormDialog {
     this.progress = this.dialog.getByRole('status', { name: 'Progress' });
   }
 
-  /** The error shown at a field, found through the field's own description. */
+  /** The text of the error shown at a field (null when the field is valid). */
   fieldError(field: Locator): Promise<string | null> {
-    return field.evaluate((el) => {
-      const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-      const texts = ids
-        .map((id) => document.getElementById(id))
-        .filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error'))
-        .map((n) => n!.textContent ?? '');
-      return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
-    });
+    return errorAtField(field);
   }
 
   async addPair(noun: 'variable' | 'tag', key: string, value: string): Promise<void> {

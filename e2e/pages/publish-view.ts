@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { errorAtField } from './field-error';
 
 /** A box's Publish tab: the form (port, access, domains), the URL and its actions. */
 export class PublishView {
@@ -52,13 +53,6 @@ export class PublishView {
 
   /** The text of the error shown at a field (null when the field is valid). */
   fieldError(field: Locator): Promise<string | null> {
-    return field.evaluate((el) => {
-      const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-      const texts = ids
-        .map((id) => document.getElementById(id))
-        .filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error'))
-        .map((n) => n!.textContent ?? '');
-      return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
-    });
+    return errorAtField(field);
   }
 }

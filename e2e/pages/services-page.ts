@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { errorAtField } from './field-error';
 
 /** The Services page: the create dialog, one card per service (URL, live color, progress, timeline, actions) and the deploy dialog. */
 export class ServicesPage {
@@ -84,13 +85,6 @@ export class ServicesPage {
 
   /** The text of the error shown at a field (null when the field is valid). */
   fieldError(field: Locator): Promise<string | null> {
-    return field.evaluate((el) => {
-      const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-      const texts = ids
-        .map((id) => document.getElementById(id))
-        .filter((n) => n?.getAttribute('role') === 'alert' || n?.id.endsWith('error'))
-        .map((n) => n!.textContent ?? '');
-      return el.getAttribute('aria-invalid') === 'true' ? texts.join(' ') || '' : null;
-    });
+    return errorAtField(field);
   }
 }

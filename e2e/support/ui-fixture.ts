@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
+import { boxCli, type CliRun } from '../../test-support/cli-runner';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
+import { clearProjects, teardown } from '../../test-support/teardown';
 
 export interface OpenOptions {
   /** Sign in through the sign-in URL (default), or arrive signed out. */
@@ -22,18 +23,20 @@ export interface UiFixture {
   /** fetch against the core with its admin token. */
   api(method: string, pathname: string, body?: unknown): Promise<Response>;
   /** Runs the `box` CLI against this core; resolves with its exit code and output. */
-  cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
-  /** Boxes to delete after the file's tests, whatever happened. */
+  cli(...args: string[]): Promise<CliRun>;
+  /** A box the test made: its project is cleared (services, boxes, snapshots, volumes) after the file's tests. */
   track(project: string, name: string): void;
+  /** Clears a project now: what clearProjects (test-support/teardown.ts) removes. */
+  clear(project: string): Promise<void>;
 }
 
-/** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and every tracked box. */
+/** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and clears every tracked project. */
 export function uiFixture(
   options: { env?: NodeJS.ProcessEnv; args?: string[]; browserArgs?: string[] } = {},
 ): UiFixture {
-  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; boxes: Set<string> } = {
+  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; projects: Set<string> } = {
     contexts: [],
-    boxes: new Set(),
+    projects: new Set(),
   };
   before(async () => {
     ensureRendererBuilt();
@@ -46,20 +49,7 @@ export function uiFixture(
   after(async () => {
     await Promise.allSettled(state.contexts.map((c) => c.close()));
     await state.browser?.close().catch(() => undefined);
-    const core = state.core;
-    if (core) {
-      const names = [...state.boxes];
-      const queue = [...names];
-      await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          for (let b = queue.shift(); b; b = queue.shift())
-            await api(core, 'DELETE', `/v1/projects/${b}`)
-              .then((r) => r.arrayBuffer())
-              .catch(() => undefined);
-        }),
-      );
-      await core.stop();
-    }
+    await teardown(state.core, { projects: [...state.projects] });
   });
   const fixture: UiFixture = {
     core: () => state.core!,
@@ -77,21 +67,9 @@ export function uiFixture(
       return page;
     },
     api: (method, pathname, body) => api(state.core!, method, pathname, body),
-    cli: (...args) =>
-      new Promise((resolve) => {
-        const core = state.core!;
-        const child = spawn(
-          process.execPath,
-          [path.join(ROOT, 'cli/bin/box.mjs'), '--url', core.url, '--token', core.token, ...args],
-          { cwd: ROOT },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('exit', (code) => resolve({ code, stdout, stderr }));
-      }),
-    track: (project, name) => state.boxes.add(`${project}/boxes/${name}`),
+    cli: boxCli(() => state.core!),
+    track: (project) => void state.projects.add(project),
+    clear: (project) => clearProjects(state.core!, [project]),
   };
   return fixture;
 }

@@ -1,0 +1,29 @@
+import { consoleThroughput } from './console-throughput';
+import type { BenchScenario } from './context';
+import { execRoundTrip } from './exec-round-trip';
+import { fileTransfer } from './file-transfer';
+import { lifecycle } from './lifecycle';
+import { publishProxy } from './publish-proxy';
+import { rssUnderFlood } from './rss-flood';
+import { serviceDeploy } from './service-deploy';
+import { snapshotAndFork } from './snapshot-fork';
+import { storageOps } from './storage';
+import { uiEcho } from './ui-echo';
+import { uiList } from './ui-list';
+import { volumeCopies } from './volume-copies';
+
+/** Every scenario of `npm run bench`, in the order they run: a new one is its file and one line here. */
+export const SCENARIOS: readonly BenchScenario[] = [
+  lifecycle,
+  execRoundTrip,
+  consoleThroughput,
+  rssUnderFlood,
+  fileTransfer,
+  snapshotAndFork,
+  uiList,
+  uiEcho,
+  publishProxy,
+  volumeCopies,
+  serviceDeploy,
+  storageOps,
+];
