@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Health, SystemInfo, Version } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
-import type { StorageReport } from '../storage/storage';
+import type { StorageReport } from '../storage/port';
 
 export const CORE_VERSION = '0.1.0';
 
