@@ -66,8 +66,9 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   let port = config.port;
   const policy = loopbackPolicy(() => port, config.allowedOrigins);
   const limiter = new RateLimiter(config.rateLimit, config.rateLimit * 10);
-  const app = await createHttpApp({ config, policy, logger: options.logger });
+  let app: FastifyInstance | null = null;
   try {
+    app = await createHttpApp({ config, policy, logger: options.logger });
     const engine = options.engine ?? new DockerEngine(undefined, { logLimitBytes: config.boxLogLimit });
     const monitor = owned.add(new EngineMonitor(engine, app.log));
     const bus = new EventBus();
@@ -93,7 +94,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
     port = (app.server.address() as AddressInfo).port;
     return coreHandle(app, config, port, running.portOf(publishing).proxyPort, owned);
   } catch (err) {
-    await app.close();
+    await app?.close();
     await owned.dispose();
     throw err;
   }
