@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { CoreConfig } from '../config';
-import { CORE_VERSION } from '../system/routes';
+import { CORE_VERSION } from '../version';
 import { staticUi } from '../ui/static-routes';
 import { JSON_BODY_LIMIT, installBodyParsers } from './body-parsers';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors';

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Health, SystemInfo, Version } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { StorageReport } from '../storage/port';
-
-export const CORE_VERSION = '0.1.0';
+import { CORE_VERSION } from '../version';
 
 export function registerSystemRoutes(
   app: FastifyInstance,
