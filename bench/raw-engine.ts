@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_CONFIG, DEFAULT_GRACE_SECONDS } from '../shared/schemas/box';
-import { MAIN_COMMAND } from '../electron/core/boxes/service';
+import { MAIN_COMMAND } from '../electron/core/boxes/port';
 
 /** The baseline: the Engine API through dockerode, with no core in between. */
 export const docker = new Docker();

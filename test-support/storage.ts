@@ -3,7 +3,8 @@ import Fastify from 'fastify';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase, type Db } from '../electron/core/db/database';
+import type { Db } from '../electron/core/db/database';
+import { openCoreDatabase } from '../electron/core/modules';
 import type { ContainerEngine, VolumeMount } from '../electron/core/engine/container-engine';
 import { DockerEngine } from '../electron/core/engine/docker/docker-engine';
 import { randomBase32 } from '../electron/core/ids';
@@ -24,7 +25,7 @@ export function openStorage(
   driver: StorageDriverName,
   extra: Partial<StorageDeps> = {},
 ): { storage: Storage; db: Db; engine: ContainerEngine } {
-  const db = openDatabase(dataDir);
+  const db = openCoreDatabase(dataDir);
   const engine = new DockerEngine();
   const storage = new Storage({
     db,

@@ -10,9 +10,11 @@ export function randomBase32(length: number): string {
   return out;
 }
 
-export function newId(
-  prefix: 'box' | 'tok' | 'evt' | 'ses' | 'snap' | 'vol' | 'vsnap' | 'vbak' | 'svc' | 'dep',
-): string {
+/**
+ * A new id: `<prefix>_` and 20 base32 characters. Each module names its own prefixes (its
+ * `idPrefixes`, checked unique across modules at start), so this file knows none of them.
+ */
+export function newId(prefix: string): string {
   return `${prefix}_${randomBase32(20)}`;
 }
 

@@ -150,3 +150,21 @@ export const DEFAULT_CONFIG: ResolvedConfig = {
   pids_limit: 1024,
 };
 export const DEFAULT_GRACE_SECONDS = 10;
+
+/** The events of boxes on GET /v1/events, by kind (merged into shared/events.ts). */
+export interface BoxEvents {
+  'box.created': { box: Box };
+  'box.updated': { box: Box };
+  'box.status': { box: Box };
+  'box.deleted': { box: Box };
+  /** The kernel killed a process of the box for memory: its main process, or one started by exec or a console. */
+  'box.oom': { box: string; id: string; process: 'main' | 'exec'; at: string };
+}
+
+export const BOX_EVENTS = {
+  'box.created': 'a box was recorded (status creating)',
+  'box.updated': 'a box changed: its config, environment, tags, port, mounts or root',
+  'box.status': "a box's status (or status reason) changed",
+  'box.deleted': 'a box and its container are gone',
+  'box.oom': 'the kernel killed a process of the box for memory',
+} as const satisfies Record<keyof BoxEvents, string>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { Box } from './box';
 
 export const URL_AUTH_MODES = ['public', 'token'] as const;
 
@@ -39,3 +40,14 @@ export const PublishRequest = Type.Object(
   { additionalProperties: false },
 );
 export type PublishRequest = Static<typeof PublishRequest>;
+
+/** The events of publishing on GET /v1/events, by kind (merged into shared/events.ts). */
+export interface PublishingEvents {
+  'box.published': { box: Box };
+  'box.unpublished': { box: Box };
+}
+
+export const PUBLISHING_EVENTS = {
+  'box.published': 'a box was published, or its published port, domains or access changed',
+  'box.unpublished': "a box's URL and domains were removed",
+} as const satisfies Record<keyof PublishingEvents, string>;

@@ -214,3 +214,19 @@ export const DeploymentParams = Type.Object(
   { project: DnsLabel, name: ServiceName, id: DeploymentId },
   { additionalProperties: false },
 );
+
+/** The events of services on GET /v1/events, by kind (merged into shared/events.ts). */
+export interface ServiceEvents {
+  'service.created': { service: Service };
+  'service.updated': { service: Service };
+  'service.deleted': { service: Service };
+  /** Every status or step change of a deployment (the service's representation follows as service.updated when its live deployment changes). */
+  'deployment.updated': { service: string; deployment: Deployment };
+}
+
+export const SERVICE_EVENTS = {
+  'service.created': 'a service was made (its first deployment follows)',
+  'service.updated': "a service's spec, auth or live deployment changed",
+  'service.deleted': 'a service, its boxes and its route are gone',
+  'deployment.updated': "a deployment's status or step changed",
+} as const satisfies Record<keyof ServiceEvents, string>;

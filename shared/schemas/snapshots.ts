@@ -50,3 +50,14 @@ export const BaseImportProgress = Type.Object({
   error: Type.Optional(Type.String()),
 });
 export type BaseImportProgress = Static<typeof BaseImportProgress>;
+
+/** The events of snapshots on GET /v1/events, by kind (merged into shared/events.ts). */
+export interface SnapshotEvents {
+  'snapshot.created': { snapshot: Snapshot };
+  'snapshot.deleted': { snapshot: Snapshot };
+}
+
+export const SNAPSHOT_EVENTS = {
+  'snapshot.created': "a snapshot of a box's root exists",
+  'snapshot.deleted': 'a snapshot and its image are gone',
+} as const satisfies Record<keyof SnapshotEvents, string>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, ImageReference, Timestamp } from './common';
-import { SnapshotId } from './snapshots';
+import { SnapshotId, type BaseImportProgress } from './snapshots';
 
 export const EngineInfo = Type.Object({
   name: Type.String(),
@@ -134,3 +134,27 @@ export const TokenCreated = Type.Intersect([
 export type TokenCreated = Static<typeof TokenCreated>;
 
 export const TokenList = Type.Object({ items: Type.Array(Token) });
+
+/** The events of bases on GET /v1/events, by kind (merged into shared/events.ts). */
+export interface BaseEvents {
+  'base.pull': { name: string; image: string; progress: string; done: boolean; error?: string };
+  'base.created': { base: Base };
+  'base.deleted': { base: Base };
+  'base.import': BaseImportProgress;
+}
+
+export const BASE_EVENTS = {
+  'base.pull': "progress of the pull of the default base's image, then its end (done, or an error)",
+  'base.created': 'a base was made (from an image, a snapshot, a box or a tar)',
+  'base.deleted': 'a base was deleted',
+  'base.import': "progress of a base's tar import, then its end",
+} as const satisfies Record<keyof BaseEvents, string>;
+
+/** The engine's events on GET /v1/events (merged into shared/events.ts). */
+export interface EngineEvents {
+  'engine.status': { up: boolean; reason: string | null };
+}
+
+export const ENGINE_EVENTS = {
+  'engine.status': 'the container engine became reachable, or unreachable (with the reason)',
+} as const satisfies Record<keyof EngineEvents, string>;

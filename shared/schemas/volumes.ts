@@ -155,3 +155,22 @@ export const VolumeRestore = Type.Object(
   },
 );
 export type VolumeRestore = Static<typeof VolumeRestore>;
+
+/** The events of volumes on GET /v1/events, by kind (merged into shared/events.ts). */
+export interface VolumeEvents {
+  'volume.created': { volume: Volume };
+  'volume.updated': { volume: Volume };
+  'volume.deleted': { volume: Volume };
+  /** A backup started (pending), then ended (done or failed). */
+  'volume.backup': { volume: string; backup: VolumeBackup };
+  /** A backup deleted, by request or past the volume's retention (a deleted snapshot is told as volume.updated). */
+  'volume.backup.deleted': { volume: string; backup: VolumeBackup };
+}
+
+export const VOLUME_EVENTS = {
+  'volume.created': 'a volume was made (empty, or a clone once filled)',
+  'volume.updated': "a volume's mounts, size, snapshots or data changed",
+  'volume.deleted': 'a volume, its snapshots and its backups are gone',
+  'volume.backup': 'a backup started (pending), then ended (done or failed)',
+  'volume.backup.deleted': "a backup was deleted, by request or past the volume's retention",
+} as const satisfies Record<keyof VolumeEvents, string>;

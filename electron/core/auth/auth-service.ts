@@ -97,6 +97,11 @@ export class AuthService {
     return { ...token, token: secret };
   }
 
+  /** A token by id, for a session that names it (preview cookies). */
+  tokenById(id: string): Token | undefined {
+    return this.store.get(id);
+  }
+
   list(by: Token): Token[] {
     return this.store.list().filter((t) => !by.project || t.project === by.project);
   }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { TokenCreate, TokenCreated, TokenList } from '../../../shared/schemas/system';
 import type { AuthService } from './auth-service';
-import { requireToken } from './guard';
+import { requireToken } from '../http/auth-guard';
 import { problemResponses } from '../http/problem-responses';
 
 export function registerTokenRoutes(app: FastifyInstance, auth: AuthService): void {

@@ -1,23 +1,19 @@
 import { Transform, type Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import type { Base, BaseCreate } from '../../../shared/schemas/system';
-import type { RootImages } from '../boxes/root-images';
-import type { BoxService } from '../boxes/service';
+import type { BoxesPort } from '../boxes/port';
 import type { ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
-import { ARCHIVE_POLICIES } from '../files/archive-policy';
-import { checkedArchive } from '../files/checked-tar';
+import { ARCHIVE_POLICIES } from '../archives/archive-policy';
+import { checkedArchive } from '../archives/checked-tar';
 import { now } from '../ids';
-import type { SnapshotStore } from '../snapshots/store';
-import { DEFAULT_BASE, type BaseService } from './service';
-import type { BaseRow, BaseStore } from './store';
+import type { SnapshotsPort } from '../snapshots/port';
+import { DEFAULT_BASE, type BaseCatalogWrites, type BaseRow } from './port';
 
 export interface BaseAuthoringDeps {
-  store: BaseStore;
-  bases: BaseService;
-  boxes: BoxService;
-  snapshots: SnapshotStore;
-  roots: RootImages;
+  bases: BaseCatalogWrites;
+  boxes: Pick<BoxesPort, 'find' | 'withLock' | 'roots' | 'usersOfBase'>;
+  snapshots: Pick<SnapshotsPort, 'ready' | 'childrenOf'>;
   engine: ContainerEngine;
   bus: EventBus;
   /** --upload-limit: bounds the bytes an import unpacks to, not only the bytes sent. */
@@ -69,11 +65,11 @@ export class BaseAuthoring {
   }
 
   private assertFree(name: string): void {
-    if (this.deps.store.get(name)) throw new ApiError('already_exists', `base "${name}" already exists`);
+    if (this.deps.bases.get(name)) throw new ApiError('already_exists', `base "${name}" already exists`);
   }
 
   private async insert(row: BaseRow): Promise<Base> {
-    if (!this.deps.store.insert(row)) {
+    if (!this.deps.bases.insert(row)) {
       if (row.owns_image) await this.deps.engine.removeImage(row.image).catch(() => undefined);
       throw new ApiError('already_exists', `base "${row.name}" already exists`);
     }
@@ -82,19 +78,19 @@ export class BaseAuthoring {
 
   /** The snapshot's image, shared: the snapshot cannot be deleted while the base exists. */
   private async fromSnapshot(name: string, snapshotId: string): Promise<Base> {
-    const snapshot = this.deps.snapshots.get(snapshotId);
-    if (!snapshot || snapshot.status !== 'ready') throw new ApiError('not_found', `snapshot "${snapshotId}" not found`);
+    const snapshot = this.deps.snapshots.ready(snapshotId);
+    if (!snapshot) throw new ApiError('not_found', `snapshot "${snapshotId}" not found`);
     return this.insert({ name, image: snapshot.image!, created_at: now(), owns_image: 0, from_snapshot: snapshot.id });
   }
 
   /** A commit of the box's root at this instant (paused only for the commit), owned by the base. */
   private async fromBox(name: string, project: string, boxName: string): Promise<Base> {
     const box = this.deps.boxes.find(project, boxName);
-    const row = await this.deps.boxes.mutex.run(box.id, async () => {
+    const row = await this.deps.boxes.withLock(box.id, async () => {
       const current = this.deps.boxes.find(project, boxName);
       if (!current.container_id || !['running', 'stopped'].includes(current.status))
         throw new ApiError('conflict', `cannot make a base of box "${boxName}" while it is ${current.status}`);
-      const image = await this.deps.roots.commit(current.container_id, current.image, 'base', name);
+      const image = await this.deps.boxes.roots.commit(current.container_id, current.image, 'base', name);
       return { name, image: image.id, created_at: now(), owns_image: 1, from_snapshot: current.origin };
     });
     return this.insert(row);
@@ -129,7 +125,7 @@ export class BaseAuthoring {
       limitName: '--upload-limit',
     });
     const [imported, checked] = await Promise.allSettled([
-      this.deps.engine.importImage(tar, { labels: this.deps.roots.labels('base', name) }),
+      this.deps.engine.importImage(tar, { labels: this.deps.boxes.roots.labels('base', name) }),
       done,
     ]);
     const image = imported.status === 'fulfilled' ? imported.value : null;
@@ -158,15 +154,15 @@ export class BaseAuthoring {
         'conflict',
         'the base "default" cannot be deleted: new boxes start from it (start the core with --default-base to change its image)',
       );
-    const row = this.deps.store.get(name);
+    const row = this.deps.bases.get(name);
     if (!row) throw new ApiError('not_found', `base "${name}" not found; GET /v1/bases lists them`);
-    const boxes = this.deps.store.boxesUsing(name).map((b) => `box "${b.name}" (project ${b.project})`);
-    const snapshots = this.deps.snapshots.children(name).map((s) => `snapshot "${s.name}" (${s.id})`);
+    const boxes = this.deps.boxes.usersOfBase(name).map((b) => `box "${b.name}" (project ${b.project})`);
+    const snapshots = this.deps.snapshots.childrenOf(name).map((s) => `snapshot "${s.name}" (${s.id})`);
     const users = [...boxes, ...snapshots];
     if (users.length)
       throw new ApiError('conflict', `base "${name}" is still used by ${list(users)}; delete those first`);
     const base = await this.deps.bases.describe(row);
-    this.deps.store.delete(name);
+    this.deps.bases.delete(name);
     if (row.owns_image) await this.deps.engine.removeImage(row.image);
     this.deps.bus.emit('base.deleted', { base }, null);
   }

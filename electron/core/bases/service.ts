@@ -6,11 +6,11 @@ import type { ContainerEngine } from '../engine/container-engine';
 import { EngineError } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
 import { now } from '../ids';
+import { DEFAULT_BASE, type BaseCatalogWrites, type BasesPort } from './port';
 import type { BaseRow, BaseStore } from './store';
 
-export const DEFAULT_BASE = 'default';
-
-export class BaseService {
+/** The base catalog: the default base and its image, lookups, and the writes base authoring makes. */
+export class BaseService implements BasesPort, BaseCatalogWrites {
   /** Why the default base is unusable, when it is. */
   private defaultProblem: string | null = null;
   private pulling: Promise<void> | null = null;
@@ -63,6 +63,30 @@ export class BaseService {
       );
       this.log.error(this.defaultProblem);
     }
+  }
+
+  has(name: string): boolean {
+    return this.store.get(name) !== undefined;
+  }
+
+  get(name: string): BaseRow | undefined {
+    return this.store.get(name);
+  }
+
+  insert(row: BaseRow): boolean {
+    return this.store.insert(row);
+  }
+
+  delete(name: string): void {
+    this.store.delete(name);
+  }
+
+  images(): string[] {
+    return this.store.list().map((b) => b.image);
+  }
+
+  madeFrom(snapshotId: string): string[] {
+    return this.store.madeFrom(snapshotId);
   }
 
   async list(): Promise<Base[]> {

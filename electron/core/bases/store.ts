@@ -36,11 +36,11 @@ export class BaseStore {
     this.db.prepare('DELETE FROM bases WHERE name = ?').run(name);
   }
 
-  /** Boxes created from the base (forks of them keep its name). */
-  boxesUsing(name: string): { project: string; name: string }[] {
-    return this.db.prepare('SELECT project, name FROM boxes WHERE base = ? ORDER BY project, name').all(name) as {
-      project: string;
-      name: string;
-    }[];
+  /** Names of the bases made from the snapshot (or from a box whose root descends from it). */
+  madeFrom(snapshotId: string): string[] {
+    return this.db
+      .prepare('SELECT name FROM bases WHERE from_snapshot = ? ORDER BY name')
+      .pluck()
+      .all(snapshotId) as string[];
   }
 }

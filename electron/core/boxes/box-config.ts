@@ -1,7 +1,7 @@
 import { ApiError } from '../../../shared/errors';
 import type { Config, ResolvedConfig } from '../../../shared/schemas/box';
 import type { EngineInfo } from '../engine/container-engine';
-import type { BoxRow } from './store';
+import type { BoxRow } from './box-row';
 
 /** Checks limits against what the engine can give; the schema already checked types and minimums. */
 export function resolveConfig(

@@ -1,94 +1,81 @@
-import type { BoxCreate, DataMount, ResolvedConfig } from '../../../shared/schemas/box';
-import type { ContainerSpec, VolumeMount } from '../engine/container-engine';
-import { newId, now } from '../ids';
-import type { ForkSource, NewRoot } from './fork-source';
-import { configOf, limitsOf, type BoxRow } from './store';
+import {
+  DEFAULT_CONFIG,
+  type Box,
+  type BoxStatus,
+  type DataMount,
+  type ResolvedConfig,
+} from '../../../shared/schemas/box';
+import type { ResourceLimits } from '../engine/container-engine';
 
-/** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
-export const MAIN_COMMAND = ['/bin/sh', '-c', "trap 'exit 0' TERM INT; while :; do sleep 2147483647 & wait $!; done"];
-
-export const LABELS = {
-  id: 'boxdesk.id',
-  project: 'boxdesk.project',
-  box: 'boxdesk.box',
-  instance: 'boxdesk.instance',
-  forkOf: 'boxdesk.fork-of',
-} as const;
-
-/** What only the core may ask of a new box (never part of the public BoxCreate). */
-export interface InternalCreate {
-  /** The box's main process instead of MAIN_COMMAND, with the box's environment given to it (a service's deployment). */
-  command?: string[];
-}
-
-export interface NewBoxFacts {
+export interface BoxRow {
+  id: string;
   project: string;
-  input: BoxCreate;
-  baseName: string | null;
-  root: NewRoot;
-  config: ResolvedConfig;
-  dataMounts: DataMount[] | null;
-  internal: InternalCreate;
-  /** The fork source, whose environment a fork inherits unless the body gives one. */
-  source: Pick<ForkSource, 'environment'> | null;
-  storageEnforced: boolean;
+  name: string;
+  status: BoxStatus;
+  status_reason: string | null;
+  base: string | null;
+  image: string;
+  /** 1 when the image was committed for this box (a fork) and is removed with it. */
+  owns_image: number;
+  /** The snapshot this box's root descends from (restored or forked from it), if any. */
+  origin: string | null;
+  /** JSON of a root replacement in flight (boxes/recreate.ts), finished at start after a crash. */
+  pending_root: string | null;
+  config: string;
+  storage_enforced: number;
+  data_mounts: string | null;
+  environment: string;
+  tags: string;
+  port: number | null;
+  grace_seconds: number | null;
+  container_id: string | null;
+  /** Publishing (publishing/): the preview URL, "public" | "token" while published, a JSON array of extra hostnames. */
+  url: string | null;
+  url_auth: 'public' | 'token' | null;
+  published_domains: string | null;
+  /** JSON of the main process a service gave the box (services/); null: MAIN_COMMAND. Not part of the public Box. */
+  command: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
-/** The row of a box about to be created: status `creating`, no container yet. */
-export function newBoxRow(f: NewBoxFacts): BoxRow {
-  const at = now();
+/** The box's config; fields added since the row was written take their defaults. */
+export function configOf(row: Pick<BoxRow, 'config'>): ResolvedConfig {
+  return { ...DEFAULT_CONFIG, ...(JSON.parse(row.config) as Partial<ResolvedConfig>) };
+}
+
+/** The limits the engine enforces for a config. */
+export function limitsOf(config: ResolvedConfig): ResourceLimits {
+  return { cpus: config.cpus, ramMb: config.ram_mb, pidsLimit: config.pids_limit };
+}
+
+export function toBox(row: BoxRow): Box {
   return {
-    id: newId('box'),
-    project: f.project,
-    name: f.input.name,
-    status: 'creating',
-    status_reason: null,
-    base: f.baseName,
-    image: f.root.image,
-    owns_image: f.root.ownsImage ? 1 : 0,
-    origin: f.root.origin,
-    pending_root: null,
-    config: JSON.stringify(f.config),
-    storage_enforced: f.storageEnforced ? 1 : 0,
-    data_mounts: f.dataMounts?.length ? JSON.stringify(f.dataMounts) : null,
-    environment: f.input.environment ? JSON.stringify(f.input.environment) : (f.source?.environment ?? '{}'),
-    tags: JSON.stringify(f.input.tags ?? {}),
-    port: null,
-    grace_seconds: null,
-    container_id: null,
-    url: null,
-    url_auth: null,
-    published_domains: null,
-    command: f.internal.command ? JSON.stringify(f.internal.command) : null,
-    created_at: at,
-    updated_at: at,
+    id: row.id,
+    name: row.name,
+    project: row.project,
+    status: row.status,
+    status_reason: row.status_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    base: row.base,
+    origin: row.origin,
+    config: configOf(row),
+    storage_enforced: row.storage_enforced === 1,
+    data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
+    environment: JSON.parse(row.environment) as Record<string, string>,
+    port: row.port,
+    published_domains: row.published_domains ? (JSON.parse(row.published_domains) as string[]) : null,
+    tags: JSON.parse(row.tags) as Record<string, string>,
+    termination_grace_period_seconds: row.grace_seconds,
+    url: row.url,
+    url_settings: row.url_auth ? { auth: row.url_auth } : null,
   };
 }
 
-/** The engine's container for a box row: its image, main process, labels, limits and mounts. */
-export function containerSpecOf(
-  row: BoxRow,
-  ctx: { instanceId: string; graceSeconds: number; mounts: VolumeMount[] },
-): ContainerSpec {
-  const config = configOf(row);
-  return {
-    name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,
-    image: row.image,
-    command: row.command ? (JSON.parse(row.command) as string[]) : MAIN_COMMAND,
-    hostname: row.name,
-    // The box environment is applied to each exec and console as it starts, never baked into the
-    // container: a baked-in value would outlive an update that removes it. A service's own main
-    // process is the exception: it needs its environment, which is fixed for that deployment.
-    env: row.command ? (JSON.parse(row.environment) as Record<string, string>) : {},
-    labels: {
-      [LABELS.id]: row.id,
-      [LABELS.project]: row.project,
-      [LABELS.box]: row.name,
-      [LABELS.instance]: ctx.instanceId,
-    },
-    limits: limitsOf(config),
-    storageGb: row.storage_enforced ? config.storage_gb : null,
-    graceSeconds: ctx.graceSeconds,
-    mounts: ctx.mounts,
-  };
+/** The image a new box's container starts from, whether the box owns it, and the snapshot its root descends from. */
+export interface NewRoot {
+  image: string;
+  ownsImage: boolean;
+  origin: string | null;
 }

@@ -1,12 +1,7 @@
-import type { Readable } from 'node:stream';
-
 /** Exits of the main process within this window count towards a crash loop. */
 export const CRASH_WINDOW_MS = 60_000;
 /** This many exits within the window turn the box to `error`. */
 export const CRASH_LIMIT = 3;
-/** Lines of the main process's output quoted in the reason. */
-export const REASON_TAIL_LINES = 10;
-const REASON_OUTPUT_CHARS = 2000;
 
 /** Counts a box's main-process exits in a sliding window. */
 export class CrashLoopDetector {
@@ -48,12 +43,4 @@ export function crashReason(exitCode: number | null, oomKilled: boolean, exits: 
     : `${exitCause(exitCode, false)}; ${exits} exits within ${CRASH_WINDOW_MS / 1000} s`;
   const output = lastOutput.trim() ? lastOutput.trim() : '(none)';
   return `main process exited with ${code} (${how}); last output: ${output}`;
-}
-
-/** The end of a log stream as text, at most REASON_OUTPUT_CHARS. */
-export async function readTail(stream: Readable): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  const text = Buffer.concat(parts).toString('utf8');
-  return text.length > REASON_OUTPUT_CHARS ? `…${text.slice(-REASON_OUTPUT_CHARS)}` : text;
 }

@@ -1,37 +1,32 @@
 import { ApiError } from '../../../shared/errors';
-import type { SnapshotRow, SnapshotStore } from '../snapshots/store';
+import type { BoxRow, NewRoot } from './box-row';
+import type { ForkSnapshot, ForkSnapshots } from './extensions';
 import type { RootImages } from './root-images';
-import type { BoxService } from './service';
-import type { BoxRow } from './store';
 
 /** What a fork starts from: a box of the project (its root at this instant) or one of its snapshots. */
 export type ForkSource =
   | { kind: 'box'; row: BoxRow; base: string | null; config: string; environment: string }
-  | { kind: 'snapshot'; snapshot: SnapshotRow; base: string | null; config: string; environment: string };
+  | { kind: 'snapshot'; snapshot: ForkSnapshot; base: string | null; config: string; environment: string };
 
-/** The image a new box's container starts from, whether the box owns it, and the snapshot its root descends from. */
-export interface NewRoot {
-  image: string;
-  ownsImage: boolean;
-  origin: string | null;
+/** What a fork needs of the box service. */
+export interface ForkBoxes {
+  find(project: string, name: string): BoxRow;
+  withLock<T>(boxId: string, work: () => Promise<T>): Promise<T>;
 }
-
-export const SNAPSHOT_ID_PATTERN = /^snap_[a-z2-7]{20}$/;
 
 /** The box or snapshot `ref` names in the project, or 404. */
 export function resolveForkSource(
-  boxes: BoxService,
-  snapshots: SnapshotStore,
+  boxes: ForkBoxes,
+  snapshots: ForkSnapshots | null,
   project: string,
   ref: string,
 ): ForkSource {
-  if (!SNAPSHOT_ID_PATTERN.test(ref)) {
+  if (!snapshots?.names(ref)) {
     const row = boxes.find(project, ref);
     return { kind: 'box', row, base: row.base, config: row.config, environment: row.environment };
   }
-  const snapshot = snapshots.get(ref);
-  if (!snapshot || snapshot.project !== project || snapshot.status !== 'ready')
-    throw new ApiError('not_found', `snapshot "${ref}" not found in project "${project}"`);
+  const snapshot = snapshots.find(project, ref);
+  if (!snapshot) throw new ApiError('not_found', `snapshot "${ref}" not found in project "${project}"`);
   return {
     kind: 'snapshot',
     snapshot,
@@ -47,17 +42,18 @@ export function resolveForkSource(
  * at this instant (paused only for the commit), owned by the fork.
  */
 export async function forkRoot(
-  boxes: BoxService,
+  boxes: ForkBoxes,
   roots: RootImages,
-  snapshots: SnapshotStore,
+  snapshots: ForkSnapshots | null,
+  project: string,
   source: ForkSource,
 ): Promise<NewRoot> {
   if (source.kind === 'snapshot') {
-    if (!snapshots.get(source.snapshot.id))
+    if (!snapshots?.find(project, source.snapshot.id))
       throw new ApiError('not_found', `snapshot "${source.snapshot.id}" was deleted`);
-    return { image: source.snapshot.image!, ownsImage: false, origin: source.snapshot.id };
+    return { image: source.snapshot.image, ownsImage: false, origin: source.snapshot.id };
   }
-  return boxes.mutex.run(source.row.id, async () => {
+  return boxes.withLock(source.row.id, async () => {
     const row = boxes.find(source.row.project, source.row.name);
     if (!row.container_id || !['running', 'stopped'].includes(row.status)) {
       throw new ApiError('conflict', `cannot fork box "${row.name}" while it is ${row.status}`);

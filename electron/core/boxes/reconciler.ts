@@ -9,10 +9,13 @@ import type { EngineMonitor } from '../engine/engine-monitor';
 import { now } from '../ids';
 import type { Disposable } from '../lifetime';
 import type { EventBus } from '../events/event-bus';
-import { crashReason, readTail, REASON_TAIL_LINES } from './crash-loop';
+import { readTail, REASON_TAIL_LINES } from '../engine/log-tail';
+import { crashReason } from './crash-loop';
+import { toBox, type BoxRow } from './box-row';
+import { LABELS } from './container-spec';
 import { IMAGE_LABELS } from './root-images';
-import { CONTAINER_GONE, LABELS, type BoxService } from './service';
-import { toBox, type BoxRow, type BoxStore } from './store';
+import { CONTAINER_GONE, type BoxService } from './service';
+import type { BoxStore } from './store';
 
 /** Events after which a box's container may no longer match its record. */
 const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'removed', 'paused', 'unpaused']);

@@ -6,13 +6,13 @@ import { TEST_IMAGE, tempDataDir } from '../../../test-support/core-process';
 import { containersOfBox, docker } from '../../../test-support/docker';
 import { BaseService } from '../bases/service';
 import { BaseStore } from '../bases/store';
-import { openDatabase, type Db } from '../db/database';
+import type { Db } from '../db/database';
+import { openCoreDatabase } from '../modules';
 import { DockerEngine } from '../engine/docker/docker-engine';
 import { EngineMonitor } from '../engine/engine-monitor';
 import { EventBus } from '../events/event-bus';
 import { randomBase32 } from '../ids';
-import { VolumeStore } from '../volumes/store';
-import { SnapshotStore } from '../snapshots/store';
+import { BoxExtensions } from './extensions';
 import { BoxRecreator } from './recreate';
 import { RootImages } from './root-images';
 import { BoxService } from './service';
@@ -32,7 +32,7 @@ let recreator: BoxRecreator;
 let monitor: EngineMonitor;
 
 before(async () => {
-  db = openDatabase(dataDir);
+  db = openCoreDatabase(dataDir);
   const bus = new EventBus();
   monitor = new EngineMonitor(engine, log);
   await monitor.start();
@@ -48,9 +48,8 @@ before(async () => {
     monitor,
     instanceId,
     log,
-    snapshots: new SnapshotStore(db),
     roots,
-    volumes: new VolumeStore(db),
+    extensions: new BoxExtensions(),
   });
   recreator = new BoxRecreator({ store, engine, boxes, roots, bus, instanceId, log });
 });

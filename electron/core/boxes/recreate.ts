@@ -4,10 +4,11 @@ import { DEFAULT_GRACE_SECONDS } from '../../../shared/schemas/box';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
 import { now, randomBase32 } from '../ids';
-import type { NewRoot } from './fork-source';
+import { toBox, type BoxRow, type NewRoot } from './box-row';
+import { LABELS } from './container-spec';
 import type { RootImages } from './root-images';
-import { LABELS, type BoxService } from './service';
-import { toBox, type BoxRow, type BoxStore } from './store';
+import type { BoxService } from './service';
+import type { BoxStore } from './store';
 
 /**
  * What `boxes.pending_root` holds: the new root, whether the box was running, what the replacement

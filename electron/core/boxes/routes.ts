@@ -4,12 +4,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Box, BoxCreate, BoxList, BoxListQuery, BoxUpdate, LogsQuery } from '../../../shared/schemas/box';
 import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
 import { sendLiveStream } from '../http/streaming';
-import { IdempotencyHeaders, answerIdempotently } from '../idempotency/idempotent';
-import type { IdempotencyStore } from '../idempotency/store';
+import { IdempotencyHeaders, answerIdempotently, type IdempotencyPort } from '../idempotency/port';
 import type { BoxService } from './service';
 import { problemResponses, textStream } from '../http/problem-responses';
 
 const tags = ['boxes'];
+const base = '/v1/projects/:project/boxes';
 
 /** Aborts when the client goes away before its answer is sent: queued work for it is dropped. */
 function clientGone(reply: FastifyReply): { signal: AbortSignal } {
@@ -20,10 +20,16 @@ function clientGone(reply: FastifyReply): { signal: AbortSignal } {
   return { signal: controller.signal };
 }
 
-export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idempotency: IdempotencyStore): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const base = '/v1/projects/:project/boxes';
+/** A box's own routes (stats: stats-routes.ts). */
+export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idempotency: IdempotencyPort): void {
+  registerBoxRecordRoutes(app, boxes, idempotency);
+  registerBoxChangeRoutes(app, boxes);
+  registerLogRoute(app, boxes);
+}
 
+/** Create (idempotently), list, get. */
+function registerBoxRecordRoutes(app: FastifyInstance, boxes: BoxService, idempotency: IdempotencyPort): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     base,
     {
@@ -66,7 +72,11 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
     },
     async (request) => boxes.get(request.params.project, request.params.name),
   );
+}
 
+/** Update, delete, stop, resume: each in the box's queue, dropped when its client leaves. */
+function registerBoxChangeRoutes(app: FastifyInstance, boxes: BoxService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.put(
     `${base}/:name`,
     {
@@ -129,7 +139,11 @@ export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idemp
     },
     async (request, reply) => boxes.resume(request.params.project, request.params.name, clientGone(reply)),
   );
+}
 
+/** The main process's output. */
+function registerLogRoute(app: FastifyInstance, boxes: BoxService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     `${base}/:name/logs`,
     {

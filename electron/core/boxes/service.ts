@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import {
-  DEFAULT_CONFIG,
   DEFAULT_GRACE_SECONDS,
   MAX_GRACE_SECONDS,
   type Box,
@@ -12,40 +11,36 @@ import {
   type Config,
   type ResolvedConfig,
 } from '../../../shared/schemas/box';
-import { DEFAULT_BASE, type BaseService } from '../bases/service';
+import type { BasesPort } from '../bases/port';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { now } from '../ids';
-import type { SnapshotStore } from '../snapshots/store';
-import { checkDataMounts, engineMounts, requireVolumes } from '../volumes/mount-paths';
-import type { VolumeStore } from '../volumes/store';
-import { assertTransition, type BoxOperation } from './box-state-machine';
-import { CrashLoopDetector } from './crash-loop';
+import { KeyedMutex, QueueWaitError } from '../keyed-mutex';
+import { BoxCreation, type InternalCreate } from './box-create';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
-import { forkRoot, resolveForkSource, type NewRoot } from './fork-source';
-import { KeyedMutex, QueueWaitError } from './keyed-mutex';
+import { configOf, limitsOf, toBox, type BoxRow } from './box-row';
+import { assertTransition, type BoxOperation } from './box-state-machine';
+import { StatusWriter } from './box-status';
+import { LABELS } from './container-spec';
+import { CrashLoopDetector } from './crash-loop';
+import type { BoxExtensions } from './extensions';
 import type { RootImages } from './root-images';
-import { containerSpecOf, LABELS, newBoxRow, type InternalCreate } from './box-row';
-import { configOf, limitsOf, toBox, type BoxRow, type BoxStore } from './store';
-
-export { LABELS, MAIN_COMMAND } from './box-row';
+import type { BoxStore } from './store';
 
 export interface BoxServiceDeps {
   store: BoxStore;
   engine: ContainerEngine;
-  bases: BaseService;
+  bases: Pick<BasesPort, 'resolveImage'>;
   bus: EventBus;
   monitor: EngineMonitor;
   instanceId: string;
   log: FastifyBaseLogger;
   /** How long a mutation may wait behind the box's other operations before it answers 409 (default 60 s). */
   queueWaitMs?: number;
-  /** Fork sources and root images (snapshots/, boxes/fork-source.ts, boxes/root-images.ts). */
-  snapshots: SnapshotStore;
   roots: RootImages;
-  /** The volumes data_mounts name (volumes/). */
-  volumes: VolumeStore;
+  /** What other modules plug in: fork sources (snapshots), data volumes, delete guards. */
+  extensions: BoxExtensions;
 }
 
 export const DEFAULT_QUEUE_WAIT_MS = 60_000;
@@ -57,8 +52,6 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export type { InternalCreate } from './box-row';
-
 export class BoxService {
   readonly mutex = new KeyedMutex();
   /** Main-process exits per box, for the crash-loop rule (the reconciler records them). */
@@ -68,11 +61,18 @@ export class BoxService {
   /** Last OOM kill seen per container (engine events), for exec to report. */
   private readonly ooms = new Map<string, number>();
   private readonly queueWaitMs: number;
-  /** Rules another resource sets on deletes a client asks for (a service's live box); each throws to refuse. */
-  private readonly clientDeleteGuards: ((row: BoxRow) => void)[] = [];
+  private readonly status: StatusWriter;
+  private readonly creation: BoxCreation;
 
   constructor(private readonly deps: BoxServiceDeps) {
     this.queueWaitMs = deps.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS;
+    this.status = new StatusWriter(deps.store, deps.bus);
+    this.creation = new BoxCreation({ ...deps, status: this.status, boxes: this });
+  }
+
+  /** Runs `work` in the box's queue, behind its other operations (no bound on the wait). */
+  withLock<T>(boxId: string, work: () => Promise<T>): Promise<T> {
+    return this.mutex.run(boxId, work);
   }
 
   /**
@@ -159,114 +159,25 @@ export class BoxService {
     return resolveConfig(input, current, this.deps.monitor.current.info);
   }
 
-  private requireEngine(): void {
-    const health = this.deps.monitor.current;
-    if (!health.up)
-      throw new ApiError(
-        'engine_unavailable',
-        `the container engine is unreachable (${health.reason}); start it and try again`,
-      );
+  create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
+    return this.creation.create(project, input, internal);
   }
 
-  private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): BoxRow {
-    const next = this.store.update(row.id, { status, status_reason: reason }, now());
-    this.deps.bus.emit('box.status', { box: toBox(next) }, next.project);
-    return next;
-  }
-
-  async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
-    if (input.fork !== undefined && input.base !== undefined) {
-      throw new ApiError('invalid_body', 'give either fork or base, not both', {
-        errors: [{ path: 'body.fork', message: 'cannot be combined with base' }],
-      });
-    }
-    // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
-    const source = input.fork !== undefined ? resolveForkSource(this, this.deps.snapshots, project, input.fork) : null;
-    const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
-    requireVolumes(this.deps.volumes, project, dataMounts);
-    this.requireEngine();
-    const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
-    const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
-    if (this.store.get(project, input.name))
-      throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
-    const root: NewRoot = source
-      ? await forkRoot(this, this.deps.roots, this.deps.snapshots, source)
-      : { image: await this.deps.bases.resolveImage(baseName!), ownsImage: false, origin: null };
-    const image = root.image;
-    const row = newBoxRow({
-      project,
-      input,
-      baseName,
-      root,
-      config,
-      dataMounts,
-      internal,
-      source,
-      storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
-    });
-    // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
-    try {
-      requireVolumes(this.deps.volumes, project, dataMounts);
-    } catch (err) {
-      if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
-      throw err;
-    }
-    // The unique (project, name) constraint decides races: one insert wins, the others get 409.
-    if (!this.store.insert(row)) {
-      if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
-      throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
-    }
-    this.deps.bus.emit('box.created', { box: toBox(row) }, project);
-    return this.mutex.run(row.id, async () => {
-      try {
-        return toBox(await this.bringUp(row));
-      } catch (err) {
-        // Nothing half-made survives a failed create: the container and the row go.
-        const current = this.store.getById(row.id);
-        if (current?.container_id) await this.engine.removeContainer(current.container_id).catch(() => undefined);
-        if (root.ownsImage) await this.engine.removeImage(image).catch(() => undefined);
-        this.store.delete(row.id);
-        this.deps.bus.emit('box.deleted', { box: toBox(current ?? row) }, project);
-        throw err;
-      }
-    });
-  }
-
-  /**
-   * Creates (or adopts, after a crash) the box's container and starts it. A
-   * main process that cannot start leaves the box in `error` with the
-   * engine's reason: the box exists, its container can be inspected, and
-   * delete removes it.
-   */
-  async bringUp(row: BoxRow): Promise<BoxRow> {
-    let containerId = row.container_id;
-    if (!containerId) {
-      const existing = await this.engine.listContainers({
-        [LABELS.id]: row.id,
-        [LABELS.instance]: this.deps.instanceId,
-      });
-      containerId = existing[0]?.id ?? (await this.engine.createContainer(this.containerSpec(row)));
-      row = this.store.update(row.id, { container_id: containerId }, now());
-    }
-    try {
-      await this.engine.startContainer(containerId);
-    } catch (err) {
-      if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;
-      return this.setStatus(
-        row,
-        'error',
-        `main process could not start: ${err.message}; fix the base's image (its /bin/sh must run), then delete this box and create it again`,
-      );
-    }
-    return this.setStatus(row, 'running');
+  /** Creates (or adopts) the box's container and starts it (box-create.ts); the reconciler finishes a create with it. */
+  bringUp(row: BoxRow): Promise<BoxRow> {
+    return this.creation.bringUp(row);
   }
 
   containerSpec(row: BoxRow): ContainerSpec {
-    return containerSpecOf(row, {
-      instanceId: this.deps.instanceId,
-      graceSeconds: this.graceOf(row),
-      mounts: engineMounts(this.deps.volumes, row),
-    });
+    return this.creation.containerSpec(row);
+  }
+
+  private requireEngine(): void {
+    this.deps.monitor.requireUp();
+  }
+
+  private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): BoxRow {
+    return this.status.set(row, status, reason);
   }
 
   /**
@@ -352,23 +263,18 @@ export class BoxService {
     );
   }
 
+  /** DELETE of a box by a client: the guards others registered first (409 naming what owns it), then the delete. */
+  async deleteForClient(project: string, name: string, options: CallOptions = {}): Promise<void> {
+    const row = this.find(project, name);
+    for (const guard of this.deps.extensions.deleteGuards) guard(row);
+    return this.delete(project, name, options);
+  }
+
   /**
    * Delete always wins: when another operation holds the box's queue (a stop
    * waiting out a long grace period on frozen processes), the container is
    * killed at once, the pending operation answers 409, and the delete runs next.
    */
-  /** Adds a rule for deletes a client asks for (the core's own deletes skip them). */
-  guardClientDeletes(guard: (row: BoxRow) => void): void {
-    this.clientDeleteGuards.push(guard);
-  }
-
-  /** DELETE of a box by a client: the guards first (409 naming what owns it), then the delete. */
-  async deleteForClient(project: string, name: string, options: CallOptions = {}): Promise<void> {
-    const row = this.find(project, name);
-    for (const guard of this.clientDeleteGuards) guard(row);
-    return this.delete(project, name, options);
-  }
-
   async delete(project: string, name: string, options: CallOptions = {}): Promise<void> {
     const first = this.find(project, name);
     if (

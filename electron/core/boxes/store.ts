@@ -1,77 +1,14 @@
-import {
-  DEFAULT_CONFIG,
-  type Box,
-  type BoxStatus,
-  type DataMount,
-  type ResolvedConfig,
-} from '../../../shared/schemas/box';
+import type { BoxStatus, DataMount } from '../../../shared/schemas/box';
 import type { Db } from '../db/database';
-import type { ResourceLimits } from '../engine/container-engine';
+import type { BoxRow } from './box-row';
 
-export interface BoxRow {
-  id: string;
-  project: string;
-  name: string;
+/** A box's mount of a volume. */
+export interface BoxMount {
+  box: string;
+  box_id: string;
   status: BoxStatus;
-  status_reason: string | null;
-  base: string | null;
-  image: string;
-  /** 1 when the image was committed for this box (a fork) and is removed with it. */
-  owns_image: number;
-  /** The snapshot this box's root descends from (restored or forked from it), if any. */
-  origin: string | null;
-  /** JSON of a root replacement in flight (boxes/recreate.ts), finished at start after a crash. */
-  pending_root: string | null;
-  config: string;
-  storage_enforced: number;
-  data_mounts: string | null;
-  environment: string;
-  tags: string;
-  port: number | null;
-  grace_seconds: number | null;
-  container_id: string | null;
-  /** Publishing (publishing/): the preview URL, "public" | "token" while published, a JSON array of extra hostnames. */
-  url: string | null;
-  url_auth: 'public' | 'token' | null;
-  published_domains: string | null;
-  /** JSON of the main process a service gave the box (services/); null: MAIN_COMMAND. Not part of the public Box. */
-  command: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The box's config; fields added since the row was written take their defaults. */
-export function configOf(row: Pick<BoxRow, 'config'>): ResolvedConfig {
-  return { ...DEFAULT_CONFIG, ...(JSON.parse(row.config) as Partial<ResolvedConfig>) };
-}
-
-/** The limits the engine enforces for a config. */
-export function limitsOf(config: ResolvedConfig): ResourceLimits {
-  return { cpus: config.cpus, ramMb: config.ram_mb, pidsLimit: config.pids_limit };
-}
-
-export function toBox(row: BoxRow): Box {
-  return {
-    id: row.id,
-    name: row.name,
-    project: row.project,
-    status: row.status,
-    status_reason: row.status_reason,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    base: row.base,
-    origin: row.origin,
-    config: configOf(row),
-    storage_enforced: row.storage_enforced === 1,
-    data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
-    environment: JSON.parse(row.environment) as Record<string, string>,
-    port: row.port,
-    published_domains: row.published_domains ? (JSON.parse(row.published_domains) as string[]) : null,
-    tags: JSON.parse(row.tags) as Record<string, string>,
-    termination_grace_period_seconds: row.grace_seconds,
-    url: row.url,
-    url_settings: row.url_auth ? { auth: row.url_auth } : null,
-  };
+  path: string;
+  read_only: boolean;
 }
 
 export interface ListFilter {
@@ -164,5 +101,39 @@ export class BoxStore {
 
   delete(id: string): void {
     this.db.prepare('DELETE FROM boxes WHERE id = ?').run(id);
+  }
+
+  /** Boxes created from the base (forks of them keep its name). */
+  usersOfBase(name: string): { project: string; name: string }[] {
+    return this.db.prepare('SELECT project, name FROM boxes WHERE base = ? ORDER BY project, name').all(name) as {
+      project: string;
+      name: string;
+    }[];
+  }
+
+  /** Boxes whose root descends from the snapshot (restored or forked from it). */
+  withOrigin(snapshotId: string): { project: string; name: string }[] {
+    return this.db
+      .prepare('SELECT project, name FROM boxes WHERE origin = ? ORDER BY project, name')
+      .all(snapshotId) as { project: string; name: string }[];
+  }
+
+  /** Who mounts the volume `name` of the project, from the boxes' own data_mounts (the one record of a mount). */
+  mountsOf(project: string, name: string): BoxMount[] {
+    const rows = this.db
+      .prepare(
+        'SELECT id, name, status, data_mounts FROM boxes WHERE project = ? AND data_mounts IS NOT NULL ORDER BY name',
+      )
+      .all(project) as {
+      id: string;
+      name: string;
+      status: BoxStatus;
+      data_mounts: string;
+    }[];
+    return rows.flatMap((b) =>
+      (JSON.parse(b.data_mounts) as DataMount[])
+        .filter((m) => m.name === name)
+        .map((m) => ({ box: b.name, box_id: b.id, status: b.status, path: m.path, read_only: m.read_only ?? false })),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MIGRATIONS } from './migrations';
+import { migrate, type MigratingModule } from './migrate';
 
 export type Db = Database.Database;
 
@@ -19,33 +19,20 @@ export function isStorageBusy(err: unknown): boolean {
   return err instanceof Database.SqliteError && typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
-/** Opens the store in the data dir: WAL, fsync on every commit, a short busy timeout, migrations applied in order. */
-export function openDatabase(dataDir: string): Db {
+/**
+ * Opens the store in the data dir: WAL, fsync on every commit, a short busy timeout, and the
+ * modules' migrations applied in their order (db/migrate.ts).
+ */
+export function openDatabase(dataDir: string, modules: readonly MigratingModule[]): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = new Database(path.join(dataDir, 'boxdesk.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${STARTUP_BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  migrate(db, modules);
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
-}
-
-export function migrate(db: Db): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-  for (const [index, sql] of MIGRATIONS.entries()) {
-    const version = index + 1;
-    if (applied.has(version)) continue;
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
-        version,
-        new Date().toISOString(),
-      );
-    })();
-  }
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

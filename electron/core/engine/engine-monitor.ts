@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../../../shared/errors';
 import { now } from '../ids';
 import type { Disposable } from '../lifetime';
 import type { ContainerEngine, EngineInfo } from './container-engine';
@@ -31,6 +32,15 @@ export class EngineMonitor implements Disposable {
 
   get current(): EngineHealth {
     return this.health;
+  }
+
+  /** 503 engine_unavailable unless the engine is up, for operations that cannot wait for it. */
+  requireUp(): void {
+    if (!this.health.up)
+      throw new ApiError(
+        'engine_unavailable',
+        `the container engine is unreachable (${this.health.reason}); start it and try again`,
+      );
   }
 
   onUp(listener: () => Promise<void> | void): void {

@@ -13,9 +13,18 @@ export class EventBus {
   /** Ids are `<epoch>-<seq>`: an id from before a restart is recognised as unknown, not misread. */
   readonly epoch = Date.now().toString(36);
 
+  /** The kinds the modules declared (core.ts); emitting another is a bug. Unset (a test of one piece): any. */
+  private declared: ReadonlySet<string> | null = null;
+
   constructor(private readonly capacity = 2048) {}
 
+  declareKinds(kinds: Iterable<string>): void {
+    this.declared = new Set(kinds);
+  }
+
   emit<T extends EventType>(type: T, data: Extract<BoxdeskEvent, { type: T }>['data'], project: string | null): void {
+    if (this.declared && !this.declared.has(type))
+      throw new Error(`the event kind "${type}" is declared by no module (CoreModule.events)`);
     const event = {
       id: `${this.epoch}-${++this.seq}`,
       type,

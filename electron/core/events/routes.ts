@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { RESET_EVENT, type BoxdeskEvent } from '../../../shared/events';
-import { requireToken } from '../auth/guard';
+import { requireToken } from '../http/auth-guard';
 import { textStream } from '../http/problem-responses';
 import { sendLiveStream } from '../http/streaming';
 import type { EventBus } from './event-bus';

@@ -1,22 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import type { ExecRequest, ExecResult, ExecStreamLine } from '../../../shared/schemas/exec';
-import type { BoxService } from '../boxes/service';
+import type { BoxRow, BoxesPort } from '../boxes/port';
 import type { CoreConfig } from '../config';
 import { EngineError, type ContainerEngine, type ExecStreams } from '../engine/container-engine';
-import type { BoxRow } from '../boxes/store';
 import { newId } from '../ids';
 import type { Disposable } from '../lifetime';
+import { CappedOutput } from './capped-output';
 import { ProcessSweeper, SESSION_ENV } from './process-sweeper';
 import { TerminalSession, type SessionSpec } from './terminal-session';
 
 export interface ExecServiceDeps {
   engine: ContainerEngine;
-  boxes: BoxService;
+  boxes: Pick<BoxesPort, 'requireRunning' | 'containerRefused' | 'oomSince'>;
   config: CoreConfig;
   log: FastifyBaseLogger;
 }
+
+/** Exec and console sessions: ses_ and 20 base32 characters. */
+export const SESSION_ID_PREFIX = 'ses';
 
 /** After a timeout, how long the answer waits for the kill to end the output before it goes without it. */
 const KILL_GRACE_MS = 2000;
@@ -59,7 +61,7 @@ export class ExecService implements Disposable {
     onChunk?: (line: ExecStreamLine) => void,
     signal?: AbortSignal,
   ): Promise<ExecResult> {
-    const sessionId = newId('ses');
+    const sessionId = newId(SESSION_ID_PREFIX);
     const { row, env } = this.environment(project, name, req.env, sessionId);
     const containerId = row.container_id!;
     const started = Date.now();
@@ -74,29 +76,7 @@ export class ExecService implements Disposable {
       });
       return { execId: id, streams: await this.deps.engine.startExec(id, { tty: false, stdin }) };
     });
-    const limit = this.deps.config.execOutputLimit;
-    const out = {
-      1: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') },
-      2: { parts: [] as Buffer[], size: 0, decoder: new StringDecoder('utf8') },
-    };
-    let truncated = false;
-    const collect = (channel: 1 | 2) => (payload: Buffer) => {
-      const o = out[channel];
-      const room = limit - o.size;
-      if (room <= 0) {
-        truncated = true;
-        return;
-      }
-      const kept = payload.length > room ? payload.subarray(0, room) : payload;
-      if (kept.length < payload.length) truncated = true;
-      o.size += kept.length;
-      if (onChunk) {
-        const text = o.decoder.write(kept);
-        if (text) onChunk({ type: channel === 1 ? 'stdout' : 'stderr', data: text });
-      } else {
-        o.parts.push(kept);
-      }
-    };
+    const output = new CappedOutput(this.deps.config.execOutputLimit, onChunk);
     const kill = (why: string) =>
       this.sweeper
         .killAll(containerId, sessionId)
@@ -104,49 +84,57 @@ export class ExecService implements Disposable {
     // A client that goes away (Ctrl-C on `box exec`) takes its command with it.
     const onAbort = () => void kill('abort');
     signal?.addEventListener('abort', onAbort, { once: true });
-    const pumped = pump(streams, collect(1), collect(2), req.stdin).then(
+    const pumped = pump(streams, output.collect(1), output.collect(2), req.stdin).then(
       () => true,
       () => true,
     );
-    let timer: NodeJS.Timeout | null = null;
-    const deadline = req.timeout_s
-      ? new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), req.timeout_s! * 1000)))
-      : null;
     let timedOut: boolean;
     try {
-      timedOut = !(await (deadline ? Promise.race([pumped, deadline]) : pumped));
-      if (timedOut) {
-        // timeout_s bounds the answer: the kill gets a moment to end the output, then the answer goes
-        // without waiting for it (a fork bomb can keep the sweep itself from starting).
-        const killing = kill('timeout');
-        const ended = await Promise.race([
-          Promise.all([pumped, killing]).then(() => true),
-          delay(KILL_GRACE_MS).then(() => false),
-        ]);
-        if (!ended) streams.close();
-      }
+      timedOut = await this.timedOut(pumped, req.timeout_s, () => kill('timeout'), streams);
     } finally {
-      if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
     const exitCode = timedOut ? await this.exitCodeNow(execId) : await this.exitCode(execId);
     const oomKilled = exitCode === 137 && (await this.oomKilled(containerId, started));
     const result: ExecResult = {
       exit_code: exitCode,
-      stdout: onChunk ? '' : Buffer.concat(out[1].parts).toString('utf8'),
-      stderr: onChunk ? '' : Buffer.concat(out[2].parts).toString('utf8'),
-      truncated,
+      stdout: output.text(1),
+      stderr: output.text(2),
+      truncated: output.truncated,
       timed_out: timedOut,
       oom_killed: oomKilled,
       duration_ms: Date.now() - started,
     };
-    if (onChunk) {
-      for (const [channel, o] of Object.entries(out)) {
-        const rest = o.decoder.end();
-        if (rest) onChunk({ type: channel === '1' ? 'stdout' : 'stderr', data: rest });
-      }
-    }
+    output.flush();
     return result;
+  }
+
+  /**
+   * Waits for the output to end, or for `timeoutS`. timeout_s bounds the answer: on a timeout the
+   * kill gets a moment to end the output, then the answer goes without waiting for it (a fork bomb
+   * can keep the sweep itself from starting).
+   */
+  private async timedOut(
+    pumped: Promise<boolean>,
+    timeoutS: number | undefined,
+    kill: () => Promise<void>,
+    streams: ExecStreams,
+  ): Promise<boolean> {
+    let timer: NodeJS.Timeout | null = null;
+    const deadline = timeoutS
+      ? new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutS * 1000)))
+      : null;
+    try {
+      if (await (deadline ? Promise.race([pumped, deadline]) : pumped)) return false;
+      const ended = await Promise.race([
+        Promise.all([pumped, kill()]).then(() => true),
+        delay(KILL_GRACE_MS).then(() => false),
+      ]);
+      if (!ended) streams.close();
+      return true;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
   }
 
   /** Maps the engine refusing an exec (a paused or stopped container) to a 409 about the box. */
@@ -190,7 +178,7 @@ export class ExecService implements Disposable {
     name: string,
     spec: Omit<SessionSpec, 'env' | 'containerId' | 'id' | 'project' | 'box'> & { env?: Record<string, string> },
   ): Promise<TerminalSession> {
-    const id = newId('ses');
+    const id = newId(SESSION_ID_PREFIX);
     const { row, env } = this.environment(project, name, spec.env, id);
     const session = new TerminalSession(
       { ...spec, id, env, containerId: row.container_id!, project, box: name },

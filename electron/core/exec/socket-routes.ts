@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import { ApiError } from '../../../shared/errors';
-import { hasScope } from '../auth/auth-service';
+import { hasScope } from '../auth/port';
 import { parseClientControl } from '../../../shared/protocol';
 import type { SocketRequest, SocketRouter } from '../http/socket-router';
 import { CONSOLE_COMMAND, type ExecService } from './service';

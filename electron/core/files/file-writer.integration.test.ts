@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import Fastify from 'fastify';
 import { TEST_IMAGE, tempDataDir } from '../../../test-support/core-process';
-import { openDatabase, type Db } from '../db/database';
+import type { Db } from '../db/database';
+import { openCoreDatabase } from '../modules';
 import type { ContainerEngine } from '../engine/container-engine';
 import { DockerEngine } from '../engine/docker/docker-engine';
 import { FileWriter, TEMP_PREFIX, type WritePlan } from './file-writer';
@@ -23,7 +24,7 @@ let db: Db;
 let containerId = '';
 
 before(async () => {
-  db = openDatabase(dataDir);
+  db = openCoreDatabase(dataDir);
   containerId = await docker.createContainer({
     name: `filewriter-${Date.now()}`,
     image: TEST_IMAGE,

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { ApiError } from '../../../shared/errors';
-import { KeyedMutex } from '../boxes/keyed-mutex';
+import { KeyedMutex } from '../keyed-mutex';
 import { EngineError, type ContainerEngine, type PathStat } from '../engine/container-engine';
 import { randomBase32 } from '../ids';
 import { baseName, joinBoxPath, parentOf, relativeTo } from './box-path';

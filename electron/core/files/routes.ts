@@ -44,10 +44,22 @@ export function registerFileRoutes(
   files: FileService,
   config: Pick<CoreConfig, 'dataDir' | 'uploadLimit'>,
 ): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const spoolDir = path.join(config.dataDir, 'uploads');
   clearSpool(spoolDir);
+  registerReadWriteRoutes(app, files, config, spoolDir);
+  registerListingRoutes(app, files);
+  registerTreeRoutes(app, files);
+  registerArchiveRoutes(app, files);
+}
 
+/** A file's bytes: read, write (streamed, or spooled in the data dir first). */
+function registerReadWriteRoutes(
+  app: FastifyInstance,
+  files: FileService,
+  config: Pick<CoreConfig, 'uploadLimit'>,
+  spoolDir: string,
+): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     base,
     {
@@ -93,7 +105,11 @@ export function registerFileRoutes(
       }
     },
   );
+}
 
+/** A path's stat, a directory's entries. */
+function registerListingRoutes(app: FastifyInstance, files: FileService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     `${base}/stat`,
     {
@@ -127,7 +143,11 @@ export function registerFileRoutes(
       items: await files.list(request.params.project, request.params.name, parseBoxPath(request.query.path)),
     }),
   );
+}
 
+/** Delete a path, make a directory. */
+function registerTreeRoutes(app: FastifyInstance, files: FileService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.delete(
     base,
     {
@@ -174,7 +194,11 @@ export function registerFileRoutes(
       return reply.code(created ? 201 : 200).send(stat);
     },
   );
+}
 
+/** A directory's tree as a tar; what changed since the base. */
+function registerArchiveRoutes(app: FastifyInstance, files: FileService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     `${base}/archive`,
     {

@@ -2,10 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import type { FileChange, FileStat } from '../../../shared/schemas/files';
-import { assertTransition } from '../boxes/box-state-machine';
-import type { BoxService } from '../boxes/service';
+import { assertTransition, type BoxRow, type BoxesPort } from '../boxes/port';
 import { EngineError, type ContainerEngine, type PathStat } from '../engine/container-engine';
-import type { BoxRow } from '../boxes/store';
 import { baseName, formatMode, joinBoxPath, kernelTreeOf, parentOf, relativeTo, resolveLink } from './box-path';
 import { FileWriter, refusal } from './file-writer';
 import { directChildren, firstHeader, holdsEntries, packEntries, repackTree, singleFile } from './tar-entries';
@@ -17,7 +15,7 @@ const DIR_MODE = 0o755;
 
 export interface FileServiceDeps {
   engine: ContainerEngine;
-  boxes: BoxService;
+  boxes: Pick<BoxesPort, 'find'>;
   intents: UploadIntentStore;
   log: FastifyBaseLogger;
 }

@@ -2,7 +2,7 @@ import { PassThrough, Readable, Transform } from 'node:stream';
 import tar, { type Header as Headers } from 'tar-stream';
 import { ApiError } from '../../../shared/errors';
 import type { FileStat, FileType } from '../../../shared/schemas/files';
-import { ARCHIVE_POLICIES, ArchiveChecker } from './archive-policy';
+import { ARCHIVE_POLICIES, ArchiveChecker } from '../archives/archive-policy';
 import { formatMode, joinBoxPath } from './box-path';
 
 /**

@@ -1,10 +1,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AuthService } from '../auth/auth-service';
-import { installAuthGuard } from '../auth/guard';
-import type { RateLimiter } from '../auth/rate-limiter';
 import type { CoreConfig } from '../config';
-import { CORE_VERSION } from '../system/routes';
+import { CORE_VERSION } from '../version';
 import { staticUi } from '../ui/static-routes';
 import { JSON_BODY_LIMIT, installBodyParsers } from './body-parsers';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors';
@@ -17,17 +14,16 @@ import { installValidators } from './validation';
 export interface HttpAppDeps {
   config: CoreConfig;
   policy: HostPolicy;
-  auth: AuthService;
-  limiter: RateLimiter;
   /** false: no log; an object: pino options (tests pass a stream); omitted: config.logLevel. */
   logger?: boolean | object;
 }
 
 /**
  * The Fastify instance every route registers on, with what applies to all of them, in the
- * order a request meets it: Host/Origin, token and rate, body parsing, validation, problem+json.
+ * order a request meets it: Host/Origin, then (installAuthGuard, once the tokens module is made,
+ * before any route) token and rate, then body parsing, validation, problem+json.
  */
-export async function createHttpApp({ config, policy, auth, limiter, logger }: HttpAppDeps): Promise<FastifyInstance> {
+export async function createHttpApp({ config, policy, logger }: HttpAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: coreLoggerOptions(config.logLevel, logger),
     bodyLimit: JSON_BODY_LIMIT,
@@ -54,6 +50,5 @@ export async function createHttpApp({ config, policy, auth, limiter, logger }: H
   installErrorHandling(app, config.uiDir ? staticUi(config.uiDir) : undefined);
   installBodyParsers(app, { jsonLimit: JSON_BODY_LIMIT, uploadLimit: config.uploadLimit });
   installHardening(app, policy);
-  installAuthGuard(app, auth, limiter);
   return app;
 }

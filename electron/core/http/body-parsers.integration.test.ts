@@ -7,11 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { tempDataDir } from '../../../test-support/core-process';
 import { AuthService } from '../auth/auth-service';
-import { RateLimiter } from '../auth/rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { TokenStore } from '../auth/token-store';
 import { resolveConfig } from '../config';
-import { openDatabase, type Db } from '../db/database';
+import type { Db } from '../db/database';
+import { openCoreDatabase } from '../modules';
 import { createHttpApp } from './app';
+import { installAuthGuard } from './auth-guard';
 import { streamBody, uploadStream } from './body-parsers';
 import { loopbackPolicy } from './hardening';
 
@@ -25,17 +27,16 @@ let streamStarted = false;
 
 before(async () => {
   dir = tempDataDir();
-  db = openDatabase(dir);
+  db = openCoreDatabase(dir);
   const auth = new AuthService(new TokenStore(db));
   token = auth.create({ name: 't', scopes: ['admin'] }, null).token;
   const config = resolveConfig(['--data-dir', dir, '--upload-limit', String(LIMIT)], {});
   app = await createHttpApp({
     config,
     policy: loopbackPolicy(() => port, []),
-    auth,
-    limiter: new RateLimiter(0, 0),
     logger: false,
   });
+  installAuthGuard(app, auth, new RateLimiter(0, 0));
   // Throwaway routes: one streamed upload that counts its bytes, one JSON route.
   app.put(
     '/v1/test/upload',

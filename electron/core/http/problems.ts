@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, type Problem } from '../../../shared/errors';
-import { ProjectScopedError } from '../auth/project-scoped-error';
+import { ProjectScopedError } from './project-scoped-error';
 import { isStorageBusy } from '../db/database';
 import { EngineError } from '../engine/container-engine';
 import type { PageFallback } from '../ui/static-routes';

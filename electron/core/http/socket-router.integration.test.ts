@@ -6,9 +6,10 @@ import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
 import { tempDataDir } from '../../../test-support/core-process';
 import { AuthService } from '../auth/auth-service';
-import { RateLimiter } from '../auth/rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { TokenStore } from '../auth/token-store';
-import { openDatabase, type Db } from '../db/database';
+import type { Db } from '../db/database';
+import { openCoreDatabase } from '../modules';
 import { loopbackPolicy } from './hardening';
 import { SocketRouter } from './socket-router';
 
@@ -23,7 +24,7 @@ const accepted: Record<string, string>[] = [];
 
 before(async () => {
   dir = tempDataDir();
-  db = openDatabase(dir);
+  db = openCoreDatabase(dir);
   const auth = new AuthService(new TokenStore(db));
   admin = auth.create({ name: 'a', scopes: ['admin'] }, null).token;
   reader = auth.create({ name: 'r', scopes: ['read'] }, null).token;

@@ -6,8 +6,8 @@ import { ApiError } from '../../../shared/errors';
 import { BEARER_PROTOCOL_PREFIX, WS_PROTOCOL } from '../../../shared/protocol';
 import { DNS_LABEL_PATTERN } from '../../../shared/schemas/common';
 import type { Scope, Token } from '../../../shared/schemas/system';
-import type { AuthService } from '../auth/auth-service';
-import type { RateLimiter } from '../auth/rate-limiter';
+import type { AuthPort } from '../auth/port';
+import type { RateLimiter } from './rate-limiter';
 import { checkRequest, type HostPolicy } from './hardening';
 import { STORAGE_RETRY_AFTER_S, toApiError } from './problems';
 import { writeRawProblem } from './raw-problem';
@@ -33,7 +33,7 @@ export interface SocketRoute {
 
 export interface SocketRouterDeps {
   policy: HostPolicy;
-  auth: AuthService;
+  auth: AuthPort;
   limiter: RateLimiter;
 }
 

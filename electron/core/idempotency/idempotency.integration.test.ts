@@ -5,7 +5,7 @@ import type { Box } from '../../../shared/schemas/box';
 import { tempDataDir } from '../../../test-support/core-process';
 import { containersOfBox } from '../../../test-support/docker';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
-import { openDatabase } from '../db/database';
+import { openCoreDatabase } from '../modules';
 import { IDEMPOTENCY_TTL_MS, IdempotencyStore } from './store';
 
 describe('Idempotency-Key on box create', () => {
@@ -79,7 +79,7 @@ describe('Idempotency-Key on box create', () => {
 describe('IdempotencyStore', () => {
   test('keeps answers 24 h; a pending claim of a dead process is taken over; an own pending claim is in progress', (t) => {
     const dir = tempDataDir();
-    const db = openDatabase(dir);
+    const db = openCoreDatabase(dir);
     t.after(() => {
       db.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../../shared/errors';
-import { requireToken } from '../auth/guard';
+import { requireToken } from '../http/auth-guard';
 import type { IdempotencyStore } from './store';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

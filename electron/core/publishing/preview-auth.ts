@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../../shared/errors';
 import type { Token } from '../../../shared/schemas/system';
-import type { AuthService } from '../auth/auth-service';
-import type { TokenStore } from '../auth/token-store';
+import type { AuthPort } from '../auth/port';
 import { takeOurCredentials, type OurCredentials } from './our-credentials';
 import { hostnameOf } from './published-hosts';
 import type { ProxyRoute } from './service';
@@ -25,8 +24,7 @@ export type PreviewAccess =
  */
 export class PreviewAuth {
   constructor(
-    private readonly auth: AuthService,
-    private readonly tokens: TokenStore,
+    private readonly auth: AuthPort,
     private readonly sessions: SessionCookies,
   ) {}
 
@@ -69,7 +67,7 @@ export class PreviewAuth {
     }
     if (session !== null) {
       const tokenId = this.sessions.verify(session, host);
-      const sessionToken = tokenId === null ? undefined : this.tokens.get(tokenId);
+      const sessionToken = tokenId === null ? undefined : this.auth.tokenById(tokenId);
       if (!sessionToken)
         return deny(
           401,

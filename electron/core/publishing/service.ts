@@ -1,19 +1,14 @@
-import { ProjectScopedError } from '../auth/project-scoped-error';
 import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
 import type { PublishRequest } from '../../../shared/schemas/publishing';
-import { assertTransition } from '../boxes/box-state-machine';
-import type { BoxService } from '../boxes/service';
-import { toBox, type BoxRow, type BoxStore } from '../boxes/store';
+import { assertTransition, toBox, type BoxRow, type BoxesPort } from '../boxes/port';
 import type { EventBus } from '../events/event-bus';
+import { ProjectScopedError } from '../http/project-scoped-error';
 import { now } from '../ids';
 import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
-import type { PublishingStore } from './store';
 
 export interface PublishingDeps {
-  boxes: BoxService;
-  boxStore: BoxStore;
-  store: PublishingStore;
+  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'published'>;
   bus: EventBus;
 }
 
@@ -43,8 +38,11 @@ export class PublishingService {
   private readonly routes = new Map<string, ProxyRoute | null>();
   private services: ServiceRoutes = () => null;
   private readonly unsubscribe: () => void;
+  /** The boxes' published state (BoxesPort.published: the boxes table is theirs). */
+  private readonly store: BoxesPort['published'];
 
   constructor(private readonly deps: PublishingDeps) {
+    this.store = deps.boxes.published;
     this.unsubscribe = deps.bus.subscribe(() => this.routes.clear());
   }
 
@@ -55,7 +53,7 @@ export class PublishingService {
   /** Called once the proxy listens: URLs carry the port it actually got. */
   setProxyPort(port: number): void {
     this.proxyPort = port;
-    this.deps.store.refreshUrls((name, project) => previewUrl(name, project, port));
+    this.store.refreshUrls((name, project) => previewUrl(name, project, port));
   }
 
   /** Services answer on hosts of the box scheme too, ahead of a published box of the same name. */
@@ -69,7 +67,7 @@ export class PublishingService {
   }
 
   publish(project: string, name: string, input: PublishRequest): Promise<Box> {
-    return this.deps.boxes.mutex.run(this.deps.boxes.find(project, name).id, async () => {
+    return this.deps.boxes.withLock(this.deps.boxes.find(project, name).id, async () => {
       const row = this.deps.boxes.find(project, name);
       assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'update');
       const port = input.port ?? row.port;
@@ -84,7 +82,7 @@ export class PublishingService {
           ? (JSON.parse(row.published_domains) as string[])
           : [];
       const auth = input.auth ?? row.url_auth ?? 'token';
-      const clash = this.deps.store.publish(
+      const clash = this.store.publish(
         row.id,
         { port, url: previewUrl(name, project, this.proxyPort), auth, domains },
         now(),
@@ -102,7 +100,7 @@ export class PublishingService {
           },
         );
       }
-      const box = toBox(this.deps.boxStore.getById(row.id)!);
+      const box = toBox(this.deps.boxes.byId(row.id)!);
       this.deps.bus.emit('box.published', { box }, project);
       return box;
     });
@@ -110,12 +108,12 @@ export class PublishingService {
 
   /** Removes the box's URL and domains; unpublishing a box that is not published changes nothing. */
   unpublish(project: string, name: string): Promise<Box> {
-    return this.deps.boxes.mutex.run(this.deps.boxes.find(project, name).id, async () => {
+    return this.deps.boxes.withLock(this.deps.boxes.find(project, name).id, async () => {
       const row = this.deps.boxes.find(project, name);
       if (row.url_auth === null) return toBox(row);
       assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'update');
-      this.deps.store.unpublish(row.id, now());
-      const box = toBox(this.deps.boxStore.getById(row.id)!);
+      this.store.unpublish(row.id, now());
+      const box = toBox(this.deps.boxes.byId(row.id)!);
       this.deps.bus.emit('box.unpublished', { box }, project);
       return box;
     });
@@ -137,11 +135,11 @@ export class PublishingService {
     for (const { name, project } of previewCandidates(hostname)) {
       const service = this.services(project, name);
       if (service) return service;
-      const row = this.deps.store.published(project, name);
+      const row = this.store.published(project, name);
       if (row) return row;
     }
     if (isPreviewHostname(hostname)) return null;
-    return this.deps.store.byDomain(hostname) ?? null;
+    return this.store.byDomain(hostname) ?? null;
   }
 
   /** Whether a browser origin is a preview page (a box's host or a published domain): it may never call the API. */
@@ -155,6 +153,6 @@ export class PublishingService {
     const hostname = hostnameOf(url.host);
     if (isPreviewHostname(hostname)) return true;
     if (this.proxyPort && Number(url.port || (url.protocol === 'https:' ? 443 : 80)) === this.proxyPort) return true;
-    return this.deps.store.byDomain(hostname) !== undefined;
+    return this.store.byDomain(hostname) !== undefined;
   }
 }

@@ -3,15 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../../shared/errors';
 import type { DataMount } from '../../../shared/schemas/box';
 import type { HealthCheck } from '../../../shared/schemas/services';
-import { readTail, REASON_TAIL_LINES } from '../boxes/crash-loop';
-import type { BaseService } from '../bases/service';
-import type { BoxService } from '../boxes/service';
-import type { BoxRow, BoxStore } from '../boxes/store';
+import { readTail, REASON_TAIL_LINES } from '../engine/log-tail';
+import type { BasesPort } from '../bases/port';
+import type { BoxRow, BoxesPort } from '../boxes/port';
 import type { ContainerEngine } from '../engine/container-engine';
 import { now } from '../ids';
-import type { BoxAgent } from '../publishing/box-connector';
-import type { ProxyTraffic } from '../publishing/proxy-traffic';
-import { previewHost } from '../publishing/published-hosts';
+import { previewHost, type BoxAgent, type PublishingPort } from '../publishing/port';
 import { probe } from './health-probe';
 import { boxName, type DeploymentRow, type ServiceRow, type ServiceStore } from './store';
 
@@ -25,11 +22,11 @@ class DeployFailure extends Error {}
 
 export interface DeployerDeps {
   store: ServiceStore;
-  boxes: BoxService;
-  bases: BaseService;
-  boxStore: BoxStore;
+  boxes: Pick<BoxesPort, 'create' | 'stop' | 'delete' | 'lookup' | 'byId'>;
+  bases: Pick<BasesPort, 'resolveImage'>;
   engine: ContainerEngine;
-  traffic: ProxyTraffic;
+  traffic: PublishingPort['traffic'];
+  /** The proxy's way into a box's port, for health probes (a probe that passes means the proxy can reach it). */
   agent: BoxAgent;
   log: FastifyBaseLogger;
   /** Emits deployment.updated (and service.updated when `service` changed its live deployment). */
@@ -85,7 +82,7 @@ export class Deployer {
   /** Creates the color's box running the deployment's command; a leftover of this service under that name goes first. */
   private async startBox(service: ServiceRow, dep: DeploymentRow, signal: AbortSignal): Promise<BoxRow> {
     const name = boxName(service, dep.color);
-    const existing = this.deps.boxStore.get(service.project, name);
+    const existing = this.deps.boxes.lookup(service.project, name);
     if (existing && !ownedBy(service, existing)) {
       throw new DeployFailure(
         `box "${name}" exists and is not this service's; rename or delete that box, then deploy again`,
@@ -113,7 +110,7 @@ export class Deployer {
     this.deps.store.updateDeployment(dep.id, { box_id: box.id }, now());
     if (box.status !== 'running')
       throw new DeployFailure(`box "${name}" did not start: ${box.status_reason ?? box.status}`);
-    return this.deps.boxStore.getById(box.id)!;
+    return this.deps.boxes.byId(box.id)!;
   }
 
   /** A service without a command runs what its base's image would run by itself. */
@@ -141,7 +138,7 @@ export class Deployer {
       step: `health check 0/${hc.healthy_threshold}: probing GET ${hc.path} on port ${dep.port}`,
     });
     for (;;) {
-      const row = this.deps.boxStore.getById(box.id);
+      const row = this.deps.boxes.byId(box.id);
       if (!row || row.status !== 'running' || !row.container_id) {
         throw new DeployFailure(
           `box "${box.name}" is ${row ? row.status : 'gone'}${row?.status_reason ? ` (${row.status_reason})` : ''}; last probe: ${last}`,
@@ -195,7 +192,7 @@ export class Deployer {
     if (switched.previous) this.deps.announce(service, switched.previous);
     dep = this.deps.store.deployment(dep.id)!;
     this.deps.announce(service, dep, true);
-    const old = switched.previous && this.deps.boxStore.get(service.project, boxName(service, switched.previous.color));
+    const old = switched.previous && this.deps.boxes.lookup(service.project, boxName(service, switched.previous.color));
     if (old && old.id !== dep.box_id && ownedBy(service, old)) {
       if (old.container_id) {
         const drained = this.deps.traffic.drain(
@@ -231,7 +228,7 @@ export class Deployer {
     if (!dep) return;
     const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
     const name = boxName(service, dep.color);
-    const box = this.deps.boxStore.get(service.project, name);
+    const box = this.deps.boxes.lookup(service.project, name);
     if (box && dep.box_id === box.id && live?.color !== dep.color) {
       this.set(service, dep, { step: `removing ${name}` });
       await this.removeBox(service, name);
@@ -245,7 +242,7 @@ export class Deployer {
    * forget boxes it could not remove).
    */
   async removeBox(service: ServiceRow, name: string, strict = false): Promise<void> {
-    const box = this.deps.boxStore.get(service.project, name);
+    const box = this.deps.boxes.lookup(service.project, name);
     if (!box || !ownedBy(service, box)) return;
     await this.deps.boxes.delete(service.project, name).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 'not_found') return;

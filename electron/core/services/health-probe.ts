@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { ListenerError, type BoxAgent } from '../publishing/box-connector';
+import { ListenerError, type BoxAgent } from '../publishing/port';
 
 /** One probe's answer: a success, or what went wrong in words. */
 export type ProbeResult = { ok: true; answer: string } | { ok: false; answer: string };

@@ -1,5 +1,5 @@
 import { SERVICE_COLORS } from '../../../shared/schemas/services';
-import type { BoxStore } from '../boxes/store';
+import type { BoxesPort } from '../boxes/port';
 import { now } from '../ids';
 import { ownedBy } from './deployer';
 import type { ServiceManager } from './service';
@@ -15,7 +15,11 @@ const CUT_SHORT =
  * whose box is gone is no longer live. Exactly one color stays live, or none
  * if none ever was.
  */
-export function recoverDeploymentRecords(store: ServiceStore, boxStore: BoxStore, manager: ServiceManager): void {
+export function recoverDeploymentRecords(
+  store: ServiceStore,
+  boxes: Pick<BoxesPort, 'lookup'>,
+  manager: ServiceManager,
+): void {
   for (const service of store.all()) {
     for (const dep of store.deployments(service.id)) {
       if (dep.status === 'pending' || dep.status === 'starting' || dep.status === 'healthy') {
@@ -28,7 +32,7 @@ export function recoverDeploymentRecords(store: ServiceStore, boxStore: BoxStore
       }
     }
     const live = service.live_deployment ? store.deployment(service.live_deployment) : undefined;
-    const box = live && boxStore.get(service.project, boxName(service, live.color));
+    const box = live && boxes.lookup(service.project, boxName(service, live.color));
     if (live && !(box && ownedBy(service, box))) {
       const at = now();
       const failed = store.updateDeployment(

@@ -12,7 +12,7 @@ import {
   ServiceParams,
   ServiceUpdate,
 } from '../../../shared/schemas/services';
-import { requireScopeFor } from '../auth/guard';
+import { requireScopeFor } from '../http/auth-guard';
 import { problemResponses } from '../http/problem-responses';
 import type { ServiceManager } from './service';
 
@@ -30,9 +30,16 @@ const checkCommand = (token: FastifyRequest['token'], command: unknown): void =>
 const DEPLOY_NOTE =
   'Blue/green: the new color runs as the box {name}-{color} beside the live one, must pass its health check, then the route switches in one step; requests in flight on the old color finish (up to 30 s) before it stops and is removed. Deployments of a service run one at a time (later ones wait pending). Follow deployment.updated events.';
 
+/** Services and their deployments. */
 export function registerServiceRoutes(app: FastifyInstance, services: ServiceManager): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  registerServiceRecordRoutes(app, services);
+  registerServiceChangeRoutes(app, services);
+  registerDeploymentRoutes(app, services);
+}
 
+/** Create, list, get. */
+function registerServiceRecordRoutes(app: FastifyInstance, services: ServiceManager): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     base,
     {
@@ -81,7 +88,11 @@ export function registerServiceRoutes(app: FastifyInstance, services: ServiceMan
     },
     async (request) => services.get(request.params.project, request.params.name),
   );
+}
 
+/** Update and delete. */
+function registerServiceChangeRoutes(app: FastifyInstance, services: ServiceManager): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.put(
     one,
     {
@@ -117,7 +128,11 @@ export function registerServiceRoutes(app: FastifyInstance, services: ServiceMan
       return reply.code(204).send();
     },
   );
+}
 
+/** Deploy, the deployments, roll back. */
+function registerDeploymentRoutes(app: FastifyInstance, services: ServiceManager): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     `${one}/deployments`,
     {

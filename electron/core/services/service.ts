@@ -11,22 +11,24 @@ import {
   type ServiceCreate,
   type ServiceUpdate,
 } from '../../../shared/schemas/services';
-import { DEFAULT_BASE } from '../bases/service';
-import type { BaseStore } from '../bases/store';
-import { KeyedMutex } from '../boxes/keyed-mutex';
+import { DEFAULT_BASE, type BasesPort } from '../bases/port';
+import { checkDataMounts, type BoxRow, type BoxesPort } from '../boxes/port';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
-import { previewUrl } from '../publishing/published-hosts';
-import type { ProxyRoute } from '../publishing/service';
-import { checkDataMounts, requireVolumes } from '../volumes/mount-paths';
-import type { VolumeStore } from '../volumes/store';
-import type { BoxRow } from '../boxes/store';
+import { KeyedMutex } from '../keyed-mutex';
+import { previewUrl, type BoxAgent, type ProxyRoute, type PublishingPort } from '../publishing/port';
+import type { VolumesPort } from '../volumes/port';
 import { Deployer, ownedBy, SERVICE_TAG, type DeployerDeps } from './deployer';
 import { boxName, toDeployment, toService, type DeploymentRow, type DeploymentSpec, type ServiceRow } from './store';
 
-export interface ServiceManagerDeps extends Omit<DeployerDeps, 'announce'> {
-  baseStore: BaseStore;
-  volumes: VolumeStore;
+/** Service ids svc_…, deployment ids dep_…. */
+export const SERVICE_ID_PREFIXES = { service: 'svc', deployment: 'dep' } as const;
+
+export interface ServiceManagerDeps extends Omit<DeployerDeps, 'announce' | 'boxes' | 'bases' | 'traffic' | 'agent'> {
+  boxes: DeployerDeps['boxes'] & Pick<BoxesPort, 'guardClientDeletes'>;
+  bases: DeployerDeps['bases'] & Pick<BasesPort, 'has'>;
+  volumes: Pick<VolumesPort, 'requireVolumes'>;
+  publishing: Pick<PublishingPort, 'proxyPort' | 'traffic' | 'newAgent'>;
   bus: EventBus;
 }
 
@@ -42,12 +44,16 @@ export class ServiceManager {
   /** Aborted when its service is deleted: the running deployment stops where it is. */
   private readonly deleting = new Map<string, AbortController>();
   private readonly running = new Set<Promise<void>>();
-  private proxyPort = 0;
+  /** The proxy's way into boxes, for health probes; closed at dispose. */
+  private readonly agent: BoxAgent;
   readonly deployer: Deployer;
 
   constructor(private readonly deps: ServiceManagerDeps) {
+    this.agent = deps.publishing.newAgent();
     this.deployer = new Deployer({
       ...deps,
+      traffic: deps.publishing.traffic,
+      agent: this.agent,
       announce: (service, deployment, changed) => this.announce(service, deployment, changed),
     });
     deps.boxes.guardClientDeletes((box) => this.refuseDeleteOfServing(box));
@@ -79,20 +85,16 @@ export class ServiceManager {
     );
   }
 
-  /** Called once the proxy listens: URLs carry the port it actually got. */
-  setProxyPort(port: number): void {
-    this.proxyPort = port;
-  }
-
   /** Deployments under way stop where they are (the next start tidies up); the probes' connections close. */
   async dispose(): Promise<void> {
     this.closing.abort(new Error('the core is closing'));
     await Promise.allSettled([...this.running]);
-    this.deps.agent.destroy();
+    this.agent.destroy();
   }
 
+  /** With the proxy's port as it is now (it listens before the API answers). */
   private url(row: ServiceRow): string {
-    return previewUrl(row.name, row.project, this.proxyPort);
+    return previewUrl(row.name, row.project, this.deps.publishing.proxyPort);
   }
 
   private toApi(row: ServiceRow): Service {
@@ -146,7 +148,7 @@ export class ServiceManager {
     this.checkCollisions(project, input.name);
     const at = now();
     const row: ServiceRow = {
-      id: newId('svc'),
+      id: newId(SERVICE_ID_PREFIXES.service),
       project,
       name: input.name,
       base: input.base ?? DEFAULT_BASE,
@@ -172,12 +174,12 @@ export class ServiceManager {
 
   /** The base exists and the mounts name ready volumes of the project; the mounts as stored. */
   private checkSpec(project: string, base: string, mounts: DataMount[] | undefined): DataMount[] {
-    if (!this.deps.baseStore.get(base))
+    if (!this.deps.bases.has(base))
       throw new ApiError('not_found', `base "${base}" not found; GET /v1/bases lists them`, {
         errors: [{ path: 'body.base', message: 'no such base' }],
       });
     const dataMounts = mounts ? checkDataMounts(mounts) : [];
-    requireVolumes(this.deps.volumes, project, dataMounts);
+    this.deps.volumes.requireVolumes(project, dataMounts);
     return dataMounts;
   }
 
@@ -186,7 +188,7 @@ export class ServiceManager {
     if (this.deps.store.get(project, name))
       throw new ApiError('already_exists', `service "${name}" already exists in project "${project}"`);
     for (const color of SERVICE_COLORS) {
-      const box = this.deps.boxStore.get(project, `${name}-${color}`);
+      const box = this.deps.boxes.lookup(project, `${name}-${color}`);
       if (box && !ownedBy({ name }, box)) {
         const hint = `rename or delete box "${box.name}", or pick another service name`;
         throw new ApiError(
@@ -196,7 +198,7 @@ export class ServiceManager {
         );
       }
     }
-    const published = this.deps.boxStore.get(project, name);
+    const published = this.deps.boxes.lookup(project, name);
     if (published?.url_auth) {
       const hint = `unpublish box "${name}" (box unpublish ${name}), or pick another service name`;
       throw new ApiError(
@@ -279,7 +281,7 @@ export class ServiceManager {
     const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
     const color: ServiceColor = live?.color === 'blue' ? 'green' : 'blue';
     return {
-      id: newId('dep'),
+      id: newId(SERVICE_ID_PREFIXES.deployment),
       service_id: service.id,
       kind,
       status: 'pending',
@@ -350,7 +352,7 @@ export class ServiceManager {
     const service = this.deps.store.get(project, name);
     if (!service) return null;
     const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
-    const box = live && this.deps.boxStore.get(project, boxName(service, live.color));
+    const box = live && this.deps.boxes.lookup(project, boxName(service, live.color));
     const common = { name: service.name, project, url: this.url(service), url_auth: service.auth };
     if (!live || !box) {
       const why = live

@@ -13,11 +13,17 @@ import { problemResponses } from '../http/problem-responses';
 import type { SnapshotService } from './service';
 
 const tags = ['snapshots'];
+const boxPath = '/v1/projects/:project/boxes/:name';
 
+/** Snapshots of a box's root. */
 export function registerSnapshotRoutes(app: FastifyInstance, snapshots: SnapshotService): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const boxPath = '/v1/projects/:project/boxes/:name';
+  registerBoxSnapshotRoutes(app, snapshots);
+  registerProjectSnapshotRoutes(app, snapshots);
+}
 
+/** A box's snapshots, and its restore from one. */
+function registerBoxSnapshotRoutes(app: FastifyInstance, snapshots: SnapshotService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     `${boxPath}/snapshots`,
     {
@@ -70,7 +76,11 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
     },
     async (request) => snapshots.restore(request.params.project, request.params.name, request.body.snapshot_id),
   );
+}
 
+/** A project's snapshots, by id. */
+function registerProjectSnapshotRoutes(app: FastifyInstance, snapshots: SnapshotService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     '/v1/projects/:project/snapshots',
     {

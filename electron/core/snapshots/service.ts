@@ -1,23 +1,23 @@
-import { ProjectScopedError } from '../auth/project-scoped-error';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
-import type { Snapshot, SnapshotCreate } from '../../../shared/schemas/snapshots';
-import type { BoxRecreator } from '../boxes/recreate';
-import { IMAGE_LABELS, type RootImages } from '../boxes/root-images';
-import type { BoxService } from '../boxes/service';
-import { toBox, type BoxStore } from '../boxes/store';
+import { SNAPSHOT_ID_PATTERN, type Snapshot, type SnapshotCreate } from '../../../shared/schemas/snapshots';
+import type { BasesPort } from '../bases/port';
+import { IMAGE_LABELS, toBox, type BoxesPort, type ForkSnapshots } from '../boxes/port';
 import type { ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
+import { ProjectScopedError } from '../http/project-scoped-error';
 import { newId, now, randomBase32 } from '../ids';
 import { toSnapshot, type SnapshotRow, type SnapshotStore } from './store';
 
+/** Snapshot ids: snap_ and 20 base32 characters. */
+export const SNAPSHOT_ID_PREFIX = 'snap';
+const SNAPSHOT_ID = new RegExp(SNAPSHOT_ID_PATTERN);
+
 export interface SnapshotServiceDeps {
   store: SnapshotStore;
-  boxes: BoxService;
-  boxStore: BoxStore;
-  recreator: BoxRecreator;
-  roots: RootImages;
+  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'replaceRoot' | 'roots' | 'withOrigin'>;
+  bases: Pick<BasesPort, 'madeFrom'>;
   engine: ContainerEngine;
   bus: EventBus;
   instanceId: string;
@@ -65,13 +65,36 @@ export class SnapshotService {
     return this.store.listOfBox(project, box.id).map(toSnapshot);
   }
 
+  /** A ready snapshot by id, of any project (a base made from it names it so). */
+  ready(id: string): SnapshotRow | undefined {
+    const row = this.store.get(id);
+    return row?.status === 'ready' ? row : undefined;
+  }
+
+  /** Snapshots taken of roots that descend from `parent` (a snapshot id or a base name). */
+  childrenOf(parent: string): SnapshotRow[] {
+    return this.store.children(parent);
+  }
+
+  /** What a fork from a snapshot needs (boxes asks it: BoxesPort.useForkSnapshots). */
+  forkSnapshots(): ForkSnapshots {
+    return {
+      names: (ref) => SNAPSHOT_ID.test(ref),
+      find: (project, id) => {
+        const row = this.store.get(id);
+        if (!row || row.project !== project || row.status !== 'ready') return undefined;
+        return { id: row.id, image: row.image!, base: row.base, config: row.config, environment: row.environment };
+      },
+    };
+  }
+
   listOfProject(project: string): Snapshot[] {
     return this.store.listOfProject(project).map(toSnapshot);
   }
 
   async create(project: string, boxName: string, input: SnapshotCreate): Promise<Snapshot> {
     const { boxes } = this.deps;
-    const snapshot = await boxes.mutex.run(boxes.find(project, boxName).id, async () => {
+    const snapshot = await boxes.withLock(boxes.find(project, boxName).id, async () => {
       const box = boxes.find(project, boxName);
       if (!box.container_id || !['running', 'stopped'].includes(box.status)) {
         throw new ApiError(
@@ -81,7 +104,7 @@ export class SnapshotService {
       }
       const name = input.name ?? defaultName();
       const row: SnapshotRow = {
-        id: newId('snap'),
+        id: newId(SNAPSHOT_ID_PREFIX),
         project,
         box_id: box.id,
         box: box.name,
@@ -99,7 +122,7 @@ export class SnapshotService {
       if (!this.store.insert(row))
         throw new ApiError('already_exists', `box "${boxName}" already has a snapshot named "${name}"`);
       try {
-        const image = await this.deps.roots.commit(box.container_id, box.image, 'snapshot', row.id);
+        const image = await boxes.roots.commit(box.container_id, box.image, 'snapshot', row.id);
         return this.store.markReady(row.id, image.id, image.ownBytes);
       } catch (err) {
         this.store.delete(row.id);
@@ -114,9 +137,9 @@ export class SnapshotService {
   /** 409 while anything descends from the snapshot, naming it. */
   async delete(project: string, id: string): Promise<void> {
     const row = this.find(project, id);
-    const boxes = this.store.boxesFrom(id);
+    const boxes = this.deps.boxes.withOrigin(id);
     const children = this.store.children(id);
-    const bases = this.store.basesFrom(id);
+    const bases = this.deps.bases.madeFrom(id);
     if (boxes.length + children.length + bases.length) {
       // Boxes and snapshots of other projects are named only to a token that may see them.
       throw new ProjectScopedError('conflict', (sees) => {
@@ -144,7 +167,7 @@ export class SnapshotService {
    */
   async restore(project: string, boxName: string, snapshotId: string): Promise<Box> {
     const { boxes } = this.deps;
-    return boxes.mutex.run(boxes.find(project, boxName).id, async () => {
+    return boxes.withLock(boxes.find(project, boxName).id, async () => {
       const box = boxes.find(project, boxName);
       const snapshot = this.find(project, snapshotId);
       // Checked before anything changes: a snapshot whose image was removed outside Boxdesk restores nothing.
@@ -153,7 +176,7 @@ export class SnapshotService {
           'conflict',
           `the image of snapshot "${snapshot.name}" (${snapshot.id}) is missing from the engine (removed outside Boxdesk); box "${boxName}" was not changed. Delete this snapshot`,
         );
-      const next = await this.deps.recreator.recreate(box, {
+      const next = await boxes.replaceRoot(box, {
         image: snapshot.image!,
         ownsImage: false,
         origin: snapshot.id,
@@ -190,12 +213,12 @@ export class SnapshotService {
         log.warn({ snapshot: row.id }, 'dropped a snapshot whose commit never completed');
       }
     }
-    await this.deps.roots.removeHelpers();
+    await this.deps.boxes.roots.removeHelpers();
   }
 
   /** A commit pauses the box; the engine may still be finishing one that the dead core asked for. */
   private async commitSettled(boxId: string): Promise<void> {
-    const containerId = this.deps.boxStore.getById(boxId)?.container_id;
+    const containerId = this.deps.boxes.byId(boxId)?.container_id;
     if (!containerId) return;
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline && (await this.deps.engine.inspectContainer(containerId))?.state === 'paused')

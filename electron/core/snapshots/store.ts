@@ -87,19 +87,4 @@ export class SnapshotStore {
   delete(id: string): void {
     this.db.prepare('DELETE FROM snapshots WHERE id = ?').run(id);
   }
-
-  /** Names of the boxes whose root descends from the snapshot (restored or forked from it). */
-  boxesFrom(snapshotId: string): { project: string; name: string }[] {
-    return this.db
-      .prepare('SELECT project, name FROM boxes WHERE origin = ? ORDER BY project, name')
-      .all(snapshotId) as { project: string; name: string }[];
-  }
-
-  /** Names of the bases made from the snapshot (or from a box whose root descends from it). */
-  basesFrom(snapshotId: string): string[] {
-    return this.db
-      .prepare('SELECT name FROM bases WHERE from_snapshot = ? ORDER BY name')
-      .pluck()
-      .all(snapshotId) as string[];
-  }
 }

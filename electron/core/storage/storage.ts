@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../../shared/errors';
-import { KeyedMutex } from '../boxes/keyed-mutex';
+import { KeyedMutex } from '../keyed-mutex';
 import { getMeta, setMeta, type Db } from '../db/database';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { now, randomBase32 } from '../ids';

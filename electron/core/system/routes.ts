@@ -2,9 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Health, SystemInfo, Version } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
-import type { StorageReport } from '../storage/storage';
-
-export const CORE_VERSION = '0.1.0';
+import type { StorageReport } from '../storage/port';
+import { CORE_VERSION } from '../version';
 
 export function registerSystemRoutes(
   app: FastifyInstance,

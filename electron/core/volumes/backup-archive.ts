@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../../shared/errors';
-import { ARCHIVE_POLICIES } from '../files/archive-policy';
-import { checkedArchive, verifyArchive, type ArchiveFigures } from '../files/checked-tar';
+import { ARCHIVE_POLICIES } from '../archives/archive-policy';
+import { checkedArchive, verifyArchive, type ArchiveFigures } from '../archives/checked-tar';
 
 /**
  * A backup's file, read back: it exists, its sha256 is the one recorded when it was written, it

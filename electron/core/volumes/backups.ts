@@ -5,12 +5,12 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip, constants as zlib } from 'node:zlib';
 import { ApiError } from '../../../shared/errors';
 import type { VolumeBackup } from '../../../shared/schemas/volumes';
-import { ARCHIVE_POLICIES } from '../files/archive-policy';
-import { verifyArchive } from '../files/checked-tar';
+import { ARCHIVE_POLICIES } from '../archives/archive-policy';
+import { verifyArchive } from '../archives/checked-tar';
 import { newId, now } from '../ids';
 import { backupProblem, sha256Of } from './backup-archive';
 import type { VolumeCopies } from './copies';
-import type { VolumeService } from './service';
+import { VOLUME_ID_PREFIXES, type VolumeService } from './service';
 import { toVolumeBackup, type VolumeBackupRow, type VolumeRow } from './store';
 
 /** Fast compression: a backup is bound by gzip, and level 1 keeps it near the speed of the tar itself. */
@@ -43,7 +43,7 @@ export class VolumeBackups {
     this.volumes.requireEngine();
     const volume = this.volumes.find(project, name);
     const row: VolumeBackupRow = {
-      id: newId('vbak'),
+      id: newId(VOLUME_ID_PREFIXES.backup),
       project,
       volume_id: volume.id,
       status: 'pending',
@@ -109,7 +109,7 @@ export class VolumeBackups {
    * mount, gzipped and hashed in the core while written.
    */
   private async archive(volume: VolumeRow, partial: string): Promise<{ bytes: number; sha256: string }> {
-    const live = this.store.mountsOf(volume.project, volume.name).some((m) => !m.read_only && m.status !== 'stopped');
+    const live = this.volumes.mountsOf(volume.project, volume.name).some((m) => !m.read_only && m.status !== 'stopped');
     const snap = live ? await this.copies.takeSnapshot(volume, true) : null;
     try {
       const source = snap?.engine_name ?? volume.engine_name;

@@ -2,9 +2,9 @@ import { ApiError } from '../../../shared/errors';
 import type { Volume, VolumeCreate, VolumeRestore, VolumeSnapshot } from '../../../shared/schemas/volumes';
 import { newId, now } from '../ids';
 import { COPY_SCRIPT, VOLUME_ROLES } from './helpers';
-import { VolumeRestores } from './restores';
-import type { VolumeService } from './service';
-import { VolumeSources, type Source } from './sources';
+import { VolumeRestores, type SnapshotFinder } from './restores';
+import { VOLUME_ID_PREFIXES, type VolumeService } from './service';
+import { VolumeSources, type Copier, type Source } from './sources';
 import { toVolumeSnapshot, type VolumeRow, type VolumeSnapshotRow } from './store';
 
 /**
@@ -12,7 +12,7 @@ import { toVolumeSnapshot, type VolumeRow, type VolumeSnapshotRow } from './stor
  * cp), clones (from_volume|from_snapshot|from_backup) and, through
  * `restores`, restores.
  */
-export class VolumeCopies {
+export class VolumeCopies implements Copier, SnapshotFinder {
   readonly sources: VolumeSources;
   readonly restores: VolumeRestores;
 
@@ -36,7 +36,7 @@ export class VolumeCopies {
    * instant of the volume. The caller holds the volume's lock.
    */
   async copyLive(source: VolumeRow, target: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
-    const writers = this.store.mountsOf(source.project, source.name).filter((m) => !m.read_only);
+    const writers = this.volumes.mountsOf(source.project, source.name).filter((m) => !m.read_only);
     return this.copyWithBoxes(
       source,
       target,
@@ -51,9 +51,9 @@ export class VolumeCopies {
   ): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
     const ids = [...new Set(boxIds)].sort();
     const nest = async (i: number): Promise<{ method: 'reflink' | 'copy'; bytes: number }> => {
-      if (i < ids.length) return this.deps.boxes.mutex.run(ids[i]!, () => nest(i + 1));
+      if (i < ids.length) return this.deps.boxes.withLock(ids[i]!, () => nest(i + 1));
       const running = ids
-        .map((id) => this.deps.boxStore.getById(id))
+        .map((id) => this.deps.boxes.byId(id))
         .filter((b) => b?.status === 'running' && b.container_id);
       const containers = running.map((b) => b!.container_id!);
       this.store.update(source.id, { paused: containers.length ? JSON.stringify(containers) : null });
@@ -83,7 +83,7 @@ export class VolumeCopies {
   }
 
   snapshotRow(volume: VolumeRow, internal: boolean): VolumeSnapshotRow {
-    const id = newId('vsnap');
+    const id = newId(VOLUME_ID_PREFIXES.snapshot);
     return {
       id,
       project: volume.project,

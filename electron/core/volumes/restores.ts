@@ -1,7 +1,6 @@
 import { ApiError } from '../../../shared/errors';
 import type { Volume, VolumeRestore } from '../../../shared/schemas/volumes';
 import { now, randomBase32 } from '../ids';
-import type { VolumeCopies } from './copies';
 import { VOLUME_ROLES } from './helpers';
 import { names, type VolumeService } from './service';
 import type { Source, VolumeSources } from './sources';
@@ -29,6 +28,11 @@ export function namesInIntent(row: VolumeRow): string[] {
   return [intent.phase === 'filling' ? intent.target : intent.old];
 }
 
+/** How a restore finds the volume snapshot it names (VolumeCopies). */
+export interface SnapshotFinder {
+  findSnapshot(project: string, id: string, volume?: VolumeRow): { id: string };
+}
+
 /**
  * Restores of a volume from one of its snapshots or done backups: check everything first, fill a
  * new engine volume beside the old one, swap the record to it in one step, then let the old one go.
@@ -37,7 +41,7 @@ export function namesInIntent(row: VolumeRow): string[] {
 export class VolumeRestores {
   constructor(
     private readonly volumes: VolumeService,
-    private readonly copies: VolumeCopies,
+    private readonly copies: SnapshotFinder,
     private readonly sources: VolumeSources,
   ) {}
 
@@ -57,13 +61,13 @@ export class VolumeRestores {
       });
     }
     const first = this.volumes.find(project, name);
-    const boxIds = this.store.mountsOf(project, name).map((m) => m.box_id);
+    const boxIds = this.volumes.mountsOf(project, name).map((m) => m.box_id);
     await this.volumes.withLocks(first.id, boxIds, async () => {
       const volume = this.volumes.find(project, name);
       const source: Source = input.snapshot_id
         ? { snapshot_id: this.copies.findSnapshot(project, input.snapshot_id, volume).id }
         : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
-      const busy = this.store.mountsOf(project, name).filter((m) => m.status !== 'stopped');
+      const busy = this.volumes.mountsOf(project, name).filter((m) => m.status !== 'stopped');
       if (busy.length) {
         throw new ApiError(
           'conflict',
@@ -124,10 +128,10 @@ export class VolumeRestores {
     const row = this.store.getById(volumeId);
     const intent = row && intentOf(row);
     if (!row || intent?.phase !== 'swapped') return;
-    for (const mount of this.store.mountsOf(row.project, row.name)) {
-      const box = this.deps.boxStore.getById(mount.box_id);
+    for (const mount of this.volumes.mountsOf(row.project, row.name)) {
+      const box = this.deps.boxes.byId(mount.box_id);
       if (box?.container_id && ['running', 'stopped'].includes(box.status))
-        await this.deps.recreator.recreate(box, 'current');
+        await this.deps.boxes.replaceRoot(box, 'current');
     }
     await this.deps.engine.removeVolume(intent.old);
     this.store.update(volumeId, { pending_restore: null });
@@ -159,7 +163,7 @@ export class VolumeRestores {
         'rolled back a volume restore cut short by a crash before its swap: the volume is as it was',
       );
     } else {
-      const boxIds = this.store.mountsOf(row.project, row.name).map((m) => m.box_id);
+      const boxIds = this.volumes.mountsOf(row.project, row.name).map((m) => m.box_id);
       await this.volumes.withLocks(row.id, boxIds, () => this.finishSwap(row.id));
       log.warn(
         { volume: row.name, project: row.project },

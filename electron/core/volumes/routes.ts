@@ -28,14 +28,24 @@ const one = `${base}/:name`;
 const RECREATE_NOTE =
   "The engine cannot change a live container's mounts: the box's container is recreated with its root kept (not one file of it is lost); a running box restarts (its processes start again), a stopped one stays stopped.";
 
+/** Data volumes' routes: records, mounts, snapshots, backups, restores. */
 export function registerVolumeRoutes(
   app: FastifyInstance,
   volumes: VolumeService,
   copies: VolumeCopies,
   backups: VolumeBackups,
 ): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  registerVolumeRecordRoutes(app, volumes, copies);
+  registerMountRoutes(app, volumes);
+  registerVolumeSnapshotRoutes(app, copies);
+  registerBackupRoutes(app, backups);
+  registerBackupFileRoutes(app, backups);
+  registerRestoreRoute(app, copies);
+}
 
+/** Create (empty or a clone), list, get, delete. */
+function registerVolumeRecordRoutes(app: FastifyInstance, volumes: VolumeService, copies: VolumeCopies): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     base,
     {
@@ -99,7 +109,11 @@ export function registerVolumeRoutes(
       return reply.code(204).send();
     },
   );
+}
 
+/** Attach and detach: a box's mounts. */
+function registerMountRoutes(app: FastifyInstance, volumes: VolumeService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     `${one}/attach`,
     {
@@ -131,7 +145,11 @@ export function registerVolumeRoutes(
     },
     async (request) => volumes.detach(request.params.project, request.params.name, request.body.box),
   );
+}
 
+/** A volume's snapshots. */
+function registerVolumeSnapshotRoutes(app: FastifyInstance, copies: VolumeCopies): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     `${one}/snapshots`,
     {
@@ -180,7 +198,11 @@ export function registerVolumeRoutes(
       return reply.code(204).send();
     },
   );
+}
 
+/** Start, list and get a volume's backups. */
+function registerBackupRoutes(app: FastifyInstance, backups: VolumeBackups): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     `${one}/backups`,
     {
@@ -226,7 +248,11 @@ export function registerVolumeRoutes(
     },
     async (request) => backups.get(request.params.project, request.params.name, request.params.id),
   );
+}
 
+/** A backup's file: download it, delete it. */
+function registerBackupFileRoutes(app: FastifyInstance, backups: VolumeBackups): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     `${one}/backups/:id/download`,
     {
@@ -278,7 +304,11 @@ export function registerVolumeRoutes(
       return reply.code(204).send();
     },
   );
+}
 
+/** Restore a volume from one of its snapshots or backups. */
+function registerRestoreRoute(app: FastifyInstance, copies: VolumeCopies): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post(
     `${one}/restore`,
     {

@@ -9,23 +9,18 @@ import {
   type VolumeAttach,
   type VolumeCreate,
 } from '../../../shared/schemas/volumes';
-import { KeyedMutex } from '../boxes/keyed-mutex';
-import type { BoxRecreator } from '../boxes/recreate';
-import type { BoxService } from '../boxes/service';
-import { toBox, type BoxRow, type BoxStore } from '../boxes/store';
+import { checkDataMounts, type BoxMount, type BoxRow, type BoxesPort } from '../boxes/port';
+import { KeyedMutex } from '../keyed-mutex';
 import type { ContainerEngine } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import { MEASURE_SCRIPT, VOLUME_ROLES, type VolumeHelpers } from './helpers';
-import { checkDataMounts } from './mount-paths';
 import { toVolume, type VolumeBackupRow, type VolumeRow, type VolumeStore } from './store';
 
 export interface VolumeServiceDeps {
   store: VolumeStore;
-  boxes: BoxService;
-  boxStore: BoxStore;
-  recreator: BoxRecreator;
+  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'replaceRoot' | 'mountsOf' | 'setDataMounts'>;
   engine: ContainerEngine;
   monitor: EngineMonitor;
   helpers: VolumeHelpers;
@@ -34,6 +29,9 @@ export interface VolumeServiceDeps {
   dataDir: string;
   log: FastifyBaseLogger;
 }
+
+/** Ids of volumes, their snapshots and their backups. */
+export const VOLUME_ID_PREFIXES = { volume: 'vol', snapshot: 'vsnap', backup: 'vbak' } as const;
 
 /** How stale a mounted volume's size may be before a read measures it again (in the background). */
 const MEASURE_EVERY_MS = 60_000;
@@ -112,12 +110,12 @@ export class VolumeService {
   }
 
   requireEngine(): void {
-    const health = this.deps.monitor.current;
-    if (!health.up)
-      throw new ApiError(
-        'engine_unavailable',
-        `the container engine is unreachable (${health.reason}); start it and try again`,
-      );
+    this.deps.monitor.requireUp();
+  }
+
+  /** Who mounts the volume: the boxes' data_mounts are the one record of a mount. */
+  mountsOf(project: string, name: string): BoxMount[] {
+    return this.deps.boxes.mountsOf(project, name);
   }
 
   /** A ready volume of the project, or 404. */
@@ -132,7 +130,7 @@ export class VolumeService {
   }
 
   represent(row: VolumeRow): Volume {
-    const mounts = this.store.mountsOf(row.project, row.name);
+    const mounts = this.mountsOf(row.project, row.name);
     if (
       mounts.some((m) => m.status === 'running') &&
       Date.now() - Date.parse(row.measured_at ?? row.created_at) > MEASURE_EVERY_MS
@@ -199,7 +197,7 @@ export class VolumeService {
   /** Makes the record (and, for a plain volume, the engine volume). Clones are filled by VolumeCopies.create. */
   async createEmpty(project: string, input: VolumeCreate, status: VolumeRow['status']): Promise<VolumeRow> {
     this.requireEngine();
-    const id = newId('vol');
+    const id = newId(VOLUME_ID_PREFIXES.volume);
     const row: VolumeRow = {
       id,
       project,
@@ -240,7 +238,7 @@ export class VolumeService {
     const first = this.find(project, name);
     await this.mutex.run(first.id, async () => {
       const row = this.find(project, name);
-      const mounts = this.store.mountsOf(project, name);
+      const mounts = this.mountsOf(project, name);
       if (mounts.length) {
         throw new ApiError(
           'conflict',
@@ -271,7 +269,7 @@ export class VolumeService {
   withLocks<T>(volumeId: string, boxIds: string[], work: () => Promise<T>): Promise<T> {
     const ids = [...new Set(boxIds)].sort();
     const nest = (i: number): Promise<T> =>
-      i === ids.length ? work() : this.deps.boxes.mutex.run(ids[i]!, () => nest(i + 1));
+      i === ids.length ? work() : this.deps.boxes.withLock(ids[i]!, () => nest(i + 1));
     return this.mutex.run(volumeId, () => nest(0));
   }
 
@@ -324,10 +322,10 @@ export class VolumeService {
       const mounts = next(current);
       this.setMounts(box, mounts);
       try {
-        await this.deps.recreator.recreate(this.deps.boxStore.getById(box.id)!, 'current');
+        await this.deps.boxes.replaceRoot(this.deps.boxes.byId(box.id)!, 'current');
       } catch (err) {
         // Not yet recorded as a swap in flight: nothing changed, so the mounts are what they were.
-        if (!this.deps.boxStore.getById(box.id)?.pending_root) this.setMounts(box, current);
+        if (!this.deps.boxes.byId(box.id)?.pending_root) this.setMounts(box, current);
         throw err;
       }
     });
@@ -338,11 +336,6 @@ export class VolumeService {
   }
 
   private setMounts(box: BoxRow, mounts: DataMount[]): void {
-    const next = this.deps.boxStore.update(
-      box.id,
-      { data_mounts: mounts.length ? JSON.stringify(mounts) : null },
-      now(),
-    );
-    this.deps.bus.emit('box.updated', { box: toBox(next) }, next.project);
+    this.deps.boxes.setDataMounts(box.id, mounts);
   }
 }

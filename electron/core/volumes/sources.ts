@@ -1,10 +1,16 @@
 import { ApiError } from '../../../shared/errors';
 import { backupTar, verifyBackupFile } from './backup-archive';
-import type { VolumeCopies } from './copies';
+import type { VolumeRow } from './store';
 import type { VolumeService } from './service';
 
 /** Where a clone or a restore takes its data from, as recorded in a restore's intent. */
 export type Source = { snapshot_id: string } | { backup_id: string } | { volume_id: string };
+
+/** How a source's data is copied into a new engine volume (VolumeCopies). */
+export interface Copier {
+  copyLive(source: VolumeRow, target: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }>;
+  copy(from: string, to: string, owner: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }>;
+}
 
 /**
  * The data a clone or a restore starts from: checked before anything is made or touched
@@ -14,7 +20,7 @@ export type Source = { snapshot_id: string } | { backup_id: string } | { volume_
 export class VolumeSources {
   constructor(
     private readonly volumes: VolumeService,
-    private readonly copies: VolumeCopies,
+    private readonly copies: Copier,
   ) {}
 
   private get store() {

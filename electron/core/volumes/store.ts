@@ -1,4 +1,3 @@
-import type { DataMount } from '../../../shared/schemas/box';
 import type { Volume, VolumeBackup, VolumeMountInfo, VolumeSnapshot } from '../../../shared/schemas/volumes';
 import type { Db } from '../db/database';
 
@@ -138,25 +137,6 @@ export class VolumeStore {
       .prepare('UPDATE volumes SET engine_name = ?, size_bytes = ?, measured_at = ?, pending_restore = ? WHERE id = ?')
       .run(engineName, sizeBytes, measuredAt, intent, id);
     return this.getById(id)!;
-  }
-
-  /** Who mounts the volume, from the boxes' own data_mounts (the one record of a mount). */
-  mountsOf(project: string, name: string): (VolumeMountInfo & { box_id: string; status: string })[] {
-    const rows = this.db
-      .prepare(
-        'SELECT id, name, status, data_mounts FROM boxes WHERE project = ? AND data_mounts IS NOT NULL ORDER BY name',
-      )
-      .all(project) as {
-      id: string;
-      name: string;
-      status: string;
-      data_mounts: string;
-    }[];
-    return rows.flatMap((b) =>
-      (JSON.parse(b.data_mounts) as DataMount[])
-        .filter((m) => m.name === name)
-        .map((m) => ({ box: b.name, box_id: b.id, status: b.status, path: m.path, read_only: m.read_only ?? false })),
-    );
   }
 
   insertSnapshot(row: VolumeSnapshotRow): void {

@@ -35,6 +35,12 @@ export function fileCases(c: () => Contract): void {
     });
   }
 
+  nameCases(c);
+  removalCases(c);
+}
+
+/** How archives name what they hold; writing into a container. */
+function nameCases(c: () => Contract): void {
   test('getArchive names entries after the path’s last part (`./` for a trailing /.); a symlink is itself', async () => {
     const { engine, stopped } = c();
     await engine.putArchive(
@@ -75,7 +81,10 @@ export function fileCases(c: () => Contract): void {
     await engine.putArchive(stopped, '/tmp/put/via', tarOf({ 'through-link.txt': 'x' }));
     assert.equal((await engine.statPath(stopped, '/tmp/put/a/through-link.txt'))?.type, 'file');
   });
+}
 
+/** What putArchive refuses; removing; what changed. */
+function removalCases(c: () => Contract): void {
   test('putArchive never replaces a directory with a non-directory or the reverse (invalid); a missing or non-directory target fails', async () => {
     const { engine, stopped } = c();
     await engine.putArchive(stopped, '/tmp', tarOf({ 'kinds/dir/inner.txt': 'i', 'kinds/file.txt': 'f' }));

@@ -5,6 +5,13 @@ import { eventually, isEngineError, readAll, run, type Contract } from './harnes
 
 /** Containers: states, labels, start/stop/pause/wait/remove, exits, logs and events. */
 export function lifecycleCases(c: () => Contract): void {
+  stateCases(c);
+  exitCases(c);
+  controlCases(c);
+}
+
+/** A container made, refused or missing. */
+function stateCases(c: () => Contract): void {
   test('a created container: its state, its labels, and list by every label given', async () => {
     const { engine, labels, stopped } = c();
     const state = await engine.inspectContainer(stopped);
@@ -53,7 +60,10 @@ export function lifecycleCases(c: () => Contract): void {
       await assert.rejects(call(), isEngineError('not_found'));
     await assert.rejects(engine.inspectExec('no-such-exec'), isEngineError('not_found'));
   });
+}
 
+/** A main process exiting, or failing to run; pause. */
+function exitCases(c: () => Contract): void {
   test('a main process that exits: its code by wait and inspect, its stdout and stderr in the logs (tail counts lines), kept across a restart', async () => {
     const { engine, create } = c();
     const id = await create('exit3', ['sh', '-c', 'echo one; echo two >&2; exit 3']);
@@ -118,7 +128,10 @@ export function lifecycleCases(c: () => Contract): void {
       isEngineError('conflict'),
     );
   });
+}
 
+/** Stop, events and stats. */
+function controlCases(c: () => Contract): void {
   test('stop: a process that ignores SIGTERM is killed after the grace period (137), and the container’s execs with it', async () => {
     const { engine, create } = c();
     const id = await create('stop-stubborn', ['sh', '-c', "trap '' TERM; while :; do sleep 1; done"]);

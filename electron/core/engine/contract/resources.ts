@@ -15,6 +15,12 @@ function httpGet(socket: Socket): Promise<string> {
 
 /** Volumes, networks and connections to a container's ports. */
 export function resourceCases(c: () => Contract): void {
+  volumeCases(c);
+  networkCases(c);
+}
+
+/** Volumes, alone and mounted. */
+function volumeCases(c: () => Contract): void {
   test('volumes: create (an existing one is kept as it is), inspect, list by label, remove (twice is fine)', async () => {
     const { engine, tag, labels } = c();
     const name = `${tag}-vol`;
@@ -74,7 +80,10 @@ export function resourceCases(c: () => Contract): void {
     await engine.removeVolume(implicit);
     assert.equal(await engine.inspectVolume(name), null);
   });
+}
 
+/** Networks. */
+function networkCases(c: () => Contract): void {
   test('networks: ensure is idempotent, connect twice is fine, remove twice is fine; a served port answers through connect()', async () => {
     const { engine, tag, labels, create } = c();
     const name = `${tag}-net`;

@@ -1,5 +1,9 @@
-/** Numbered migrations: the Nth entry is version N. Append only; never edit a shipped one. */
-export const MIGRATIONS: string[] = [
+/**
+ * The one numbered list of migrations the core applied until each module had its own
+ * (`schema_migrations(version)`; db/migrate.ts maps its versions onto the modules'). Frozen:
+ * only the upgrade test replays it, to make a data dir as that code did.
+ */
+export const LEGACY_MIGRATIONS: readonly string[] = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
    CREATE TABLE tokens (
      id TEXT PRIMARY KEY,

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import type { BoxRow } from '../boxes/store';
+import type { BoxRow } from './box-row';
 
 export interface PublishedState {
   port: number;
@@ -8,8 +8,11 @@ export interface PublishedState {
   domains: string[];
 }
 
-/** The SQL of publishing: its columns of the boxes table (migration 4). */
-export class PublishingStore {
+/**
+ * The SQL of a box's published state: its `url`, `url_auth` and `published_domains` columns
+ * (the boxes table is this module's: publishing/ reads and writes them through BoxesPort.published).
+ */
+export class PublishedBoxes {
   // Prepared once: the proxy looks a box up on every request.
   private readonly byDomainStmt;
   private readonly byNameStmt;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Scope, Token } from '../../../shared/schemas/system';
-import { sendProblem } from '../http/problems';
+import { sendProblem } from './problems';
 import { ApiError } from '../../../shared/errors';
-import { hasScope, type AuthService } from './auth-service';
+import { hasScope, type AuthPort } from '../auth/port';
 import type { RateLimiter } from './rate-limiter';
 
 declare module 'fastify' {
@@ -36,7 +36,7 @@ export function needsToken(url: string, scope: Scope | undefined): boolean {
 }
 
 /** Bearer token on every /v1 route; a token in the query string is never read. */
-export function installAuthGuard(app: FastifyInstance, auth: AuthService, limiter: RateLimiter): void {
+export function installAuthGuard(app: FastifyInstance, auth: AuthPort, limiter: RateLimiter): void {
   app.decorateRequest('token', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!needsToken(request.url, request.routeOptions.config.scope)) return undefined;

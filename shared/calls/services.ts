@@ -6,7 +6,7 @@ import type {
   ServiceCreate,
   ServiceList,
   ServiceUpdate,
-} from './schemas/services';
+} from '../schemas/services';
 
 /** The slice of BoxdeskClient the services calls use (kept apart so client.ts stays one screenful per area). */
 interface Requester {

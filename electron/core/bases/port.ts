@@ -1,0 +1,30 @@
+import type { Base, BaseCreate } from '../../../shared/schemas/system';
+import type { BaseRow } from './store';
+
+export type { BaseRow } from './store';
+
+/** The base a box starts from unless it names another; registered at start, never deleted. */
+export const DEFAULT_BASE = 'default';
+
+/** What other modules ask of the base catalog. */
+export interface BasesPort {
+  /** The engine image a box of this base starts from: 404 for no such base, 409 when the engine lacks its image. */
+  resolveImage(name: string): Promise<string>;
+  /** Whether a base of that name exists. */
+  has(name: string): boolean;
+  /** The images bases hold (the start-time collection of unused images keeps them). */
+  images(): string[];
+  /** Names of the bases made from the snapshot (or from a box whose root descends from it). */
+  madeFrom(snapshotId: string): string[];
+}
+
+/** What base authoring (bases/authoring.ts, its own module) writes to the catalog. */
+export interface BaseCatalogWrites {
+  get(name: string): BaseRow | undefined;
+  /** Registers an image the engine has, under a new name (400 for a bad reference, 404 without the image). */
+  register(input: BaseCreate & { image: string }): Promise<Base>;
+  /** false when the name is taken. */
+  insert(row: BaseRow): boolean;
+  delete(name: string): void;
+  describe(row: BaseRow): Promise<Base>;
+}

@@ -1,0 +1,202 @@
+import { ApiError } from '../../../shared/errors';
+import { DEFAULT_BASE, type BasesPort } from '../bases/port';
+import {
+  DEFAULT_CONFIG,
+  type Box,
+  type BoxCreate,
+  type DataMount,
+  type ResolvedConfig,
+} from '../../../shared/schemas/box';
+import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
+import type { EngineMonitor } from '../engine/engine-monitor';
+import type { EventBus } from '../events/event-bus';
+import { newId, now } from '../ids';
+import { resolveConfig } from './box-config';
+import { configOf, toBox, type BoxRow, type NewRoot } from './box-row';
+import type { StatusWriter } from './box-status';
+import { containerSpecOf, LABELS } from './container-spec';
+import { checkDataMounts } from './data-mounts';
+import type { BoxExtensions } from './extensions';
+import { forkRoot, resolveForkSource, type ForkBoxes, type ForkSource } from './fork-source';
+import type { RootImages } from './root-images';
+import type { BoxStore } from './store';
+
+/** Box ids: box_ and 20 base32 characters. */
+export const BOX_ID_PREFIX = 'box';
+
+/** What only the core may ask of a new box (never part of the public BoxCreate). */
+export interface InternalCreate {
+  /** The box's main process instead of MAIN_COMMAND, with the box's environment given to it (a service's deployment). */
+  command?: string[];
+}
+
+export interface NewBoxFacts {
+  project: string;
+  input: BoxCreate;
+  baseName: string | null;
+  root: NewRoot;
+  config: ResolvedConfig;
+  dataMounts: DataMount[] | null;
+  internal: InternalCreate;
+  /** The fork source, whose environment a fork inherits unless the body gives one. */
+  source: Pick<ForkSource, 'environment'> | null;
+  storageEnforced: boolean;
+}
+
+/** The row of a box about to be created: status `creating`, no container yet. */
+export function newBoxRow(f: NewBoxFacts): BoxRow {
+  const at = now();
+  return {
+    id: newId(BOX_ID_PREFIX),
+    project: f.project,
+    name: f.input.name,
+    status: 'creating',
+    status_reason: null,
+    base: f.baseName,
+    image: f.root.image,
+    owns_image: f.root.ownsImage ? 1 : 0,
+    origin: f.root.origin,
+    pending_root: null,
+    config: JSON.stringify(f.config),
+    storage_enforced: f.storageEnforced ? 1 : 0,
+    data_mounts: f.dataMounts?.length ? JSON.stringify(f.dataMounts) : null,
+    environment: f.input.environment ? JSON.stringify(f.input.environment) : (f.source?.environment ?? '{}'),
+    tags: JSON.stringify(f.input.tags ?? {}),
+    port: null,
+    grace_seconds: null,
+    container_id: null,
+    url: null,
+    url_auth: null,
+    published_domains: null,
+    command: f.internal.command ? JSON.stringify(f.internal.command) : null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+export interface BoxCreationDeps {
+  store: BoxStore;
+  engine: ContainerEngine;
+  bases: Pick<BasesPort, 'resolveImage'>;
+  bus: EventBus;
+  monitor: EngineMonitor;
+  instanceId: string;
+  roots: RootImages;
+  extensions: BoxExtensions;
+  status: StatusWriter;
+  /** The box service: lookups, the box's queue, and the grace period its container stops with. */
+  boxes: ForkBoxes & { graceOf(row: BoxRow): number };
+}
+
+/**
+ * Making a box: its row (from a base, or a fork of a box or snapshot), then its container,
+ * started. Nothing half-made survives a failed create.
+ */
+export class BoxCreation {
+  constructor(private readonly deps: BoxCreationDeps) {}
+
+  async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
+    const { store, engine, extensions } = this.deps;
+    if (input.fork !== undefined && input.base !== undefined) {
+      throw new ApiError('invalid_body', 'give either fork or base, not both', {
+        errors: [{ path: 'body.fork', message: 'cannot be combined with base' }],
+      });
+    }
+    // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
+    const snapshots = extensions.forkSnapshots;
+    const source = input.fork !== undefined ? resolveForkSource(this.deps.boxes, snapshots, project, input.fork) : null;
+    const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
+    extensions.volumes.require(project, dataMounts);
+    this.deps.monitor.requireUp();
+    const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
+    const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
+    if (store.get(project, input.name))
+      throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
+    const root = await this.root(project, source, baseName!);
+    const row = newBoxRow({
+      project,
+      input,
+      baseName,
+      root,
+      config,
+      dataMounts,
+      internal,
+      source,
+      storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
+    });
+    const dropImage = () => (root.ownsImage ? engine.removeImage(root.image).catch(() => undefined) : undefined);
+    // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
+    try {
+      extensions.volumes.require(project, dataMounts);
+    } catch (err) {
+      await dropImage();
+      throw err;
+    }
+    // The unique (project, name) constraint decides races: one insert wins, the others get 409.
+    if (!store.insert(row)) {
+      await dropImage();
+      throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
+    }
+    this.deps.bus.emit('box.created', { box: toBox(row) }, project);
+    return this.deps.boxes.withLock(row.id, async () => {
+      try {
+        return toBox(await this.bringUp(row));
+      } catch (err) {
+        // Nothing half-made survives a failed create: the container and the row go.
+        const current = store.getById(row.id);
+        if (current?.container_id) await engine.removeContainer(current.container_id).catch(() => undefined);
+        await dropImage();
+        store.delete(row.id);
+        this.deps.bus.emit('box.deleted', { box: toBox(current ?? row) }, project);
+        throw err;
+      }
+    });
+  }
+
+  private resolveConfig(input: BoxCreate['config'], current: ResolvedConfig): ResolvedConfig {
+    return resolveConfig(input, current, this.deps.monitor.current.info);
+  }
+
+  private async root(project: string, source: ForkSource | null, baseName: string): Promise<NewRoot> {
+    if (source) return forkRoot(this.deps.boxes, this.deps.roots, this.deps.extensions.forkSnapshots, project, source);
+    return { image: await this.deps.bases.resolveImage(baseName), ownsImage: false, origin: null };
+  }
+
+  /**
+   * Creates (or adopts, after a crash) the box's container and starts it. A
+   * main process that cannot start leaves the box in `error` with the
+   * engine's reason: the box exists, its container can be inspected, and
+   * delete removes it.
+   */
+  async bringUp(row: BoxRow): Promise<BoxRow> {
+    const { engine, store } = this.deps;
+    let containerId = row.container_id;
+    if (!containerId) {
+      const existing = await engine.listContainers({
+        [LABELS.id]: row.id,
+        [LABELS.instance]: this.deps.instanceId,
+      });
+      containerId = existing[0]?.id ?? (await engine.createContainer(this.containerSpec(row)));
+      row = store.update(row.id, { container_id: containerId }, now());
+    }
+    try {
+      await engine.startContainer(containerId);
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;
+      return this.deps.status.set(
+        row,
+        'error',
+        `main process could not start: ${err.message}; fix the base's image (its /bin/sh must run), then delete this box and create it again`,
+      );
+    }
+    return this.deps.status.set(row, 'running');
+  }
+
+  containerSpec(row: BoxRow): ContainerSpec {
+    return containerSpecOf(row, {
+      instanceId: this.deps.instanceId,
+      graceSeconds: this.deps.boxes.graceOf(row),
+      mounts: this.deps.extensions.volumes.engineMounts(row),
+    });
+  }
+}

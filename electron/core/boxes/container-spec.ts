@@ -1,0 +1,41 @@
+import type { ContainerSpec, VolumeMount } from '../engine/container-engine';
+import { configOf, limitsOf, type BoxRow } from './box-row';
+
+/** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
+export const MAIN_COMMAND = ['/bin/sh', '-c', "trap 'exit 0' TERM INT; while :; do sleep 2147483647 & wait $!; done"];
+
+export const LABELS = {
+  id: 'boxdesk.id',
+  project: 'boxdesk.project',
+  box: 'boxdesk.box',
+  instance: 'boxdesk.instance',
+  forkOf: 'boxdesk.fork-of',
+} as const;
+
+/** The engine's container for a box row: its image, main process, labels, limits and mounts. */
+export function containerSpecOf(
+  row: BoxRow,
+  ctx: { instanceId: string; graceSeconds: number; mounts: VolumeMount[] },
+): ContainerSpec {
+  const config = configOf(row);
+  return {
+    name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,
+    image: row.image,
+    command: row.command ? (JSON.parse(row.command) as string[]) : MAIN_COMMAND,
+    hostname: row.name,
+    // The box environment is applied to each exec and console as it starts, never baked into the
+    // container: a baked-in value would outlive an update that removes it. A service's own main
+    // process is the exception: it needs its environment, which is fixed for that deployment.
+    env: row.command ? (JSON.parse(row.environment) as Record<string, string>) : {},
+    labels: {
+      [LABELS.id]: row.id,
+      [LABELS.project]: row.project,
+      [LABELS.box]: row.name,
+      [LABELS.instance]: ctx.instanceId,
+    },
+    limits: limitsOf(config),
+    storageGb: row.storage_enforced ? config.storage_gb : null,
+    graceSeconds: ctx.graceSeconds,
+    mounts: ctx.mounts,
+  };
+}

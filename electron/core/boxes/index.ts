@@ -1,0 +1,116 @@
+import { BOX_EVENTS } from '../../../shared/schemas/box';
+import { bases } from '../bases';
+import { idempotency } from '../idempotency';
+import type { ContainerEngine } from '../engine/container-engine';
+import { now } from '../ids';
+import { defineModule, type CoreContext } from '../module';
+import type { BasesPort } from '../bases/port';
+import type { IdempotencyPort } from '../idempotency/port';
+import { BOX_ID_PREFIX } from './box-create';
+import { toBox } from './box-row';
+import { BoxExtensions } from './extensions';
+import { BOXES_MIGRATIONS } from './migrations';
+import type { BoxesPort } from './port';
+import { PublishedBoxes } from './published-boxes';
+import { Reconciler } from './reconciler';
+import { BoxRecreator } from './recreate';
+import { RootImages } from './root-images';
+import { registerBoxRoutes } from './routes';
+import { BoxService } from './service';
+import { registerBoxStatsRoutes } from './stats-routes';
+import { BoxStore } from './store';
+
+/** What the boxes module is made of; other modules see only `port`. */
+export interface BoxesParts {
+  store: BoxStore;
+  service: BoxService;
+  recreator: BoxRecreator;
+  reconciler: Reconciler;
+  extensions: BoxExtensions;
+  bases: BasesPort;
+  idempotency: IdempotencyPort;
+  engine: ContainerEngine;
+  port: BoxesPort;
+}
+
+function makeBoxes(ctx: CoreContext, bases: BasesPort, idempotency: IdempotencyPort): BoxesParts {
+  const { db, engine, bus, monitor, instanceId, log } = ctx;
+  const store = new BoxStore(db);
+  const roots = new RootImages(engine, instanceId, log);
+  const extensions = new BoxExtensions();
+  const service = new BoxService({
+    store,
+    engine,
+    bases,
+    bus,
+    monitor,
+    instanceId,
+    log,
+    queueWaitMs: ctx.boxQueueWaitMs,
+    roots,
+    extensions,
+  });
+  const recreator = new BoxRecreator({ store, engine, boxes: service, roots, bus, instanceId, log });
+  const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log);
+  const published = new PublishedBoxes(db);
+  const port: BoxesPort = {
+    find: (project, name) => service.find(project, name),
+    lookup: (project, name) => store.get(project, name),
+    byId: (id) => store.getById(id),
+    withLock: (boxId, work) => service.withLock(boxId, work),
+    create: (project, input, internal) => service.create(project, input, internal),
+    stop: (project, name) => service.stop(project, name),
+    delete: (project, name) => service.delete(project, name),
+    requireRunning: (project, name, op) => service.requireRunning(project, name, op),
+    containerRefused: (row, err) => service.containerRefused(row, err),
+    oomSince: (containerId, since) => service.oomSince(containerId, since),
+    replaceRoot: (row, root) => recreator.recreate(row, root),
+    roots,
+    usersOfBase: (base) => store.usersOfBase(base),
+    withOrigin: (snapshotId) => store.withOrigin(snapshotId),
+    mountsOf: (project, name) => store.mountsOf(project, name),
+    setDataMounts: (boxId, mounts) => {
+      const next = store.update(boxId, { data_mounts: mounts.length ? JSON.stringify(mounts) : null }, now());
+      bus.emit('box.updated', { box: toBox(next) }, next.project);
+      return next;
+    },
+    published,
+    useForkSnapshots: (snapshots) => extensions.useForkSnapshots(snapshots),
+    useVolumes: (volumes) => extensions.useVolumes(volumes),
+    holdImages: (holder) => void extensions.imageHolders.push(holder),
+    guardClientDeletes: (guard) => void extensions.deleteGuards.push(guard),
+  };
+  return { store, service, recreator, reconciler, extensions, bases, idempotency, engine, port };
+}
+
+/**
+ * Boxes: their records and queues, their containers (create, fork, stop, resume, delete),
+ * root replacements, the reconciler that makes the engine agree with the store, and stats.
+ */
+export const boxes = defineModule({
+  name: 'boxes',
+  needs: [bases, idempotency],
+  migrations: BOXES_MIGRATIONS,
+  events: BOX_EVENTS,
+  idPrefixes: [BOX_ID_PREFIX],
+  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency),
+  port: (parts) => parts.port,
+  routes: ({ app }, parts) => {
+    registerBoxRoutes(app, parts.service, parts.idempotency);
+    registerBoxStatsRoutes(app, parts.service, parts.engine);
+  },
+  engineUp: {
+    roots: (parts) => parts.recreator.finishPending(),
+    reconcile: (parts) => parts.reconciler.resync(),
+  },
+  atStart: {
+    // Images nobody names go: not the boxes', the bases' or what other modules hold (snapshots).
+    collect: async (parts, ctx) => {
+      const held = new Set([...parts.extensions.imageHolders.flatMap((h) => [...h()]), ...parts.bases.images()]);
+      await parts.reconciler
+        .collectOrphanImages(held)
+        .catch((err) => ctx.log.warn({ err }, 'could not collect orphan images'));
+    },
+  },
+  dispose: (parts) => parts.reconciler.dispose(),
+});

@@ -1,0 +1,75 @@
+import type { ApiError } from '../../../shared/errors';
+import type { Box, BoxCreate, DataMount } from '../../../shared/schemas/box';
+import type { EngineError } from '../engine/container-engine';
+import type { InternalCreate } from './box-create';
+import type { BoxRow, NewRoot } from './box-row';
+import type { BoxOperation } from './box-state-machine';
+import type { DeleteGuard, ForkSnapshots, ImageHolder, MountedVolumes } from './extensions';
+import type { PublishedBoxes } from './published-boxes';
+import type { RootImages } from './root-images';
+import type { BoxMount } from './store';
+
+/*
+ * What other modules may use of boxes: this interface, and the types and pure helpers below.
+ * Nothing outside boxes/ reads or writes the boxes table.
+ */
+export type { InternalCreate } from './box-create';
+export type { BoxRow, NewRoot } from './box-row';
+export { configOf, toBox } from './box-row';
+export { assertTransition, type BoxOperation } from './box-state-machine';
+export { LABELS, MAIN_COMMAND } from './container-spec';
+export { checkDataMounts } from './data-mounts';
+export type { DeleteGuard, ForkSnapshot, ForkSnapshots, ImageHolder, MountedVolumes } from './extensions';
+export type { PublishedState } from './published-boxes';
+export { IMAGE_LABELS, type ImageRole, type RootImage } from './root-images';
+export type { BoxMount } from './store';
+
+export interface BoxesPort {
+  /** The box, or 404. */
+  find(project: string, name: string): BoxRow;
+  /** The box, if the project has one of that name. */
+  lookup(project: string, name: string): BoxRow | undefined;
+  byId(id: string): BoxRow | undefined;
+  /** Runs `work` in the box's queue, behind its other operations (locks of several boxes: in id order). */
+  withLock<T>(boxId: string, work: () => Promise<T>): Promise<T>;
+
+  create(project: string, input: BoxCreate, internal?: InternalCreate): Promise<Box>;
+  stop(project: string, name: string): Promise<Box>;
+  /** The core's own delete: no client delete guard applies. */
+  delete(project: string, name: string): Promise<void>;
+
+  /** The running box, for commands in it (409 otherwise). */
+  requireRunning(project: string, name: string, op?: BoxOperation): BoxRow;
+  /** The engine refused to run something in the box's container: a 409 that says why and what to do. */
+  containerRefused(row: BoxRow, err: EngineError): ApiError;
+  /** Whether the kernel OOM-killed something in the container since `since` (epoch ms). */
+  oomSince(containerId: string, since: number): boolean;
+
+  /**
+   * Replaces the box's container, the box kept: from a given root (a restore) or from its own
+   * root, committed (`current`: for a change of mounts). The caller holds the box's lock.
+   */
+  replaceRoot(row: BoxRow, root: NewRoot | 'current'): Promise<BoxRow>;
+  /** Commits of box roots to images (snapshots, bases made from a box). */
+  readonly roots: Pick<RootImages, 'commit' | 'labels' | 'removeHelpers'>;
+
+  /** Boxes created from the base. */
+  usersOfBase(base: string): { project: string; name: string }[];
+  /** Boxes whose root descends from the snapshot. */
+  withOrigin(snapshotId: string): { project: string; name: string }[];
+  /** Who mounts the volume `name` of the project (the boxes' data_mounts are the one record of a mount). */
+  mountsOf(project: string, name: string): BoxMount[];
+  /** Records the box's mounts (box.updated); its container mounts them once replaced (replaceRoot 'current'). */
+  setDataMounts(boxId: string, mounts: DataMount[]): BoxRow;
+  /** A box's published state (its url, url_auth and published_domains columns). */
+  readonly published: PublishedBoxes;
+
+  /** Forks from snapshots go through these (snapshots/ registers them). */
+  useForkSnapshots(snapshots: ForkSnapshots): void;
+  /** Data mounts name these volumes (volumes/ registers them). */
+  useVolumes(volumes: MountedVolumes): void;
+  /** Images the start-time collection must keep besides the boxes' and the bases' own. */
+  holdImages(holder: ImageHolder): void;
+  /** A rule for deletes a client asks for (the core's own deletes skip them). */
+  guardClientDeletes(guard: DeleteGuard): void;
+}

@@ -1,0 +1,56 @@
+import { PUBLISHING_EVENTS } from '../../../shared/schemas/publishing';
+import { auth } from '../auth';
+import { boxes } from '../boxes';
+import { defineModule, type CoreContext } from '../module';
+import type { AuthPort } from '../auth/port';
+import type { BoxesPort } from '../boxes/port';
+import { BoxAgent } from './box-connector';
+import type { PublishingPort } from './port';
+import { PreviewAuth } from './preview-auth';
+import { PreviewProxy } from './proxy-server';
+import { ProxyTraffic } from './proxy-traffic';
+import { installPreviewOriginGuard, registerPublishingRoutes } from './routes';
+import { PublishingService } from './service';
+import { SessionCookies, sessionKey } from './session-cookie';
+
+function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort) {
+  const service = new PublishingService({ boxes, bus: ctx.bus });
+  const traffic = new ProxyTraffic();
+  const access = new PreviewAuth(auth, new SessionCookies(sessionKey(ctx.db)));
+  const proxy = new PreviewProxy(service, access, ctx.engine, ctx.log, traffic, {
+    connectMs: ctx.config.proxyConnectTimeout * 1000,
+    headersMs: ctx.config.proxyHeaderTimeout * 1000,
+  });
+  const port: PublishingPort = {
+    get proxyPort() {
+      return service.port;
+    },
+    traffic,
+    newAgent: () => new BoxAgent(ctx.engine),
+    routeServices: (services) => service.routeServices(services),
+  };
+  return { service, proxy, port };
+}
+
+/**
+ * Publishing: a box's preview URL and domains, and the preview proxy (a second HTTP server on
+ * --proxy-port) that routes by Host to published boxes and to services' live boxes.
+ */
+export const publishing = defineModule({
+  name: 'publishing',
+  needs: [boxes, auth],
+  migrations: [],
+  events: PUBLISHING_EVENTS,
+  create: (ctx, ports) => makePublishing(ctx, ports.boxes, ports.auth),
+  port: (p) => p.port,
+  routes: ({ app }, p) => {
+    installPreviewOriginGuard(app, p.service);
+    registerPublishingRoutes(app, p.service);
+  },
+  // The proxy listens before the API answers: published URLs carry the port it got.
+  start: async (p, ctx) => p.service.setProxyPort(await p.proxy.listen(ctx.config.host, ctx.config.proxyPort)),
+  dispose: async (p) => {
+    await p.proxy.dispose();
+    p.service.dispose();
+  },
+});

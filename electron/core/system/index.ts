@@ -1,0 +1,23 @@
+import { ENGINE_EVENTS } from '../../../shared/schemas/system';
+import { defineModule } from '../module';
+import { storage } from '../storage';
+import { registerSystemRoutes } from './routes';
+
+/** /version, /healthz, /v1/system and the OpenAPI document; engine.status events as the engine comes and goes. */
+export const system = defineModule({
+  name: 'system',
+  needs: [storage],
+  migrations: [],
+  events: ENGINE_EVENTS,
+  create: (ctx, ports) => {
+    ctx.monitor.onChange((health) => ctx.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
+    return {
+      monitor: ctx.monitor,
+      engineName: ctx.engine.name,
+      dataDir: ctx.config.dataDir,
+      storage: () => ports.storage.report(),
+    };
+  },
+  port: () => undefined,
+  routes: ({ app }, s) => registerSystemRoutes(app, s.monitor, s.engineName, s.dataDir, s.storage),
+});
