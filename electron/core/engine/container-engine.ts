@@ -73,9 +73,10 @@ export interface ContainerEngine {
   /**
    * Replaces `to` with the file at `from` (both in one directory) in one step, so nobody sees
    * `to` half written; `from` is gone afterwards. Works on stopped containers too. Optional: without
-   * it the core makes a hard link with `putArchive` and then removes `from`.
+   * it the core makes a hard link with `putArchive` and then removes `from`. `mode` is the file's own
+   * (a link entry's mode would otherwise be applied to the file).
    */
-  renamePath?(containerId: string, from: string, to: string): Promise<void>;
+  renamePath?(containerId: string, from: string, to: string, mode: number): Promise<void>;
   /** What is at `path` in the container, or null when nothing is. */
   statPath(containerId: string, path: string): Promise<PathStat | null>;
   /** Paths of the container's root that differ from its image. */

@@ -82,6 +82,14 @@ for (const [how, engine] of [
     assert.deepEqual(await names(dir), [`${dir}/f`]);
     assert.deepEqual(intents.list(), [], 'every intent is gone with its temporary file');
   });
+
+  test(`the file keeps the mode it was written with, by ${how}`, async () => {
+    const { writer } = writerOn(engine);
+    const target = `/tmp/mode-${how === 'renamePath' ? 'rename' : 'link'}.sh`;
+    const answered = await writer.write({ ...plan('/tmp', 'x'), final: target }, file('#!/bin/sh\n', 0o755));
+    assert.equal(answered.mode, 0o755);
+    assert.equal((await docker.statPath(containerId, target))?.mode, 0o755, 'the mode in the box, after the swap');
+  });
 }
 
 test('what a crash left (an intent and its temporary file) is removed by clearInterrupted, the target kept', async () => {
@@ -108,6 +116,6 @@ test('what a crash left (an intent and its temporary file) is removed by clearIn
   assert.deepEqual(intents.list(), []);
 });
 
-function file(text: string): { mode: number; size: number; body: Readable } {
-  return { mode: 0o644, size: Buffer.byteLength(text), body: Readable.from([Buffer.from(text)]) };
+function file(text: string, mode = 0o644): { mode: number; size: number; body: Readable } {
+  return { mode, size: Buffer.byteLength(text), body: Readable.from([Buffer.from(text)]) };
 }

@@ -103,7 +103,7 @@ export class FileWriter {
 
   /** The complete temporary file becomes the target in one step, and its own name goes: the last to finish wins. */
   private async replace(containerId: string, temp: string, final: string, mode: number): Promise<void> {
-    if (this.engine.renamePath) return this.engine.renamePath(containerId, temp, final);
+    if (this.engine.renamePath) return this.engine.renamePath(containerId, temp, final, mode);
     // Without a rename call: a hard link over the target (one archive call), then the temporary name
     // goes. Two links onto one path at once could collide, so they take turns.
     await this.links.run(`${containerId}\0${final}`, async () => {

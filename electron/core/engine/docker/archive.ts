@@ -113,12 +113,19 @@ export async function removePath(docker: Docker, containerId: string, target: st
  * then the removal entry for `from`. The extractor stops at the first failing entry, so its
  * refusal of the removal entry's type means the link was made and `from` removed.
  */
-export async function renamePath(docker: Docker, containerId: string, from: string, to: string): Promise<void> {
+export async function renamePath(
+  docker: Docker,
+  containerId: string,
+  from: string,
+  to: string,
+  mode: number,
+): Promise<void> {
   const dir = path.dirname(from);
   if (path.dirname(to) !== dir || !path.basename(from) || !path.basename(to))
     throw new EngineError('invalid', `cannot rename "${from}" to "${to}": not two names in one directory`);
   const archive = await removalArchive(path.basename(from), (pack) =>
-    pack.entry({ name: path.basename(to), type: 'link', linkname: path.basename(from) }),
+    // The engine applies a link entry's mode to the file it links: it must be the file's own.
+    pack.entry({ name: path.basename(to), type: 'link', linkname: path.basename(from), mode }),
   );
   // The engine runs one archive call per container at a time; should two renames onto `to` ever
   // overlap, the loser finds the winner's link there ("file exists") and goes again: the last wins.

@@ -129,8 +129,8 @@ export class DockerEngine implements ContainerEngine {
   putArchive = (containerId: string, dirPath: string, tar: Readable): Promise<void> =>
     archive.putArchive(this.docker, containerId, dirPath, tar);
   removePath = (containerId: string, path: string): Promise<void> => archive.removePath(this.docker, containerId, path);
-  renamePath = (containerId: string, from: string, to: string): Promise<void> =>
-    archive.renamePath(this.docker, containerId, from, to);
+  renamePath = (containerId: string, from: string, to: string, mode: number): Promise<void> =>
+    archive.renamePath(this.docker, containerId, from, to, mode);
   statPath = (containerId: string, path: string): Promise<PathStat | null> =>
     archive.statPath(this.docker, containerId, path);
   containerChanges = (containerId: string): Promise<PathChange[]> => archive.containerChanges(this.docker, containerId);
