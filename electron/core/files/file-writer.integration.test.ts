@@ -85,8 +85,9 @@ for (const [how, engine] of [
 
   test(`the file keeps the mode it was written with, by ${how}`, async () => {
     const { writer } = writerOn(engine);
-    const target = `/tmp/mode-${how === 'renamePath' ? 'rename' : 'link'}.sh`;
-    const answered = await writer.write({ ...plan('/tmp', 'x'), final: target }, file('#!/bin/sh\n', 0o755));
+    // At the root, where the engine applied a link entry's mode to the linked file.
+    const target = `/mode-${how === 'renamePath' ? 'rename' : 'link'}.sh`;
+    const answered = await writer.write({ ...plan('/', 'x'), final: target }, file('#!/bin/sh\n', 0o755));
     assert.equal(answered.mode, 0o755);
     assert.equal((await docker.statPath(containerId, target))?.mode, 0o755, 'the mode in the box, after the swap');
   });
