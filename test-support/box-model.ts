@@ -109,7 +109,10 @@ export async function assertAgreement(model: Model, real: Real, instance: string
     const ids = ((await snaps.json()) as { items: { id: string }[] }).items.map((s) => s.id).sort();
     assert.deepEqual(ids, [...model.snapshots.keys()].sort(), 'the snapshot list agrees with the model');
   }
-  const containers = await docker.listContainers({ all: true, filters: { label: [`boxdesk.instance=${instance}`] } });
+  // Helpers (the store's, a volume's) carry the instance with an empty box id: they are no box's.
+  const containers = (
+    await docker.listContainers({ all: true, filters: { label: [`boxdesk.instance=${instance}`] } })
+  ).filter((c) => c.Labels['boxdesk.id']);
   const allRows = boxRows(real.core.dataDir);
   const rowIds = new Set(allRows.map((r) => r.id));
   const orphans = containers.filter((c) => !rowIds.has(c.Labels['boxdesk.id'] ?? ''));

@@ -7,7 +7,7 @@ import {
   PROBE_VOLUME_LABELS,
   removeItemVolume,
 } from './engine-volumes';
-import { STORE_HELPER_ROLE } from './store-helper';
+import { removeStoreHelpers, STORE_HELPER_ROLE } from './store-helper';
 import {
   StorageError,
   type ItemMount,
@@ -94,6 +94,8 @@ export class CopyDriver implements StorageDriver {
 
   /** copy always works; reflink only where a probe clone in a scratch volume does (not on ext4, not with busybox's cp). */
   async start(): Promise<void> {
+    // A helper a kill -9 cut short holds nothing: its copy's record is undone at reconcile.
+    await removeStoreHelpers(this.deps.engine, this.deps.instanceId);
     if (this.name === 'copy') return;
     const scratch = this.volume(`probe-${randomBase32(8)}`);
     await this.deps.engine.createVolume(scratch, PROBE_VOLUME_LABELS(this.deps.instanceId));

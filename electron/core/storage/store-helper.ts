@@ -161,13 +161,17 @@ export class StoreHelper {
 
   /** Helpers a crash (or an earlier core) left: each holds nothing worth keeping. */
   async removeLeftovers(): Promise<void> {
-    const { engine, instanceId } = this.deps;
-    for (const c of await engine.listContainers({
-      'boxdesk.instance': instanceId,
-      'boxdesk.role': STORE_HELPER_ROLE,
-    })) {
-      if (c.running) await engine.stopContainer(c.id, 5).catch(() => undefined);
-      await engine.removeContainer(c.id).catch(() => undefined);
-    }
+    await removeStoreHelpers(this.deps.engine, this.deps.instanceId);
+  }
+}
+
+/**
+ * Removes every store helper container of this core (the long-lived one and short-lived ones
+ * a kill -9 cut short). Called as a driver starts, before it runs a helper of its own.
+ */
+export async function removeStoreHelpers(engine: ContainerEngine, instanceId: string): Promise<void> {
+  for (const c of await engine.listContainers({ 'boxdesk.instance': instanceId, 'boxdesk.role': STORE_HELPER_ROLE })) {
+    if (c.running) await engine.stopContainer(c.id, 5).catch(() => undefined);
+    await engine.removeContainer(c.id).catch(() => undefined);
   }
 }

@@ -64,7 +64,7 @@ async function inspectAddress(docker: Docker, containerId: string, port: number)
   return address;
 }
 
-function dial(address: string, port: number): Promise<Socket> {
+function dialOnce(address: string, port: number): Promise<Socket> {
   return new Promise<Socket>((resolve, reject) => {
     const socket = createConnection({ host: address, port });
     socket.once('connect', () => {
@@ -73,14 +73,36 @@ function dial(address: string, port: number): Promise<Socket> {
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
       socket.destroy();
-      reject(
-        new EngineError(
-          err.code === 'ECONNREFUSED' ? 'not_found' : 'failed',
-          `nothing answers on port ${port} in the container (${err.code ?? err.message})`,
-        ),
-      );
+      reject(err);
     });
   });
+}
+
+/**
+ * The kernel answers EHOSTUNREACH at once while its neighbour entry for an address is marked
+ * failed: an address a removed container had, given again to a new one, stays unreachable
+ * until the entry is probed anew. The engine says the container runs at that address, so a
+ * short wait and another dial (nothing was sent yet) reaches it.
+ */
+const UNREACHABLE_RETRIES_MS = [50, 150, 300, 600, 1000];
+
+async function dial(address: string, port: number): Promise<Socket> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await dialOnce(address, port);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const wait = UNREACHABLE_RETRIES_MS[attempt];
+      if (err.code === 'EHOSTUNREACH' && wait !== undefined) {
+        await new Promise((r) => setTimeout(r, wait));
+        continue;
+      }
+      throw new EngineError(
+        err.code === 'ECONNREFUSED' ? 'not_found' : 'failed',
+        `nothing answers on port ${port} in the container (${err.code ?? err.message})`,
+      );
+    }
+  }
 }
 
 /**
@@ -96,7 +118,7 @@ export async function connect(docker: Docker, containerId: string, port: number)
   const known = book.get(containerId);
   if (known && known.until > Date.now()) {
     try {
-      return await dial(known.address, port);
+      return await dialOnce(known.address, port);
     } catch {
       book.delete(containerId); // stale, or the port is closed: ask the engine again
     }
