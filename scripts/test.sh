@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# npm test: sets up what the tests need (Docker engine, busybox base, Chromium),
-# then typecheck, lint, build, and every test file: units, integration tests
-# against the real engine and SQLite, and e2e tests in a real browser and CLI.
+# npm test: sets up what the tests need (Docker engine, busybox base, Chromium, Go, btrfs-progs),
+# builds, then typecheck, lint and the unit lane side by side, then the engine lane: integration
+# tests against the real engine and SQLite, and e2e tests in a real browser and CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,10 +9,6 @@ node scripts/check-node.mjs
 
 bash scripts/test-env.sh
 
-echo "== typecheck"
-npm run --silent typecheck
-echo "== lint"
-npm run --silent lint
 echo "== build"
 npm run --silent build >/dev/null
 if command -v go >/dev/null 2>&1; then
@@ -20,7 +16,30 @@ if command -v go >/dev/null 2>&1; then
   (cd agent && GOPROXY=off go test ./...)
 fi
 
-mapfile -t found < <(find electron shared cli renderer e2e test-support -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+# Typecheck, lint and the unit lane need no engine and share nothing: they run side by side,
+# each into a log printed when it is done. The unit lane is one Node process for every unit file
+# (scripts/test-unit.sh), which saves loading the core's modules once per file.
+logs=$(mktemp -d)
+declare -A checks=([typecheck]="npm run --silent typecheck" [lint]="npm run --silent lint" [units]="bash scripts/test-unit.sh")
+declare -A pids=()
+for name in typecheck lint units; do
+  bash -c "${checks[$name]}" >"$logs/$name.log" 2>&1 &
+  pids[$name]=$!
+done
+failed=()
+for name in typecheck lint units; do
+  if wait "${pids[$name]}"; then status=ok; else status=FAILED; failed+=("$name"); fi
+  echo "== $name: $status"
+  if [ "$name" = units ] || [ "$status" = FAILED ]; then cat "$logs/$name.log"; fi
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "failed: ${failed[*]}" >&2
+  exit 1
+fi
+
+# The engine lane: integration tests against the real engine and e2e tests in a real browser and CLI.
+mapfile -t found < <(find electron shared cli renderer e2e test-support \( -name '*.integration.test.ts' -o -name '*.e2e.test.ts' \) \
+  -not -path '*/node_modules/*' | sort)
 if [ "${#found[@]}" -eq 0 ]; then
   echo "no test files found" >&2
   exit 1
@@ -45,4 +64,5 @@ for f in "${found[@]}"; do [[ " ${SLOW_FIRST[*]} " == *" $f "* ]] || files+=("$f
 echo "== ${#files[@]} test files"
 # Two files at a time (this machine has 2 cores): each file starts its own core with its own data
 # dir, engine instance labels and box names, so files share the engine without sharing state.
-exec node --import tsx --test --test-concurrency=2 --test-reporter=spec "${files[@]}"
+# scripts/run-tests.mjs keeps the order above (`node --test` would sort the files by name).
+exec node --import tsx scripts/run-tests.mjs --concurrency 2 "${files[@]}"
