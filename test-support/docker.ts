@@ -1,4 +1,5 @@
 import Docker from 'dockerode';
+import { poll } from './poll';
 
 /** Direct engine access for tests: to look behind the core's back, or act there. */
 export const docker = new Docker();
@@ -11,18 +12,13 @@ export async function containersOfInstance(instance: string): Promise<Docker.Con
   return docker.listContainers({ all: true, filters: { label: [`boxdesk.instance=${instance}`] } });
 }
 
-export async function waitFor<T>(
+/** Polls `probe` every 100 ms until it gives a value, for up to `ms`. */
+export function waitFor<T>(
   probe: () => Promise<T | undefined | null | false>,
   ms = 15_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return poll(probe, { ms, what, everyMs: 100 });
 }
 
 /**

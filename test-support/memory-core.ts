@@ -5,6 +5,7 @@ import { MemoryEngine } from '../electron/core/engine/memory/memory-engine';
 import type { Program } from '../electron/core/engine/memory/memory-process';
 import { busyboxRoot, programFile } from '../electron/core/engine/memory/memory-programs';
 import { TEST_IMAGE } from './core-process';
+import { poll } from './poll';
 import { startTestCore, type TestCore } from './test-core';
 
 export interface MemoryCore extends TestCore {
@@ -57,18 +58,8 @@ export async function registerBase(t: TestCore, name: string, image: string): Pr
 }
 
 /** Polls until `probe` gives a value (the reconciler acts on engine events a moment after them). */
-export async function until<T>(
-  probe: () => Promise<T | null | undefined | false>,
-  what: string,
-  ms = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+export function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 10_000): Promise<T> {
+  return poll(probe, { ms, what, everyMs: 20 });
 }
 
 /** The box as GET answers it. */

@@ -2,8 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
+import { after, before } from 'node:test';
+import { DockerEngine } from '../electron/core/engine/docker/docker-engine';
 import { tempDataDir } from './core-process';
 import { docker as sharedDocker } from './docker';
+import { startTestCore, type TestCore } from './test-core';
 
 /**
  * A second, private Docker engine (its own socket, data root and containerd),
@@ -99,4 +102,29 @@ export class PrivateEngine {
       return false;
     }
   }
+}
+
+/**
+ * Before a file's tests (unless `skip`, the reason there is no private engine): a private engine,
+ * readied by `prepare`, and a test core on it, both handed to `use`; after them, both go.
+ */
+export function withPrivateEngineCore(
+  skip: string | null,
+  use: (engine: PrivateEngine, t: TestCore) => void,
+  options: { prepare?: (engine: PrivateEngine) => Promise<void>; args?: string[] } = {},
+): void {
+  let engine: PrivateEngine | undefined;
+  let t: TestCore | undefined;
+  before(async () => {
+    if (skip) return;
+    engine = new PrivateEngine();
+    await engine.start();
+    await options.prepare?.(engine);
+    t = await startTestCore({ engine: new DockerEngine({ socketPath: engine.socketPath }), args: options.args });
+    use(engine, t);
+  });
+  after(async () => {
+    await t?.close();
+    await engine?.destroy();
+  });
 }

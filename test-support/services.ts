@@ -41,6 +41,31 @@ export async function settledDeployment(
   throw new Error(`deployment ${id} did not settle within ${limitMs} ms; last: ${JSON.stringify(last)}`);
 }
 
+/**
+ * Creates a service (201) answering "v1" (versionServer, FAST_HEALTH, public: `body` adds or
+ * overrides) and waits until its first deployment has settled.
+ */
+export async function createVersionService(
+  api: Api,
+  servicesPath: string,
+  body: { name: string } & Record<string, unknown>,
+  limitMs?: number,
+): Promise<{ service: Service; first: Deployment }> {
+  const service = await json<Service>(
+    api('POST', servicesPath, {
+      command: versionServer(),
+      port: 8080,
+      environment: { VERSION: '1' },
+      health_check: FAST_HEALTH,
+      auth: 'public',
+      ...body,
+    }),
+    201,
+  );
+  const { items } = await json<{ items: Deployment[] }>(api('GET', `${servicesPath}/${body.name}/deployments`), 200);
+  return { service, first: await settledDeployment(api, `${servicesPath}/${body.name}`, items[0]!.id, limitMs) };
+}
+
 export async function json<T>(res: Response | Promise<Response>, status: number): Promise<T> {
   const r = await res;
   const text = await r.text();

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Box } from '../shared/schemas/box';
 import type { Snapshot } from '../shared/schemas/snapshots';
-import { docker } from './docker';
+import type { Base } from '../shared/schemas/system';
+import { containersOfBox, docker } from './docker';
+import { withTestCore, type TestCore } from './test-core';
 
 type Api = (method: string, pathname: string, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
 
@@ -38,6 +40,44 @@ export function snapshotApi(api: Api, project: string) {
     },
     remove: async (box: string) => api('DELETE', `${boxes}/${box}`).then((r) => r.arrayBuffer()),
   };
+}
+
+export type SnapshotApi = ReturnType<typeof snapshotApi>;
+
+/**
+ * A test file's in-process core, with the snapshot helpers on `project`, handed to `use` before the
+ * tests. After them it removes the project's boxes, the bases made (one made from a snapshot holds
+ * it), then the snapshots newest first (a parent goes after its children), and closes the core.
+ */
+export function withSnapshotCore(project: string, use: (t: TestCore, s: SnapshotApi) => void): void {
+  let s: SnapshotApi;
+  withTestCore(
+    (t) => {
+      s = snapshotApi(t.api, project);
+      use(t, s);
+    },
+    async (t) => {
+      const list = async <T>(pathname: string) =>
+        ((await (await t.api('GET', pathname)).json()) as { items: T[] }).items;
+      for (const b of await list<Box>(`${s.boxes}?limit=500`)) await s.remove(b.name);
+      for (const b of await list<Base>('/v1/bases'))
+        if (b.name !== 'default') await t.api('DELETE', `/v1/bases/${b.name}`);
+      const snaps = await list<Snapshot>(`/v1/projects/${project}/snapshots`);
+      for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/${project}/snapshots/${snap.id}`);
+    },
+  );
+}
+
+// The engine refuses a container deeper than 125 layers; the core flattens a
+// chain into one layer once a commit would pass 100. The deep-chain tests go
+// this deep, well past that point. Slow by nature: each step is a real commit.
+export const DEEP_CHAIN = 120;
+
+/** How many layers the image of the box's container has. */
+export async function layersOf(boxId: string): Promise<number> {
+  const [c] = await containersOfBox(boxId);
+  const image = (await docker.getContainer(c!.Id).inspect()).Image;
+  return (await docker.getImage(image).inspect()).RootFS.Layers?.length ?? 0;
 }
 
 /** Images carrying this core's instance label (everything it committed or imported). */

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
+import assert from 'node:assert/strict';
 import path from 'node:path';
+import { after, before } from 'node:test';
+import type { Box } from '../shared/schemas/box';
 import { resolveConfig } from '../electron/core/config';
 import { startCore, type Core } from '../electron/core/core';
 import type { ContainerEngine } from '../electron/core/engine/container-engine';
@@ -15,16 +18,16 @@ export interface TestCore {
   api(method: string, pathname: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
+export interface TestCoreOptions {
+  args?: string[];
+  engine?: ContainerEngine;
+  env?: NodeJS.ProcessEnv;
+  dataDir?: string;
+  boxQueueWaitMs?: number;
+}
+
 /** A real core in this process on a free port with a fresh data dir and the busybox base. */
-export async function startTestCore(
-  options: {
-    args?: string[];
-    engine?: ContainerEngine;
-    env?: NodeJS.ProcessEnv;
-    dataDir?: string;
-    boxQueueWaitMs?: number;
-  } = {},
-): Promise<TestCore> {
+export async function startTestCore(options: TestCoreOptions = {}): Promise<TestCore> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
   const config = resolveConfig(
@@ -55,4 +58,39 @@ export async function startTestCore(
     if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return { core, url: core.url, token, dataDir, close, api };
+}
+
+/** A test file's core: started before its tests and handed to `use`; after them, `cleanUp` runs and it closes. */
+export function withTestCore(
+  use: (t: TestCore) => void,
+  cleanUp: (t: TestCore) => Promise<void>,
+  options: TestCoreOptions = {},
+): void {
+  let t: TestCore;
+  before(async () => {
+    t = await startTestCore(options);
+    use(t);
+  });
+  after(async () => {
+    await cleanUp(t);
+    await t.close();
+  });
+}
+
+/** A test file's core whose boxes live at `boxesPath` (`/v1/projects/<p>/boxes`): deleted after the tests. */
+export function withBoxesCore(boxesPath: string, use: (t: TestCore) => void, options: TestCoreOptions = {}): void {
+  withTestCore(use, (t) => deleteBoxes(t, boxesPath), options);
+}
+
+/** Deletes every box listed at `boxesPath`. */
+export async function deleteBoxes(t: TestCore, boxesPath: string): Promise<void> {
+  const { items } = (await (await t.api('GET', `${boxesPath}?limit=500`)).json()) as { items: Box[] };
+  for (const b of items) await t.api('DELETE', `${boxesPath}/${b.name}`);
+}
+
+/** Creates a box at `boxesPath`; it must answer 201. */
+export async function createBox(t: TestCore, boxesPath: string, body: Record<string, unknown>): Promise<Box> {
+  const res = await t.api('POST', boxesPath, body);
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()) as Box;
 }

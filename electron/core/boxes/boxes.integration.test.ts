@@ -1,27 +1,16 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { createBox, withBoxesCore, type TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
 const P = '/v1/projects/lifecycle/boxes';
 
-before(async () => {
-  t = await startTestCore();
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${P}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await t.api('DELETE', `${P}/${b.name}`);
-  await t.close();
-});
+withBoxesCore(P, (core) => (t = core));
 
-async function create(body: Record<string, unknown>): Promise<Box> {
-  const res = await t.api('POST', P, body);
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as Box;
-}
+const create = (body: Record<string, unknown>): Promise<Box> => createBox(t, P, body);
 
 async function problem(
   res: Response,

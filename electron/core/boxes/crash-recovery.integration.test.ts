@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
+import { cleanUpDataDir, instanceIdOf } from '../../../test-support/crash-data-dir';
 import { containersOfBox, containersOfInstance, docker, waitFor } from '../../../test-support/docker';
 import { SseClient, boxOf } from '../../../test-support/sse';
 
@@ -16,23 +14,14 @@ const dataDir = tempDataDir();
 let core: CoreProcess;
 const P = '/v1/projects/crash/boxes';
 
-after(async () => {
-  await core?.stop();
-  core = await startCoreProcess({ dataDir });
-  const { items } = (await (await api(core, 'GET', P)).json()) as { items: Box[] };
-  for (const b of items) await api(core, 'DELETE', `${P}/${b.name}`);
-  await core.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() =>
+  cleanUpDataDir(dataDir, core, async (c) => {
+    const { items } = (await (await api(c, 'GET', P)).json()) as { items: Box[] };
+    for (const b of items) await api(c, 'DELETE', `${P}/${b.name}`);
+  }),
+);
 
-function instanceId(): string {
-  const db = new Database(path.join(dataDir, 'boxdesk.db'), { readonly: true });
-  try {
-    return db.prepare("SELECT value FROM meta WHERE key = 'instance_id'").pluck().get() as string;
-  } finally {
-    db.close();
-  }
-}
+const instanceId = () => instanceIdOf(dataDir);
 
 async function restart(): Promise<void> {
   await core.kill();

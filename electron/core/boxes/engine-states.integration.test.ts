@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { createBox, withBoxesCore, type TestCore } from '../../../test-support/test-core';
 import { WsSession } from '../../../test-support/ws-session';
 
 // Changes made to a box's container behind Boxdesk's back (docker pause,
@@ -12,20 +12,9 @@ import { WsSession } from '../../../test-support/ws-session';
 let t: TestCore;
 const P = '/v1/projects/enginestate/boxes';
 
-before(async () => {
-  t = await startTestCore();
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${P}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await t.api('DELETE', `${P}/${b.name}`);
-  await t.close();
-});
+withBoxesCore(P, (core) => (t = core));
 
-async function create(name: string): Promise<Box> {
-  const res = await t.api('POST', P, { name });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as Box;
-}
+const create = (name: string): Promise<Box> => createBox(t, P, { name });
 
 async function conflict(res: Response): Promise<{ detail: string; hint?: string }> {
   const body = (await res.json()) as { code: string; detail: string; hint?: string };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { createBox, withBoxesCore, type TestCore } from '../../../test-support/test-core';
 
 // Mutations of one box wait for each other, but never forever: a stop stuck
 // on frozen processes does not hold the box hostage. The queue bound is 60 s
@@ -12,20 +12,9 @@ let t: TestCore;
 const P = '/v1/projects/queue/boxes';
 const QUEUE_WAIT_MS = 5000;
 
-before(async () => {
-  t = await startTestCore({ boxQueueWaitMs: QUEUE_WAIT_MS });
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${P}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await t.api('DELETE', `${P}/${b.name}`);
-  await t.close();
-});
+withBoxesCore(P, (core) => (t = core), { boxQueueWaitMs: QUEUE_WAIT_MS });
 
-async function create(name: string): Promise<Box> {
-  const res = await t.api('POST', P, { name });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as Box;
-}
+const create = (name: string): Promise<Box> => createBox(t, P, { name });
 
 async function get(name: string): Promise<Box> {
   return (await (await t.api('GET', `${P}/${name}`)).json()) as Box;

@@ -6,8 +6,17 @@ import { test, type TestContext } from 'node:test';
 import { tempDataDir } from '../../../test-support/core-process';
 import { modules, openCoreDatabase } from '../modules';
 import { BUSY_TIMEOUT_MS, getMeta, setMeta, type Db } from './database';
-import { LEGACY_MIGRATIONS } from './legacy-migrations.fixture';
 import { CORE_MIGRATIONS, LEGACY_VERSIONS } from './migrate';
+
+/** The frozen numbered list of before (legacy-migrations.json: data, one SQL text a version). */
+const LEGACY_MIGRATIONS: readonly string[] = (
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'legacy-migrations.json'), 'utf8')) as {
+    migrations: { version: number; sql: string[] }[];
+  }
+).migrations.map((migration, index) => {
+  assert.equal(migration.version, index + 1, 'the legacy versions are numbered in order from 1');
+  return migration.sql.join('\n');
+});
 
 function dataDir(t: TestContext): string {
   const dir = tempDataDir();

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { PrivateEngine } from '../../../test-support/private-engine';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
-import { DockerEngine } from './docker/docker-engine';
+import { test } from 'node:test';
+import { PrivateEngine, withPrivateEngineCore } from '../../../test-support/private-engine';
+import type { TestCore } from '../../../test-support/test-core';
 
 const skip = PrivateEngine.unavailableReason();
 if (skip) console.warn(`SKIPPED engine recovery test: ${skip}`);
@@ -10,17 +9,7 @@ if (skip) console.warn(`SKIPPED engine recovery test: ${skip}`);
 let engine: PrivateEngine;
 let t: TestCore;
 
-before(async () => {
-  if (skip) return;
-  engine = new PrivateEngine();
-  await engine.start();
-  t = await startTestCore({ engine: new DockerEngine({ socketPath: engine.socketPath }) });
-});
-
-after(async () => {
-  await t?.close();
-  await engine?.destroy();
-});
+withPrivateEngineCore(skip, (e, core) => ([engine, t] = [e, core]));
 
 async function healthWithin(
   ms: number,

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { ExecResult } from '../../../shared/schemas/exec';
 import { containersOfBox, docker } from '../../../test-support/docker';
 import { SseClient } from '../../../test-support/sse';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { createBox, withBoxesCore, type TestCore } from '../../../test-support/test-core';
 
 // One box cannot take the machine down: a pids limit caps a fork bomb, the
 // exec's timeout bounds its answer, delete removes the box; an exec killed for
@@ -13,20 +13,9 @@ import { startTestCore, type TestCore } from '../../../test-support/test-core';
 let t: TestCore;
 const P = '/v1/projects/limits/boxes';
 
-before(async () => {
-  t = await startTestCore();
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${P}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await t.api('DELETE', `${P}/${b.name}`);
-  await t.close();
-});
+withBoxesCore(P, (core) => (t = core));
 
-async function create(name: string, config: Record<string, unknown>): Promise<Box> {
-  const res = await t.api('POST', P, { name, config });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as Box;
-}
+const create = (name: string, config: Record<string, unknown>): Promise<Box> => createBox(t, P, { name, config });
 
 async function exec(name: string, body: Record<string, unknown>): Promise<ExecResult> {
   const res = await t.api('POST', `${P}/${name}/exec`, body);

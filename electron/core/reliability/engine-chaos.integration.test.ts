@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { TEST_IMAGE } from '../../../test-support/core-process';
 import { waitFor } from '../../../test-support/docker';
-import { PrivateEngine } from '../../../test-support/private-engine';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { PrivateEngine, withPrivateEngineCore } from '../../../test-support/private-engine';
+import type { TestCore } from '../../../test-support/test-core';
 import { WsSession } from '../../../test-support/ws-session';
-import { DockerEngine } from '../engine/docker/docker-engine';
 
 // The engine stopped and started under open consoles, on a private dockerd (its own socket
 // and data root): the API answers 503 engine_unavailable (never 500), open sockets end
@@ -19,18 +18,10 @@ const P = '/v1/projects/chaos/boxes';
 let engine: PrivateEngine;
 let t: TestCore;
 
-before(async () => {
-  if (skip) return;
-  engine = new PrivateEngine();
-  await engine.start();
+withPrivateEngineCore(skip, (e, core) => ([engine, t] = [e, core]), {
   // The private engine has no images: give it the test base from the shared one.
-  await engine.loadImageFromShared(TEST_IMAGE);
-  t = await startTestCore({ engine: new DockerEngine({ socketPath: engine.socketPath }), args: ['--rate-limit', '0'] });
-});
-
-after(async () => {
-  await t?.close();
-  await engine?.destroy();
+  prepare: (e) => e.loadImageFromShared(TEST_IMAGE),
+  args: ['--rate-limit', '0'],
 });
 
 function consoleUrl(name: string): string {

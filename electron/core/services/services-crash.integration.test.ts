@@ -7,13 +7,12 @@ import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../t
 import { waitFor } from '../../../test-support/docker';
 import { previewRequest } from '../../../test-support/preview-http';
 import {
-  FAST_HEALTH,
+  createVersionService,
+  type Deployment,
   json,
   SERVES_NOTHING,
-  settledDeployment,
-  versionServer,
-  type Deployment,
   type Service,
+  versionServer,
 } from '../../../test-support/services';
 
 // kill -9 of the real core in the middle of a deployment, then a start on the same data dir:
@@ -29,19 +28,8 @@ const proxyPort = async () => Number(new URL((await json<Service>(call('GET', `$
 
 before(async () => {
   core = await startCoreProcess({ dataDir });
-  await json<Service>(
-    call('POST', S, {
-      name: 'app',
-      command: versionServer({ slowSeconds: 60 }),
-      port: 8080,
-      environment: { VERSION: '1' },
-      health_check: FAST_HEALTH,
-      auth: 'public',
-    }),
-    201,
-  );
-  const { items } = await json<{ items: Deployment[] }>(call('GET', `${S}/app/deployments`), 200);
-  assert.equal((await settledDeployment(call, `${S}/app`, items[0]!.id)).status, 'live');
+  const { first } = await createVersionService(call, S, { name: 'app', command: versionServer({ slowSeconds: 60 }) });
+  assert.equal(first.status, 'live');
 });
 after(async () => {
   await call('DELETE', `${S}/app`);

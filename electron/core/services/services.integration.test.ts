@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { previewRequest } from '../../../test-support/preview-http';
 import {
+  createVersionService,
   FAST_HEALTH,
   json,
   SERVES_NOTHING,
@@ -34,25 +35,8 @@ after(async () => {
   await t.close();
 });
 
-async function createService(
-  name: string,
-  extra: Record<string, unknown> = {},
-): Promise<{ service: Service; first: Deployment }> {
-  const service = await json<Service>(
-    t.api('POST', S, {
-      name,
-      command: versionServer(),
-      port: 8080,
-      environment: { VERSION: '1' },
-      health_check: FAST_HEALTH,
-      auth: 'public',
-      ...extra,
-    }),
-    201,
-  );
-  const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/${name}/deployments`), 200);
-  return { service, first: await settledDeployment(t.api, `${S}/${name}`, items[0]!.id) };
-}
+const createService = (name: string, extra: Record<string, unknown> = {}) =>
+  createVersionService(t.api, S, { name, ...extra });
 
 async function deploy(name: string, body: Record<string, unknown>): Promise<Deployment> {
   const queued = await json<Deployment>(t.api('POST', `${S}/${name}/deployments`, body), 202);

@@ -3,7 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
 import { previewRequest } from '../../../test-support/preview-http';
-import { json, SERVES_NOTHING, settledDeployment, type Deployment, type Service } from '../../../test-support/services';
+import {
+  createVersionService,
+  json,
+  SERVES_NOTHING,
+  settledDeployment,
+  type Deployment,
+  type Service,
+} from '../../../test-support/services';
 import { SseClient, type SseEvent } from '../../../test-support/sse';
 
 // ServiceManager and the Deployer through the real API, proxy and SQLite file, on the
@@ -30,22 +37,8 @@ before(async () => {
 });
 after(() => t.close());
 
-async function createService(name: string, extra: Record<string, unknown> = {}) {
-  const service = await json<Service>(
-    t.api('POST', S, {
-      name,
-      command: versionServer(),
-      port: 8080,
-      environment: { VERSION: '1' },
-      health_check: HEALTH,
-      auth: 'public',
-      ...extra,
-    }),
-    201,
-  );
-  const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/${name}/deployments`), 200);
-  return { service, first: await settledDeployment(t.api, `${S}/${name}`, items[0]!.id, 20_000) };
-}
+const createService = (name: string, extra: Record<string, unknown> = {}) =>
+  createVersionService(t.api, S, { name, command: versionServer(), health_check: HEALTH, ...extra }, 20_000);
 
 async function deploy(name: string, body: Record<string, unknown>): Promise<Deployment> {
   const queued = await json<Deployment>(t.api('POST', `${S}/${name}/deployments`, body), 202);

@@ -4,12 +4,11 @@ import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { previewRequest } from '../../../test-support/preview-http';
 import {
-  FAST_HEALTH,
+  createVersionService,
+  type Deployment,
   json,
   settledDeployment,
   versionServer,
-  type Deployment,
-  type Service,
 } from '../../../test-support/services';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
@@ -24,19 +23,8 @@ const MAX_REQUESTS = 8000;
 
 before(async () => {
   t = await startTestCore();
-  await json<Service>(
-    t.api('POST', S, {
-      name: 'site',
-      command: versionServer({ slowSeconds: 5 }),
-      port: 8080,
-      environment: { VERSION: '1' },
-      health_check: FAST_HEALTH,
-      auth: 'public',
-    }),
-    201,
-  );
-  const { items } = await json<{ items: Deployment[] }>(t.api('GET', `${S}/site/deployments`), 200);
-  assert.equal((await settledDeployment(t.api, `${S}/site`, items[0]!.id)).status, 'live');
+  const { first } = await createVersionService(t.api, S, { name: 'site', command: versionServer({ slowSeconds: 5 }) });
+  assert.equal(first.status, 'live');
 });
 after(async () => {
   await t.api('DELETE', `${S}/site`);

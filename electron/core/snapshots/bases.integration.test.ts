@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Box } from '../../../shared/schemas/box';
-import type { Snapshot } from '../../../shared/schemas/snapshots';
+import { test } from 'node:test';
 import type { Base } from '../../../shared/schemas/system';
 import { TEST_IMAGE } from '../../../test-support/core-process';
-import { busyboxBinary, snapshotApi, tinyRootfsTar } from '../../../test-support/snapshots';
+import { busyboxBinary, type SnapshotApi, tinyRootfsTar, withSnapshotCore } from '../../../test-support/snapshots';
 import { SseClient } from '../../../test-support/sse';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import type { TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
-let s: ReturnType<typeof snapshotApi>;
-
-before(async () => {
-  t = await startTestCore();
-  s = snapshotApi(t.api, 'bases');
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await s.remove(b.name);
-  for (const b of ((await (await t.api('GET', '/v1/bases')).json()) as { items: Base[] }).items)
-    if (b.name !== 'default') await t.api('DELETE', `/v1/bases/${b.name}`);
-  for (const snap of ((await (await t.api('GET', '/v1/projects/bases/snapshots')).json()) as { items: Snapshot[] })
-    .items)
-    await t.api('DELETE', `/v1/projects/bases/snapshots/${snap.id}`);
-  await t.close();
-});
+let s: SnapshotApi;
+withSnapshotCore('bases', (core, api) => ([t, s] = [core, api]));
 
 const detail = async (res: Response, status: number): Promise<string> =>
   (await s.expect<{ detail: string }>(res, status)).detail;

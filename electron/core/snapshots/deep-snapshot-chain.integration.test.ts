@@ -1,38 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { Snapshot } from '../../../shared/schemas/snapshots';
-import { containersOfBox, docker } from '../../../test-support/docker';
-import { snapshotApi } from '../../../test-support/snapshots';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
-
-// The engine refuses a container deeper than 125 layers; the core flattens a
-// chain into one layer once a commit would pass 100. This chain goes 120
-// deep, well past that point. Slow by nature: each step is a real commit.
-const DEPTH = 120;
+import { DEEP_CHAIN as DEPTH, layersOf, type SnapshotApi, withSnapshotCore } from '../../../test-support/snapshots';
+import type { TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
-let s: ReturnType<typeof snapshotApi>;
-
-before(async () => {
-  t = await startTestCore();
-  s = snapshotApi(t.api, 'deep-snap');
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await s.remove(b.name);
-  // Newest first: each snapshot's parent goes after its children.
-  const snaps = ((await (await t.api('GET', '/v1/projects/deep-snap/snapshots')).json()) as { items: Snapshot[] })
-    .items;
-  for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/deep-snap/snapshots/${snap.id}`);
-  await t.close();
-});
-
-async function layersOf(boxId: string): Promise<number> {
-  const [c] = await containersOfBox(boxId);
-  const image = (await docker.getContainer(c!.Id).inspect()).Image;
-  return (await docker.getImage(image).inspect()).RootFS.Layers?.length ?? 0;
-}
+let s: SnapshotApi;
+withSnapshotCore('deep-snap', (core, api) => ([t, s] = [core, api]));
 
 test(`a box snapshotted and restored ${DEPTH} times in a row still runs, with every file`, async () => {
   const started = Date.now();

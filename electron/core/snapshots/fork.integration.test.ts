@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
-import type { Snapshot } from '../../../shared/schemas/snapshots';
 import { containersOfBox, docker } from '../../../test-support/docker';
-import { snapshotApi } from '../../../test-support/snapshots';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { type SnapshotApi, withSnapshotCore } from '../../../test-support/snapshots';
+import type { TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
-let s: ReturnType<typeof snapshotApi>;
-
-before(async () => {
-  t = await startTestCore();
-  s = snapshotApi(t.api, 'forks');
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await s.remove(b.name);
-  for (const snap of ((await (await t.api('GET', '/v1/projects/forks/snapshots')).json()) as { items: Snapshot[] })
-    .items)
-    await t.api('DELETE', `/v1/projects/forks/snapshots/${snap.id}`);
-  await t.close();
-});
+let s: SnapshotApi;
+withSnapshotCore('forks', (core, api) => ([t, s] = [core, api]));
 
 test('a fork of a box and its source diverge both ways; the source keeps running', async () => {
   const source = await s.create('trunk');

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { Snapshot } from '../../../shared/schemas/snapshots';
 import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
+import { cleanUpDataDir, readDb as readDbOf } from '../../../test-support/crash-data-dir';
 import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
 import { imagesOfInstance } from '../../../test-support/snapshots';
 
@@ -17,25 +17,16 @@ const dataDir = tempDataDir();
 let core: CoreProcess;
 const P = '/v1/projects/crashsnap';
 
-after(async () => {
-  await core?.stop();
-  core = await startCoreProcess({ dataDir });
-  const { items } = (await (await api(core, 'GET', `${P}/boxes`)).json()) as { items: Box[] };
-  for (const b of items) await api(core, 'DELETE', `${P}/boxes/${b.name}`);
-  const snaps = ((await (await api(core, 'GET', `${P}/snapshots`)).json()) as { items: Snapshot[] }).items;
-  for (const snap of snaps.reverse()) await api(core, 'DELETE', `${P}/snapshots/${snap.id}`);
-  await core.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() =>
+  cleanUpDataDir(dataDir, core, async (c) => {
+    const { items } = (await (await api(c, 'GET', `${P}/boxes`)).json()) as { items: Box[] };
+    for (const b of items) await api(c, 'DELETE', `${P}/boxes/${b.name}`);
+    const snaps = ((await (await api(c, 'GET', `${P}/snapshots`)).json()) as { items: Snapshot[] }).items;
+    for (const snap of snaps.reverse()) await api(c, 'DELETE', `${P}/snapshots/${snap.id}`);
+  }),
+);
 
-function readDb<T>(query: (db: Database.Database) => T): T {
-  const db = new Database(path.join(dataDir, 'boxdesk.db'), { readonly: true });
-  try {
-    return query(db);
-  } finally {
-    db.close();
-  }
-}
+const readDb = <T>(query: (db: Database.Database) => T): T => readDbOf(dataDir, query);
 
 async function exec(box: string, script: string): Promise<string> {
   const res = await api(core, 'POST', `${P}/boxes/${box}/exec`, { command: ['sh', '-c', script] });

@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Box } from '../../../shared/schemas/box';
+import { test } from 'node:test';
 import type { Snapshot } from '../../../shared/schemas/snapshots';
 import { containersOfBox, docker } from '../../../test-support/docker';
-import { snapshotApi } from '../../../test-support/snapshots';
+import { snapshotApi, type SnapshotApi, withSnapshotCore } from '../../../test-support/snapshots';
 import { SseClient } from '../../../test-support/sse';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import type { TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
-let s: ReturnType<typeof snapshotApi>;
-
-before(async () => {
-  t = await startTestCore();
-  s = snapshotApi(t.api, 'snaps');
-});
-after(async () => {
-  const { items } = (await (await t.api('GET', `${s.boxes}?limit=500`)).json()) as { items: Box[] };
-  for (const b of items) await s.remove(b.name);
-  for (const snap of ((await (await t.api('GET', '/v1/projects/snaps/snapshots')).json()) as { items: Snapshot[] })
-    .items)
-    await t.api('DELETE', `/v1/projects/snaps/snapshots/${snap.id}`);
-  await t.close();
-});
+let s: SnapshotApi;
+withSnapshotCore('snaps', (core, api) => ([t, s] = [core, api]));
 
 test('a snapshot of a running box round-trips its files through restore; the box keeps its id, config, environment and tags', async () => {
   const sse = new SseClient(`${t.url}/v1/events`, t.token);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { Volume, VolumeBackup } from '../../../shared/schemas/volumes';
 import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
+import { cleanUpDataDir, instanceIdOf } from '../../../test-support/crash-data-dir';
 import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
 
 // SIGKILL the real core during a backup of a volume a running box writes to,
@@ -17,25 +17,16 @@ const dataDir = tempDataDir();
 let core: CoreProcess;
 const P = '/v1/projects/crashvol';
 
-after(async () => {
-  await core?.stop();
-  core = await startCoreProcess({ dataDir });
-  for (const b of ((await (await api(core, 'GET', `${P}/boxes`)).json()) as { items: Box[] }).items)
-    await api(core, 'DELETE', `${P}/boxes/${b.name}`);
-  for (const v of ((await (await api(core, 'GET', `${P}/volumes`)).json()) as { items: Volume[] }).items)
-    await api(core, 'DELETE', `${P}/volumes/${v.name}`);
-  await core.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+after(() =>
+  cleanUpDataDir(dataDir, core, async (c) => {
+    for (const b of ((await (await api(c, 'GET', `${P}/boxes`)).json()) as { items: Box[] }).items)
+      await api(c, 'DELETE', `${P}/boxes/${b.name}`);
+    for (const v of ((await (await api(c, 'GET', `${P}/volumes`)).json()) as { items: Volume[] }).items)
+      await api(c, 'DELETE', `${P}/volumes/${v.name}`);
+  }),
+);
 
-function instanceId(): string {
-  const db = new Database(path.join(dataDir, 'boxdesk.db'), { readonly: true });
-  try {
-    return db.prepare("SELECT value FROM meta WHERE key = 'instance_id'").pluck().get() as string;
-  } finally {
-    db.close();
-  }
-}
+const instanceId = () => instanceIdOf(dataDir);
 
 async function helpers(instance: string) {
   return docker.listContainers({

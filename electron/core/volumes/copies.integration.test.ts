@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { Box } from '../../../shared/schemas/box';
 import type { Volume, VolumeBackup, VolumeSnapshot } from '../../../shared/schemas/volumes';
 import { docker, waitFor } from '../../../test-support/docker';
 import { SseClient } from '../../../test-support/sse';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { withTestCore, type TestCore } from '../../../test-support/test-core';
+import { deleteBoxesAndVolumes, ok } from '../../../test-support/volume-scenarios';
 
 // Snapshots, backups, restore and clones of a volume against the real engine.
 
@@ -16,21 +17,10 @@ let t: TestCore;
 const project = `vc${Date.now().toString(36)}`;
 const P = `/v1/projects/${project}`;
 
-before(async () => {
-  t = await startTestCore();
-});
-after(async () => {
-  const boxes = ((await (await t.api('GET', `${P}/boxes`)).json()) as { items: Box[] }).items;
-  for (const b of boxes) await t.api('DELETE', `${P}/boxes/${b.name}`);
-  const vols = ((await (await t.api('GET', `${P}/volumes`)).json()) as { items: Volume[] }).items;
-  for (const v of vols) await t.api('DELETE', `${P}/volumes/${v.name}`);
-  await t.close();
-});
-
-async function ok<T>(res: Response, status = 200): Promise<T> {
-  assert.equal(res.status, status, await res.clone().text());
-  return (await res.json()) as T;
-}
+withTestCore(
+  (core) => (t = core),
+  (core) => deleteBoxesAndVolumes(core, P),
+);
 
 async function sh(box: string, script: string): Promise<string> {
   const r = await ok<{ exit_code: number; stdout: string; stderr: string }>(

@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { Volume } from '../../../shared/schemas/volumes';
 import { startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
+import { badMountsScenario, ok, sharedDataScenario, shIn } from '../../../test-support/volume-scenarios';
 
 // VolumeService through the real API and SQLite file on the in-memory engine: the
 // records, the mount rules, data shared and kept through mounts, attach and detach
@@ -18,14 +19,7 @@ before(async () => {
 });
 after(() => t.close());
 
-async function ok<T>(res: Response, status = 200): Promise<T> {
-  assert.equal(res.status, status, await res.clone().text());
-  return (await res.json()) as T;
-}
-
-async function sh(box: string, script: string): Promise<{ exit_code: number; stdout: string; stderr: string }> {
-  return ok(await t.api('POST', `${P}/boxes/${box}/exec`, { command: ['sh', '-c', script] }));
-}
+const sh = (box: string, script: string) => shIn(t, P, box, script);
 
 async function readFile(box: string, path: string): Promise<Buffer> {
   const res = await t.api('GET', `${P}/boxes/${box}/files?path=${encodeURIComponent(path)}`);
@@ -46,64 +40,11 @@ test('a volume: its record, its labelled engine volume, and the names it refuses
 });
 
 test('data written through one box is read from another, read-only refuses writes, and it outlives the box', async () => {
-  const writer = await ok<Box>(
-    await t.api('POST', `${P}/boxes`, { name: 'writer', data_mounts: [{ name: 'shared', path: '/data' }] }),
-    201,
-  );
-  assert.deepEqual(writer.data_mounts, [{ name: 'shared', path: '/data', read_only: false }]);
-  assert.equal((await sh('writer', 'echo hello > /data/greeting && cat /data/greeting')).stdout, 'hello\n');
-  await ok<Box>(
-    await t.api('POST', `${P}/boxes`, {
-      name: 'reader',
-      data_mounts: [{ name: 'shared', path: '/mnt/in/', read_only: true }],
-    }),
-    201,
-  );
-  assert.equal((await sh('reader', 'cat /mnt/in/greeting')).stdout, 'hello\n');
-  const refused = await sh('reader', 'echo x > /mnt/in/other');
-  assert.notEqual(refused.exit_code, 0);
-  assert.match(refused.stderr, /read-only/i);
-
-  const listed = await ok<Volume>(await t.api('GET', `${P}/volumes/shared`));
-  assert.deepEqual(listed.mounts, [
-    { box: 'reader', path: '/mnt/in', read_only: true },
-    { box: 'writer', path: '/data', read_only: false },
-  ]);
-  const busy = await t.api('DELETE', `${P}/volumes/shared`);
-  assert.equal(busy.status, 409);
-  assert.match(((await busy.json()) as { detail: string }).detail, /"reader", "writer"/);
-
-  assert.equal((await t.api('DELETE', `${P}/boxes/writer`)).status, 204);
-  assert.equal((await sh('reader', 'cat /mnt/in/greeting')).stdout, 'hello\n');
-  await ok<Box>(
-    await t.api('POST', `${P}/boxes`, { name: 'writer2', data_mounts: [{ name: 'shared', path: '/data' }] }),
-    201,
-  );
-  assert.equal((await sh('writer2', 'cat /data/greeting')).stdout, 'hello\n');
+  await sharedDataScenario(t, P);
 });
 
 test('a mount of an unknown volume is a 404 and bad mount paths are 400s, nothing created', async () => {
-  const missing = await t.api('POST', `${P}/boxes`, {
-    name: 'nomount',
-    data_mounts: [{ name: 'nope', path: '/data' }],
-  });
-  assert.equal(missing.status, 404);
-  assert.match(((await missing.json()) as { detail: string }).detail, /volume "nope" not found/);
-  await ok(await t.api('POST', `${P}/volumes`, { name: 'paths' }), 201);
-  for (const data_mounts of [
-    [{ name: 'paths', path: '/' }],
-    [{ name: 'paths', path: '/proc/x' }],
-    [{ name: 'paths', path: '/a/../b' }],
-    [{ name: 'paths', path: 'relative' }],
-    [
-      { name: 'paths', path: '/a' },
-      { name: 'paths', path: '/b' },
-    ],
-  ]) {
-    const res = await t.api('POST', `${P}/boxes`, { name: 'nomount', data_mounts });
-    assert.equal(res.status, 400, JSON.stringify(data_mounts));
-  }
-  assert.equal((await t.api('GET', `${P}/boxes/nomount`)).status, 404);
+  await badMountsScenario(t, P, [[{ name: 'paths', path: 'relative' }]]);
   assert.deepEqual(await t.engine.listContainers({ 'boxdesk.box': 'nomount' }), []);
 });
 
