@@ -1,9 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { PageObject } from './page-object';
 
 /** The Files tab of a box: the folder list, breadcrumbs, uploads, the editor and the changes view. */
-export class FilesTab {
-  constructor(readonly page: Page) {}
-
+export class FilesTab extends PageObject {
   tab(): Locator {
     return this.page.getByRole('tab', { name: 'Files', exact: true });
   }
