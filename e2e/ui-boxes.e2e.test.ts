@@ -4,7 +4,14 @@ import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxFormDialog } from './pages/box-form-dialog';
 import { BoxListPage } from './pages/box-list-page';
-import { createBoxViaApi, dialogCloses, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
+import {
+  createBoxViaApi,
+  dialogCloses,
+  screenshots,
+  uiFixture,
+  uniqueBoxViaApi,
+  uniqueName,
+} from './support/ui-fixture';
 
 describe('managing boxes in the window', () => {
   const ui = uiFixture();
@@ -59,11 +66,8 @@ describe('managing boxes in the window', () => {
   });
 
   test("an invalid name is flagged at the field as you type, and the server's own error lands there too", async () => {
-    const project = uniqueName('names');
-    const taken = uniqueName('taken');
-    await createBoxViaApi(ui, project, taken);
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const { project, name: taken } = await uniqueBoxViaApi(ui, 'names', 'taken');
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.row(taken).waitFor();
 
@@ -84,11 +88,8 @@ describe('managing boxes in the window', () => {
   });
 
   test('a box stopped from the CLI turns stopped in the list without a reload, and resumes from its row', async () => {
-    const project = uniqueName('live');
-    const name = uniqueName('cli');
-    await createBoxViaApi(ui, project, name);
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const { project, name } = await uniqueBoxViaApi(ui, 'live', 'cli');
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.status(name, 'running').waitFor();
 
@@ -112,8 +113,7 @@ describe('managing boxes in the window', () => {
     const names = [uniqueName('a'), uniqueName('b'), uniqueName('c')];
     const keep = uniqueName('keep');
     await Promise.all([...names, keep].map((n) => createBoxViaApi(ui, project, n)));
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.row(keep).waitFor();
 
@@ -142,8 +142,7 @@ describe('managing boxes in the window', () => {
     });
     assert.equal(((await wrote.json()) as { exit_code: number }).exit_code, 0);
 
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);
     await list.status(source, 'running').waitFor();
     await list.createButton.click();
@@ -164,11 +163,8 @@ describe('managing boxes in the window', () => {
   });
 
   test('editing a box changes its memory and tags at once', async () => {
-    const project = uniqueName('edit');
-    const name = uniqueName('ed');
-    await createBoxViaApi(ui, project, name, { tags: { team: 'blue' } });
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+    const { project, name } = await uniqueBoxViaApi(ui, 'edit', 'ed', { tags: { team: 'blue' } });
+    const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
     await detail.field('Memory').getByText('1024 MiB').waitFor();
     await detail.button('Edit').click();
@@ -192,11 +188,8 @@ describe('managing boxes in the window', () => {
   });
 
   test('the command palette opens a console in a box', async () => {
-    const project = uniqueName('palette');
-    const name = uniqueName('pal');
-    await createBoxViaApi(ui, project, name);
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const { project, name } = await uniqueBoxViaApi(ui, 'palette', 'pal');
+    const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);
     await list.status(name, 'running').waitFor();
     await new AppShell(page).runCommand(name, `Console in ${name}`);
@@ -209,8 +202,7 @@ describe('managing boxes in the window', () => {
     const name = uniqueName('kb');
     ui.track(project, name);
     await createBoxViaApi(ui, project, uniqueName('other'), { tags: { team: 'red' } });
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);
     await list.count.getByText('1 box').waitFor();
 
@@ -240,8 +232,7 @@ describe('managing boxes in the window', () => {
     const [one, two] = [uniqueName('alpha'), uniqueName('beta')];
     await Promise.all([createBoxViaApi(ui, project, one), createBoxViaApi(ui, project, two)]);
     assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${two}/stop`)).status, 200);
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.status(two, 'stopped').waitFor();
 

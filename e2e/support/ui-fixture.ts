@@ -7,6 +7,7 @@ import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/
 import { boxCli, type CliRun } from '../../test-support/cli-runner';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
 import { clearProjects, teardown } from '../../test-support/teardown';
+import { AppShell } from '../pages/app-shell';
 
 export interface OpenOptions {
   /** Sign in through the sign-in URL (default), or arrive signed out. */
@@ -14,6 +15,10 @@ export interface OpenOptions {
   colorScheme?: 'light' | 'dark';
   clipboard?: boolean;
   viewport?: { width: number; height: number };
+  /** Then go to this route of the window (`/projects/p/boxes`), as a typed address would. */
+  route?: string;
+  /** Then switch to this project in the header, as a user would. */
+  project?: string;
 }
 
 export interface UiFixture {
@@ -64,6 +69,8 @@ export function uiFixture(
       const page = await context.newPage();
       const core = state.core!;
       await page.goto(o.signedIn === false ? `${core.url}/` : `${core.url}/#token=${encodeURIComponent(core.token)}`);
+      if (o.route) await page.goto(`${core.url}/#${o.route}`);
+      if (o.project) await new AppShell(page).switchProject(o.project);
       return page;
     },
     api: (method, pathname, body) => api(state.core!, method, pathname, body),
@@ -90,6 +97,19 @@ export async function createBoxViaApi(
   const res = await ui.api('POST', `/v1/projects/${project}/boxes`, { name, ...body });
   assert.equal(res.status, 201, `creating ${name}: ${await res.text()}`);
   await res.arrayBuffer().catch(() => undefined);
+}
+
+/** A box of a unique name, created through the API in a project of a unique name. */
+export async function uniqueBoxViaApi(
+  ui: UiFixture,
+  projectPrefix: string,
+  boxPrefix: string,
+  body: Record<string, unknown> = {},
+): Promise<{ project: string; name: string }> {
+  const project = uniqueName(projectPrefix);
+  const name = uniqueName(boxPrefix);
+  await createBoxViaApi(ui, project, name, body);
+  return { project, name };
 }
 
 /** With BOXDESK_SCREENSHOTS=1, the page in both themes into docs/screenshots/<name>-{light,dark}.png. */
