@@ -1,13 +1,12 @@
 import { Badge, Group, Table } from '@mantine/core';
-import { IconCamera, IconCopy, IconRestore } from '@tabler/icons-react';
+import { IconCamera } from '@tabler/icons-react';
 import type { VolumeSnapshot } from '../../../../shared/schemas/volumes';
 import { notifyDone } from '../../app/notify';
-import { confirmDestroy } from '../../kit/confirm-destroy';
 import { formatBytes } from '../../kit/format';
-import { DeleteAction, IconAction } from '../../kit/icon-action';
+import { DeleteAction } from '../../kit/icon-action';
 import { Time } from '../../kit/time';
 import { useDeleteVolumeSnapshot, useTakeVolumeSnapshot, useVolumeSnapshots } from './use-volumes';
-import { VolumeSection, type SectionProps } from './volume-section';
+import { CopyActions, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
 
 function SnapshotRow({
   snapshot: s,
@@ -41,18 +40,7 @@ function SnapshotRow({
       </Table.Td>
       <Table.Td>
         <Group gap={2} wrap="nowrap" justify="flex-end">
-          <IconAction
-            label={`Restore ${volume.name} from snapshot ${s.id}`}
-            tip="Restore the volume from this snapshot"
-            icon={IconRestore}
-            onClick={() => onRestore({ snapshot_id: s.id }, `snapshot ${s.id}`)}
-          />
-          <IconAction
-            label={`Clone snapshot ${s.id} into a new volume`}
-            tip="Clone into a new volume"
-            icon={IconCopy}
-            onClick={() => onClone({ kind: 'snapshot', id: s.id, volume: volume.name })}
-          />
+          <CopyActions kind="snapshot" id={s.id} volume={volume} onRestore={onRestore} onClone={onClone} />
           <DeleteAction label={`Delete snapshot ${s.id}`} tip="Delete" onClick={() => onDelete(s)} />
         </Group>
       </Table.Td>
@@ -67,13 +55,12 @@ export function VolumeSnapshotsSection({ volume, onRestore, onClone, onFailure }
   const remove = useDeleteVolumeSnapshot(volume.project, volume.name);
 
   const confirmDelete = (s: VolumeSnapshot) =>
-    confirmDestroy({
-      title: `Delete snapshot ${s.id}?`,
-      goes: 'This copy of the volume goes.',
-      affects: 'The volume keeps its data.',
-      confirm: 'Delete snapshot',
-      run: () => remove.mutateAsync(s.id),
-    });
+    confirmDeleteCopy(
+      'snapshot',
+      s.id,
+      { goes: 'This copy of the volume goes.', affects: 'The volume keeps its data.' },
+      remove.mutateAsync,
+    );
   const takeSnapshot = () =>
     take.mutate(undefined, {
       onSuccess: (s) =>
