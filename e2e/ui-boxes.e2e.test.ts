@@ -4,22 +4,13 @@ import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxFormDialog } from './pages/box-form-dialog';
 import { BoxListPage } from './pages/box-list-page';
-import {
-  createBoxViaApi,
-  dialogCloses,
-  screenshots,
-  uiFixture,
-  uniqueBoxViaApi,
-  uniqueName,
-} from './support/ui-fixture';
+import { createBoxViaApi, dialogCloses, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
 
 describe('managing boxes in the window', () => {
   const ui = uiFixture();
 
   test('a box created through the form shows up running, with its tags and environment', async () => {
-    const project = uniqueName('form');
-    const name = uniqueName('web');
-    ui.track(project, name);
+    const { project, name } = ui.uniqueNames('form', 'web');
     // Neighbours, so the list (and its screenshot) shows more than one state.
     await Promise.all([
       createBoxViaApi(ui, project, 'api', { tags: { team: 'red', tier: 'backend' } }),
@@ -66,7 +57,7 @@ describe('managing boxes in the window', () => {
   });
 
   test("an invalid name is flagged at the field as you type, and the server's own error lands there too", async () => {
-    const { project, name: taken } = await uniqueBoxViaApi(ui, 'names', 'taken');
+    const { project, name: taken } = await ui.uniqueBox('names', 'taken');
     const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.row(taken).waitFor();
@@ -88,7 +79,7 @@ describe('managing boxes in the window', () => {
   });
 
   test('a box stopped from the CLI turns stopped in the list without a reload, and resumes from its row', async () => {
-    const { project, name } = await uniqueBoxViaApi(ui, 'live', 'cli');
+    const { project, name } = await ui.uniqueBox('live', 'cli');
     const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.status(name, 'running').waitFor();
@@ -163,7 +154,7 @@ describe('managing boxes in the window', () => {
   });
 
   test('editing a box changes its memory and tags at once', async () => {
-    const { project, name } = await uniqueBoxViaApi(ui, 'edit', 'ed', { tags: { team: 'blue' } });
+    const { project, name } = await ui.uniqueBox('edit', 'ed', { tags: { team: 'blue' } });
     const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
     await detail.field('Memory').getByText('1024 MiB').waitFor();
@@ -188,7 +179,7 @@ describe('managing boxes in the window', () => {
   });
 
   test('the command palette opens a console in a box', async () => {
-    const { project, name } = await uniqueBoxViaApi(ui, 'palette', 'pal');
+    const { project, name } = await ui.uniqueBox('palette', 'pal');
     const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);
     await list.status(name, 'running').waitFor();
@@ -198,9 +189,7 @@ describe('managing boxes in the window', () => {
   });
 
   test('a box can be made with the keyboard alone, and the tag filter finds it', async () => {
-    const project = uniqueName('keys');
-    const name = uniqueName('kb');
-    ui.track(project, name);
+    const { project, name } = ui.uniqueNames('keys', 'kb');
     await createBoxViaApi(ui, project, uniqueName('other'), { tags: { team: 'red' } });
     const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);

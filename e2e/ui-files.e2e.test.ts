@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { FilesTab } from './pages/files-tab';
-import { screenshots, uiFixture, type UiFixture, uniqueBoxViaApi } from './support/ui-fixture';
+import { screenshots, uiFixture, type UiFixture } from './support/ui-fixture';
 
 function filesUrl(project: string, name: string, route = ''): string {
   return `/v1/projects/${project}/boxes/${name}/files${route}`;
@@ -39,7 +39,7 @@ describe('the Files tab in the window', () => {
   const ui = uiFixture();
 
   test('drop files into a folder, browse by breadcrumbs, edit and save one, download it back, and see it as added since the base', async () => {
-    const { project, name } = await uniqueBoxViaApi(ui, 'files', 'fs');
+    const { project, name } = await ui.uniqueBox('files', 'fs');
     await putFile(ui, project, name, '/srv/app/config/settings.ini', '[server]\nport = 8080\n', '0640');
     const ln = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {
       command: ['ln', '-s', 'app/config', '/srv/cfg'],
@@ -50,24 +50,20 @@ describe('the Files tab in the window', () => {
 
     // Into /srv/app/config: a click, then Enter on a focused entry.
     await files.folder('/').waitFor();
-    await files.entry('srv').click();
-    await files.folder('/srv').waitFor();
+    await files.openFolder('srv', '/srv');
     // A symlink shows its target, and opening it follows it.
     await files.row('cfg').getByText('→ app/config').waitFor();
-    await files.entry('cfg').click();
-    await files.folder('/srv/app/config').waitFor();
+    await files.openFolder('cfg', '/srv/app/config');
     await files.entry('settings.ini').waitFor();
     await files.crumb('/srv').click();
     await files.entry('app').focus();
     await page.keyboard.press('Enter');
-    await files.entry('config').click();
-    await files.folder('/srv/app/config').waitFor();
+    await files.openFolder('config', '/srv/app/config');
 
     // Back up by the breadcrumbs, then down again; Backspace goes up one.
     await files.crumb('/srv').click();
     await files.folder('/srv').waitFor();
-    await files.entry('app').click();
-    await files.folder('/srv/app').waitFor();
+    await files.openFolder('app', '/srv/app');
     await files.entry('config').focus();
     await page.keyboard.press('Backspace');
     await files.folder('/srv').waitFor();
@@ -139,7 +135,7 @@ describe('the Files tab in the window', () => {
   });
 
   test('a stopped box can be browsed, a folder made, a file read and one deleted after a confirmation', async () => {
-    const { project, name } = await uniqueBoxViaApi(ui, 'files', 'off');
+    const { project, name } = await ui.uniqueBox('files', 'off');
     await putFile(ui, project, name, '/data/hello.txt', 'hello while stopped\n');
     await putFile(ui, project, name, '/data/old.log', 'old\n');
     await putFile(ui, project, name, '/data/big.log', 'line of a big log\n'.repeat(70_000));
@@ -150,8 +146,7 @@ describe('the Files tab in the window', () => {
     await page.getByText('stopped', { exact: true }).first().waitFor();
     await files.tab().click();
 
-    await files.entry('data').click();
-    await files.folder('/data').waitFor();
+    await files.openFolder('data', '/data');
     await files.entry('hello.txt').click();
     await files.editor('/data/hello.txt').filter({ hasText: 'hello while stopped' }).waitFor();
     await files.button('Save').waitFor();

@@ -2,14 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BoxListPage } from './pages/box-list-page';
 import { PublishView } from './pages/publish-view';
-import {
-  createBoxViaApi,
-  screenshots,
-  type UiFixture,
-  uiFixture,
-  uniqueBoxViaApi,
-  uniqueName,
-} from './support/ui-fixture';
+import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
 
 type ApiBox = {
   status: string;
@@ -38,7 +31,7 @@ describe('publishing a box from the window', () => {
   const ui = uiFixture({ browserArgs: ['--host-resolver-rules=MAP *.localhost 127.0.0.1'] });
 
   test('publish a box serving on 8080, open it in a real tab, see the globe live, unpublish', async () => {
-    const { project, name } = await uniqueBoxViaApi(ui, 'pub', 'site');
+    const { project, name } = await ui.uniqueBox('pub', 'site');
     await waitRunning(ui, project, name);
     // busybox httpd daemonizes without -f: the exec returns while the server keeps serving on 0.0.0.0:8080.
     const exec = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {

@@ -12,10 +12,9 @@ import {
   createBoxViaApi,
   dialogCloses,
   screenshots,
-  type UiFixture,
   uiFixture,
-  uniqueBoxViaApi,
   uniqueName,
+  type UiFixture,
 } from './support/ui-fixture';
 
 interface Snap {
@@ -37,7 +36,7 @@ describe('snapshots and bases in the window', () => {
   const ui = uiFixture();
 
   test('a snapshot taken in the window brings a changed file back when restored from the lineage tree', async () => {
-    const { project, name } = await uniqueBoxViaApi(ui, 'snap', 'web');
+    const { project, name } = await ui.uniqueBox('snap', 'web');
     try {
       await exec(ui, project, name, 'echo original > /root/note');
       const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
@@ -214,7 +213,7 @@ describe('snapshots and bases in the window', () => {
       await bases.row(fromImage).getByRole('cell', { name: TEST_IMAGE, exact: true }).waitFor();
 
       // While a box starts from it, the delete is refused and the 409 names the box.
-      const { project, name: user } = await uniqueBoxViaApi(ui, 'users', 'user', { base });
+      const { project, name: user } = await ui.uniqueBox('users', 'user', { base });
       await bases.deleteButton(base).click();
       const confirm = new ConfirmDialog(page, `Delete the base ${base}?`);
       await confirm.button('Delete base').click();

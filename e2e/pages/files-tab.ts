@@ -17,6 +17,12 @@ export class FilesTab extends PageObject {
     return this.page.getByRole('table', { name: /^Files in / }).getByRole('button', { name, exact: true });
   }
 
+  /** Opens a folder of the folder shown with a click, and waits for its list. */
+  async openFolder(name: string, dir: string): Promise<void> {
+    await this.entry(name).click();
+    await this.folder(dir).waitFor();
+  }
+
   /** The row of an entry of the folder shown. */
   row(name: string): Locator {
     return this.page

@@ -33,6 +33,15 @@ export interface UiFixture {
   track(project: string, name: string): void;
   /** Clears a project now: what clearProjects (test-support/teardown.ts) removes. */
   clear(project: string): Promise<void>;
+  /** A unique project and box name for a box the test makes itself, tracked for clearing. */
+  uniqueNames(projectPrefix: string, boxPrefix: string): NewBox;
+  /** A box of a unique name, created through the API in a project of a unique name. */
+  uniqueBox(projectPrefix: string, boxPrefix: string, body?: Record<string, unknown>): Promise<NewBox>;
+}
+
+export interface NewBox {
+  project: string;
+  name: string;
 }
 
 /** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and clears every tracked project. */
@@ -77,6 +86,16 @@ export function uiFixture(
     cli: boxCli(() => state.core!),
     track: (project) => void state.projects.add(project),
     clear: (project) => clearProjects(state.core!, [project]),
+    uniqueNames(projectPrefix, boxPrefix) {
+      const box = { project: uniqueName(projectPrefix), name: uniqueName(boxPrefix) };
+      fixture.track(box.project, box.name);
+      return box;
+    },
+    async uniqueBox(projectPrefix, boxPrefix, body = {}) {
+      const box = fixture.uniqueNames(projectPrefix, boxPrefix);
+      await createBoxViaApi(fixture, box.project, box.name, body);
+      return box;
+    },
   };
   return fixture;
 }
@@ -97,19 +116,6 @@ export async function createBoxViaApi(
   const res = await ui.api('POST', `/v1/projects/${project}/boxes`, { name, ...body });
   assert.equal(res.status, 201, `creating ${name}: ${await res.text()}`);
   await res.arrayBuffer().catch(() => undefined);
-}
-
-/** A box of a unique name, created through the API in a project of a unique name. */
-export async function uniqueBoxViaApi(
-  ui: UiFixture,
-  projectPrefix: string,
-  boxPrefix: string,
-  body: Record<string, unknown> = {},
-): Promise<{ project: string; name: string }> {
-  const project = uniqueName(projectPrefix);
-  const name = uniqueName(boxPrefix);
-  await createBoxViaApi(ui, project, name, body);
-  return { project, name };
 }
 
 /** With BOXDESK_SCREENSHOTS=1, the page in both themes into docs/screenshots/<name>-{light,dark}.png. */
