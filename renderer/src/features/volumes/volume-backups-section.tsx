@@ -2,10 +2,10 @@ import { Badge, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconArchive, IconDownload } from '@tabler/icons-react';
 import type { VolumeBackup } from '../../../../shared/schemas/volumes';
 import { formatBytes } from '../../kit/format';
-import { DeleteAction, IconAction } from '../../kit/icon-action';
+import { IconAction } from '../../kit/icon-action';
 import { Time } from '../../kit/time';
 import { useDeleteBackup, useDownloadBackup, useStartBackup, useVolumeBackups } from './use-volumes';
-import { CopyActions, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
+import { CopyActions, CopyActionsCell, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
 
 /** Where a backup stands: written (pending), done with its archive's size and sha256, or failed and why. */
 function BackupState({ backup }: { backup: VolumeBackup }) {
@@ -78,17 +78,9 @@ function BackupRow(props: RowProps) {
       <Table.Td>
         <BackupState backup={b} />
       </Table.Td>
-      <Table.Td>
-        <Group gap={2} wrap="nowrap" justify="flex-end">
-          {b.status === 'done' && <DoneActions {...props} />}
-          <DeleteAction
-            label={`Delete backup ${b.id}`}
-            tip={b.status === 'pending' ? 'It can go once written' : 'Delete'}
-            disabled={b.status === 'pending'}
-            onClick={() => props.onDelete(b)}
-          />
-        </Group>
-      </Table.Td>
+      <CopyActionsCell kind="backup" id={b.id} writing={b.status === 'pending'} onDelete={() => props.onDelete(b)}>
+        {b.status === 'done' && <DoneActions {...props} />}
+      </CopyActionsCell>
     </Table.Tr>
   );
 }

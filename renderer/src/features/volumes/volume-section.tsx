@@ -1,9 +1,9 @@
-import { Button, Stack, Table } from '@mantine/core';
+import { Button, Group, Stack, Table } from '@mantine/core';
 import { IconCopy, IconRestore, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { Volume } from '../../../../shared/schemas/volumes';
 import { confirmDestroy } from '../../kit/confirm-destroy';
-import { IconAction } from '../../kit/icon-action';
+import { DeleteAction, IconAction } from '../../kit/icon-action';
 import { QueryStates, type QueryLike } from '../../kit/query-states';
 import { TableHead } from '../../kit/table-head';
 import { TitleBar } from '../../kit/title-bar';
@@ -42,6 +42,35 @@ export function CopyActions({
         onClick={() => onClone({ kind, id, volume: volume.name })}
       />
     </>
+  );
+}
+
+/** The last cell of a copy's row: its actions, then its delete (not while the copy is still being written). */
+export function CopyActionsCell({
+  kind,
+  id,
+  writing = false,
+  onDelete,
+  children,
+}: {
+  kind: 'snapshot' | 'backup';
+  id: string;
+  writing?: boolean;
+  onDelete(): void;
+  children: ReactNode;
+}) {
+  return (
+    <Table.Td>
+      <Group gap={2} wrap="nowrap" justify="flex-end">
+        {children}
+        <DeleteAction
+          label={`Delete ${kind} ${id}`}
+          tip={writing ? 'It can go once written' : 'Delete'}
+          disabled={writing}
+          onClick={onDelete}
+        />
+      </Group>
+    </Table.Td>
   );
 }
 

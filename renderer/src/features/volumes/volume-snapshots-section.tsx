@@ -1,12 +1,11 @@
-import { Badge, Group, Table } from '@mantine/core';
+import { Badge, Table } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
 import type { VolumeSnapshot } from '../../../../shared/schemas/volumes';
 import { notifyDone } from '../../app/notify';
 import { formatBytes } from '../../kit/format';
-import { DeleteAction } from '../../kit/icon-action';
 import { Time } from '../../kit/time';
 import { useDeleteVolumeSnapshot, useTakeVolumeSnapshot, useVolumeSnapshots } from './use-volumes';
-import { CopyActions, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
+import { CopyActions, CopyActionsCell, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
 
 function SnapshotRow({
   snapshot: s,
@@ -38,12 +37,9 @@ function SnapshotRow({
           {s.method}
         </Badge>
       </Table.Td>
-      <Table.Td>
-        <Group gap={2} wrap="nowrap" justify="flex-end">
-          <CopyActions kind="snapshot" id={s.id} volume={volume} onRestore={onRestore} onClone={onClone} />
-          <DeleteAction label={`Delete snapshot ${s.id}`} tip="Delete" onClick={() => onDelete(s)} />
-        </Group>
-      </Table.Td>
+      <CopyActionsCell kind="snapshot" id={s.id} onDelete={() => onDelete(s)}>
+        <CopyActions kind="snapshot" id={s.id} volume={volume} onRestore={onRestore} onClone={onClone} />
+      </CopyActionsCell>
     </Table.Tr>
   );
 }
