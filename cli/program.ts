@@ -20,6 +20,20 @@ export interface CommandModule {
   help?: string;
 }
 
+/** Adds some of an area's commands to the program. */
+export type Registrar = (program: Command, cli: Cli) => void;
+
+/** An area whose commands these functions add, in this order. */
+export function commandModule(name: string, registrars: readonly Registrar[], help?: string): CommandModule {
+  return {
+    name,
+    help,
+    register(program, cli) {
+      for (const register of registrars) register(program, cli);
+    },
+  };
+}
+
 function globalOptions(): Option[] {
   return [
     new Option('--url <URL>', 'the core to talk to'),

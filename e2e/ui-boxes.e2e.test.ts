@@ -10,9 +10,7 @@ describe('managing boxes in the window', () => {
   const ui = uiFixture();
 
   test('a box created through the form shows up running, with its tags and environment', async () => {
-    const project = uniqueName('form');
-    const name = uniqueName('web');
-    ui.track(project, name);
+    const { project, name } = ui.uniqueNames('form', 'web');
     // Neighbours, so the list (and its screenshot) shows more than one state.
     await Promise.all([
       createBoxViaApi(ui, project, 'api', { tags: { team: 'red', tier: 'backend' } }),
@@ -59,11 +57,8 @@ describe('managing boxes in the window', () => {
   });
 
   test("an invalid name is flagged at the field as you type, and the server's own error lands there too", async () => {
-    const project = uniqueName('names');
-    const taken = uniqueName('taken');
-    await createBoxViaApi(ui, project, taken);
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const { project, name: taken } = await ui.uniqueBox('names', 'taken');
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.row(taken).waitFor();
 
@@ -84,11 +79,8 @@ describe('managing boxes in the window', () => {
   });
 
   test('a box stopped from the CLI turns stopped in the list without a reload, and resumes from its row', async () => {
-    const project = uniqueName('live');
-    const name = uniqueName('cli');
-    await createBoxViaApi(ui, project, name);
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const { project, name } = await ui.uniqueBox('live', 'cli');
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.status(name, 'running').waitFor();
 
@@ -112,8 +104,7 @@ describe('managing boxes in the window', () => {
     const names = [uniqueName('a'), uniqueName('b'), uniqueName('c')];
     const keep = uniqueName('keep');
     await Promise.all([...names, keep].map((n) => createBoxViaApi(ui, project, n)));
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.row(keep).waitFor();
 
@@ -142,8 +133,7 @@ describe('managing boxes in the window', () => {
     });
     assert.equal(((await wrote.json()) as { exit_code: number }).exit_code, 0);
 
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);
     await list.status(source, 'running').waitFor();
     await list.createButton.click();
@@ -164,11 +154,8 @@ describe('managing boxes in the window', () => {
   });
 
   test('editing a box changes its memory and tags at once', async () => {
-    const project = uniqueName('edit');
-    const name = uniqueName('ed');
-    await createBoxViaApi(ui, project, name, { tags: { team: 'blue' } });
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+    const { project, name } = await ui.uniqueBox('edit', 'ed', { tags: { team: 'blue' } });
+    const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
     await detail.field('Memory').getByText('1024 MiB').waitFor();
     await detail.button('Edit').click();
@@ -192,11 +179,8 @@ describe('managing boxes in the window', () => {
   });
 
   test('the command palette opens a console in a box', async () => {
-    const project = uniqueName('palette');
-    const name = uniqueName('pal');
-    await createBoxViaApi(ui, project, name);
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const { project, name } = await ui.uniqueBox('palette', 'pal');
+    const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);
     await list.status(name, 'running').waitFor();
     await new AppShell(page).runCommand(name, `Console in ${name}`);
@@ -205,12 +189,9 @@ describe('managing boxes in the window', () => {
   });
 
   test('a box can be made with the keyboard alone, and the tag filter finds it', async () => {
-    const project = uniqueName('keys');
-    const name = uniqueName('kb');
-    ui.track(project, name);
+    const { project, name } = ui.uniqueNames('keys', 'kb');
     await createBoxViaApi(ui, project, uniqueName('other'), { tags: { team: 'red' } });
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);
+    const page = await ui.open({ route: `/projects/${project}/boxes` });
     const list = new BoxListPage(page);
     await list.count.getByText('1 box').waitFor();
 
@@ -240,8 +221,7 @@ describe('managing boxes in the window', () => {
     const [one, two] = [uniqueName('alpha'), uniqueName('beta')];
     await Promise.all([createBoxViaApi(ui, project, one), createBoxViaApi(ui, project, two)]);
     assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${two}/stop`)).status, 200);
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.status(two, 'stopped').waitFor();
 

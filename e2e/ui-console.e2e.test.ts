@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
-import type { WebSocketRoute } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { boxProcesses, untilNoProcess } from '../test-support/box-processes';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxListPage } from './pages/box-list-page';
@@ -14,11 +14,20 @@ const PROJECT = uniqueName('term');
 describe('consoles and logs in the window', () => {
   const ui = uiFixture();
 
+  /** A new box in PROJECT, its Console tab open and connected. */
+  async function consoleOfNewBox(prefix: string): Promise<{ name: string; page: Page; term: ConsoleView }> {
+    const name = uniqueName(prefix);
+    await createBoxViaApi(ui, PROJECT, name);
+    const page = await ui.open({ route: `/projects/${PROJECT}/boxes/${name}/console` });
+    const term = new ConsoleView(page);
+    await term.waitConnected();
+    return { name, page, term };
+  }
+
   test('a console echoes, follows the pane size, and after a reload replays its session', async () => {
     const name = uniqueName('shell');
     await createBoxViaApi(ui, PROJECT, name);
-    const page = await ui.open({ viewport: { width: 1200, height: 800 } });
-    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes`);
+    const page = await ui.open({ viewport: { width: 1200, height: 800 }, route: `/projects/${PROJECT}/boxes` });
     const list = new BoxListPage(page);
     await list.consoleLink(name).click();
     const term = new ConsoleView(page);
@@ -76,12 +85,7 @@ describe('consoles and logs in the window', () => {
   });
 
   test('a console that exits says so and offers a new session; several consoles live side by side', async () => {
-    const name = uniqueName('tabs');
-    await createBoxViaApi(ui, PROJECT, name);
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/console`);
-    const term = new ConsoleView(page);
-    await term.waitConnected();
+    const { name, page, term } = await consoleOfNewBox('tabs');
     await term.type('echo "first-$((0+1))"\n', 1);
     await term.waitForText(/^first-1$/m, 1);
 
@@ -121,12 +125,7 @@ describe('consoles and logs in the window', () => {
   });
 
   test('a yes flood does not freeze the window, and Ctrl-C stops it', async () => {
-    const name = uniqueName('flood');
-    await createBoxViaApi(ui, PROJECT, name);
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/console`);
-    const term = new ConsoleView(page);
-    await term.waitConnected();
+    const { page, term } = await consoleOfNewBox('flood');
     await term.type('yes flood-line-$((2*21))\n');
     await term.waitForText(/^flood-line-42$/m);
     await page.waitForTimeout(2000);
@@ -155,8 +154,7 @@ describe('consoles and logs in the window', () => {
       assert.equal(((await res.json()) as { exit_code: number }).exit_code, 0);
     };
     await say('first-line');
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${PROJECT}/boxes/${name}/overview`);
+    const page = await ui.open({ route: `/projects/${PROJECT}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
     await detail.tab('Logs').click();
     const logs = new LogsView(page);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { FilesTab } from './pages/files-tab';
-import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
+import { screenshots, uiFixture, type UiFixture } from './support/ui-fixture';
 
 function filesUrl(project: string, name: string, route = ''): string {
   return `/v1/projects/${project}/boxes/${name}/files${route}`;
@@ -39,38 +39,31 @@ describe('the Files tab in the window', () => {
   const ui = uiFixture();
 
   test('drop files into a folder, browse by breadcrumbs, edit and save one, download it back, and see it as added since the base', async () => {
-    const project = uniqueName('files');
-    const name = uniqueName('fs');
-    await createBoxViaApi(ui, project, name);
+    const { project, name } = await ui.uniqueBox('files', 'fs');
     await putFile(ui, project, name, '/srv/app/config/settings.ini', '[server]\nport = 8080\n', '0640');
     const ln = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {
       command: ['ln', '-s', 'app/config', '/srv/cfg'],
     });
     assert.equal(ln.status, 200, await ln.text());
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/files`);
+    const page = await ui.open({ route: `/projects/${project}/boxes/${name}/files` });
     const files = new FilesTab(page);
 
     // Into /srv/app/config: a click, then Enter on a focused entry.
     await files.folder('/').waitFor();
-    await files.entry('srv').click();
-    await files.folder('/srv').waitFor();
+    await files.openFolder('srv', '/srv');
     // A symlink shows its target, and opening it follows it.
     await files.row('cfg').getByText('→ app/config').waitFor();
-    await files.entry('cfg').click();
-    await files.folder('/srv/app/config').waitFor();
+    await files.openFolder('cfg', '/srv/app/config');
     await files.entry('settings.ini').waitFor();
     await files.crumb('/srv').click();
     await files.entry('app').focus();
     await page.keyboard.press('Enter');
-    await files.entry('config').click();
-    await files.folder('/srv/app/config').waitFor();
+    await files.openFolder('config', '/srv/app/config');
 
     // Back up by the breadcrumbs, then down again; Backspace goes up one.
     await files.crumb('/srv').click();
     await files.folder('/srv').waitFor();
-    await files.entry('app').click();
-    await files.folder('/srv/app').waitFor();
+    await files.openFolder('app', '/srv/app');
     await files.entry('config').focus();
     await page.keyboard.press('Backspace');
     await files.folder('/srv').waitFor();
@@ -142,22 +135,18 @@ describe('the Files tab in the window', () => {
   });
 
   test('a stopped box can be browsed, a folder made, a file read and one deleted after a confirmation', async () => {
-    const project = uniqueName('files');
-    const name = uniqueName('off');
-    await createBoxViaApi(ui, project, name);
+    const { project, name } = await ui.uniqueBox('files', 'off');
     await putFile(ui, project, name, '/data/hello.txt', 'hello while stopped\n');
     await putFile(ui, project, name, '/data/old.log', 'old\n');
     await putFile(ui, project, name, '/data/big.log', 'line of a big log\n'.repeat(70_000));
     await putFile(ui, project, name, '/data/blob.bin', 'PK\u0000\u0003 not text');
     assert.equal((await ui.api('POST', `/v1/projects/${project}/boxes/${name}/stop`)).status, 200);
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+    const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     const files = new FilesTab(page);
     await page.getByText('stopped', { exact: true }).first().waitFor();
     await files.tab().click();
 
-    await files.entry('data').click();
-    await files.folder('/data').waitFor();
+    await files.openFolder('data', '/data');
     await files.entry('hello.txt').click();
     await files.editor('/data/hello.txt').filter({ hasText: 'hello while stopped' }).waitFor();
     await files.button('Save').waitFor();

@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BoxListPage } from './pages/box-list-page';
 import { widenBoxList } from '../test-support/many-boxes';
-import { createBoxViaApi, uiFixture, uniqueName } from './support/ui-fixture';
+import { uiFixture } from './support/ui-fixture';
 
 describe('a list of 1,000 boxes', () => {
   const ui = uiFixture();
 
   test('renders only the rows in view, scrolls to the last box, and still updates live', async () => {
-    const project = uniqueName('many');
-    const real = uniqueName('real');
-    await createBoxViaApi(ui, project, real);
+    const { project, name: real } = await ui.uniqueBox('many', 'real');
     const page = await ui.open({ viewport: { width: 1280, height: 900 } });
     await widenBoxList(page, ui.core().url, project, 1000);
     await page.goto(`${ui.core().url}/#/projects/${project}/boxes`);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AppShell } from './pages/app-shell';
 import { BoxListPage } from './pages/box-list-page';
 import { PublishView } from './pages/publish-view';
 import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
@@ -32,9 +31,7 @@ describe('publishing a box from the window', () => {
   const ui = uiFixture({ browserArgs: ['--host-resolver-rules=MAP *.localhost 127.0.0.1'] });
 
   test('publish a box serving on 8080, open it in a real tab, see the globe live, unpublish', async () => {
-    const project = uniqueName('pub');
-    const name = uniqueName('site');
-    await createBoxViaApi(ui, project, name);
+    const { project, name } = await ui.uniqueBox('pub', 'site');
     await waitRunning(ui, project, name);
     // busybox httpd daemonizes without -f: the exec returns while the server keeps serving on 0.0.0.0:8080.
     const exec = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {
@@ -43,18 +40,10 @@ describe('publishing a box from the window', () => {
     assert.equal(exec.status, 200);
     assert.equal(((await exec.json()) as { exit_code: number }).exit_code, 0);
 
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.row(name).waitFor();
-    assert.equal(
-      await list
-        .row(name)
-        .getByRole('link', { name: /^published at / })
-        .count(),
-      0,
-      'no globe before publishing',
-    );
+    assert.equal(await list.globe(name).count(), 0, 'no globe before publishing');
 
     await list.row(name).getByRole('link', { name, exact: true }).click();
     const publish = new PublishView(page, name);
@@ -87,18 +76,12 @@ describe('publishing a box from the window', () => {
     // The row carries the globe, named with the URL.
     await page.goBack();
     await page.goBack();
-    await list
-      .row(name)
-      .getByRole('link', { name: `published at ${box.url}`, exact: true })
-      .waitFor();
+    await list.globe(name, `published at ${box.url}`).waitFor();
 
     // Unpublished from the CLI: the globe goes without a reload.
     const cli = await ui.cli('unpublish', name, '--project', project);
     assert.equal(cli.code, 0, cli.stderr);
-    await list
-      .row(name)
-      .getByRole('link', { name: /^published at / })
-      .waitFor({ state: 'detached' });
+    await list.globe(name).waitFor({ state: 'detached' });
   });
 
   test('token access: the plain link asks for a token, "Open with sign-in" gets in; domains are checked at the field; unpublish from the window', async () => {
@@ -113,8 +96,7 @@ describe('publishing a box from the window', () => {
     assert.equal(exec.status, 200);
     const taken = `${other}.localhost`;
 
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const page = await ui.open({ project });
     const list = new BoxListPage(page);
     await list.row(other).waitFor();
     // Another box published through the API: its globe appears live.
@@ -124,10 +106,7 @@ describe('publishing a box from the window', () => {
       domains: [taken],
     });
     assert.equal(otherPub.status, 200, await otherPub.text());
-    await list
-      .row(other)
-      .getByRole('link', { name: /^published at http:\/\// })
-      .waitFor();
+    await list.globe(other, /^published at http:\/\//).waitFor();
 
     await list.row(name).getByRole('link', { name, exact: true }).click();
     const publish = new PublishView(page, name);
@@ -181,12 +160,6 @@ describe('publishing a box from the window', () => {
     await page.goBack();
     await page.goBack();
     await list.row(name).waitFor();
-    assert.equal(
-      await list
-        .row(name)
-        .getByRole('link', { name: /^published at / })
-        .count(),
-      0,
-    );
+    assert.equal(await list.globe(name).count(), 0);
   });
 });

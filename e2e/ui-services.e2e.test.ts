@@ -64,8 +64,7 @@ describe('services from the window', () => {
     const project = uniqueName('svcerr');
     const name = uniqueName('taken');
     await createBoxViaApi(ui, project, `${name}-blue`);
-    const page = await ui.open();
-    await new AppShell(page).switchProject(project);
+    const page = await ui.open({ project });
     await new AppShell(page).navLink('Services').click();
     const services = new ServicesPage(page);
     await services.empty.waitFor();
@@ -90,8 +89,7 @@ describe('services from the window', () => {
 });
 
 async function createDeployRollback(ui: UiFixture, project: string, name: string): Promise<void> {
-  const page = await ui.open();
-  await new AppShell(page).switchProject(project);
+  const page = await ui.open({ project });
   await new AppShell(page).navLink('Services').click();
   const services = new ServicesPage(page);
   await services.heading.waitFor();
@@ -150,14 +148,8 @@ async function createDeployRollback(ui: UiFixture, project: string, name: string
   await services.live(name, 'green').waitFor();
   assert.equal(await serves(service.url), 'v2');
   const entries = services.entries(name);
-  await entries
-    .first()
-    .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: live on green$/ }))
-    .waitFor();
-  await entries
-    .nth(1)
-    .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: superseded on blue$/ }))
-    .waitFor();
+  await services.entry(name, 0, /^Deployment dep_\w+: live on green$/).waitFor();
+  await services.entry(name, 1, /^Deployment dep_\w+: superseded on blue$/).waitFor();
 
   // The link opens the URL in a new tab, served by the live color.
   const [tab] = await Promise.all([page.waitForEvent('popup'), services.urlLink(name).click()]);
@@ -173,14 +165,8 @@ async function createDeployRollback(ui: UiFixture, project: string, name: string
   await release(ui, project, name, 'blue');
   await services.live(name, 'blue').waitFor();
   assert.equal(await serves(service.url), 'v1');
-  await entries
-    .first()
-    .and(page.getByRole('listitem', { name: /^Rollback dep_\w+: live on blue$/ }))
-    .waitFor();
-  await entries
-    .nth(1)
-    .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: rolled back on green$/ }))
-    .waitFor();
+  await services.entry(name, 0, /^Rollback dep_\w+: live on blue$/).waitFor();
+  await services.entry(name, 1, /^Deployment dep_\w+: rolled back on green$/).waitFor();
   assert.equal(await entries.count(), 3);
   await page.mouse.move(0, 0); // no tooltip over the page
   await screenshots(page, 'services');

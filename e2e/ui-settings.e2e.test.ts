@@ -50,8 +50,7 @@ describe('settings', () => {
   });
 
   test('the engine, the data dir and the theme', async () => {
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/settings`);
+    const page = await ui.open({ route: `/settings` });
     const settings = new SettingsPage(page);
     await settings.engineField('Data directory').getByText(ui.core().dataDir).waitFor();
     await settings.engineField('Engine state').getByText('reachable').waitFor();

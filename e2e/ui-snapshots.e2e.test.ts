@@ -36,13 +36,10 @@ describe('snapshots and bases in the window', () => {
   const ui = uiFixture();
 
   test('a snapshot taken in the window brings a changed file back when restored from the lineage tree', async () => {
-    const project = uniqueName('snap');
-    const name = uniqueName('web');
-    await createBoxViaApi(ui, project, name);
+    const { project, name } = await ui.uniqueBox('snap', 'web');
     try {
       await exec(ui, project, name, 'echo original > /root/note');
-      const page = await ui.open();
-      await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+      const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
       const detail = new BoxDetailPage(page, name);
       await detail.tab('Snapshots').click();
       const view = new SnapshotsView(page, name);
@@ -113,8 +110,7 @@ describe('snapshots and bases in the window', () => {
       ).json()) as Snap;
       await exec(ui, project, name, 'rm /root/marker');
 
-      const page = await ui.open();
-      await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/snapshots`);
+      const page = await ui.open({ route: `/projects/${project}/boxes/${name}/snapshots` });
       const view = new SnapshotsView(page, name);
       await view.act('golden', 'Fork into a new box');
       const dialog = view.dialog('Fork golden into a new box');
@@ -217,9 +213,7 @@ describe('snapshots and bases in the window', () => {
       await bases.row(fromImage).getByRole('cell', { name: TEST_IMAGE, exact: true }).waitFor();
 
       // While a box starts from it, the delete is refused and the 409 names the box.
-      const project = uniqueName('users');
-      const user = uniqueName('user');
-      await createBoxViaApi(ui, project, user, { base });
+      const { project, name: user } = await ui.uniqueBox('users', 'user', { base });
       await bases.deleteButton(base).click();
       const confirm = new ConfirmDialog(page, `Delete the base ${base}?`);
       await confirm.button('Delete base').click();

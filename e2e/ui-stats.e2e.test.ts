@@ -2,17 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { StatsView } from './pages/stats-view';
-import { createBoxViaApi, uiFixture, uniqueName } from './support/ui-fixture';
+import { uiFixture } from './support/ui-fixture';
 
 describe('live stats in the window', () => {
   const ui = uiFixture();
 
   test("the Memory chart shows the box's memory, as the stats stream reports it", async () => {
-    const project = uniqueName('stats');
-    const name = uniqueName('mem');
-    await createBoxViaApi(ui, project, name, { config: { ram_mb: 256 } });
-    const page = await ui.open();
-    await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${name}/overview`);
+    const { project, name } = await ui.uniqueBox('stats', 'mem', { config: { ram_mb: 256 } });
+    const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     await new BoxDetailPage(page, name).tab('Stats').click();
     const stats = new StatsView(page);
 

@@ -12,7 +12,7 @@ import { BoxListPage } from './pages/box-list-page';
 import { ConfirmDialog } from './pages/confirm-dialog';
 import { VolumeMountsView } from './pages/volume-mounts-view';
 import { VolumesPage } from './pages/volumes-page';
-import { createBoxViaApi, screenshots, uiFixture, uniqueName, type UiFixture } from './support/ui-fixture';
+import { screenshots, uiFixture, type UiFixture } from './support/ui-fixture';
 
 // Data volumes in the window, against a real core and engine: the Volumes page,
 // mounts in the box create dialog, and the box's Volumes tab.
@@ -38,12 +38,9 @@ describe('data volumes in the window', () => {
   const ui = uiFixture();
 
   test('a volume made on the Volumes page is mounted at box create, backed up live, and its download matches the sha256 shown', async () => {
-    const project = uniqueName('vols');
-    const box = uniqueName('app');
-    ui.track(project, box);
+    const { project, name: box } = ui.uniqueNames('vols', 'app');
     try {
-      const page = await ui.open();
-      await page.goto(`${ui.core().url}/#/projects/${project}/volumes`);
+      const page = await ui.open({ route: `/projects/${project}/volumes` });
       const volumes = new VolumesPage(page);
       await volumes.heading(project).waitFor();
       await page.getByText(`No volumes in ${project} yet`).waitFor();
@@ -176,14 +173,11 @@ describe('data volumes in the window', () => {
   });
 
   test('the box’s Volumes tab attaches a volume read-only at a path and detaches it, the box keeping its root files', async () => {
-    const project = uniqueName('vattach');
-    const box = uniqueName('web');
-    await createBoxViaApi(ui, project, box);
+    const { project, name: box } = await ui.uniqueBox('vattach', 'web');
     try {
       assert.equal((await ui.api('POST', `/v1/projects/${project}/volumes`, { name: 'shared' })).status, 201);
       assert.equal((await exec(ui, project, box, 'echo mine > /root/own.txt')).exit_code, 0);
-      const page = await ui.open();
-      await page.goto(`${ui.core().url}/#/projects/${project}/boxes/${box}/overview`);
+      const page = await ui.open({ route: `/projects/${project}/boxes/${box}/overview` });
       await new BoxDetailPage(page, box).tab('Volumes').click();
       const view = new VolumeMountsView(page, box);
       await page.getByText('a running box restarts', { exact: false }).first().waitFor();

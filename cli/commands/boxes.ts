@@ -19,7 +19,7 @@ import {
 } from '../options';
 import { age, details, map } from '../output';
 import { print, printList } from '../print';
-import type { CommandModule } from '../program';
+import { commandModule } from '../program';
 import { withSpinner } from '../progress';
 import { waitForStatus } from '../wait';
 
@@ -277,13 +277,10 @@ function registerLogs(program: Command, cli: Cli): void {
 }
 
 /** `box create|fork|ls|get|update|stop|resume|rm|logs`: boxes, at the top level. */
-export const boxes: CommandModule = {
-  name: 'boxes',
-  register(program, cli) {
-    registerCreate(program, cli);
-    registerList(program, cli);
-    registerUpdate(program, cli);
-    registerLifecycle(program, cli);
-    registerLogs(program, cli);
-  },
-};
+export const boxes = commandModule('boxes', [
+  registerCreate,
+  registerList,
+  registerUpdate,
+  registerLifecycle,
+  registerLogs,
+]);

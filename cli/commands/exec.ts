@@ -4,7 +4,7 @@ import type { Context } from '../context';
 import { UsageError, collect, stringMap, wholeNumber } from '../options';
 import type { Cli } from '../actions';
 import type { Command } from 'commander';
-import type { CommandModule } from '../program';
+import { commandModule } from '../program';
 import { runTerminal, terminalSize } from '../terminal';
 
 /** A process exit status from a remote code: 0-255 as is, anything else 1. */
@@ -133,11 +133,8 @@ function registerConsole(program: Command, cli: Cli): void {
 }
 
 /** `box exec` and `box console`: commands in a box, streamed or on a terminal. */
-export const exec: CommandModule = {
-  name: 'exec',
-  help: '"exec" and "console" exit with the remote command\'s code.',
-  register(program, cli) {
-    registerExec(program, cli);
-    registerConsole(program, cli);
-  },
-};
+export const exec = commandModule(
+  'exec',
+  [registerExec, registerConsole],
+  '"exec" and "console" exit with the remote command\'s code.',
+);

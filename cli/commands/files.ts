@@ -10,7 +10,7 @@ import type { Context } from '../context';
 import { UsageError } from '../options';
 import type { Cli } from '../actions';
 import { print, printList } from '../print';
-import type { CommandModule } from '../program';
+import { commandModule } from '../program';
 import { transferBar } from '../progress';
 
 /** One side of `box cp`: `NAME:/path` in a box, anything else on this machine. */
@@ -190,10 +190,4 @@ function registerFilesGroup(program: Command, cli: Cli): void {
 }
 
 /** `box cp` and `box files …`: a box's files, running or stopped. */
-export const files: CommandModule = {
-  name: 'files',
-  register(program, cli) {
-    registerCopy(program, cli);
-    registerFilesGroup(program, cli);
-  },
-};
+export const files = commandModule('files', [registerCopy, registerFilesGroup]);

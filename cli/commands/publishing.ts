@@ -7,7 +7,7 @@ import { UsageError, collect, wholeNumber } from '../options';
 import type { Cli } from '../actions';
 import { details } from '../output';
 import { print } from '../print';
-import type { CommandModule } from '../program';
+import { commandModule } from '../program';
 
 function printPublished(ctx: Context, box: Box): void {
   print(ctx, box, () =>
@@ -95,10 +95,4 @@ function registerOpen(program: Command, cli: Cli): void {
 }
 
 /** `box publish`, `unpublish` and `open`: a box's web server at its own URL. */
-export const publishing: CommandModule = {
-  name: 'publishing',
-  register(program, cli) {
-    registerPublish(program, cli);
-    registerOpen(program, cli);
-  },
-};
+export const publishing = commandModule('publishing', [registerPublish, registerOpen]);

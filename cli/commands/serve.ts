@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -5,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Io } from '../context';
-import type { CommandModule } from '../program';
+import type { Cli } from '../actions';
+import { commandModule } from '../program';
 
 /** The core's own flags (electron/core/config.ts), listed for help and completion; others pass through too. */
 const CORE_FLAGS: [flag: string, help: string][] = [
@@ -63,23 +65,22 @@ function runCore(io: Io, flags: string[]): Promise<number> {
 }
 
 /** `box serve`: the headless core in the foreground. */
-export const serve: CommandModule = {
-  name: 'serve',
-  register(program, cli) {
-    const cmd = program
-      .command('serve')
-      .description('run the headless core in the foreground (Ctrl-C stops it)')
-      .allowUnknownOption()
-      .allowExcessArguments();
-    for (const [flag, help] of CORE_FLAGS) cmd.option(flag, help);
-    cli.localAction(cmd, (io, passThrough) => {
-      const flags = cmd.options
-        .filter((o) => CORE_FLAGS.some(([flag]) => flag.startsWith(`${o.long} `)))
-        .flatMap((o) => {
-          const value: unknown = cmd.getOptionValue(o.attributeName());
-          return value === undefined ? [] : [o.long!, String(value)];
-        });
-      return runCore(io, [...flags, ...passThrough]);
-    });
-  },
-};
+function registerServe(program: Command, cli: Cli): void {
+  const cmd = program
+    .command('serve')
+    .description('run the headless core in the foreground (Ctrl-C stops it)')
+    .allowUnknownOption()
+    .allowExcessArguments();
+  for (const [flag, help] of CORE_FLAGS) cmd.option(flag, help);
+  cli.localAction(cmd, (io, passThrough) => {
+    const flags = cmd.options
+      .filter((o) => CORE_FLAGS.some(([flag]) => flag.startsWith(`${o.long} `)))
+      .flatMap((o) => {
+        const value: unknown = cmd.getOptionValue(o.attributeName());
+        return value === undefined ? [] : [o.long!, String(value)];
+      });
+    return runCore(io, [...flags, ...passThrough]);
+  });
+}
+
+export const serve = commandModule('serve', [registerServe]);

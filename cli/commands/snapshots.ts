@@ -5,7 +5,7 @@ import { UsageError } from '../options';
 import type { Cli } from '../actions';
 import { age, details, formatBytes } from '../output';
 import { print, printList } from '../print';
-import type { CommandModule } from '../program';
+import { commandModule } from '../program';
 import { withSpinner } from '../progress';
 
 const SNAPSHOT_ID = /^snap_[a-z2-7]{20}$/;
@@ -100,10 +100,4 @@ function registerRestore(program: Command, cli: Cli): void {
 }
 
 /** `box snapshot …` and `box restore`. `box fork SRC NEW` (boxes.ts) takes a snapshot id as SRC. */
-export const snapshots: CommandModule = {
-  name: 'snapshots',
-  register(program, cli) {
-    registerSnapshotGroup(program, cli);
-    registerRestore(program, cli);
-  },
-};
+export const snapshots = commandModule('snapshots', [registerSnapshotGroup, registerRestore]);

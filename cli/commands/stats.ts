@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import type { BoxStats } from '../../shared/schemas/stats';
 import type { Context } from '../context';
 import { formatBytes, render, table } from '../output';
-import type { CommandModule } from '../program';
+import type { Cli } from '../actions';
+import { commandModule } from '../program';
 
 /** One sample as a table row: what `docker stats` shows, in the same order. */
 function row(name: string, s: BoxStats): string {
@@ -46,21 +48,20 @@ async function printStream(ctx: Context, name: string, body: AsyncIterable<Uint8
 }
 
 /** `box stats NAME [--stream]`: GET …/stats, or its x-ndjson stream (one line a second). */
-export const stats: CommandModule = {
-  name: 'stats',
-  register(program, cli) {
-    const cmd = program
-      .command('stats <NAME>')
-      .description("a running box's CPU, memory, network, block I/O and process count")
-      .option('--stream', 'a new sample every second until Ctrl-C or the box stops');
-    cli.action<{ stream?: boolean }>(cmd, async (ctx, [name], opts) => {
-      if (!opts.stream) {
-        const sample = await ctx.client.boxStats(ctx.project, name!);
-        ctx.stdout.write(render(ctx.format, sample, () => row(name!, sample)));
-        return;
-      }
-      const res = await ctx.client.boxStatsStream(ctx.project, name!);
-      await printStream(ctx, name!, res.body as AsyncIterable<Uint8Array>);
-    });
-  },
-};
+function registerStats(program: Command, cli: Cli): void {
+  const cmd = program
+    .command('stats <NAME>')
+    .description("a running box's CPU, memory, network, block I/O and process count")
+    .option('--stream', 'a new sample every second until Ctrl-C or the box stops');
+  cli.action<{ stream?: boolean }>(cmd, async (ctx, [name], opts) => {
+    if (!opts.stream) {
+      const sample = await ctx.client.boxStats(ctx.project, name!);
+      ctx.stdout.write(render(ctx.format, sample, () => row(name!, sample)));
+      return;
+    }
+    const res = await ctx.client.boxStatsStream(ctx.project, name!);
+    await printStream(ctx, name!, res.body as AsyncIterable<Uint8Array>);
+  });
+}
+
+export const stats = commandModule('stats', [registerStats]);

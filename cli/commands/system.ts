@@ -5,7 +5,7 @@ import type { Cli } from '../actions';
 import { UsageError, collect } from '../options';
 import { age, details, formatBytes } from '../output';
 import { print, printList } from '../print';
-import type { CommandModule } from '../program';
+import { commandModule } from '../program';
 
 /** `loop-btrfs at PATH, 1.2 GiB of 16.0 GiB used (why a better one was not taken)`. */
 export function describeStorage(s: StorageInfo): string {
@@ -112,10 +112,4 @@ function registerChecks(program: Command, cli: Cli): void {
 }
 
 /** `box token …`, `box version` and `box health`: the core itself. */
-export const system: CommandModule = {
-  name: 'system',
-  register(program, cli) {
-    registerTokens(program, cli);
-    registerChecks(program, cli);
-  },
-};
+export const system = commandModule('system', [registerTokens, registerChecks]);

@@ -1,22 +1,14 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { PageObject } from './page-object';
 
 /** The frame around every signed-in view: header, sidebar, palette. */
-export class AppShell {
-  readonly heading: Locator;
-  readonly nav: Locator;
-  readonly project: Locator;
-  readonly signOutButton: Locator;
-  readonly paletteButton: Locator;
-  readonly palette: Locator;
-
-  constructor(readonly page: Page) {
-    this.heading = page.getByRole('heading', { level: 1, name: 'Boxdesk' });
-    this.nav = page.getByRole('navigation', { name: 'Main' });
-    this.project = page.getByRole('combobox', { name: 'Project' });
-    this.signOutButton = page.getByRole('button', { name: 'Sign out' });
-    this.paletteButton = page.getByRole('button', { name: 'Open the command palette' });
-    this.palette = page.getByRole('dialog').filter({ has: page.getByRole('textbox', { name: 'Command' }) });
-  }
+export class AppShell extends PageObject {
+  readonly heading = this.page.getByRole('heading', { level: 1, name: 'Boxdesk' });
+  readonly nav = this.page.getByRole('navigation', { name: 'Main' });
+  readonly project = this.page.getByRole('combobox', { name: 'Project' });
+  readonly signOutButton = this.page.getByRole('button', { name: 'Sign out' });
+  readonly paletteButton = this.page.getByRole('button', { name: 'Open the command palette' });
+  readonly palette = this.page.getByRole('dialog').filter({ has: this.page.getByRole('textbox', { name: 'Command' }) });
 
   /** The engine badge, e.g. "Engine: healthy"; its accessible name carries the reason. */
   engine(name: string | RegExp): Locator {

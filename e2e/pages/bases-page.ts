@@ -1,27 +1,16 @@
 import type { Locator, Page } from 'playwright-core';
+import { ResourceListPage } from './page-object';
 
 /** The Bases page: the table, create, the tar import. */
-export class BasesPage {
-  readonly table: Locator;
-  readonly createButton: Locator;
-  readonly importName: Locator;
-  readonly dropZone: Locator;
-  readonly chooseFile: Locator;
-  readonly uploadProgress: Locator;
-  readonly alert: Locator;
+export class BasesPage extends ResourceListPage {
+  readonly importName = this.page.getByRole('textbox', { name: 'Name of the imported base' });
+  readonly dropZone = this.page.getByRole('region', { name: 'Drop a root filesystem tar here' });
+  readonly chooseFile = this.page.getByRole('button', { name: 'Choose a tar file' });
+  readonly uploadProgress = this.page.getByRole('progressbar', { name: 'Upload progress' });
+  readonly alert = this.page.getByRole('main').getByRole('alert');
 
-  constructor(readonly page: Page) {
-    this.table = page.getByRole('table', { name: 'Bases' });
-    this.createButton = page.getByRole('button', { name: 'Create base', exact: true });
-    this.importName = page.getByRole('textbox', { name: 'Name of the imported base' });
-    this.dropZone = page.getByRole('region', { name: 'Drop a root filesystem tar here' });
-    this.chooseFile = page.getByRole('button', { name: 'Choose a tar file' });
-    this.uploadProgress = page.getByRole('progressbar', { name: 'Upload progress' });
-    this.alert = page.getByRole('main').getByRole('alert');
-  }
-
-  row(name: string): Locator {
-    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
+  constructor(page: Page) {
+    super(page, 'Bases', 'Create base');
   }
 
   deleteButton(name: string): Locator {

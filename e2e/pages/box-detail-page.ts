@@ -1,14 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
+import { PageObject } from './page-object';
 
 /** One box: header actions and the tabs (Overview, Logs, Console, Stats, …). */
-export class BoxDetailPage {
-  readonly details: Locator;
+export class BoxDetailPage extends PageObject {
+  readonly details = this.page.getByRole('table', { name: 'Box details' });
 
   constructor(
-    readonly page: Page,
+    page: Page,
     readonly name: string,
   ) {
-    this.details = page.getByRole('table', { name: 'Box details' });
+    super(page);
   }
 
   heading(): Locator {
@@ -21,10 +22,7 @@ export class BoxDetailPage {
 
   /** The value cell of an Overview row. */
   field(label: string): Locator {
-    return this.details
-      .getByRole('row')
-      .filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) })
-      .getByRole('cell');
+    return this.cellOf(this.details, label);
   }
 
   button(label: 'Stop' | 'Resume' | 'Edit' | 'Delete'): Locator {

@@ -1,8 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { errorAtField } from './field-error';
+import { PageObject } from './page-object';
 
 /** The create (or edit) dialog. */
-export class BoxFormDialog {
+export class BoxFormDialog extends PageObject {
   readonly dialog: Locator;
   readonly name: Locator;
   readonly cpus: Locator;
@@ -10,10 +11,8 @@ export class BoxFormDialog {
   readonly submit: Locator;
   readonly progress: Locator;
 
-  constructor(
-    readonly page: Page,
-    title: string | RegExp = 'Create a box',
-  ) {
+  constructor(page: Page, title: string | RegExp = 'Create a box') {
+    super(page);
     this.dialog = page.getByRole('dialog', { name: title });
     this.name = this.dialog.getByRole('textbox', { name: 'Name', exact: true });
     this.cpus = this.dialog.getByRole('textbox', { name: 'CPUs' });

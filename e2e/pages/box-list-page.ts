@@ -1,39 +1,31 @@
 import type { Locator, Page } from 'playwright-core';
+import { ResourceListPage } from './page-object';
 
 /** Boxes in a project: the table, its filters, the bulk toolbar. */
-export class BoxListPage {
-  readonly table: Locator;
-  readonly createButton: Locator;
-  readonly search: Locator;
-  readonly statusFilter: Locator;
-  readonly tagFilter: Locator;
-  readonly count: Locator;
-  readonly bulkBar: Locator;
-  readonly selectAll: Locator;
+export class BoxListPage extends ResourceListPage {
+  readonly search = this.page.getByRole('textbox', { name: 'Search' });
+  readonly statusFilter = this.page.getByRole('combobox', { name: 'Status' });
+  readonly tagFilter = this.page.getByRole('combobox', { name: 'Tag' });
+  readonly count = this.page.getByRole('search', { name: 'Filter boxes' }).getByRole('status');
+  readonly bulkBar = this.page.getByRole('toolbar', { name: 'Selected boxes' });
+  readonly selectAll = this.page.getByRole('checkbox', { name: 'Select all boxes shown' });
 
-  constructor(readonly page: Page) {
-    this.table = page.getByRole('table', { name: 'Boxes' });
-    this.createButton = page.getByRole('button', { name: 'Create box', exact: true });
-    this.search = page.getByRole('textbox', { name: 'Search' });
-    this.statusFilter = page.getByRole('combobox', { name: 'Status' });
-    this.tagFilter = page.getByRole('combobox', { name: 'Tag' });
-    this.count = page.getByRole('search', { name: 'Filter boxes' }).getByRole('status');
-    this.bulkBar = page.getByRole('toolbar', { name: 'Selected boxes' });
-    this.selectAll = page.getByRole('checkbox', { name: 'Select all boxes shown' });
+  constructor(page: Page) {
+    super(page, 'Boxes', 'Create box');
   }
 
   heading(project: string): Locator {
     return this.page.getByRole('heading', { name: `Boxes in ${project}`, exact: true });
   }
 
-  /** The row whose header cell is the box's name. */
-  row(name: string): Locator {
-    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
-  }
-
   /** The row's status badge showing `status`. */
   status(name: string, status: string): Locator {
     return this.row(name).getByRole('cell').getByText(status, { exact: true });
+  }
+
+  /** The row's globe: the link to where the box is published, by its name (any globe by default). */
+  globe(name: string, label: string | RegExp = /^published at /): Locator {
+    return this.row(name).getByRole('link', { name: label, exact: true });
   }
 
   select(name: string): Locator {
@@ -52,8 +44,8 @@ export class BoxListPage {
     return this.bulkBar.getByRole('button', { name: action });
   }
 
-  /** The confirmation dialog's confirm button (e.g. "Delete 3 boxes"). */
-  confirm(label: string | RegExp): Locator {
+  /** The confirmation dialog's confirm button (e.g. "Delete 3 boxes"), by a part of its name. */
+  override confirm(label: string | RegExp): Locator {
     return this.page.getByRole('dialog').getByRole('button', { name: label });
   }
 

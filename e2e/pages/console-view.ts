@@ -1,17 +1,13 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { PageObject } from './page-object';
 
 /**
  * The Console tab. The terminal runs in screen-reader mode, so its rows are
  * an accessible list: what a screen reader reads is what the test reads.
  */
-export class ConsoleView {
-  readonly tabs: Locator;
-  readonly newConsole: Locator;
-
-  constructor(readonly page: Page) {
-    this.tabs = page.getByRole('tablist', { name: 'Consoles' });
-    this.newConsole = page.getByRole('button', { name: 'New console' });
-  }
+export class ConsoleView extends PageObject {
+  readonly tabs = this.page.getByRole('tablist', { name: 'Consoles' });
+  readonly newConsole = this.page.getByRole('button', { name: 'New console' });
 
   terminal(n = 1): Locator {
     return this.page.getByRole('region', { name: `Console ${n}` });

@@ -1,9 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { PageObject } from './page-object';
 
 /** The Files tab of a box: the folder list, breadcrumbs, uploads, the editor and the changes view. */
-export class FilesTab {
-  constructor(readonly page: Page) {}
-
+export class FilesTab extends PageObject {
   tab(): Locator {
     return this.page.getByRole('tab', { name: 'Files', exact: true });
   }
@@ -16,6 +15,12 @@ export class FilesTab {
   /** The button that opens an entry of the folder shown. */
   entry(name: string): Locator {
     return this.page.getByRole('table', { name: /^Files in / }).getByRole('button', { name, exact: true });
+  }
+
+  /** Opens a folder of the folder shown with a click, and waits for its list. */
+  async openFolder(name: string, dir: string): Promise<void> {
+    await this.entry(name).click();
+    await this.folder(dir).waitFor();
   }
 
   /** The row of an entry of the folder shown. */

@@ -1,15 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import { PageObject } from './page-object';
 
-export class LogsView {
-  readonly log: Locator;
-  readonly follow: Locator;
-  readonly search: Locator;
-  readonly download: Locator;
-
-  constructor(readonly page: Page) {
-    this.log = page.getByRole('log', { name: 'Logs' });
-    this.follow = page.getByRole('switch', { name: 'Follow' });
-    this.search = page.getByRole('textbox', { name: 'Search the logs' });
-    this.download = page.getByRole('button', { name: 'Download logs' });
-  }
+export class LogsView extends PageObject {
+  readonly log = this.page.getByRole('log', { name: 'Logs' });
+  readonly follow = this.page.getByRole('switch', { name: 'Follow' });
+  readonly search = this.page.getByRole('textbox', { name: 'Search the logs' });
+  readonly download = this.page.getByRole('button', { name: 'Download logs' });
 }

@@ -1,8 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { errorAtField } from './field-error';
+import { PageObject } from './page-object';
 
 /** A box's Publish tab: the form (port, access, domains), the URL and its actions. */
-export class PublishView {
+export class PublishView extends PageObject {
   readonly tab: Locator;
   readonly form: Locator;
   readonly port: Locator;
@@ -16,9 +17,10 @@ export class PublishView {
   readonly openWithSignIn: Locator;
 
   constructor(
-    readonly page: Page,
+    page: Page,
     readonly name: string,
   ) {
+    super(page);
     this.tab = page.getByRole('tab', { name: 'Publish', exact: true });
     this.form = page.getByRole('form', { name: `Publish ${name}` });
     this.port = this.form.getByRole('textbox', { name: 'Port' });

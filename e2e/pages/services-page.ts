@@ -1,20 +1,14 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { errorAtField } from './field-error';
+import { PageObject } from './page-object';
 
 /** The Services page: the create dialog, one card per service (URL, live color, progress, timeline, actions) and the deploy dialog. */
-export class ServicesPage {
-  readonly heading: Locator;
-  readonly createButton: Locator;
-  readonly empty: Locator;
-  readonly createForm: Locator;
-
-  constructor(readonly page: Page) {
-    const main = page.getByRole('main');
-    this.heading = main.getByRole('heading', { level: 2, name: 'Services' });
-    this.createButton = main.getByRole('button', { name: 'Create service', exact: true });
-    this.empty = main.getByText(/^No services in /);
-    this.createForm = page.getByRole('form', { name: 'Create a service' });
-  }
+export class ServicesPage extends PageObject {
+  private readonly main = this.page.getByRole('main');
+  readonly heading = this.main.getByRole('heading', { level: 2, name: 'Services' });
+  readonly createButton = this.main.getByRole('button', { name: 'Create service', exact: true });
+  readonly empty = this.main.getByText(/^No services in /);
+  readonly createForm = this.page.getByRole('form', { name: 'Create a service' });
 
   /** A field of the create form by its label. */
   field(label: string): Locator {
@@ -55,6 +49,13 @@ export class ServicesPage {
   /** Timeline entries, newest first; their names say kind, id, status and color. */
   entries(name: string): Locator {
     return this.timeline(name).getByRole('listitem');
+  }
+
+  /** The `nth` timeline entry (0 is the newest) when its name matches `label`. */
+  entry(name: string, nth: number, label: RegExp): Locator {
+    return this.entries(name)
+      .nth(nth)
+      .and(this.page.getByRole('listitem', { name: label }));
   }
 
   urlLink(name: string): Locator {

@@ -1,34 +1,22 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { PageObject } from './page-object';
 
-export class SettingsPage {
-  readonly tokens: Locator;
-  readonly createToken: Locator;
-  readonly engine: Locator;
-  readonly storage: Locator;
-
-  constructor(readonly page: Page) {
-    this.tokens = page.getByRole('table', { name: 'Tokens' });
-    this.createToken = page.getByRole('button', { name: 'Create token' });
-    this.engine = page.getByRole('table', { name: 'Engine and data' });
-    this.storage = page.getByRole('table', { name: 'Copy-on-write store' });
-  }
+export class SettingsPage extends PageObject {
+  readonly tokens = this.page.getByRole('table', { name: 'Tokens' });
+  readonly createToken = this.page.getByRole('button', { name: 'Create token' });
+  readonly engine = this.page.getByRole('table', { name: 'Engine and data' });
+  readonly storage = this.page.getByRole('table', { name: 'Copy-on-write store' });
 
   storageField(label: string): Locator {
-    return this.storage
-      .getByRole('row')
-      .filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) })
-      .getByRole('cell');
+    return this.cellOf(this.storage, label);
   }
 
   tokenRow(name: string): Locator {
-    return this.tokens.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
+    return this.rowOf(this.tokens, name);
   }
 
   engineField(label: string): Locator {
-    return this.engine
-      .getByRole('row')
-      .filter({ has: this.page.getByRole('rowheader', { name: label, exact: true }) })
-      .getByRole('cell');
+    return this.cellOf(this.engine, label);
   }
 
   theme(label: 'Follow the system' | 'Light' | 'Dark'): Locator {

@@ -1,18 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { PageObject } from './page-object';
 
-export class SignInPage {
-  readonly form: Locator;
-  readonly tokenField: Locator;
-  readonly signInButton: Locator;
+export class SignInPage extends PageObject {
+  readonly form = this.page.getByRole('form', { name: 'Sign in' });
+  readonly tokenField = this.page.getByLabel('Access token');
+  readonly signInButton = this.page.getByRole('button', { name: 'Sign in' });
   /** Why we were signed out (a revoked token), when there is a reason. */
-  readonly signedOutNotice: Locator;
-
-  constructor(readonly page: Page) {
-    this.form = page.getByRole('form', { name: 'Sign in' });
-    this.tokenField = page.getByLabel('Access token');
-    this.signInButton = page.getByRole('button', { name: 'Sign in' });
-    this.signedOutNotice = page.getByRole('alert').filter({ hasText: 'Signed out' });
-  }
+  readonly signedOutNotice = this.page.getByRole('alert').filter({ hasText: 'Signed out' });
 
   /** The 401's detail, shown at the token field. */
   fieldError(): Locator {

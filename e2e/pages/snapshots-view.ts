@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
+import { PageObject } from './page-object';
 
 /** A box's Snapshots tab: the take-a-snapshot form, the lineage tree and its dialogs. */
-export class SnapshotsView {
+export class SnapshotsView extends PageObject {
   readonly snapshotName: Locator;
   readonly takeButton: Locator;
   readonly taking: Locator;
@@ -9,9 +10,10 @@ export class SnapshotsView {
   readonly alert: Locator;
 
   constructor(
-    readonly page: Page,
+    page: Page,
     readonly box: string,
   ) {
+    super(page);
     const form = page.getByRole('form', { name: 'Take a snapshot' });
     this.snapshotName = form.getByRole('textbox', { name: 'Snapshot name' });
     this.takeButton = form.getByRole('button', { name: 'Take snapshot' });
@@ -46,10 +48,5 @@ export class SnapshotsView {
 
   dialog(title: string | RegExp): Locator {
     return this.page.getByRole('dialog', { name: title });
-  }
-
-  /** A confirmation dialog's confirm button ("Restore", "Delete snapshot"). */
-  confirm(label: string): Locator {
-    return this.page.getByRole('dialog').getByRole('button', { name: label, exact: true });
   }
 }

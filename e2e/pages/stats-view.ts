@@ -1,8 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { PageObject } from './page-object';
 
-export class StatsView {
-  constructor(readonly page: Page) {}
-
+export class StatsView extends PageObject {
   chart(title: 'CPU' | 'Memory' | 'Network' | 'Processes'): Locator {
     return this.page.getByRole('figure', { name: `${title} chart` });
   }

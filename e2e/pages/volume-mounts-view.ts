@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
+import { PageObject } from './page-object';
 
 /** A box's Volumes tab: what it mounts, and the attach form. */
-export class VolumeMountsView {
+export class VolumeMountsView extends PageObject {
   readonly form: Locator;
   readonly volume: Locator;
   readonly path: Locator;
@@ -11,9 +12,10 @@ export class VolumeMountsView {
   readonly alert: Locator;
 
   constructor(
-    readonly page: Page,
+    page: Page,
     readonly box: string,
   ) {
+    super(page);
     this.form = page.getByRole('form', { name: 'Attach a volume' });
     this.volume = this.form.getByRole('combobox', { name: 'Volume' });
     this.path = this.form.getByRole('textbox', { name: 'Path in the box' });
@@ -28,16 +30,10 @@ export class VolumeMountsView {
   }
 
   row(volume: string): Locator {
-    return this.table()
-      .getByRole('row')
-      .filter({ has: this.page.getByRole('rowheader', { name: volume, exact: true }) });
+    return this.rowOf(this.table(), volume);
   }
 
   detachButton(volume: string): Locator {
     return this.row(volume).getByRole('button', { name: `Detach ${volume}`, exact: true });
-  }
-
-  confirm(label: string): Locator {
-    return this.page.getByRole('dialog').getByRole('button', { name: label, exact: true });
   }
 }

@@ -1,19 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
+import { ResourceListPage } from './page-object';
 
 /** The Volumes page: the table, the create dialog, one volume's drawer (snapshots, backups). */
-export class VolumesPage {
-  readonly table: Locator;
-  readonly createButton: Locator;
-  readonly createDialog: Locator;
-  readonly drawer: Locator;
-  readonly alert: Locator;
+export class VolumesPage extends ResourceListPage {
+  readonly createDialog = this.page.getByRole('dialog', { name: 'Create a volume' });
+  readonly drawer = this.page.getByRole('dialog', { name: /^Volume / });
+  readonly alert = this.page.getByRole('alert');
 
-  constructor(readonly page: Page) {
-    this.table = page.getByRole('table', { name: 'Volumes' });
-    this.createButton = page.getByRole('button', { name: 'Create volume', exact: true });
-    this.createDialog = page.getByRole('dialog', { name: 'Create a volume' });
-    this.drawer = page.getByRole('dialog', { name: /^Volume / });
-    this.alert = page.getByRole('alert');
+  constructor(page: Page) {
+    super(page, 'Volumes', 'Create volume');
   }
 
   heading(project: string): Locator {
@@ -22,10 +17,6 @@ export class VolumesPage {
 
   field(label: 'Name' | 'Size (GB)' | 'Backups kept'): Locator {
     return this.createDialog.getByRole('textbox', { name: label });
-  }
-
-  row(name: string): Locator {
-    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name, exact: true }) });
   }
 
   /** Opens the volume's drawer from its name in the table. */
@@ -52,15 +43,10 @@ export class VolumesPage {
 
   /** A row of a drawer table, by the snapshot's or backup's id (its row header's name). */
   item(table: Locator, id: string): Locator {
-    return table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: id, exact: true }) });
+    return this.rowOf(table, id);
   }
 
   sha256(id: string): Locator {
     return this.drawer.getByLabel(`sha256 of backup ${id}`, { exact: true });
-  }
-
-  /** The confirmation dialog's button (Delete volume, Restore, …). */
-  confirm(label: string): Locator {
-    return this.page.getByRole('dialog').getByRole('button', { name: label, exact: true });
   }
 }

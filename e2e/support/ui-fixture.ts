@@ -7,6 +7,7 @@ import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/
 import { boxCli, type CliRun } from '../../test-support/cli-runner';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
 import { clearProjects, teardown } from '../../test-support/teardown';
+import { AppShell } from '../pages/app-shell';
 
 export interface OpenOptions {
   /** Sign in through the sign-in URL (default), or arrive signed out. */
@@ -14,6 +15,10 @@ export interface OpenOptions {
   colorScheme?: 'light' | 'dark';
   clipboard?: boolean;
   viewport?: { width: number; height: number };
+  /** Then go to this route of the window (`/projects/p/boxes`), as a typed address would. */
+  route?: string;
+  /** Then switch to this project in the header, as a user would. */
+  project?: string;
 }
 
 export interface UiFixture {
@@ -28,6 +33,15 @@ export interface UiFixture {
   track(project: string, name: string): void;
   /** Clears a project now: what clearProjects (test-support/teardown.ts) removes. */
   clear(project: string): Promise<void>;
+  /** A unique project and box name for a box the test makes itself, tracked for clearing. */
+  uniqueNames(projectPrefix: string, boxPrefix: string): NewBox;
+  /** A box of a unique name, created through the API in a project of a unique name. */
+  uniqueBox(projectPrefix: string, boxPrefix: string, body?: Record<string, unknown>): Promise<NewBox>;
+}
+
+export interface NewBox {
+  project: string;
+  name: string;
 }
 
 /** A core serving the UI (its own data dir) and a Chromium on it; `after` removes both and clears every tracked project. */
@@ -64,12 +78,24 @@ export function uiFixture(
       const page = await context.newPage();
       const core = state.core!;
       await page.goto(o.signedIn === false ? `${core.url}/` : `${core.url}/#token=${encodeURIComponent(core.token)}`);
+      if (o.route) await page.goto(`${core.url}/#${o.route}`);
+      if (o.project) await new AppShell(page).switchProject(o.project);
       return page;
     },
     api: (method, pathname, body) => api(state.core!, method, pathname, body),
     cli: boxCli(() => state.core!),
     track: (project) => void state.projects.add(project),
     clear: (project) => clearProjects(state.core!, [project]),
+    uniqueNames(projectPrefix, boxPrefix) {
+      const box = { project: uniqueName(projectPrefix), name: uniqueName(boxPrefix) };
+      fixture.track(box.project, box.name);
+      return box;
+    },
+    async uniqueBox(projectPrefix, boxPrefix, body = {}) {
+      const box = fixture.uniqueNames(projectPrefix, boxPrefix);
+      await createBoxViaApi(fixture, box.project, box.name, body);
+      return box;
+    },
   };
   return fixture;
 }

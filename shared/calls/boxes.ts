@@ -1,6 +1,6 @@
 import type { Box, BoxCreate, BoxList, BoxUpdate } from '../schemas/box';
 import type { BoxStats } from '../schemas/stats';
-import { type ClientConstructor, type FetchResponse, enc, queryString } from './client-core';
+import { type ClientConstructor, type FetchResponse, enc, queryString, boxPath } from './client-core';
 
 export interface BoxListFilter {
   status?: string;
@@ -27,23 +27,23 @@ export function withBoxes<B extends ClientConstructor>(Base: B) {
     }
 
     getBox(project: string, name: string): Promise<Box> {
-      return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}`);
+      return this.request('GET', boxPath(project, name));
     }
 
     updateBox(project: string, name: string, body: BoxUpdate): Promise<Box> {
-      return this.request('PUT', `/v1/projects/${enc(project)}/boxes/${enc(name)}`, body);
+      return this.request('PUT', boxPath(project, name), body);
     }
 
     deleteBox(project: string, name: string): Promise<void> {
-      return this.request('DELETE', `/v1/projects/${enc(project)}/boxes/${enc(name)}`);
+      return this.request('DELETE', boxPath(project, name));
     }
 
     stopBox(project: string, name: string): Promise<Box> {
-      return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stop`);
+      return this.request('POST', boxPath(project, name, '/stop'));
     }
 
     resumeBox(project: string, name: string): Promise<Box> {
-      return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/resume`);
+      return this.request('POST', boxPath(project, name, '/resume'));
     }
 
     logs(
@@ -55,25 +55,19 @@ export function withBoxes<B extends ClientConstructor>(Base: B) {
         ['tail', options.tail],
         ['follow', options.follow ? 'true' : undefined],
       ]);
-      return this.raw(
-        'GET',
-        `/v1/projects/${enc(project)}/boxes/${enc(name)}/logs${qs}`,
-        undefined,
-        { accept: 'text/plain' },
-        options.signal,
-      );
+      return this.raw('GET', boxPath(project, name, `/logs${qs}`), undefined, { accept: 'text/plain' }, options.signal);
     }
 
     /** One sample of the box's resource use. */
     boxStats(project: string, name: string): Promise<BoxStats> {
-      return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats`);
+      return this.request('GET', boxPath(project, name, '/stats'));
     }
 
     /** One BoxStats JSON line a second (application/x-ndjson) until the client leaves. */
     boxStatsStream(project: string, name: string, signal?: unknown): Promise<FetchResponse> {
       return this.raw(
         'GET',
-        `/v1/projects/${enc(project)}/boxes/${enc(name)}/stats?stream=1`,
+        boxPath(project, name, '/stats?stream=1'),
         undefined,
         { accept: 'application/x-ndjson' },
         signal,

@@ -29,6 +29,11 @@ export interface ClientOptions {
 
 export const enc = encodeURIComponent;
 
+/** The path of a box, or of `route` below it (`/publish`). */
+export function boxPath(project: string, name: string, route = ''): string {
+  return `/v1/projects/${enc(project)}/boxes/${enc(name)}${route}`;
+}
+
 /** A query string from pairs (repeated keys allowed); shared/ has no URLSearchParams. */
 export function queryString(pairs: [string, string | number | boolean | undefined][]): string {
   const parts = pairs.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${enc(k)}=${enc(String(v))}`);

@@ -1,16 +1,16 @@
 import type { ExecRequest, ExecResult } from '../schemas/exec';
-import { type ClientConstructor, type FetchResponse, enc, queryString } from './client-core';
+import { type ClientConstructor, type FetchResponse, queryString, boxPath } from './client-core';
 
 /** Commands in a box: to completion, streamed, or over a socket. */
 export function withExec<B extends ClientConstructor>(Base: B) {
   return class ExecCalls extends Base {
     exec(project: string, name: string, body: ExecRequest): Promise<ExecResult> {
-      return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/exec`, body);
+      return this.request('POST', boxPath(project, name, '/exec'), body);
     }
 
     /** The x-ndjson exec stream; parse each line as ExecStreamLine. */
     execStream(project: string, name: string, body: ExecRequest): Promise<FetchResponse> {
-      return this.raw('POST', `/v1/projects/${enc(project)}/boxes/${enc(name)}/exec`, body, {
+      return this.raw('POST', boxPath(project, name, '/exec'), body, {
         accept: 'application/x-ndjson',
       });
     }
@@ -22,7 +22,7 @@ export function withExec<B extends ClientConstructor>(Base: B) {
       kind: 'exec' | 'console',
       query: [string, string | number | boolean | undefined][] = [],
     ): string {
-      return `${this.baseUrl.replace(/^http/, 'ws')}/v1/projects/${enc(project)}/boxes/${enc(name)}/${kind}${queryString(query)}`;
+      return `${this.baseUrl.replace(/^http/, 'ws')}${boxPath(project, name, `/${kind}`)}${queryString(query)}`;
     }
   };
 }

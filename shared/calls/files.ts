@@ -1,8 +1,8 @@
 import type { FileChanges, FileList, FileStat } from '../schemas/files';
-import { type ClientConstructor, type FetchResponse, type RequestBody, enc, queryString } from './client-core';
+import { type ClientConstructor, type FetchResponse, type RequestBody, queryString, boxPath } from './client-core';
 
 function filesPath(project: string, name: string, route = ''): string {
-  return `/v1/projects/${enc(project)}/boxes/${enc(name)}/files${route}`;
+  return boxPath(project, name, `/files${route}`);
 }
 
 /** A box's files. */

@@ -1,16 +1,16 @@
 import type { Box } from '../schemas/box';
 import type { RestoreRequest, Snapshot, SnapshotCreate, SnapshotList } from '../schemas/snapshots';
-import { type ClientConstructor, enc } from './client-core';
+import { type ClientConstructor, enc, boxPath } from './client-core';
 
 /** Snapshots of a box's root, and restoring a box from one. */
 export function withSnapshots<B extends ClientConstructor>(Base: B) {
   return class SnapshotCalls extends Base {
     createSnapshot(project: string, box: string, body: SnapshotCreate = {}): Promise<Snapshot> {
-      return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`, body);
+      return this.request('POST', boxPath(project, box, '/snapshots'), body);
     }
 
     listSnapshots(project: string, box: string): Promise<SnapshotList> {
-      return this.request('GET', `/v1/projects/${enc(project)}/boxes/${enc(box)}/snapshots`);
+      return this.request('GET', boxPath(project, box, '/snapshots'));
     }
 
     listProjectSnapshots(project: string): Promise<SnapshotList> {
@@ -26,7 +26,7 @@ export function withSnapshots<B extends ClientConstructor>(Base: B) {
     }
 
     restoreBox(project: string, box: string, body: RestoreRequest): Promise<Box> {
-      return this.request('POST', `/v1/projects/${enc(project)}/boxes/${enc(box)}/restore`, body);
+      return this.request('POST', boxPath(project, box, '/restore'), body);
     }
   };
 }

@@ -39,6 +39,20 @@ export const Timestamp = Type.String({
   description: 'RFC 3339 UTC with milliseconds, e.g. 2026-11-22T08:15:02.123Z',
 });
 
+/** The pattern of an id the core makes: `prefix_` and 20 base32 characters. */
+export function prefixedIdPattern(prefix: string): string {
+  return `^${prefix}_[a-z2-7]{20}$`;
+}
+
+/** An id the core makes, `what` saying of what ("A snapshot id"). */
+export function PrefixedId(prefix: string, what: string) {
+  return Type.String({
+    pattern: prefixedIdPattern(prefix),
+    maxLength: prefix.length + 21,
+    description: `${what}: ${prefix}_ and 20 base32 characters.`,
+  });
+}
+
 export const Int32NonNegative = Type.Integer({ minimum: 0, maximum: 2147483647 });
 
 export const ProjectParams = Type.Object({ project: DnsLabel }, { additionalProperties: false });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DataMount, UrlSettings } from './box';
-import { DnsLabel, EnvironmentMap, Timestamp } from './common';
+import { DnsLabel, EnvironmentMap, PrefixedId, Timestamp, prefixedIdPattern } from './common';
 import { URL_AUTH_MODES } from './publishing';
 
 /**
@@ -32,12 +32,8 @@ export type DeploymentStatus = Static<typeof DeploymentStatus>;
 /** Deployments that have ended and will not change again. */
 export const FINAL_DEPLOYMENT_STATUSES: readonly DeploymentStatus[] = ['live', 'failed', 'rolled_back', 'superseded'];
 
-export const DEPLOYMENT_ID_PATTERN = '^dep_[a-z2-7]{20}$';
-export const DeploymentId = Type.String({
-  pattern: DEPLOYMENT_ID_PATTERN,
-  maxLength: 24,
-  description: 'A deployment id: dep_ and 20 base32 characters.',
-});
+export const DEPLOYMENT_ID_PATTERN = prefixedIdPattern('dep');
+export const DeploymentId = PrefixedId('dep', 'A deployment id');
 
 export const ServiceName = Type.String({
   pattern: '^[a-z0-9]([a-z0-9-]{0,55}[a-z0-9])?$',

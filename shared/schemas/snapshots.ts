@@ -1,12 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, Timestamp } from './common';
+import { DnsLabel, PrefixedId, Timestamp, prefixedIdPattern } from './common';
 
-export const SNAPSHOT_ID_PATTERN = '^snap_[a-z2-7]{20}$';
-export const SnapshotId = Type.String({
-  pattern: SNAPSHOT_ID_PATTERN,
-  maxLength: 25,
-  description: 'A snapshot id: snap_ and 20 base32 characters.',
-});
+export const SNAPSHOT_ID_PATTERN = prefixedIdPattern('snap');
+export const SnapshotId = PrefixedId('snap', 'A snapshot id');
 
 export const Snapshot = Type.Object(
   {

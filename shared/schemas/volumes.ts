@@ -1,18 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { DNS_LABEL_PATTERN, DnsLabel, Timestamp } from './common';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DNS_LABEL_PATTERN, DnsLabel, PrefixedId, Timestamp, prefixedIdPattern } from './common';
 
-export const VOLUME_SNAPSHOT_ID_PATTERN = '^vsnap_[a-z2-7]{20}$';
-export const VOLUME_BACKUP_ID_PATTERN = '^vbak_[a-z2-7]{20}$';
-export const VolumeSnapshotId = Type.String({
-  pattern: VOLUME_SNAPSHOT_ID_PATTERN,
-  maxLength: 26,
-  description: 'A volume snapshot id: vsnap_ and 20 base32 characters.',
-});
-export const VolumeBackupId = Type.String({
-  pattern: VOLUME_BACKUP_ID_PATTERN,
-  maxLength: 25,
-  description: 'A volume backup id: vbak_ and 20 base32 characters.',
-});
+export const VOLUME_SNAPSHOT_ID_PATTERN = prefixedIdPattern('vsnap');
+export const VOLUME_BACKUP_ID_PATTERN = prefixedIdPattern('vbak');
+export const VolumeSnapshotId = PrefixedId('vsnap', 'A volume snapshot id');
+export const VolumeBackupId = PrefixedId('vbak', 'A volume backup id');
 
 export const DEFAULT_BACKUP_RETENTION = 7;
 
@@ -116,10 +108,12 @@ export type VolumeSnapshot = Static<typeof VolumeSnapshot>;
 export const VolumeSnapshotList = Type.Object({ items: Type.Array(VolumeSnapshot) });
 export type VolumeSnapshotList = Static<typeof VolumeSnapshotList>;
 
-export const VolumeSnapshotParams = Type.Object(
-  { project: DnsLabel, name: DnsLabel, id: VolumeSnapshotId },
-  { additionalProperties: false },
-);
+/** The path parameters of one snapshot or backup of a volume. */
+function volumeItemParams<Id extends TSchema>(id: Id) {
+  return Type.Object({ project: DnsLabel, name: DnsLabel, id }, { additionalProperties: false });
+}
+
+export const VolumeSnapshotParams = volumeItemParams(VolumeSnapshotId);
 
 export const BackupStatus = Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('failed')]);
 
@@ -142,10 +136,7 @@ export type VolumeBackup = Static<typeof VolumeBackup>;
 export const VolumeBackupList = Type.Object({ items: Type.Array(VolumeBackup) });
 export type VolumeBackupList = Static<typeof VolumeBackupList>;
 
-export const VolumeBackupParams = Type.Object(
-  { project: DnsLabel, name: DnsLabel, id: VolumeBackupId },
-  { additionalProperties: false },
-);
+export const VolumeBackupParams = volumeItemParams(VolumeBackupId);
 
 export const VolumeRestore = Type.Object(
   { snapshot_id: Type.Optional(VolumeSnapshotId), backup_id: Type.Optional(VolumeBackupId) },

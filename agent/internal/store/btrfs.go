@@ -112,6 +112,28 @@ func openDir(path string) (int, error) {
 	return fd, nil
 }
 
+// requireSubvolume fails with not_found unless path is a subvolume (name: how the error names it).
+func requireSubvolume(path, name string) error {
+	ok, err := isSubvolume(path)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fail("not_found", "no subvolume %s", name)
+	}
+	return nil
+}
+
+// inDir runs f on the open directory at path, and closes it after.
+func inDir(path string, f func(fd int) error) error {
+	fd, err := openDir(path)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	return f(fd)
+}
+
 // isBtrfs says whether path is on btrfs.
 func isBtrfs(path string) (bool, error) {
 	var st syscall.Statfs_t
@@ -153,17 +175,14 @@ func errnoKind(err error) string {
 
 // createSubvolume makes an empty subvolume at parent/name.
 func createSubvolume(parent, name string) error {
-	fd, err := openDir(parent)
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(fd)
-	var args volArgs
-	copy(args.Name[:], name)
-	if err := ioctlPtr(fd, iocSubvolCreate, unsafe.Pointer(&args)); err != nil {
-		return fail(errnoKind(err), "creating subvolume %s: %v", filepath.Join(parent, name), err)
-	}
-	return nil
+	return inDir(parent, func(fd int) error {
+		var args volArgs
+		copy(args.Name[:], name)
+		if err := ioctlPtr(fd, iocSubvolCreate, unsafe.Pointer(&args)); err != nil {
+			return fail(errnoKind(err), "creating subvolume %s: %v", filepath.Join(parent, name), err)
+		}
+		return nil
+	})
 }
 
 // snapshotSubvolume snapshots the subvolume at source into parent/name (read-only or writable).
@@ -212,14 +231,11 @@ func destroySubvolume(parent, name string) error {
 }
 
 func snapDestroy(parent, name string) error {
-	fd, err := openDir(parent)
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(fd)
-	var args volArgsV2
-	copy(args.Name[:], name)
-	return ioctlPtr(fd, iocSnapDestroyV2, unsafe.Pointer(&args))
+	return inDir(parent, func(fd int) error {
+		var args volArgsV2
+		copy(args.Name[:], name)
+		return ioctlPtr(fd, iocSnapDestroyV2, unsafe.Pointer(&args))
+	})
 }
 
 // childSubvolumes answers the paths of the subvolumes directly inside the subvolume at path
@@ -304,45 +320,36 @@ func subvolumeReadOnly(path string) (bool, error) {
 
 // syncFs commits the running transaction, so the quota tree counts every write before it.
 func syncFs(top string) error {
-	fd, err := openDir(top)
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(fd)
-	if _, err := ioctlInt(fd, iocSync, 0); err != nil {
-		return fail("failed", "BTRFS_IOC_SYNC: %v", err)
-	}
-	return nil
+	return inDir(top, func(fd int) error {
+		if _, err := ioctlInt(fd, iocSync, 0); err != nil {
+			return fail("failed", "BTRFS_IOC_SYNC: %v", err)
+		}
+		return nil
+	})
 }
 
 // waitCleaner waits until every deleted subvolume's space is freed (kernels from 6.8; earlier
 // ones answer ENOTTY and the space is freed a moment later on its own).
 func waitCleaner(top string) error {
-	fd, err := openDir(top)
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(fd)
-	args := subvolWaitArgs{Mode: 1} // BTRFS_SUBVOL_SYNC_WAIT_FOR_QUEUED
-	if err := ioctlPtr(fd, iocSubvolSyncWait, unsafe.Pointer(&args)); err != nil && !errors.Is(err, syscall.ENOTTY) && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOENT) {
-		return fail("failed", "waiting for deleted subvolumes: %v", err)
-	}
-	return nil
+	return inDir(top, func(fd int) error {
+		args := subvolWaitArgs{Mode: 1} // BTRFS_SUBVOL_SYNC_WAIT_FOR_QUEUED
+		if err := ioctlPtr(fd, iocSubvolSyncWait, unsafe.Pointer(&args)); err != nil && !errors.Is(err, syscall.ENOTTY) && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOENT) {
+			return fail("failed", "waiting for deleted subvolumes: %v", err)
+		}
+		return nil
+	})
 }
 
 // resizeMax grows the filesystem to its device's size.
 func resizeMax(top string) error {
-	fd, err := openDir(top)
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(fd)
-	var args volArgs
-	copy(args.Name[:], "max")
-	if err := ioctlPtr(fd, iocResize, unsafe.Pointer(&args)); err != nil {
-		return fail("failed", "BTRFS_IOC_RESIZE max: %v", err)
-	}
-	return nil
+	return inDir(top, func(fd int) error {
+		var args volArgs
+		copy(args.Name[:], "max")
+		if err := ioctlPtr(fd, iocResize, unsafe.Pointer(&args)); err != nil {
+			return fail("failed", "BTRFS_IOC_RESIZE max: %v", err)
+		}
+		return nil
+	})
 }
 
 // fsSpace answers the filesystem's size and what is used of it.

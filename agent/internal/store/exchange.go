@@ -38,10 +38,8 @@ func runExchange(a *args) (interface{}, error) {
 		return nil, err
 	}
 	for _, p := range []string{first, second} {
-		if ok, err := isSubvolume(p); err != nil {
+		if err := requireSubvolume(p, filepath.Base(p)); err != nil {
 			return nil, err
-		} else if !ok {
-			return nil, fail("not_found", "no subvolume %s", filepath.Base(p))
 		}
 	}
 	if err := exchangePaths(first, second); err != nil {

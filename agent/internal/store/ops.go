@@ -88,10 +88,8 @@ func runSnapshot(a *args) (interface{}, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ok, err := isSubvolume(src); err != nil {
+	if err := requireSubvolume(src, a.source); err != nil {
 		return nil, err
-	} else if !ok {
-		return nil, fail("not_found", "no subvolume %s", a.source)
 	}
 	if err := snapshotSubvolume(src, filepath.Dir(dst), a.id, a.readOnly); err != nil {
 		return nil, err
@@ -153,10 +151,8 @@ func runQuota(a *args) (interface{}, error) {
 	if a.bytes < 0 {
 		return nil, fail("invalid", "--bytes must be 0 (no quota) or a number of bytes")
 	}
-	if ok, err := isSubvolume(path); err != nil {
+	if err := requireSubvolume(path, a.id); err != nil {
 		return nil, err
-	} else if !ok {
-		return nil, fail("not_found", "no subvolume %s", a.id)
 	}
 	if err := ensureQuota(a.top); err != nil {
 		return nil, err

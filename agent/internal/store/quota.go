@@ -10,39 +10,33 @@ var iocQuotaRescanWait = ioNone(btrfsMagic, 46)
 
 // enableQuota turns qgroups on (already on is not an error) and waits for the first scan.
 func enableQuota(top string) error {
-	fd, err := openDir(top)
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(fd)
-	args := quotaCtlArgs{Cmd: quotaCtlEnable}
-	if err := ioctlPtr(fd, iocQuotaCtl, unsafe.Pointer(&args)); err != nil {
-		return fail(errnoKind(err), "enabling quotas: %v", err)
-	}
-	if _, err := ioctlInt(fd, iocQuotaRescanWait, 0); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return fail("failed", "waiting for the quota scan: %v", err)
-	}
-	return nil
+	return inDir(top, func(fd int) error {
+		args := quotaCtlArgs{Cmd: quotaCtlEnable}
+		if err := ioctlPtr(fd, iocQuotaCtl, unsafe.Pointer(&args)); err != nil {
+			return fail(errnoKind(err), "enabling quotas: %v", err)
+		}
+		if _, err := ioctlInt(fd, iocQuotaRescanWait, 0); err != nil && !errors.Is(err, syscall.EINVAL) {
+			return fail("failed", "waiting for the quota scan: %v", err)
+		}
+		return nil
+	})
 }
 
 // limitReferenced caps what subvolume id may refer to (0 lifts the cap).
 func limitReferenced(top string, subvolID uint64, bytes uint64) error {
-	fd, err := openDir(top)
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(fd)
-	args := qgroupLimitArgs{QgroupID: subvolID, Flags: qgroupLimitRfer, MaxRfer: bytes}
-	if bytes == 0 {
-		args.MaxRfer = qgroupClearValue
-	}
-	if err := ioctlPtr(fd, iocQgroupLimit, unsafe.Pointer(&args)); err != nil {
-		if errors.Is(err, syscall.ENOTCONN) {
-			return fail("unsupported", "quotas are not enabled on this filesystem")
+	return inDir(top, func(fd int) error {
+		args := qgroupLimitArgs{QgroupID: subvolID, Flags: qgroupLimitRfer, MaxRfer: bytes}
+		if bytes == 0 {
+			args.MaxRfer = qgroupClearValue
 		}
-		return fail(errnoKind(err), "setting the quota of subvolume %d: %v", subvolID, err)
-	}
-	return nil
+		if err := ioctlPtr(fd, iocQgroupLimit, unsafe.Pointer(&args)); err != nil {
+			if errors.Is(err, syscall.ENOTCONN) {
+				return fail("unsupported", "quotas are not enabled on this filesystem")
+			}
+			return fail(errnoKind(err), "setting the quota of subvolume %d: %v", subvolID, err)
+		}
+		return nil
+	})
 }
 
 type qgroupUsage struct {

@@ -4,7 +4,6 @@ import {
   Button,
   Group,
   Kbd,
-  Title,
   Tooltip,
   useComputedColorScheme,
   useMantineColorScheme,
@@ -14,6 +13,7 @@ import { IconLogout, IconMoon, IconSearch, IconSun } from '@tabler/icons-react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useApi } from '../api/client-context';
 import { useEvents, type EventStreamState } from '../api/events';
+import { AppTitle } from './app-title';
 import { CommandPalette } from './command-palette';
 import { EngineHealth } from './engine-health';
 import { lastProject, paths } from './project';
@@ -46,9 +46,7 @@ function Header({ stream }: { stream: EventStreamState }) {
     <AppShell.Header px="md">
       <Group h="100%" justify="space-between" wrap="nowrap">
         <Group wrap="nowrap">
-          <Title order={1} size="h3">
-            Boxdesk
-          </Title>
+          <AppTitle size="h3" />
           <ProjectSwitcher />
         </Group>
         <Group wrap="nowrap" gap="sm">

@@ -2,6 +2,7 @@ import { Alert, Button, Center, Code, Group, Paper, PasswordInput, Stack, Text, 
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { createClient, describeError } from '../api/session';
+import { AppTitle } from './app-title';
 import { EngineHealth } from './engine-health';
 
 /** The fallback when no sign-in URL or Electron token brought one: paste a token, checked before it is kept. */
@@ -23,9 +24,7 @@ export function SignInPage({ onSignedIn, message }: { onSignedIn: (token: string
       <Paper withBorder shadow="sm" p="xl" w={460} component="main">
         <Stack>
           <Group justify="space-between">
-            <Title order={1} size="h2">
-              Boxdesk
-            </Title>
+            <AppTitle size="h2" />
             <EngineHealth />
           </Group>
           {message && (

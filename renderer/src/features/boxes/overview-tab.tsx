@@ -1,7 +1,8 @@
-import { ActionIcon, Code, CopyButton, Group, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Code, CopyButton, Group, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { DetailTabProps } from '../../app/feature-module';
+import { DetailsTable, type DetailRow } from '../../kit/details-table';
 import { Time } from '../../kit/time';
 
 function mapText(map: Record<string, string>): ReactNode {
@@ -12,7 +13,7 @@ function mapText(map: Record<string, string>): ReactNode {
 
 /** Every field of the box's representation. */
 export function OverviewTab({ box }: DetailTabProps) {
-  const rows: [string, ReactNode][] = [
+  const rows: DetailRow[] = [
     [
       'Id',
       <Group gap={4} key="id">
@@ -59,18 +60,5 @@ export function OverviewTab({ box }: DetailTabProps) {
     ['Created', <Time key="created" at={box.created_at} />],
     ['Updated', <Time key="updated" at={box.updated_at} />],
   ];
-  return (
-    <Table aria-label="Box details" withRowBorders variant="vertical" layout="fixed" maw={900}>
-      <Table.Tbody>
-        {rows.map(([k, v]) => (
-          <Table.Tr key={k}>
-            <Table.Th w={180} scope="row">
-              {k}
-            </Table.Th>
-            <Table.Td>{v}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
+  return <DetailsTable aria-label="Box details" withRowBorders maw={900} rows={rows} />;
 }

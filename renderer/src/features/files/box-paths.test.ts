@@ -21,10 +21,8 @@ test('a symlink target resolves against its directory', () => {
 });
 
 test('modes read like ls', () => {
-  assert.equal(modeString('0755'), 'rwxr-xr-x');
-  assert.equal(modeString('0644'), 'rw-r--r--');
-  assert.equal(modeString('1777'), 'rwxrwxrwt');
-  assert.equal(modeString('4644'), 'rwSr--r--');
+  const modes = { '0755': 'rwxr-xr-x', '0644': 'rw-r--r--', '1777': 'rwxrwxrwt', '4644': 'rwSr--r--' };
+  for (const [mode, shown] of Object.entries(modes)) assert.equal(modeString(mode), shown, mode);
 });
 
 test('folder names are one segment', () => {

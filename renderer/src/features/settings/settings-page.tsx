@@ -3,7 +3,6 @@ import {
   Paper,
   SegmentedControl,
   Stack,
-  Table,
   Text,
   Title,
   useMantineColorScheme,
@@ -11,6 +10,7 @@ import {
 } from '@mantine/core';
 import type { SystemInfo } from '../../../../shared/schemas/system';
 import { useSystem } from '../../api/system';
+import { DetailsTable, type DetailRow } from '../../kit/details-table';
 import { formatBytes } from '../../kit/format';
 import { options } from '../../kit/options';
 import { QueryStates } from '../../kit/query-states';
@@ -18,11 +18,11 @@ import { StoragePanel } from './storage-panel';
 import { TokensPanel } from './tokens-panel';
 
 /** The core's data dir and the engine's capacity, as rows. */
-function engineRows(s: SystemInfo): [string, string][] {
+function engineRows(s: SystemInfo): DetailRow[] {
   const storage = s.engine.storage_limit;
   return [
     ['Core version', s.version],
-    ['Data directory', s.data_dir],
+    ['Data directory', <Code key="data-dir">{s.data_dir}</Code>],
     [
       'Engine',
       `${s.engine.name} ${s.engine.version ?? ''}${s.engine.api_version ? ` (API ${s.engine.api_version})` : ''}`,
@@ -38,20 +38,7 @@ function EnginePanel() {
   const system = useSystem();
   return (
     <QueryStates query={system} what="the core's settings">
-      {(s) => (
-        <Table aria-label="Engine and data" variant="vertical" layout="fixed" maw={720}>
-          <Table.Tbody>
-            {engineRows(s).map(([k, v]) => (
-              <Table.Tr key={k}>
-                <Table.Th w={180} scope="row">
-                  {k}
-                </Table.Th>
-                <Table.Td>{k === 'Data directory' ? <Code>{v}</Code> : v}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      {(s) => <DetailsTable aria-label="Engine and data" maw={720} rows={engineRows(s)} />}
     </QueryStates>
   );
 }

@@ -1,7 +1,7 @@
-import { Code, Table, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Code, Text } from '@mantine/core';
 import type { StorageInfo } from '../../../../shared/schemas/system';
 import { useSystem } from '../../api/system';
+import { DetailsTable, type DetailRow } from '../../kit/details-table';
 import { formatBytes } from '../../kit/format';
 
 const DRIVERS: Record<NonNullable<StorageInfo['driver']>, string> = {
@@ -15,7 +15,7 @@ const DRIVERS: Record<NonNullable<StorageInfo['driver']>, string> = {
 export function StoragePanel() {
   const s = useSystem().data?.storage;
   if (!s) return null;
-  const rows: [string, ReactNode][] = [
+  const rows: DetailRow[] = [
     ['Driver', s.driver ? DRIVERS[s.driver] : 'not started'],
     ['Path', s.path ? <Code>{s.path}</Code> : '—'],
     [
@@ -27,18 +27,7 @@ export function StoragePanel() {
   ];
   return (
     <>
-      <Table aria-label="Copy-on-write store" variant="vertical" layout="fixed" maw={720}>
-        <Table.Tbody>
-          {rows.map(([k, v]) => (
-            <Table.Tr key={k}>
-              <Table.Th w={180} scope="row">
-                {k}
-              </Table.Th>
-              <Table.Td>{v}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DetailsTable aria-label="Copy-on-write store" maw={720} rows={rows} />
       {s.reason && (
         <Text size="sm" c="dimmed" mt="xs">
           {s.driver ? 'Why not a better driver: ' : ''}

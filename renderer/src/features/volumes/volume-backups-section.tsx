@@ -1,12 +1,11 @@
 import { Badge, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
-import { IconArchive, IconCopy, IconDownload, IconRestore } from '@tabler/icons-react';
+import { IconArchive, IconDownload } from '@tabler/icons-react';
 import type { VolumeBackup } from '../../../../shared/schemas/volumes';
-import { confirmDestroy } from '../../kit/confirm-destroy';
 import { formatBytes } from '../../kit/format';
-import { DeleteAction, IconAction } from '../../kit/icon-action';
+import { IconAction } from '../../kit/icon-action';
 import { Time } from '../../kit/time';
 import { useDeleteBackup, useDownloadBackup, useStartBackup, useVolumeBackups } from './use-volumes';
-import { VolumeSection, type SectionProps } from './volume-section';
+import { CopyActions, CopyActionsCell, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
 
 /** Where a backup stands: written (pending), done with its archive's size and sha256, or failed and why. */
 function BackupState({ backup }: { backup: VolumeBackup }) {
@@ -64,18 +63,7 @@ function DoneActions({ backup: b, volume, download, onDownload, onRestore, onClo
         loading={download.isPending && download.variables?.id === b.id}
         onClick={() => onDownload(b)}
       />
-      <IconAction
-        label={`Restore ${volume.name} from backup ${b.id}`}
-        tip="Restore the volume from this backup"
-        icon={IconRestore}
-        onClick={() => onRestore({ backup_id: b.id }, `backup ${b.id}`)}
-      />
-      <IconAction
-        label={`Clone backup ${b.id} into a new volume`}
-        tip="Clone into a new volume"
-        icon={IconCopy}
-        onClick={() => onClone({ kind: 'backup', id: b.id, volume: volume.name })}
-      />
+      <CopyActions kind="backup" id={b.id} volume={volume} onRestore={onRestore} onClone={onClone} />
     </>
   );
 }
@@ -90,17 +78,9 @@ function BackupRow(props: RowProps) {
       <Table.Td>
         <BackupState backup={b} />
       </Table.Td>
-      <Table.Td>
-        <Group gap={2} wrap="nowrap" justify="flex-end">
-          {b.status === 'done' && <DoneActions {...props} />}
-          <DeleteAction
-            label={`Delete backup ${b.id}`}
-            tip={b.status === 'pending' ? 'It can go once written' : 'Delete'}
-            disabled={b.status === 'pending'}
-            onClick={() => props.onDelete(b)}
-          />
-        </Group>
-      </Table.Td>
+      <CopyActionsCell kind="backup" id={b.id} writing={b.status === 'pending'} onDelete={() => props.onDelete(b)}>
+        {b.status === 'done' && <DoneActions {...props} />}
+      </CopyActionsCell>
     </Table.Tr>
   );
 }
@@ -112,17 +92,11 @@ export function VolumeBackupsSection({ volume, onRestore, onClone, onFailure }: 
   const remove = useDeleteBackup(volume.project, volume.name);
   const download = useDownloadBackup(volume.project, volume.name);
 
-  const confirmDelete = (b: VolumeBackup) =>
-    confirmDestroy({
-      title: `Delete backup ${b.id}?`,
-      goes: 'Its archive is removed from the data dir.',
-      affects:
-        b.status === 'done'
-          ? `The volume keeps its data; ${formatBytes(b.size_bytes)} of the data dir is freed.`
-          : 'The volume keeps its data.',
-      confirm: 'Delete backup',
-      run: () => remove.mutateAsync(b.id),
-    });
+  const confirmDelete = (b: VolumeBackup) => {
+    const freed = b.status === 'done' ? `; ${formatBytes(b.size_bytes)} of the data dir is freed` : '';
+    const words = { goes: 'Its archive is removed from the data dir.', affects: `The volume keeps its data${freed}.` };
+    confirmDeleteCopy('backup', b.id, words, remove.mutateAsync);
+  };
   const onDownload = (b: VolumeBackup) =>
     download.mutate(b, { onError: (e) => onFailure(`Could not download backup ${b.id}`, e) });
   const rowProps = { volume, download, onDownload, onRestore, onClone, onDelete: confirmDelete };

@@ -1,7 +1,9 @@
-import { Button, Stack, Table } from '@mantine/core';
-import type { Icon } from '@tabler/icons-react';
+import { Button, Group, Stack, Table } from '@mantine/core';
+import { IconCopy, IconRestore, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { Volume } from '../../../../shared/schemas/volumes';
+import { confirmDestroy } from '../../kit/confirm-destroy';
+import { DeleteAction, IconAction } from '../../kit/icon-action';
 import { QueryStates, type QueryLike } from '../../kit/query-states';
 import { TableHead } from '../../kit/table-head';
 import { TitleBar } from '../../kit/title-bar';
@@ -15,6 +17,71 @@ export interface SectionProps {
   onRestore(source: RestoreSource, what: string): void;
   onClone(preset: ClonePreset): void;
   onFailure(title: string, error: unknown): void;
+}
+
+/** A copy's actions: restore the volume from it, clone it into a new volume. */
+export function CopyActions({
+  kind,
+  id,
+  volume,
+  onRestore,
+  onClone,
+}: Pick<SectionProps, 'volume' | 'onRestore' | 'onClone'> & { kind: 'snapshot' | 'backup'; id: string }) {
+  return (
+    <>
+      <IconAction
+        label={`Restore ${volume.name} from ${kind} ${id}`}
+        tip={`Restore the volume from this ${kind}`}
+        icon={IconRestore}
+        onClick={() => onRestore(kind === 'snapshot' ? { snapshot_id: id } : { backup_id: id }, `${kind} ${id}`)}
+      />
+      <IconAction
+        label={`Clone ${kind} ${id} into a new volume`}
+        tip="Clone into a new volume"
+        icon={IconCopy}
+        onClick={() => onClone({ kind, id, volume: volume.name })}
+      />
+    </>
+  );
+}
+
+/** The last cell of a copy's row: its actions, then its delete (not while the copy is still being written). */
+export function CopyActionsCell({
+  kind,
+  id,
+  writing = false,
+  onDelete,
+  children,
+}: {
+  kind: 'snapshot' | 'backup';
+  id: string;
+  writing?: boolean;
+  onDelete(): void;
+  children: ReactNode;
+}) {
+  return (
+    <Table.Td>
+      <Group gap={2} wrap="nowrap" justify="flex-end">
+        {children}
+        <DeleteAction
+          label={`Delete ${kind} ${id}`}
+          tip={writing ? 'It can go once written' : 'Delete'}
+          disabled={writing}
+          onClick={onDelete}
+        />
+      </Group>
+    </Table.Td>
+  );
+}
+
+/** Asks before a copy goes ("Delete snapshot vsnap_…?"), saying what goes and what the volume keeps. */
+export function confirmDeleteCopy(
+  kind: 'snapshot' | 'backup',
+  id: string,
+  words: { goes: string; affects: string },
+  remove: (id: string) => Promise<unknown>,
+): void {
+  confirmDestroy({ title: `Delete ${kind} ${id}?`, ...words, confirm: `Delete ${kind}`, run: () => remove(id) });
 }
 
 /** A section of a volume's drawer: its title and button, a note, then a table of copies (or why there is none). */

@@ -1,13 +1,11 @@
-import { Badge, Group, Table } from '@mantine/core';
-import { IconCamera, IconCopy, IconRestore } from '@tabler/icons-react';
+import { Badge, Table } from '@mantine/core';
+import { IconCamera } from '@tabler/icons-react';
 import type { VolumeSnapshot } from '../../../../shared/schemas/volumes';
 import { notifyDone } from '../../app/notify';
-import { confirmDestroy } from '../../kit/confirm-destroy';
 import { formatBytes } from '../../kit/format';
-import { DeleteAction, IconAction } from '../../kit/icon-action';
 import { Time } from '../../kit/time';
 import { useDeleteVolumeSnapshot, useTakeVolumeSnapshot, useVolumeSnapshots } from './use-volumes';
-import { VolumeSection, type SectionProps } from './volume-section';
+import { CopyActions, CopyActionsCell, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
 
 function SnapshotRow({
   snapshot: s,
@@ -39,23 +37,9 @@ function SnapshotRow({
           {s.method}
         </Badge>
       </Table.Td>
-      <Table.Td>
-        <Group gap={2} wrap="nowrap" justify="flex-end">
-          <IconAction
-            label={`Restore ${volume.name} from snapshot ${s.id}`}
-            tip="Restore the volume from this snapshot"
-            icon={IconRestore}
-            onClick={() => onRestore({ snapshot_id: s.id }, `snapshot ${s.id}`)}
-          />
-          <IconAction
-            label={`Clone snapshot ${s.id} into a new volume`}
-            tip="Clone into a new volume"
-            icon={IconCopy}
-            onClick={() => onClone({ kind: 'snapshot', id: s.id, volume: volume.name })}
-          />
-          <DeleteAction label={`Delete snapshot ${s.id}`} tip="Delete" onClick={() => onDelete(s)} />
-        </Group>
-      </Table.Td>
+      <CopyActionsCell kind="snapshot" id={s.id} onDelete={() => onDelete(s)}>
+        <CopyActions kind="snapshot" id={s.id} volume={volume} onRestore={onRestore} onClone={onClone} />
+      </CopyActionsCell>
     </Table.Tr>
   );
 }
@@ -67,13 +51,12 @@ export function VolumeSnapshotsSection({ volume, onRestore, onClone, onFailure }
   const remove = useDeleteVolumeSnapshot(volume.project, volume.name);
 
   const confirmDelete = (s: VolumeSnapshot) =>
-    confirmDestroy({
-      title: `Delete snapshot ${s.id}?`,
-      goes: 'This copy of the volume goes.',
-      affects: 'The volume keeps its data.',
-      confirm: 'Delete snapshot',
-      run: () => remove.mutateAsync(s.id),
-    });
+    confirmDeleteCopy(
+      'snapshot',
+      s.id,
+      { goes: 'This copy of the volume goes.', affects: 'The volume keeps its data.' },
+      remove.mutateAsync,
+    );
   const takeSnapshot = () =>
     take.mutate(undefined, {
       onSuccess: (s) =>
