@@ -7,6 +7,7 @@ import type { EventBus } from '../events/event-bus';
 import { ARCHIVE_POLICIES } from '../archives/archive-policy';
 import { checkedArchive } from '../archives/checked-tar';
 import { now } from '../ids';
+import { nameList } from '../name-list';
 import type { SnapshotsPort } from '../snapshots/port';
 import { DEFAULT_BASE, type BaseCatalogWrites, type BaseRow } from './port';
 
@@ -18,11 +19,6 @@ export interface BaseAuthoringDeps {
   bus: EventBus;
   /** --upload-limit: bounds the bytes an import unpacks to, not only the bytes sent. */
   uploadLimit: number;
-}
-
-function list(names: string[]): string {
-  const shown = names.slice(0, 5).join(', ');
-  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /**
@@ -160,7 +156,7 @@ export class BaseAuthoring {
     const snapshots = this.deps.snapshots.childrenOf(name).map((s) => `snapshot "${s.name}" (${s.id})`);
     const users = [...boxes, ...snapshots];
     if (users.length)
-      throw new ApiError('conflict', `base "${name}" is still used by ${list(users)}; delete those first`);
+      throw new ApiError('conflict', `base "${name}" is still used by ${nameList(users)}; delete those first`);
     const base = await this.deps.bases.describe(row);
     this.deps.bases.delete(name);
     if (row.owns_image) await this.deps.engine.removeImage(row.image);

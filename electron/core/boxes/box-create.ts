@@ -74,7 +74,8 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
   };
 }
 
-export interface BoxCreationDeps {
+/** What the box service is made with, and hands on to the making of boxes. */
+export interface BoxDeps {
   store: BoxStore;
   engine: ContainerEngine;
   bases: Pick<BasesPort, 'resolveImage'>;
@@ -82,7 +83,11 @@ export interface BoxCreationDeps {
   monitor: EngineMonitor;
   instanceId: string;
   roots: RootImages;
+  /** What other modules plug in: fork sources (snapshots), data volumes, delete guards. */
   extensions: BoxExtensions;
+}
+
+export interface BoxCreationDeps extends BoxDeps {
   status: StatusWriter;
   /** The box service: lookups, the box's queue, and the grace period its container stops with. */
   boxes: ForkBoxes & { graceOf(row: BoxRow): number };

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ContainerEngine, ImageDetails } from '../engine/container-engine';
+import { helperLabels, helperSpec } from '../engine/helper-containers';
 
 /**
  * What an image the core made is for. Every commit and import sets both
@@ -78,18 +79,16 @@ export class RootImages {
     const started = Date.now();
     const details = await this.engine.inspectImage(imageId);
     if (!details) throw new Error(`image ${imageId} vanished before it could be flattened`);
-    // Empty box labels: a helper container must never be mistaken for a box's container.
-    const helper = await this.engine.createContainer({
-      name: `boxdesk-flatten-${owner.replace(/[^a-zA-Z0-9_.-]/g, '-')}-${Date.now().toString(36)}`,
-      image: imageId,
-      command: ['/bin/true'],
-      hostname: 'flatten',
-      env: {},
-      labels: { ...this.labels('tmp', owner), 'boxdesk.id': '', 'boxdesk.box': '', 'boxdesk.project': '' },
-      limits: { cpus: 1, ramMb: 64, pidsLimit: 64 },
-      storageGb: null,
-      graceSeconds: 0,
-    });
+    const helper = await this.engine.createContainer(
+      helperSpec({
+        name: `boxdesk-flatten-${owner.replace(/[^a-zA-Z0-9_.-]/g, '-')}-${Date.now().toString(36)}`,
+        image: imageId,
+        command: ['/bin/true'],
+        hostname: 'flatten',
+        labels: helperLabels(this.instanceId, 'tmp', { [IMAGE_LABELS.owner]: owner }),
+        limits: { cpus: 1, ramMb: 64, pidsLimit: 64 },
+      }),
+    );
     try {
       const tar = await this.engine.exportContainer(helper);
       const flat = await this.engine.importImage(tar, { labels: this.labels(role, owner), config: details.config });

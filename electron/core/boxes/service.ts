@@ -7,40 +7,27 @@ import {
   type Box,
   type BoxCreate,
   type BoxListQuery,
+  type BoxStatus,
   type BoxUpdate,
   type Config,
   type ResolvedConfig,
 } from '../../../shared/schemas/box';
-import type { BasesPort } from '../bases/port';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
-import type { EngineMonitor } from '../engine/engine-monitor';
-import type { EventBus } from '../events/event-bus';
 import { now } from '../ids';
 import { KeyedMutex, QueueWaitError } from '../keyed-mutex';
-import { BoxCreation, type InternalCreate } from './box-create';
+import { BoxCreation, type BoxDeps, type InternalCreate } from './box-create';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
 import { configOf, limitsOf, toBox, type BoxRow } from './box-row';
 import { assertTransition, type BoxOperation } from './box-state-machine';
 import { StatusWriter } from './box-status';
 import { LABELS } from './container-spec';
 import { CrashLoopDetector } from './crash-loop';
-import type { BoxExtensions } from './extensions';
-import type { RootImages } from './root-images';
 import type { BoxStore } from './store';
 
-export interface BoxServiceDeps {
-  store: BoxStore;
-  engine: ContainerEngine;
-  bases: Pick<BasesPort, 'resolveImage'>;
-  bus: EventBus;
-  monitor: EngineMonitor;
-  instanceId: string;
+export interface BoxServiceDeps extends BoxDeps {
   log: FastifyBaseLogger;
   /** How long a mutation may wait behind the box's other operations before it answers 409 (default 60 s). */
   queueWaitMs?: number;
-  roots: RootImages;
-  /** What other modules plug in: fork sources (snapshots), data volumes, delete guards. */
-  extensions: BoxExtensions;
 }
 
 export const DEFAULT_QUEUE_WAIT_MS = 60_000;
@@ -206,20 +193,34 @@ export class BoxService {
     });
   }
 
+  /**
+   * A move of the box in its queue: the box as it is by then, checked for `op`. One already
+   * `settled` answers as it is; otherwise the engine must be up, and `move` answers the box moved.
+   */
+  private transition(
+    project: string,
+    name: string,
+    op: BoxOperation,
+    settled: BoxStatus,
+    options: CallOptions,
+    move: (row: BoxRow) => Promise<BoxRow>,
+  ): Promise<Box> {
+    const task = async () => {
+      const row = this.find(project, name);
+      this.check(row, op);
+      if (row.status === settled) return toBox(row);
+      this.requireEngine();
+      return toBox(await move(row));
+    };
+    return this.queued(this.find(project, name), task, options);
+  }
+
   stop(project: string, name: string, options: CallOptions = {}): Promise<Box> {
-    return this.queued(
-      this.find(project, name),
-      async () => {
-        let row = this.find(project, name);
-        this.check(row, 'stop');
-        if (row.status === 'stopped') return toBox(row);
-        this.requireEngine();
-        row = this.setStatus(row, 'stopping');
-        await this.engineStep(row, () => this.stopContainer(row));
-        return toBox(this.setStatus(row, 'stopped'));
-      },
-      options,
-    );
+    return this.transition(project, name, 'stop', 'stopped', options, async (row) => {
+      const stopping = this.setStatus(row, 'stopping');
+      await this.engineStep(stopping, () => this.stopContainer(stopping));
+      return this.setStatus(stopping, 'stopped');
+    });
   }
 
   /** SIGTERM, the grace period (bounded), SIGKILL. A container paused from outside is thawed first so it can end. */
@@ -231,36 +232,28 @@ export class BoxService {
   }
 
   resume(project: string, name: string, options: CallOptions = {}): Promise<Box> {
-    return this.queued(
-      this.find(project, name),
-      async () => {
-        let row = this.find(project, name);
-        this.check(row, 'resume');
-        if (row.status === 'running') return toBox(row);
-        this.requireEngine();
-        const fromError = row.status === 'error';
-        row = this.setStatus(row, 'resuming');
-        this.crashes.reset(row.id);
-        await this.engineStep(row, async () => {
-          const id = row.container_id!;
-          if (fromError) {
-            // An error box may be paused from outside, or hold limits recorded while it was down.
-            await this.engine.unpauseContainer(id);
-            await this.engine.updateContainer(id, limitsOf(configOf(row)));
-          }
-          await this.engine.startContainer(id);
-        }).catch((err: unknown) => {
-          if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
-          this.store.update(row.id, { container_id: null }, now());
-          this.setStatus(row, 'error', CONTAINER_GONE);
-          throw new ApiError('conflict', `cannot resume box "${name}": ${CONTAINER_GONE}`, {
-            hint: 'delete the box and create it again',
-          });
+    return this.transition(project, name, 'resume', 'running', options, async (found) => {
+      const fromError = found.status === 'error';
+      const row = this.setStatus(found, 'resuming');
+      this.crashes.reset(row.id);
+      await this.engineStep(row, async () => {
+        const id = row.container_id!;
+        if (fromError) {
+          // An error box may be paused from outside, or hold limits recorded while it was down.
+          await this.engine.unpauseContainer(id);
+          await this.engine.updateContainer(id, limitsOf(configOf(row)));
+        }
+        await this.engine.startContainer(id);
+      }).catch((err: unknown) => {
+        if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
+        this.store.update(row.id, { container_id: null }, now());
+        this.setStatus(row, 'error', CONTAINER_GONE);
+        throw new ApiError('conflict', `cannot resume box "${name}": ${CONTAINER_GONE}`, {
+          hint: 'delete the box and create it again',
         });
-        return toBox(this.setStatus(row, 'running'));
-      },
-      options,
-    );
+      });
+      return this.setStatus(row, 'running');
+    });
   }
 
   /** DELETE of a box by a client: the guards others registered first (409 naming what owns it), then the delete. */

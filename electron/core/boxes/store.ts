@@ -1,5 +1,6 @@
 import type { BoxStatus, DataMount } from '../../../shared/schemas/box';
 import type { Db } from '../db/database';
+import { ProjectTable } from '../db/table';
 import type { BoxRow } from './box-row';
 
 /** A box's mount of a volume. */
@@ -40,31 +41,14 @@ type Patch = Partial<
   >
 >;
 
-export class BoxStore {
-  constructor(private readonly db: Db) {}
+export class BoxStore extends ProjectTable<BoxRow, Patch> {
+  constructor(db: Db) {
+    super(db, 'boxes');
+  }
 
   /** false when the project already has a box of that name */
   insert(row: BoxRow): boolean {
-    const cols = Object.keys(row);
-    const result = this.db
-      .prepare(
-        `INSERT INTO boxes (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT(project, name) DO NOTHING`,
-      )
-      .run(row);
-    return result.changes > 0;
-  }
-
-  get(project: string, name: string): BoxRow | undefined {
-    return this.db.prepare('SELECT * FROM boxes WHERE project = ? AND name = ?').get(project, name) as
-      BoxRow | undefined;
-  }
-
-  getById(id: string): BoxRow | undefined {
-    return this.db.prepare('SELECT * FROM boxes WHERE id = ?').get(id) as BoxRow | undefined;
-  }
-
-  all(): BoxRow[] {
-    return this.db.prepare('SELECT * FROM boxes').all() as BoxRow[];
+    return this.insertUnlessTaken(row, 'project, name');
   }
 
   list(project: string, filter: ListFilter): BoxRow[] {
@@ -84,23 +68,7 @@ export class BoxStore {
       params.afterCreated = filter.after.created_at;
       params.afterId = filter.after.id;
     }
-    return this.db
-      .prepare(`SELECT * FROM boxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit`)
-      .all(params) as BoxRow[];
-  }
-
-  update(id: string, patch: Patch, at: string): BoxRow {
-    const cols = Object.keys(patch);
-    this.db
-      .prepare(
-        `UPDATE boxes SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`,
-      )
-      .run({ ...patch, updated_at: at, id });
-    return this.getById(id)!;
-  }
-
-  delete(id: string): void {
-    this.db.prepare('DELETE FROM boxes WHERE id = ?').run(id);
+    return this.select(`WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit`, params);
   }
 
   /** Boxes created from the base (forks of them keep its name). */

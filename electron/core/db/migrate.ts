@@ -20,32 +20,29 @@ export const CORE_MIGRATIONS: MigratingModule = {
 
 /**
  * Until each module had its own migrations, the core had one numbered list (1 to 10) recorded
- * in `schema_migrations(version)`. Each of those versions is the module versions below: a data
- * dir at version N is adopted as having applied them, so nothing runs twice.
+ * in `schema_migrations(version)`. Per module, the numbered version each of its migrations was
+ * (its first, its second…): a data dir at version N is adopted as having applied them, so
+ * nothing runs twice.
  */
-export const LEGACY_VERSIONS: Readonly<Record<number, readonly (readonly [module: string, version: number])[]>> = {
-  1: [
-    ['core', 1],
-    ['auth', 1],
-    ['bases', 1],
-  ],
-  2: [['boxes', 1]],
-  3: [['boxes', 2]],
-  4: [['idempotency', 1]],
-  5: [
-    ['snapshots', 1],
-    ['boxes', 3],
-    ['bases', 2],
-  ],
-  6: [['boxes', 4]],
-  7: [['volumes', 1]],
-  8: [
-    ['boxes', 5],
-    ['services', 1],
-  ],
-  9: [['storage', 1]],
-  10: [['files', 1]],
+const LEGACY_ORIGINS: Readonly<Record<string, readonly number[]>> = {
+  core: [1],
+  auth: [1],
+  bases: [1, 5],
+  boxes: [2, 3, 5, 6, 8],
+  idempotency: [4],
+  snapshots: [5],
+  volumes: [7],
+  services: [8],
+  storage: [9],
+  files: [10],
 };
+
+/** Each numbered version of before, as the module versions it was. */
+export const LEGACY_VERSIONS: Readonly<Record<number, readonly (readonly [module: string, version: number])[]>> =
+  Object.entries(LEGACY_ORIGINS).reduce<Record<number, [string, number][]>>((byVersion, [module, versions]) => {
+    versions.forEach((legacy, index) => (byVersion[legacy] ??= []).push([module, index + 1]));
+    return byVersion;
+  }, {});
 
 function columnsOf(db: Db, table: string): string[] {
   return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);

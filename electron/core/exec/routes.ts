@@ -1,43 +1,35 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import { WS_PROTOCOL } from '../../../shared/protocol';
 import { BoxParams } from '../../../shared/schemas/common';
 import { ExecRequest, ExecResult, type ExecStreamLine } from '../../../shared/schemas/exec';
+import { problemResponses } from '../http/problem-responses';
 import { toApiError } from '../http/problems';
+import { clientGoneSignal, resourceRoutes } from '../http/resource-routes';
 import type { SocketRouter } from '../http/socket-router';
 import { sendLiveStream } from '../http/streaming';
 import type { ExecService } from './service';
 import { registerExecSockets } from './socket-routes';
-import { problemResponses } from '../http/problem-responses';
 
-const tags = ['exec'];
+const boxPath = '/v1/projects/:project/boxes/:name';
 
 export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sockets: SocketRouter): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { api, exec: execScope } = resourceRoutes(app, 'exec');
   api.post(
-    '/v1/projects/:project/boxes/:name/exec',
-    {
-      config: { scope: 'exec' },
-      schema: {
-        tags,
-        summary: 'Run a command to completion',
-        description:
-          'The box environment (as of now) is merged under env. Output is capped per stream (10 MiB) with truncated. timeout_s kills the whole process tree. With Accept: application/x-ndjson the answer streams one JSON line per chunk ({"type":"stdout"|"stderr","data"}) then {"type":"exit",...}.',
-        params: BoxParams,
-        body: ExecRequest,
-        response: { 200: ExecResult, ...problemResponses(404, 409) },
-      },
-    },
+    `${boxPath}/exec`,
+    execScope('Run a command to completion', {
+      description:
+        'The box environment (as of now) is merged under env. Output is capped per stream (10 MiB) with truncated. timeout_s kills the whole process tree. With Accept: application/x-ndjson the answer streams one JSON line per chunk ({"type":"stdout"|"stderr","data"}) then {"type":"exit",...}.',
+      params: BoxParams,
+      body: ExecRequest,
+      response: { 200: ExecResult, ...problemResponses(404, 409) },
+    }),
     async (request, reply) => {
       const { project, name } = request.params;
-      const abort = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) abort.abort();
-      });
+      const signal = clientGoneSignal(reply);
       if (!String(request.headers.accept ?? '').includes('application/x-ndjson')) {
-        return exec.run(project, name, request.body, undefined, abort.signal);
+        return exec.run(project, name, request.body, undefined, signal);
       }
       const out = new PassThrough();
       const write = (line: ExecStreamLine | { type: 'error'; code: string; message: string }) =>
@@ -45,7 +37,7 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sock
       // Validate the box before answering 200, so a stopped box is still a 409.
       exec.assertRunnable(project, name);
       void exec
-        .run(project, name, request.body, write, abort.signal)
+        .run(project, name, request.body, write, signal)
         .then(({ stdout: _o, stderr: _e, ...rest }) => write({ type: 'exit', ...rest }))
         .catch((err) => {
           const { error } = toApiError(err, request.id);
@@ -59,20 +51,15 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sock
   // The sockets themselves are served by the socket router; these document them and answer a plain GET.
   for (const kind of ['exec', 'console'] as const) {
     api.get(
-      `/v1/projects/:project/boxes/:name/${kind}`,
-      {
-        config: { scope: 'exec' },
-        schema: {
-          tags,
-          summary:
-            kind === 'exec'
-              ? 'WebSocket: run a command interactively'
-              : 'WebSocket: an interactive login shell on a TTY',
+      `${boxPath}/${kind}`,
+      execScope(
+        kind === 'exec' ? 'WebSocket: run a command interactively' : 'WebSocket: an interactive login shell on a TTY',
+        {
           description: `WebSocket upgrade only (see docs/protocol.md). Offer the subprotocols "${WS_PROTOCOL}" and "bearer.<token>", or send Authorization. Query: ${kind === 'exec' ? 'command (repeated), tty=0|1, ' : ''}cols, rows, session (to reattach).`,
           params: BoxParams,
           response: problemResponses(404, 409),
         },
-      },
+      ),
       async () => {
         throw new ApiError(
           'invalid_body',

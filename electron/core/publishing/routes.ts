@@ -4,45 +4,35 @@ import { Box } from '../../../shared/schemas/box';
 import { BoxParams } from '../../../shared/schemas/common';
 import { PublishRequest } from '../../../shared/schemas/publishing';
 import { problemResponses } from '../http/problem-responses';
+import { emptyBodyIsEmptyObject, resourceRoutes } from '../http/resource-routes';
 import { sendProblem } from '../http/problems';
 import type { PublishingService } from './service';
 
-type P = { Params: BoxParams };
-const tags = ['publishing'];
-
+/** Publish and unpublish a box through the preview proxy. */
 export function registerPublishingRoutes(app: FastifyInstance, publishing: PublishingService): void {
+  const { api, write } = resourceRoutes(app, 'publishing');
   const path = '/v1/projects/:project/boxes/:name/publish';
-  app.post<P & { Body: PublishRequest }>(
+  api.post(
     path,
     {
-      config: { scope: 'write' },
       // No body at all means {} (`box publish NAME` with the box's port and the defaults).
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
-      schema: {
-        tags,
-        summary: 'Publish the box at http://{name}--{project}.localhost:{proxy_port} through the preview proxy',
+      preValidation: emptyBodyIsEmptyObject,
+      ...write('Publish the box at http://{name}--{project}.localhost:{proxy_port} through the preview proxy', {
         description:
           'Sets port (given, or the box\'s current one), published_domains and url_settings.auth (default "token"); fields not given keep their published values. A stopped box can be published: the proxy answers 502 until it runs. A domain another box publishes: 409 naming it.',
         params: BoxParams,
         body: PublishRequest,
         response: { 200: Box, ...problemResponses(404, 409) },
-      },
+      }),
     },
     async (request) => publishing.publish(request.params.project, request.params.name, request.body),
   );
-  app.delete<P>(
+  api.delete(
     path,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Unpublish: the URL and domains stop answering at once',
-        params: BoxParams,
-        response: { 200: Box, ...problemResponses(404, 409) },
-      },
-    },
+    write('Unpublish: the URL and domains stop answering at once', {
+      params: BoxParams,
+      response: { 200: Box, ...problemResponses(404, 409) },
+    }),
     async (request) => publishing.unpublish(request.params.project, request.params.name),
   );
 }

@@ -1,4 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProjectParams } from '../../../shared/schemas/common';
 import {
@@ -14,9 +13,9 @@ import {
 } from '../../../shared/schemas/services';
 import { requireScopeFor } from '../http/auth-guard';
 import { problemResponses } from '../http/problem-responses';
+import { emptyBodyIsEmptyObject, noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import type { ServiceManager } from './service';
 
-const tags = ['services'];
 const base = '/v1/projects/:project/services';
 const one = `${base}/:name`;
 /** A command runs code in a box: setting one takes `exec` as well as `write` (docs/security.md). */
@@ -32,172 +31,98 @@ const DEPLOY_NOTE =
 
 /** Services and their deployments. */
 export function registerServiceRoutes(app: FastifyInstance, services: ServiceManager): void {
-  registerServiceRecordRoutes(app, services);
-  registerServiceChangeRoutes(app, services);
-  registerDeploymentRoutes(app, services);
+  const routes = resourceRoutes(app, 'services');
+  registerServiceRecordRoutes(routes, services);
+  registerDeploymentRoutes(routes, services);
 }
 
-/** Create, list, get. */
-function registerServiceRecordRoutes(app: FastifyInstance, services: ServiceManager): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+/** Create, list, get, update, delete. */
+function registerServiceRecordRoutes({ api, read, write }: ResourceRoutes, services: ServiceManager): void {
   api.post(
     base,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Create a service and start its first deployment',
-        description: `${DEPLOY_NOTE} 409 when the service exists, a box not of this service is named {name}-blue or {name}-green, or a published box holds its URL. ${COMMAND_SCOPE_NOTE}`,
-        params: ProjectParams,
-        body: ServiceCreate,
-        response: { 201: Service, ...problemResponses(404, 409) },
-      },
-    },
+    write('Create a service and start its first deployment', {
+      description: `${DEPLOY_NOTE} 409 when the service exists, a box not of this service is named {name}-blue or {name}-green, or a published box holds its URL. ${COMMAND_SCOPE_NOTE}`,
+      params: ProjectParams,
+      body: ServiceCreate,
+      response: { 201: Service, ...problemResponses(404, 409) },
+    }),
     async (request, reply) => {
       checkCommand(request.token, request.body.command);
       return reply.code(201).send(services.create(request.params.project, request.body));
     },
   );
-
   api.get(
     base,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: "The project's services, oldest first",
-        params: ProjectParams,
-        response: { 200: ServiceList },
-      },
-    },
-    async (request) => ({
-      items: services.list(request.params.project),
-    }),
+    read("The project's services, oldest first", { params: ProjectParams, response: { 200: ServiceList } }),
+    async (request) => ({ items: services.list(request.params.project) }),
   );
-
   api.get(
     one,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: 'Get a service',
-        params: ServiceParams,
-        response: { 200: Service, ...problemResponses(404) },
-      },
-    },
+    read('Get a service', { params: ServiceParams, response: { 200: Service, ...problemResponses(404) } }),
     async (request) => services.get(request.params.project, request.params.name),
   );
-}
-
-/** Update and delete. */
-function registerServiceChangeRoutes(app: FastifyInstance, services: ServiceManager): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.put(
     one,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: "Change a service's spec",
-        description: `auth applies at once; the rest at the next deployment. ${COMMAND_SCOPE_NOTE}`,
-        params: ServiceParams,
-        body: ServiceUpdate,
-        response: { 200: Service, ...problemResponses(404) },
-      },
-    },
+    write("Change a service's spec", {
+      description: `auth applies at once; the rest at the next deployment. ${COMMAND_SCOPE_NOTE}`,
+      params: ServiceParams,
+      body: ServiceUpdate,
+      response: { 200: Service, ...problemResponses(404) },
+    }),
     async (request) => {
       checkCommand(request.token, request.body.command);
       return services.update(request.params.project, request.params.name, request.body);
     },
   );
-
   api.delete(
     one,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: "Delete a service: a deployment under way stops, both colors' boxes and the route go",
-        params: ServiceParams,
-        response: problemResponses(404),
-      },
-    },
-    async (request, reply) => {
-      await services.delete(request.params.project, request.params.name);
-      return reply.code(204).send();
-    },
+    write("Delete a service: a deployment under way stops, both colors' boxes and the route go", {
+      params: ServiceParams,
+      response: problemResponses(404),
+    }),
+    async (request, reply) => noContent(reply, services.delete(request.params.project, request.params.name)),
   );
 }
 
 /** Deploy, the deployments, roll back. */
-function registerDeploymentRoutes(app: FastifyInstance, services: ServiceManager): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+function registerDeploymentRoutes({ api, read, write }: ResourceRoutes, services: ServiceManager): void {
   api.post(
     `${one}/deployments`,
     {
-      config: { scope: 'write' },
       // No body at all means {} (deploy the spec as it is).
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
-      schema: {
-        tags,
-        summary: 'Deploy the service (202, pending)',
+      preValidation: emptyBodyIsEmptyObject,
+      ...write('Deploy the service (202, pending)', {
         description: `${DEPLOY_NOTE} ${COMMAND_SCOPE_NOTE}`,
         params: ServiceParams,
         body: DeployRequest,
         response: { 202: Deployment, ...problemResponses(404) },
-      },
+      }),
     },
     async (request, reply) => {
       checkCommand(request.token, request.body.command);
       return reply.code(202).send(services.deploy(request.params.project, request.params.name, request.body));
     },
   );
-
   api.get(
     `${one}/deployments`,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: "The service's deployments, newest first",
-        params: ServiceParams,
-        response: { 200: DeploymentList, ...problemResponses(404) },
-      },
-    },
-    async (request) => ({
-      items: services.deployments(request.params.project, request.params.name),
+    read("The service's deployments, newest first", {
+      params: ServiceParams,
+      response: { 200: DeploymentList, ...problemResponses(404) },
     }),
+    async (request) => ({ items: services.deployments(request.params.project, request.params.name) }),
   );
-
   api.get(
     `${one}/deployments/:id`,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: 'Get a deployment',
-        params: DeploymentParams,
-        response: { 200: Deployment, ...problemResponses(404) },
-      },
-    },
+    read('Get a deployment', { params: DeploymentParams, response: { 200: Deployment, ...problemResponses(404) } }),
     async (request) => services.deployment(request.params.project, request.params.name, request.params.id),
   );
-
   api.post(
     `${one}/rollback`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: "Roll back: redeploy the previous live deployment's spec (202, pending)",
-        description: `The rolled-back spec becomes the service's spec; health-gated like any deployment; the one it replaces becomes rolled_back. 409 when no earlier deployment was live. No body. ${DEPLOY_NOTE}`,
-        params: ServiceParams,
-        response: { 202: Deployment, ...problemResponses(404, 409) },
-      },
-    },
+    write("Roll back: redeploy the previous live deployment's spec (202, pending)", {
+      description: `The rolled-back spec becomes the service's spec; health-gated like any deployment; the one it replaces becomes rolled_back. 409 when no earlier deployment was live. No body. ${DEPLOY_NOTE}`,
+      params: ServiceParams,
+      response: { 202: Deployment, ...problemResponses(404, 409) },
+    }),
     async (request, reply) => reply.code(202).send(services.rollback(request.params.project, request.params.name)),
   );
 }

@@ -7,6 +7,7 @@ import type {
   ServiceColor,
 } from '../../../shared/schemas/services';
 import type { Db } from '../db/database';
+import { ProjectTable, Table } from '../db/table';
 
 export interface ServiceRow {
   id: string;
@@ -106,86 +107,49 @@ type ServicePatch = Partial<
 type DeploymentPatch = Partial<Pick<DeploymentRow, 'status' | 'box_id' | 'step' | 'reason' | 'live_at'>>;
 
 /** The SQL of services and their deployments (migration 8). */
-export class ServiceStore {
-  constructor(private readonly db: Db) {}
+export class ServiceStore extends ProjectTable<ServiceRow, ServicePatch> {
+  private readonly deploymentRows: Table<DeploymentRow, DeploymentPatch>;
+
+  constructor(db: Db) {
+    super(db, 'services');
+    this.deploymentRows = new Table(db, 'deployments');
+  }
 
   /** false when the project already has a service of that name. */
   insert(service: ServiceRow, first: DeploymentRow): boolean {
     return this.db.transaction(() => {
-      const cols = Object.keys(service);
-      const done = this.db
-        .prepare(
-          `INSERT INTO services (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT(project, name) DO NOTHING`,
-        )
-        .run(service);
-      if (done.changes === 0) return false;
+      if (!this.insertUnlessTaken(service, 'project, name')) return false;
       this.insertDeployment(first);
       return true;
     })();
   }
 
   insertDeployment(row: DeploymentRow): void {
-    const cols = Object.keys(row);
-    this.db
-      .prepare(`INSERT INTO deployments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`)
-      .run(row);
-  }
-
-  get(project: string, name: string): ServiceRow | undefined {
-    return this.db.prepare('SELECT * FROM services WHERE project = ? AND name = ?').get(project, name) as
-      ServiceRow | undefined;
-  }
-
-  getById(id: string): ServiceRow | undefined {
-    return this.db.prepare('SELECT * FROM services WHERE id = ?').get(id) as ServiceRow | undefined;
+    this.deploymentRows.insertRow(row);
   }
 
   list(project: string): ServiceRow[] {
-    return this.db
-      .prepare('SELECT * FROM services WHERE project = ? ORDER BY created_at, id')
-      .all(project) as ServiceRow[];
+    return this.select('WHERE project = ? ORDER BY created_at, id', project);
   }
 
-  all(): ServiceRow[] {
-    return this.db.prepare('SELECT * FROM services').all() as ServiceRow[];
-  }
-
-  update(id: string, patch: ServicePatch, at: string): ServiceRow {
-    const cols = Object.keys(patch);
-    this.db
-      .prepare(
-        `UPDATE services SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`,
-      )
-      .run({ ...patch, updated_at: at, id });
-    return this.getById(id)!;
-  }
-
-  delete(id: string): void {
+  override delete(id: string): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM deployments WHERE service_id = ?').run(id);
-      this.db.prepare('DELETE FROM services WHERE id = ?').run(id);
+      super.delete(id);
     })();
   }
 
   deployment(id: string): DeploymentRow | undefined {
-    return this.db.prepare('SELECT * FROM deployments WHERE id = ?').get(id) as DeploymentRow | undefined;
+    return this.deploymentRows.getById(id);
   }
 
   /** Newest first. */
   deployments(serviceId: string): DeploymentRow[] {
-    return this.db
-      .prepare('SELECT * FROM deployments WHERE service_id = ? ORDER BY created_at DESC, rowid DESC')
-      .all(serviceId) as DeploymentRow[];
+    return this.deploymentRows.select('WHERE service_id = ? ORDER BY created_at DESC, rowid DESC', serviceId);
   }
 
   updateDeployment(id: string, patch: DeploymentPatch, at: string): DeploymentRow {
-    const cols = Object.keys(patch);
-    this.db
-      .prepare(
-        `UPDATE deployments SET ${[...cols.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id`,
-      )
-      .run({ ...patch, updated_at: at, id });
-    return this.deployment(id)!;
+    return this.deploymentRows.update(id, patch, at);
   }
 
   /** A deployment's color is settled when it starts (the one not live then). */
@@ -214,10 +178,10 @@ export class ServiceStore {
 
   /** The deployment live before the current one (the one a rollback runs again), if any. */
   previousLive(service: ServiceRow): DeploymentRow | undefined {
-    return this.db
-      .prepare(
-        'SELECT * FROM deployments WHERE service_id = ? AND live_at IS NOT NULL AND id IS NOT ? ORDER BY live_at DESC, rowid DESC LIMIT 1',
-      )
-      .get(service.id, service.live_deployment) as DeploymentRow | undefined;
+    return this.deploymentRows.selectOne(
+      'WHERE service_id = ? AND live_at IS NOT NULL AND id IS NOT ? ORDER BY live_at DESC, rowid DESC LIMIT 1',
+      service.id,
+      service.live_deployment,
+    );
   }
 }

@@ -8,6 +8,7 @@ import type { ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
 import { ProjectScopedError } from '../http/project-scoped-error';
 import { newId, now, randomBase32 } from '../ids';
+import { nameList } from '../name-list';
 import { toSnapshot, type SnapshotRow, type SnapshotStore } from './store';
 
 /** Snapshot ids: snap_ and 20 base32 characters. */
@@ -22,11 +23,6 @@ export interface SnapshotServiceDeps {
   bus: EventBus;
   instanceId: string;
   log: FastifyBaseLogger;
-}
-
-function list(names: string[]): string {
-  const shown = names.slice(0, 5).join(', ');
-  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /** A readable default name: snap-20261122-081502-x7k2. */
@@ -50,7 +46,7 @@ export class SnapshotService {
 
   /** A ready snapshot of the project, or 404. */
   find(project: string, id: string): SnapshotRow {
-    const row = this.store.get(id);
+    const row = this.store.getById(id);
     if (!row || row.project !== project || row.status !== 'ready')
       throw new ApiError('not_found', `snapshot "${id}" not found in project "${project}"`);
     return row;
@@ -67,7 +63,7 @@ export class SnapshotService {
 
   /** A ready snapshot by id, of any project (a base made from it names it so). */
   ready(id: string): SnapshotRow | undefined {
-    const row = this.store.get(id);
+    const row = this.store.getById(id);
     return row?.status === 'ready' ? row : undefined;
   }
 
@@ -81,7 +77,7 @@ export class SnapshotService {
     return {
       names: (ref) => SNAPSHOT_ID.test(ref),
       find: (project, id) => {
-        const row = this.store.get(id);
+        const row = this.store.getById(id);
         if (!row || row.project !== project || row.status !== 'ready') return undefined;
         return { id: row.id, image: row.image!, base: row.base, config: row.config, environment: row.environment };
       },
@@ -153,7 +149,7 @@ export class SnapshotService {
           ...(hidden === 1 ? ['a box or snapshot in another project'] : []),
           ...(hidden > 1 ? [`${hidden} boxes or snapshots in other projects`] : []),
         ];
-        return `snapshot "${row.name}" (${id}) is still needed by ${list(users)}; delete those (or restore the boxes to another snapshot) first`;
+        return `snapshot "${row.name}" (${id}) is still needed by ${nameList(users)}; delete those (or restore the boxes to another snapshot) first`;
       });
     }
     this.store.delete(id);

@@ -1,5 +1,6 @@
 import type { Snapshot } from '../../../shared/schemas/snapshots';
 import type { Db } from '../db/database';
+import { Table } from '../db/table';
 
 export interface SnapshotRow {
   id: string;
@@ -33,58 +34,32 @@ export function toSnapshot(row: SnapshotRow): Snapshot {
   };
 }
 
-export class SnapshotStore {
-  constructor(private readonly db: Db) {}
+export class SnapshotStore extends Table<SnapshotRow> {
+  constructor(db: Db) {
+    super(db, 'snapshots');
+  }
 
   /** false when the box already has a snapshot of that name */
   insert(row: SnapshotRow): boolean {
-    const cols = Object.keys(row);
-    return (
-      this.db
-        .prepare(
-          `INSERT INTO snapshots (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT DO NOTHING`,
-        )
-        .run(row).changes > 0
-    );
-  }
-
-  get(id: string): SnapshotRow | undefined {
-    return this.db.prepare('SELECT * FROM snapshots WHERE id = ?').get(id) as SnapshotRow | undefined;
+    return this.insertUnlessTaken(row);
   }
 
   /** Ready snapshots of one box, oldest first. */
   listOfBox(project: string, boxId: string): SnapshotRow[] {
-    return this.db
-      .prepare("SELECT * FROM snapshots WHERE project = ? AND box_id = ? AND status = 'ready' ORDER BY created_at, id")
-      .all(project, boxId) as SnapshotRow[];
+    return this.select("WHERE project = ? AND box_id = ? AND status = 'ready' ORDER BY created_at, id", project, boxId);
   }
 
   /** Ready snapshots of a project, oldest first (including those of deleted boxes). */
   listOfProject(project: string): SnapshotRow[] {
-    return this.db
-      .prepare("SELECT * FROM snapshots WHERE project = ? AND status = 'ready' ORDER BY created_at, id")
-      .all(project) as SnapshotRow[];
-  }
-
-  all(): SnapshotRow[] {
-    return this.db.prepare('SELECT * FROM snapshots').all() as SnapshotRow[];
+    return this.select("WHERE project = ? AND status = 'ready' ORDER BY created_at, id", project);
   }
 
   /** Snapshots taken of roots that descend from `parent` (a snapshot id or a base name). */
   children(parent: string): SnapshotRow[] {
-    return this.db
-      .prepare('SELECT * FROM snapshots WHERE parent_id = ? ORDER BY created_at')
-      .all(parent) as SnapshotRow[];
+    return this.select('WHERE parent_id = ? ORDER BY created_at', parent);
   }
 
   markReady(id: string, image: string, sizeBytes: number): SnapshotRow {
-    this.db
-      .prepare("UPDATE snapshots SET status = 'ready', image = ?, size_bytes = ? WHERE id = ?")
-      .run(image, sizeBytes, id);
-    return this.get(id)!;
-  }
-
-  delete(id: string): void {
-    this.db.prepare('DELETE FROM snapshots WHERE id = ?').run(id);
+    return this.update(id, { status: 'ready', image, size_bytes: sizeBytes });
   }
 }

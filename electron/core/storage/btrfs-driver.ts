@@ -3,14 +3,8 @@ import type { ContainerEngine, HelperPrivileges } from '../engine/container-engi
 import { ensureViewVolume, itemVolumeName, removeItemVolume } from './engine-volumes';
 import { IN_HELPER } from './helper-commands';
 import type { StoreHelper } from './store-helper';
-import {
-  StorageError,
-  type ItemMount,
-  type ItemUsage,
-  type StorageCapabilities,
-  type StorageDriver,
-  type StoreSpace,
-} from './storage-driver';
+import type { ItemMount, ItemUsage, StorageCapabilities, StorageDriver, StoreSpace } from './storage-driver';
+import { StorageError } from './storage-driver';
 
 /** Where the store's btrfs lives. */
 export type BtrfsBacking =

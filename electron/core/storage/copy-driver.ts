@@ -1,4 +1,5 @@
 import type { ContainerEngine, VolumeMount } from '../engine/container-engine';
+import { helperLabels, helperSpec, runToEnd } from '../engine/helper-containers';
 import { randomBase32 } from '../ids';
 import {
   itemVolumeLabels,
@@ -8,14 +9,8 @@ import {
   removeItemVolume,
 } from './engine-volumes';
 import { removeStoreHelpers, STORE_HELPER_ROLE } from './store-helper';
-import {
-  StorageError,
-  type ItemMount,
-  type ItemUsage,
-  type StorageCapabilities,
-  type StorageDriver,
-  type StoreSpace,
-} from './storage-driver';
+import type { ItemMount, ItemUsage, StorageCapabilities, StorageDriver, StoreSpace } from './storage-driver';
+import { StorageError } from './storage-driver';
 
 // Fixed scripts: item names reach a helper only as its volume mounts, never in a script.
 const COPY = 'cp -a /src/. /dst/';
@@ -56,40 +51,23 @@ export class CopyDriver implements StorageDriver {
   /** Runs a fixed script in a helper with these mounts; answers its output, or throws with it. */
   private async run(mounts: VolumeMount[], script: string): Promise<string> {
     const { engine, instanceId } = this.deps;
-    const id = await engine.createContainer({
-      name: `boxdesk-store-copy-${instanceId}-${randomBase32(6)}`,
-      image: await this.deps.image(),
-      command: ['/bin/sh', '-c', script],
-      hostname: 'boxdesk-store',
-      env: {},
-      labels: {
-        'boxdesk.instance': instanceId,
-        'boxdesk.role': STORE_HELPER_ROLE,
-        'boxdesk.id': '',
-        'boxdesk.box': '',
-        'boxdesk.project': '',
-      },
-      limits: { cpus: 1, ramMb: 256, pidsLimit: 256 },
-      storageGb: null,
-      graceSeconds: 0,
-      mounts,
-    });
-    try {
-      await engine.startContainer(id);
-      const code = await engine.waitContainer(id);
-      const parts: Buffer[] = [];
-      for await (const chunk of await engine.logs(id, { follow: false }))
-        parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-      const output = Buffer.concat(parts).toString('utf8');
-      if (code !== 0)
-        throw new StorageError(
-          /No space left/i.test(output) ? 'no_space' : 'failed',
-          `a store helper failed (exit ${code}): ${output.trim().slice(-500)}`,
-        );
-      return output;
-    } finally {
-      await engine.removeContainer(id).catch(() => undefined);
-    }
+    const id = await engine.createContainer(
+      helperSpec({
+        name: `boxdesk-store-copy-${instanceId}-${randomBase32(6)}`,
+        image: await this.deps.image(),
+        command: ['/bin/sh', '-c', script],
+        hostname: 'boxdesk-store',
+        labels: helperLabels(instanceId, STORE_HELPER_ROLE),
+        mounts,
+      }),
+    );
+    const { code, output } = await runToEnd(engine, id);
+    if (code !== 0)
+      throw new StorageError(
+        /No space left/i.test(output) ? 'no_space' : 'failed',
+        `a store helper failed (exit ${code}): ${output.trim().slice(-500)}`,
+      );
+    return output;
   }
 
   /** copy always works; reflink only where a probe clone in a scratch volume does (not on ext4, not with busybox's cp). */

@@ -35,12 +35,12 @@ export async function reconcileItems(
   for (const row of records.all()) {
     if (row.status === 'creating') {
       await driver.delete(row.id);
-      records.remove(row.id);
+      records.delete(row.id);
       report.undone.push(row.id);
       log.warn({ item: row.id }, 'undid a store item whose creation a crash cut short');
     } else if (row.status === 'deleting') {
       await driver.delete(row.id);
-      records.remove(row.id);
+      records.delete(row.id);
       report.deleted.push(row.id);
       log.warn({ item: row.id }, 'finished deleting a store item');
     } else if (row.status === 'restoring') {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { Table } from '../db/table';
 import type { StorageDriverName } from './storage-driver';
 
 /**
@@ -27,53 +28,36 @@ export interface PendingRestore {
   scratch_id: string;
 }
 
-export class ItemRecords {
-  constructor(private readonly db: Db) {}
-
-  insert(row: ItemRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO storage_items (id, kind, owner, parent_id, driver, quota_bytes, status, pending, created_at)
-         VALUES (@id, @kind, @owner, @parent_id, @driver, @quota_bytes, @status, @pending, @created_at)`,
-      )
-      .run(row);
+/** The store's items (storage_items). */
+export class ItemRecords extends Table<ItemRow> {
+  constructor(db: Db) {
+    super(db, 'storage_items');
   }
 
-  get(id: string): ItemRow | undefined {
-    return this.db.prepare('SELECT * FROM storage_items WHERE id = ?').get(id) as ItemRow | undefined;
-  }
-
-  all(): ItemRow[] {
-    return this.db.prepare('SELECT * FROM storage_items ORDER BY created_at, id').all() as ItemRow[];
+  /** Oldest first. */
+  override all(): ItemRow[] {
+    return this.select('ORDER BY created_at, id');
   }
 
   byOwner(owner: string): ItemRow[] {
-    return this.db
-      .prepare('SELECT * FROM storage_items WHERE owner = ? ORDER BY created_at, id')
-      .all(owner) as ItemRow[];
+    return this.select('WHERE owner = ? ORDER BY created_at, id', owner);
   }
 
   /** Items whose parent is `id` (a snapshot cloned or a workspace snapshotted). */
   children(id: string): ItemRow[] {
-    return this.db.prepare('SELECT * FROM storage_items WHERE parent_id = ?').all(id) as ItemRow[];
+    return this.select('WHERE parent_id = ?', id);
   }
 
   setStatus(id: string, status: ItemRow['status'], pending: PendingRestore | null = null): void {
-    this.db
-      .prepare('UPDATE storage_items SET status = ?, pending = ? WHERE id = ?')
-      .run(status, pending ? JSON.stringify(pending) : null, id);
+    this.update(id, { status, pending: pending ? JSON.stringify(pending) : null });
   }
 
   setQuota(id: string, quotaBytes: number | null): void {
-    this.db.prepare('UPDATE storage_items SET quota_bytes = ? WHERE id = ?').run(quotaBytes, id);
+    this.update(id, { quota_bytes: quotaBytes });
   }
 
   setOwner(id: string, owner: string): void {
-    this.db.prepare('UPDATE storage_items SET owner = ? WHERE id = ?').run(owner, id);
-  }
-
-  remove(id: string): void {
-    this.db.prepare('DELETE FROM storage_items WHERE id = ?').run(id);
+    this.update(id, { owner });
   }
 
   count(): number {

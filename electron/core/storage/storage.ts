@@ -164,7 +164,7 @@ export class Storage {
   }
 
   get(id: string): ItemRow | undefined {
-    return this.records.get(id);
+    return this.records.getById(id);
   }
 
   list(owner?: string): ItemRow[] {
@@ -172,7 +172,7 @@ export class Storage {
   }
 
   private readyItem(id: string): ItemRow {
-    const row = this.records.get(id);
+    const row = this.records.getById(id);
     if (!row || row.status !== 'ready') throw new StorageError('not_found', `no store item ${id}`);
     return row;
   }
@@ -199,13 +199,13 @@ export class Storage {
       pending: null,
       created_at: now(),
     };
-    this.records.insert(row);
+    this.records.insertRow(row);
     this.deps.onStep?.('intent', op, id);
     try {
       await work(driver, id);
     } catch (err) {
       await driver.delete(id).catch(() => undefined);
-      this.records.remove(id);
+      this.records.delete(id);
       throw err;
     }
     this.deps.onStep?.('done', op, id);
@@ -256,7 +256,7 @@ export class Storage {
   /** Removes an item; unknown ids are not an error. Whether anything still needs it is its owner's rule. */
   delete(id: string): Promise<void> {
     return this.mutex.run(id, async () => {
-      const row = this.records.get(id);
+      const row = this.records.getById(id);
       if (!row) return;
       const driver = await this.ready();
       this.records.setStatus(id, 'deleting');
@@ -269,7 +269,7 @@ export class Storage {
         throw err;
       }
       this.deps.onStep?.('done', 'delete', id);
-      this.records.remove(id);
+      this.records.delete(id);
     });
   }
 

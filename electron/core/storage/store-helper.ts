@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import type { ContainerEngine, ContainerSpec, HelperPrivileges } from '../engine/container-engine';
+import { helperLabels, helperSpec, runToEnd } from '../engine/helper-containers';
+import { readText } from '../engine/log-tail';
 import { randomBase32 } from '../ids';
 import type { AgentFiles } from './agent-files';
 import { IN_HELPER, commandArgv, parseAnswer, type StoreCommand } from './helper-commands';
@@ -16,12 +18,6 @@ export const HELPER_IMAGE_LABELS = {
   digest: 'boxdesk.agent',
 };
 const READY_WAIT_MS = 15_000;
-
-async function readAll(stream: Readable): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  return Buffer.concat(parts).toString('utf8');
-}
 
 /** The helper image: the static binary and the empty filesystem, imported as a tar (no registry, no base image). */
 function helperTar(files: AgentFiles): Readable {
@@ -54,17 +50,6 @@ export class StoreHelper {
 
   constructor(private readonly deps: HelperDeps) {}
 
-  private labels(): Record<string, string> {
-    return {
-      'boxdesk.instance': this.deps.instanceId,
-      'boxdesk.role': STORE_HELPER_ROLE,
-      // Empty: the box reconciler leaves the container alone.
-      'boxdesk.id': '',
-      'boxdesk.box': '',
-      'boxdesk.project': '',
-    };
-  }
-
   /** The helper image for this build, imported once (older builds' images are removed). */
   async image(): Promise<string> {
     const { engine, instanceId, files } = this.deps;
@@ -79,18 +64,16 @@ export class StoreHelper {
   }
 
   private async spec(name: string, command: string[], privileges: HelperPrivileges): Promise<ContainerSpec> {
-    return {
+    return helperSpec({
       name,
       image: await this.image(),
       command,
       hostname: 'boxdesk-store',
-      env: {},
-      labels: this.labels(),
+      labels: helperLabels(this.deps.instanceId, STORE_HELPER_ROLE),
       limits: { cpus: 1, ramMb: 256, pidsLimit: 64 },
-      storageGb: null,
       graceSeconds: 5,
       helper: privileges,
-    };
+    });
   }
 
   /** Runs one command in a container of its own, removed before this returns. */
@@ -98,14 +81,8 @@ export class StoreHelper {
     const { engine } = this.deps;
     const name = `boxdesk-store-${cmd.op}-${this.deps.instanceId}-${randomBase32(6)}`;
     const id = await engine.createContainer(await this.spec(name, commandArgv(cmd, IN_HELPER.loopTop), privileges));
-    try {
-      await engine.startContainer(id);
-      const code = await engine.waitContainer(id);
-      const output = await readAll(await engine.logs(id, { follow: false }));
-      return parseAnswer(output, '', code);
-    } finally {
-      await engine.removeContainer(id).catch(() => undefined);
-    }
+    const { code, output } = await runToEnd(engine, id);
+    return parseAnswer(output, '', code);
   }
 
   /** Starts the long-lived helper (`hold`) and waits until its filesystem answers. */
@@ -119,7 +96,7 @@ export class StoreHelper {
     for (;;) {
       const state = await engine.inspectContainer(this.containerId);
       if (!state?.running) {
-        const output = state ? await readAll(await engine.logs(this.containerId, { follow: false })) : '';
+        const output = state ? await readText(await engine.logs(this.containerId, { follow: false })) : '';
         await this.stop();
         parseAnswer(output, '', state?.exitCode ?? 1); // throws the helper's own error
         throw new StorageError('unavailable', 'the store helper stopped as it started');
@@ -145,7 +122,7 @@ export class StoreHelper {
       stdin: false,
     });
     const streams = await engine.startExec(execId, { tty: false, stdin: false });
-    const [stdout, stderr] = await Promise.all([readAll(streams.stdout), readAll(streams.stderr)]);
+    const [stdout, stderr] = await Promise.all([readText(streams.stdout), readText(streams.stderr)]);
     const state = await engine.inspectExec(execId);
     return parseAnswer(stdout, stderr, state.exitCode ?? 1);
   }

@@ -53,7 +53,7 @@ export class VolumeBackups {
       created_at: now(),
       finished_at: null,
     };
-    this.store.insertBackup(row);
+    this.store.backups.insertUnlessTaken(row);
     this.volumes.inFlight.add(row.id);
     const out = this.represent(row, name);
     this.volumes.deps.bus.emit('volume.backup', { volume: name, backup: out }, project);
@@ -164,7 +164,7 @@ export class VolumeBackups {
 
   private remove(row: VolumeBackupRow, volume: VolumeRow): void {
     fs.rmSync(this.volumes.backupFile(row.volume_id, row.id), { force: true });
-    this.store.deleteBackup(row.id);
+    this.store.backups.delete(row.id);
     this.volumes.deps.bus.emit(
       'volume.backup.deleted',
       { volume: volume.name, backup: toVolumeBackup(row, volume.name, false) },
@@ -185,7 +185,7 @@ export class VolumeBackups {
 
   private find(project: string, name: string, id: string): VolumeBackupRow {
     const volume = this.volumes.find(project, name);
-    const row = this.store.getBackup(id);
+    const row = this.store.backups.getById(id);
     if (!row || row.volume_id !== volume.id)
       throw new ApiError('not_found', `backup "${id}" not found for volume "${name}" in project "${project}"`);
     return row;

@@ -101,7 +101,7 @@ export class VolumeCopies implements Copier, SnapshotFinder {
   async takeSnapshot(volume: VolumeRow, internal: boolean): Promise<VolumeSnapshotRow> {
     const row = this.snapshotRow(volume, internal);
     // The intent, on disk before the engine is asked: a crash leaves it pending, removed at start.
-    this.store.insertSnapshot(row);
+    this.store.snapshots.insertUnlessTaken(row);
     this.volumes.inFlight.add(row.id);
     try {
       await this.deps.engine.createVolume(row.engine_name, this.volumes.labels(volume, VOLUME_ROLES.snapshot, row.id));
@@ -118,7 +118,7 @@ export class VolumeCopies implements Copier, SnapshotFinder {
 
   async dropSnapshot(row: VolumeSnapshotRow): Promise<void> {
     await this.deps.engine.removeVolume(row.engine_name).catch(() => undefined);
-    this.store.deleteSnapshot(row.id);
+    this.store.snapshots.delete(row.id);
   }
 
   async snapshot(project: string, name: string): Promise<VolumeSnapshot> {
@@ -138,7 +138,7 @@ export class VolumeCopies implements Copier, SnapshotFinder {
 
   /** A ready, listed snapshot of the project (of this volume when given), or 404. */
   findSnapshot(project: string, id: string, volume?: VolumeRow): VolumeSnapshotRow {
-    const row = this.store.getSnapshot(id);
+    const row = this.store.snapshots.getById(id);
     if (
       !row ||
       row.project !== project ||
@@ -160,7 +160,7 @@ export class VolumeCopies implements Copier, SnapshotFinder {
       const row = this.findSnapshot(project, id, this.volumes.find(project, name));
       this.volumes.requireEngine();
       await this.deps.engine.removeVolume(row.engine_name);
-      this.store.deleteSnapshot(row.id);
+      this.store.snapshots.delete(row.id);
     });
     this.volumes.emitUpdated(first.id);
   }

@@ -1,5 +1,6 @@
 import { ApiError } from '../../../shared/errors';
 import type { ContainerEngine, VolumeMount } from '../engine/container-engine';
+import { helperLabels, helperSpec, runToEnd } from '../engine/helper-containers';
 import { randomBase32 } from '../ids';
 
 /** What a helper container carries: never a box's labels (the reconciler would claim it), always its role. */
@@ -40,40 +41,25 @@ export class VolumeHelpers {
   ) {}
 
   private async create(owner: string, mounts: VolumeMount[], command: string[]): Promise<string> {
-    return this.engine.createContainer({
-      name: `boxdesk-volume-helper-${owner.replace(/[^a-zA-Z0-9_.-]/g, '-')}-${randomBase32(6)}`,
-      image: await this.image(),
-      command,
-      hostname: 'volume-helper',
-      env: {},
-      labels: {
-        'boxdesk.instance': this.instanceId,
-        'boxdesk.role': HELPER_ROLE,
-        'boxdesk.owner': owner,
-        'boxdesk.id': '',
-        'boxdesk.box': '',
-        'boxdesk.project': '',
-      },
-      limits: { cpus: 1, ramMb: 256, pidsLimit: 256 },
-      storageGb: null,
-      graceSeconds: 0,
-      mounts,
-    });
+    return this.engine.createContainer(
+      helperSpec({
+        name: `boxdesk-volume-helper-${owner.replace(/[^a-zA-Z0-9_.-]/g, '-')}-${randomBase32(6)}`,
+        image: await this.image(),
+        command,
+        hostname: 'volume-helper',
+        labels: helperLabels(this.instanceId, HELPER_ROLE, { 'boxdesk.owner': owner }),
+        mounts,
+      }),
+    );
   }
 
   /** Runs a shell script in a helper; answers its stdout, or throws with its output when it fails. */
   async run(owner: string, mounts: VolumeMount[], script: string): Promise<string> {
     const id = await this.create(owner, mounts, ['/bin/sh', '-c', script]);
-    try {
-      await this.engine.startContainer(id);
-      const code = await this.engine.waitContainer(id);
-      const output = await this.output(id);
-      if (code !== 0)
-        throw new ApiError('internal', `a volume helper container failed (exit ${code}): ${output.trim().slice(-500)}`);
-      return output;
-    } finally {
-      await this.engine.removeContainer(id).catch(() => undefined);
-    }
+    const { code, output } = await runToEnd(this.engine, id);
+    if (code !== 0)
+      throw new ApiError('internal', `a volume helper container failed (exit ${code}): ${output.trim().slice(-500)}`);
+    return output;
   }
 
   /** A created, never started helper (no process): the engine's archive calls reach its volume mounts. */
@@ -84,13 +70,6 @@ export class VolumeHelpers {
     } finally {
       await this.engine.removeContainer(id).catch(() => undefined);
     }
-  }
-
-  private async output(id: string): Promise<string> {
-    const parts: Buffer[] = [];
-    for await (const chunk of await this.engine.logs(id, { follow: false }))
-      parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-    return Buffer.concat(parts).toString('utf8');
   }
 
   /** Removes helpers a crash left behind. */

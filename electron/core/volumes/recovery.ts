@@ -25,7 +25,7 @@ export async function recoverVolumes(volumes: VolumeService, copies: VolumeCopie
       log.warn({ volume: row.name }, 'thawed boxes paused for a volume copy cut short by a crash');
     }
   }
-  for (const snap of store.allSnapshots()) {
+  for (const snap of store.snapshots.all()) {
     if (live(snap.id) || (snap.status === 'ready' && !snap.internal)) continue;
     await copies.dropSnapshot(snap);
     log.warn({ snapshot: snap.id }, 'dropped a volume snapshot cut short by a crash');
@@ -47,7 +47,7 @@ export async function recoverVolumes(volumes: VolumeService, copies: VolumeCopie
         );
     }
   }
-  for (const backup of store.allBackups()) {
+  for (const backup of store.backups.all()) {
     if (backup.status !== 'pending' || live(backup.id)) continue;
     fs.rmSync(`${volumes.backupFile(backup.volume_id, backup.id)}.partial`, { force: true });
     store.finishBackup(backup.id, {
@@ -62,7 +62,7 @@ export async function recoverVolumes(volumes: VolumeService, copies: VolumeCopie
   // Engine volumes of this instance that no record names (a crash between the engine call and the record).
   const named = new Set([
     ...store.all().flatMap((v) => [v.engine_name, ...namesInIntent(v)]),
-    ...store.allSnapshots().map((s) => s.engine_name),
+    ...store.snapshots.all().map((s) => s.engine_name),
   ]);
   for (const role of Object.values(VOLUME_ROLES)) {
     for (const v of await engine.listVolumes({ 'boxdesk.instance': instanceId, 'boxdesk.role': role })) {

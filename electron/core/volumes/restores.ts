@@ -1,8 +1,9 @@
 import { ApiError } from '../../../shared/errors';
 import type { Volume, VolumeRestore } from '../../../shared/schemas/volumes';
 import { now, randomBase32 } from '../ids';
+import { nameList } from '../name-list';
 import { VOLUME_ROLES } from './helpers';
-import { names, type VolumeService } from './service';
+import type { VolumeService } from './service';
 import type { Source, VolumeSources } from './sources';
 import type { VolumeRow } from './store';
 
@@ -69,9 +70,10 @@ export class VolumeRestores {
         : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
       const busy = this.volumes.mountsOf(project, name).filter((m) => m.status !== 'stopped');
       if (busy.length) {
+        const boxes = nameList(busy.map((m) => `"${m.box} (${m.status})"`));
         throw new ApiError(
           'conflict',
-          `volume "${name}" is mounted by ${names(busy.map((m) => `${m.box} (${m.status})`))}; stop those boxes (or detach it) and restore again`,
+          `volume "${name}" is mounted by ${boxes}; stop those boxes (or detach it) and restore again`,
         );
       }
       this.volumes.requireEngine();

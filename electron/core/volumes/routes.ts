@@ -1,4 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ProjectParams } from '../../../shared/schemas/common';
 import {
@@ -18,15 +17,14 @@ import {
 } from '../../../shared/schemas/volumes';
 import { streamBody } from '../http/body-parsers';
 import { problemResponses } from '../http/problem-responses';
+import { noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
+import { sendDownload } from '../http/streaming';
 import type { VolumeBackups } from './backups';
 import type { VolumeCopies } from './copies';
 import type { VolumeService } from './service';
 
-const tags = ['volumes'];
 const base = '/v1/projects/:project/volumes';
 const one = `${base}/:name`;
-const RECREATE_NOTE =
-  "The engine cannot change a live container's mounts: the box's container is recreated with its root kept (not one file of it is lost); a running box restarts (its processes start again), a stopped one stays stopped.";
 
 /** Data volumes' routes: records, mounts, snapshots, backups, restores. */
 export function registerVolumeRoutes(
@@ -35,294 +33,169 @@ export function registerVolumeRoutes(
   copies: VolumeCopies,
   backups: VolumeBackups,
 ): void {
-  registerVolumeRecordRoutes(app, volumes, copies);
-  registerMountRoutes(app, volumes);
-  registerVolumeSnapshotRoutes(app, copies);
-  registerBackupRoutes(app, backups);
-  registerBackupFileRoutes(app, backups);
-  registerRestoreRoute(app, copies);
+  const routes = resourceRoutes(app, 'volumes');
+  registerVolumeRecordRoutes(routes, volumes, copies);
+  registerMountRoutes(routes, volumes);
+  registerVolumeSnapshotRoutes(routes, copies);
+  registerBackupRoutes(routes, backups);
+  registerRestoreRoute(routes, copies);
 }
 
 /** Create (empty or a clone), list, get, delete. */
-function registerVolumeRecordRoutes(app: FastifyInstance, volumes: VolumeService, copies: VolumeCopies): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+function registerVolumeRecordRoutes(
+  { api, read, write }: ResourceRoutes,
+  volumes: VolumeService,
+  copies: VolumeCopies,
+): void {
   api.post(
     base,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Create a volume: empty, or a clone of a volume (at this instant), a volume snapshot or a done backup',
-        description:
-          'At most one of from_volume, from_snapshot, from_backup. size_gb is recorded; the local volume driver cannot enforce it (size_enforced: false). The source is checked before anything is made (a backup whose archive is missing, changed or refused is a 409 naming it). Answers once the clone is filled.',
-        params: ProjectParams,
-        body: VolumeCreate,
-        response: { 201: Volume, ...problemResponses(400, 404, 409) },
-      },
-    },
+    write('Create a volume: empty, or a clone of a volume (at this instant), a volume snapshot or a done backup', {
+      description:
+        'At most one of from_volume, from_snapshot, from_backup. size_gb is recorded; the local volume driver cannot enforce it (size_enforced: false). The source is checked before anything is made (a backup whose archive is missing, changed or refused is a 409 naming it). Answers once the clone is filled.',
+      params: ProjectParams,
+      body: VolumeCreate,
+      response: { 201: Volume, ...problemResponses(400, 404, 409) },
+    }),
     async (request, reply) => reply.code(201).send(await copies.create(request.params.project, request.body)),
   );
-
   api.get(
     base,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: "The project's volumes, oldest first",
-        params: ProjectParams,
-        response: { 200: VolumeList },
-      },
-    },
-    async (request) => ({
-      items: volumes.list(request.params.project),
-    }),
+    read("The project's volumes, oldest first", { params: ProjectParams, response: { 200: VolumeList } }),
+    async (request) => ({ items: volumes.list(request.params.project) }),
   );
-
   api.get(
     one,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: 'Get a volume',
-        params: VolumeParams,
-        response: { 200: Volume, ...problemResponses(404) },
-      },
-    },
+    read('Get a volume', { params: VolumeParams, response: { 200: Volume, ...problemResponses(404) } }),
     async (request) => volumes.get(request.params.project, request.params.name),
   );
-
   api.delete(
     one,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Delete a volume with its snapshots and backups; 409 while a box mounts it, naming the boxes',
-        params: VolumeParams,
-        response: problemResponses(404, 409),
-      },
-    },
-    async (request, reply) => {
-      await volumes.delete(request.params.project, request.params.name);
-      return reply.code(204).send();
-    },
+    write('Delete a volume with its snapshots and backups; 409 while a box mounts it, naming the boxes', {
+      params: VolumeParams,
+      response: problemResponses(404, 409),
+    }),
+    async (request, reply) => noContent(reply, volumes.delete(request.params.project, request.params.name)),
   );
 }
 
 /** Attach and detach: a box's mounts. */
-function registerMountRoutes(app: FastifyInstance, volumes: VolumeService): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+function registerMountRoutes({ api, write }: ResourceRoutes, volumes: VolumeService): void {
+  const mountChange = {
+    description:
+      "The engine cannot change a live container's mounts: the box's container is recreated with its root kept (not one file of it is lost); a running box restarts (its processes start again), a stopped one stays stopped.",
+    params: VolumeParams,
+  };
+  const answers = { 200: Volume, ...problemResponses(400, 404, 409) };
   api.post(
     `${one}/attach`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Mount the volume in a box at path',
-        description: RECREATE_NOTE,
-        params: VolumeParams,
-        body: VolumeAttach,
-        response: { 200: Volume, ...problemResponses(400, 404, 409) },
-      },
-    },
+    write('Mount the volume in a box at path', { ...mountChange, body: VolumeAttach, response: answers }),
     async (request) => volumes.attach(request.params.project, request.params.name, request.body),
   );
-
   api.post(
     `${one}/detach`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Unmount the volume from a box',
-        description: RECREATE_NOTE,
-        params: VolumeParams,
-        body: VolumeDetach,
-        response: { 200: Volume, ...problemResponses(400, 404, 409) },
-      },
-    },
+    write('Unmount the volume from a box', { ...mountChange, body: VolumeDetach, response: answers }),
     async (request) => volumes.detach(request.params.project, request.params.name, request.body.box),
   );
 }
 
 /** A volume's snapshots. */
-function registerVolumeSnapshotRoutes(app: FastifyInstance, copies: VolumeCopies): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+function registerVolumeSnapshotRoutes({ api, read, write }: ResourceRoutes, copies: VolumeCopies): void {
   api.post(
     `${one}/snapshots`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'A point-in-time copy of the volume, kept by the engine',
-        description:
-          'Copy-on-write (reflink) where the filesystem and the helper image allow it, a full copy otherwise: method says which. Running boxes that mount the volume read-write are paused for the copy only. No body.',
-        params: VolumeParams,
-        response: { 201: VolumeSnapshot, ...problemResponses(404) },
-      },
-    },
+    write('A point-in-time copy of the volume, kept by the engine', {
+      description:
+        'Copy-on-write (reflink) where the filesystem and the helper image allow it, a full copy otherwise: method says which. Running boxes that mount the volume read-write are paused for the copy only. No body.',
+      params: VolumeParams,
+      response: { 201: VolumeSnapshot, ...problemResponses(404) },
+    }),
     async (request, reply) => reply.code(201).send(await copies.snapshot(request.params.project, request.params.name)),
   );
-
   api.get(
     `${one}/snapshots`,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: "The volume's snapshots, oldest first",
-        params: VolumeParams,
-        response: { 200: VolumeSnapshotList, ...problemResponses(404) },
-      },
-    },
-    async (request) => ({
-      items: copies.listSnapshots(request.params.project, request.params.name),
+    read("The volume's snapshots, oldest first", {
+      params: VolumeParams,
+      response: { 200: VolumeSnapshotList, ...problemResponses(404) },
     }),
+    async (request) => ({ items: copies.listSnapshots(request.params.project, request.params.name) }),
   );
-
   api.delete(
     `${one}/snapshots/:id`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Delete a volume snapshot',
-        params: VolumeSnapshotParams,
-        response: problemResponses(404),
-      },
-    },
-    async (request, reply) => {
-      await copies.deleteSnapshot(request.params.project, request.params.name, request.params.id);
-      return reply.code(204).send();
-    },
+    write('Delete a volume snapshot', { params: VolumeSnapshotParams, response: problemResponses(404) }),
+    async (request, reply) =>
+      noContent(reply, copies.deleteSnapshot(request.params.project, request.params.name, request.params.id)),
   );
 }
 
-/** Start, list and get a volume's backups. */
-function registerBackupRoutes(app: FastifyInstance, backups: VolumeBackups): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+/** Start, list, get, download and delete a volume's backups. */
+function registerBackupRoutes({ api, read, write }: ResourceRoutes, backups: VolumeBackups): void {
   api.post(
     `${one}/backups`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Start a backup: 202 pending, then done or failed (volume.backup events)',
-        description:
-          'A gzip tar in the data dir with its sha256. Consistent: while a running box writes to the volume, a snapshot is taken first (those boxes paused for the copy only) and archived. Done only once the written file is read back and verified (sha256, unpacks to its end, every entry one a backup may hold: no device nodes, fifos, setuid files or links leaving the volume); otherwise failed, with the reason. Past backup_retention the oldest backup is removed. No body.',
-        params: VolumeParams,
-        response: { 202: VolumeBackup, ...problemResponses(404) },
-      },
-    },
+    write('Start a backup: 202 pending, then done or failed (volume.backup events)', {
+      description:
+        'A gzip tar in the data dir with its sha256. Consistent: while a running box writes to the volume, a snapshot is taken first (those boxes paused for the copy only) and archived. Done only once the written file is read back and verified (sha256, unpacks to its end, every entry one a backup may hold: no device nodes, fifos, setuid files or links leaving the volume); otherwise failed, with the reason. Past backup_retention the oldest backup is removed. No body.',
+      params: VolumeParams,
+      response: { 202: VolumeBackup, ...problemResponses(404) },
+    }),
     async (request, reply) => reply.code(202).send(backups.start(request.params.project, request.params.name)),
   );
-
   api.get(
     `${one}/backups`,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: "The volume's backups, oldest first",
-        params: VolumeParams,
-        response: { 200: VolumeBackupList, ...problemResponses(404) },
-      },
-    },
-    async (request) => ({
-      items: backups.list(request.params.project, request.params.name),
+    read("The volume's backups, oldest first", {
+      params: VolumeParams,
+      response: { 200: VolumeBackupList, ...problemResponses(404) },
     }),
+    async (request) => ({ items: backups.list(request.params.project, request.params.name) }),
   );
-
   api.get(
     `${one}/backups/:id`,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: 'Get a backup',
-        params: VolumeBackupParams,
-        response: { 200: VolumeBackup, ...problemResponses(404) },
-      },
-    },
+    read('Get a backup', { params: VolumeBackupParams, response: { 200: VolumeBackup, ...problemResponses(404) } }),
     async (request) => backups.get(request.params.project, request.params.name, request.params.id),
   );
-}
-
-/** A backup's file: download it, delete it. */
-function registerBackupFileRoutes(app: FastifyInstance, backups: VolumeBackups): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
     `${one}/backups/:id/download`,
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        summary: "A done backup's .tar.gz (application/gzip, streamed)",
-        description:
-          'With Content-Length, and the hex sha256 in X-Checksum-Sha256 (also Repr-Digest, RFC 9530). Entries are relative to the volume root.',
-        params: VolumeBackupParams,
-        response: {
-          200: { content: { 'application/gzip': streamBody('').content['application/octet-stream']! } },
-          ...problemResponses(404, 409),
-        },
+    read("A done backup's .tar.gz (application/gzip, streamed)", {
+      description:
+        'With Content-Length, and the hex sha256 in X-Checksum-Sha256 (also Repr-Digest, RFC 9530). Entries are relative to the volume root.',
+      params: VolumeBackupParams,
+      response: {
+        200: { content: { 'application/gzip': streamBody('').content['application/octet-stream']! } },
+        ...problemResponses(404, 409),
       },
-    },
+    }),
     async (request, reply) => {
-      const { size, sha256, stream } = backups.download(request.params.project, request.params.name, request.params.id);
-      reply.hijack();
-      const res = reply.raw;
-      const inherited = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-      res.writeHead(200, {
-        ...inherited,
+      const { project, name, id } = request.params;
+      const { size, sha256, stream } = backups.download(project, name, id);
+      sendDownload(reply, stream, {
         'content-type': 'application/gzip',
         'content-length': String(size),
-        'content-disposition': `attachment; filename="${request.params.name}-${request.params.id}.tar.gz"`,
+        'content-disposition': `attachment; filename="${name}-${id}.tar.gz"`,
         'x-checksum-sha256': sha256,
         'repr-digest': `sha-256=:${Buffer.from(sha256, 'hex').toString('base64')}:`,
       });
-      stream.on('error', () => res.destroy());
-      res.on('close', () => stream.destroy());
-      stream.pipe(res);
     },
   );
-
   api.delete(
     `${one}/backups/:id`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: 'Delete a backup (409 while it is being written)',
-        params: VolumeBackupParams,
-        response: problemResponses(404, 409),
-      },
-    },
-    async (request, reply) => {
-      await backups.delete(request.params.project, request.params.name, request.params.id);
-      return reply.code(204).send();
-    },
+    write('Delete a backup (409 while it is being written)', {
+      params: VolumeBackupParams,
+      response: problemResponses(404, 409),
+    }),
+    async (request, reply) =>
+      noContent(reply, backups.delete(request.params.project, request.params.name, request.params.id)),
   );
 }
 
 /** Restore a volume from one of its snapshots or backups. */
-function registerRestoreRoute(app: FastifyInstance, copies: VolumeCopies): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+function registerRestoreRoute({ api, write }: ResourceRoutes, copies: VolumeCopies): void {
   api.post(
     `${one}/restore`,
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        summary: "Replace the volume's data by one of its snapshots or done backups",
-        description:
-          "409 while a box that mounts it is not stopped (naming them). The source is checked first (a backup's archive is there, matches its sha256, unpacks to its end and holds only what a backup may; a snapshot's engine volume is there): otherwise 409 naming it, and nothing is touched. The data is then filled into a new engine volume beside the old one and swapped in one step; the stopped boxes that mount it are recreated (root kept) to mount the new one. A restore cut short by a crash is rolled back (before the swap) or finished (after it), never redone.",
-        params: VolumeParams,
-        body: VolumeRestore,
-        response: { 200: Volume, ...problemResponses(400, 404, 409) },
-      },
-    },
+    write("Replace the volume's data by one of its snapshots or done backups", {
+      description:
+        "409 while a box that mounts it is not stopped (naming them). The source is checked first (a backup's archive is there, matches its sha256, unpacks to its end and holds only what a backup may; a snapshot's engine volume is there): otherwise 409 naming it, and nothing is touched. The data is then filled into a new engine volume beside the old one and swapped in one step; the stopped boxes that mount it are recreated (root kept) to mount the new one. A restore cut short by a crash is rolled back (before the swap) or finished (after it), never redone.",
+      params: VolumeParams,
+      body: VolumeRestore,
+      response: { 200: Volume, ...problemResponses(400, 404, 409) },
+    }),
     async (request) => copies.restore(request.params.project, request.params.name, request.body),
   );
 }

@@ -15,6 +15,7 @@ import type { ContainerEngine } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
+import { nameList } from '../name-list';
 import { MEASURE_SCRIPT, VOLUME_ROLES, type VolumeHelpers } from './helpers';
 import { toVolume, type VolumeBackupRow, type VolumeRow, type VolumeStore } from './store';
 
@@ -35,14 +36,6 @@ export const VOLUME_ID_PREFIXES = { volume: 'vol', snapshot: 'vsnap', backup: 'v
 
 /** How stale a mounted volume's size may be before a read measures it again (in the background). */
 const MEASURE_EVERY_MS = 60_000;
-
-export function names(list: string[]): string {
-  const shown = list
-    .slice(0, 5)
-    .map((n) => `"${n}"`)
-    .join(', ');
-  return list.length > 5 ? `${shown} and ${list.length - 5} more` : shown;
-}
 
 /**
  * Data volumes: engine volumes labelled like boxes that outlive them. The
@@ -83,7 +76,7 @@ export class VolumeService {
 
   /** A done backup of the project (of this volume when given), or 404. */
   findDoneBackup(project: string, id: string, volume?: VolumeRow): VolumeBackupRow {
-    const row = this.store.getBackup(id);
+    const row = this.store.backups.getById(id);
     if (!row || row.project !== project || (volume && row.volume_id !== volume.id)) {
       throw new ApiError(
         'not_found',
@@ -240,9 +233,10 @@ export class VolumeService {
       const row = this.find(project, name);
       const mounts = this.mountsOf(project, name);
       if (mounts.length) {
+        const boxes = nameList(mounts.map((m) => `"${m.box}"`));
         throw new ApiError(
           'conflict',
-          `volume "${name}" is mounted by box${mounts.length > 1 ? 'es' : ''} ${names(mounts.map((m) => m.box))}; detach it (box volume detach ${name} BOX) or delete those boxes first`,
+          `volume "${name}" is mounted by box${mounts.length > 1 ? 'es' : ''} ${boxes}; detach it (box volume detach ${name} BOX) or delete those boxes first`,
         );
       }
       for (const guard of this.deleteGuards) guard(row);
@@ -254,13 +248,13 @@ export class VolumeService {
   }
 
   async finishDelete(row: VolumeRow): Promise<void> {
-    for (const snap of this.store.allSnapshots().filter((s) => s.volume_id === row.id)) {
+    for (const snap of this.store.snapshots.all().filter((s) => s.volume_id === row.id)) {
       await this.deps.engine.removeVolume(snap.engine_name);
-      this.store.deleteSnapshot(snap.id);
+      this.store.snapshots.delete(snap.id);
     }
     await this.deps.engine.removeVolume(row.engine_name);
     fs.rmSync(this.backupDir(row.id), { recursive: true, force: true });
-    for (const b of this.store.backupsOf(row.id)) this.store.deleteBackup(b.id);
+    for (const b of this.store.backupsOf(row.id)) this.store.backups.delete(b.id);
     this.store.delete(row.id);
     this.deps.bus.emit('volume.deleted', { volume: toVolume(row, []) }, row.project);
   }

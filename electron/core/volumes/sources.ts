@@ -28,14 +28,14 @@ export class VolumeSources {
   }
 
   private backup(source: { backup_id: string }) {
-    const row = this.store.getBackup(source.backup_id);
+    const row = this.store.backups.getById(source.backup_id);
     if (!row || row.status !== 'done')
       throw new ApiError('not_found', `backup "${source.backup_id}" was deleted meanwhile`);
     return { row, file: this.volumes.backupFile(row.volume_id, row.id) };
   }
 
   private snapshot(source: { snapshot_id: string }) {
-    const row = this.store.getSnapshot(source.snapshot_id);
+    const row = this.store.snapshots.getById(source.snapshot_id);
     if (!row) throw new ApiError('not_found', `volume snapshot "${source.snapshot_id}" was deleted meanwhile`);
     return row;
   }

@@ -1,5 +1,6 @@
 import type { Volume, VolumeBackup, VolumeMountInfo, VolumeSnapshot } from '../../../shared/schemas/volumes';
 import type { Db } from '../db/database';
+import { ProjectTable, Table } from '../db/table';
 
 export interface VolumeRow {
   id: string;
@@ -76,56 +77,28 @@ export function toVolumeBackup(row: VolumeBackupRow, volume: string, available: 
   };
 }
 
-type VolumePatch = Partial<Pick<VolumeRow, 'status' | 'size_bytes' | 'measured_at' | 'pending_restore' | 'paused'>>;
+type VolumePatch = Partial<
+  Pick<VolumeRow, 'status' | 'engine_name' | 'size_bytes' | 'measured_at' | 'pending_restore' | 'paused'>
+>;
 
-function insert(db: Db, table: string, row: object): boolean {
-  const cols = Object.keys(row);
-  return (
-    db
-      .prepare(
-        `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) ON CONFLICT DO NOTHING`,
-      )
-      .run(row).changes > 0
-  );
-}
+/** Volumes (the main table), their snapshots and their backups. */
+export class VolumeStore extends ProjectTable<VolumeRow, VolumePatch> {
+  readonly snapshots: Table<VolumeSnapshotRow>;
+  readonly backups: Table<VolumeBackupRow>;
 
-export class VolumeStore {
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    super(db, 'volumes');
+    this.snapshots = new Table(db, 'volume_snapshots');
+    this.backups = new Table(db, 'volume_backups');
+  }
 
   /** false when the project already has a volume of that name. */
   insert(row: VolumeRow): boolean {
-    return insert(this.db, 'volumes', row);
-  }
-
-  get(project: string, name: string): VolumeRow | undefined {
-    return this.db.prepare('SELECT * FROM volumes WHERE project = ? AND name = ?').get(project, name) as
-      VolumeRow | undefined;
-  }
-
-  getById(id: string): VolumeRow | undefined {
-    return this.db.prepare('SELECT * FROM volumes WHERE id = ?').get(id) as VolumeRow | undefined;
+    return this.insertUnlessTaken(row);
   }
 
   list(project: string): VolumeRow[] {
-    return this.db
-      .prepare("SELECT * FROM volumes WHERE project = ? AND status = 'ready' ORDER BY created_at, id")
-      .all(project) as VolumeRow[];
-  }
-
-  all(): VolumeRow[] {
-    return this.db.prepare('SELECT * FROM volumes').all() as VolumeRow[];
-  }
-
-  update(id: string, patch: VolumePatch): VolumeRow {
-    const cols = Object.keys(patch);
-    this.db
-      .prepare(`UPDATE volumes SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`)
-      .run({ ...patch, id });
-    return this.getById(id)!;
-  }
-
-  delete(id: string): void {
-    this.db.prepare('DELETE FROM volumes WHERE id = ?').run(id);
+    return this.select("WHERE project = ? AND status = 'ready' ORDER BY created_at, id", project);
   }
 
   /**
@@ -133,75 +106,35 @@ export class VolumeStore {
    * filled beside the old one, with its size, and the intent says the old one is to go.
    */
   swapEngineVolume(id: string, engineName: string, sizeBytes: number, measuredAt: string, intent: string): VolumeRow {
-    this.db
-      .prepare('UPDATE volumes SET engine_name = ?, size_bytes = ?, measured_at = ?, pending_restore = ? WHERE id = ?')
-      .run(engineName, sizeBytes, measuredAt, intent, id);
-    return this.getById(id)!;
+    return this.update(id, {
+      engine_name: engineName,
+      size_bytes: sizeBytes,
+      measured_at: measuredAt,
+      pending_restore: intent,
+    });
   }
 
-  insertSnapshot(row: VolumeSnapshotRow): void {
-    insert(this.db, 'volume_snapshots', row);
-  }
-
-  getSnapshot(id: string): VolumeSnapshotRow | undefined {
-    return this.db.prepare('SELECT * FROM volume_snapshots WHERE id = ?').get(id) as VolumeSnapshotRow | undefined;
-  }
-
+  /** A volume's listed snapshots (ready, not a backup's own), oldest first. */
   snapshotsOf(volumeId: string): VolumeSnapshotRow[] {
-    return this.db
-      .prepare(
-        "SELECT * FROM volume_snapshots WHERE volume_id = ? AND status = 'ready' AND internal = 0 ORDER BY created_at, id",
-      )
-      .all(volumeId) as VolumeSnapshotRow[];
-  }
-
-  allSnapshots(): VolumeSnapshotRow[] {
-    return this.db.prepare('SELECT * FROM volume_snapshots').all() as VolumeSnapshotRow[];
+    return this.snapshots.select(
+      "WHERE volume_id = ? AND status = 'ready' AND internal = 0 ORDER BY created_at, id",
+      volumeId,
+    );
   }
 
   markSnapshotReady(id: string, sizeBytes: number, method: 'reflink' | 'copy'): VolumeSnapshotRow {
-    this.db
-      .prepare("UPDATE volume_snapshots SET status = 'ready', size_bytes = ?, method = ? WHERE id = ?")
-      .run(sizeBytes, method, id);
-    return this.getSnapshot(id)!;
-  }
-
-  deleteSnapshot(id: string): void {
-    this.db.prepare('DELETE FROM volume_snapshots WHERE id = ?').run(id);
-  }
-
-  insertBackup(row: VolumeBackupRow): void {
-    insert(this.db, 'volume_backups', row);
-  }
-
-  getBackup(id: string): VolumeBackupRow | undefined {
-    return this.db.prepare('SELECT * FROM volume_backups WHERE id = ?').get(id) as VolumeBackupRow | undefined;
+    return this.snapshots.update(id, { status: 'ready', size_bytes: sizeBytes, method });
   }
 
   /** Oldest first. */
   backupsOf(volumeId: string): VolumeBackupRow[] {
-    return this.db
-      .prepare('SELECT * FROM volume_backups WHERE volume_id = ? ORDER BY created_at, id')
-      .all(volumeId) as VolumeBackupRow[];
-  }
-
-  allBackups(): VolumeBackupRow[] {
-    return this.db.prepare('SELECT * FROM volume_backups').all() as VolumeBackupRow[];
+    return this.backups.select('WHERE volume_id = ? ORDER BY created_at, id', volumeId);
   }
 
   finishBackup(
     id: string,
     patch: Pick<VolumeBackupRow, 'status' | 'reason' | 'size_bytes' | 'sha256' | 'finished_at'>,
   ): VolumeBackupRow {
-    this.db
-      .prepare(
-        'UPDATE volume_backups SET status = @status, reason = @reason, size_bytes = @size_bytes, sha256 = @sha256, finished_at = @finished_at WHERE id = @id',
-      )
-      .run({ ...patch, id });
-    return this.getBackup(id)!;
-  }
-
-  deleteBackup(id: string): void {
-    this.db.prepare('DELETE FROM volume_backups WHERE id = ?').run(id);
+    return this.backups.update(id, patch);
   }
 }

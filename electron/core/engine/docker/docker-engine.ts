@@ -1,29 +1,7 @@
 import Docker from 'dockerode';
-import type { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
 import { DEFAULT_BOX_LOG_LIMIT } from '../../config';
-import type { Disposable } from '../../lifetime';
 import './docker-modem-redirects';
-import {
-  EngineError,
-  type ContainerEngine,
-  type ContainerEvent,
-  type ContainerSpec,
-  type ContainerState,
-  type ContainerStats,
-  type EngineInfo,
-  type ExecSpec,
-  type ExecState,
-  type ExecStreams,
-  type ImageDetails,
-  type ImageImportOptions,
-  type ImageInfo,
-  type PathChange,
-  type PathStat,
-  type ResourceLimits,
-  type VolumeInfo,
-  type VolumeOptions,
-} from '../container-engine';
+import { EngineError, type ContainerEngine, type ContainerSpec, type EngineInfo } from '../container-engine';
 import * as archive from './archive';
 import * as containers from './containers';
 import { call } from './errors';
@@ -83,72 +61,55 @@ export class DockerEngine implements ContainerEngine {
     };
   }
 
-  inspectImage = (ref: string): Promise<ImageDetails | null> => images.inspectImage(this.docker, ref);
-  pullImage = (ref: string, onProgress: (line: string) => void): Promise<void> =>
-    images.pullImage(this.docker, ref, onProgress);
-  listImages = (labels: Record<string, string>): Promise<ImageInfo[]> => images.listImages(this.docker, labels);
-  removeImage = (id: string): Promise<void> => images.removeImage(this.docker, id);
-  importImage = (tar: Readable, options: ImageImportOptions): Promise<string> =>
-    images.importImage(this.docker, tar, options);
+  /** A resource file's function, with this engine's client as its first argument. */
+  private withDocker<A extends unknown[], R>(f: (docker: Docker, ...args: A) => R): (...args: A) => R {
+    return (...args) => f(this.docker, ...args);
+  }
+
+  inspectImage = this.withDocker(images.inspectImage);
+  pullImage = this.withDocker(images.pullImage);
+  listImages = this.withDocker(images.listImages);
+  removeImage = this.withDocker(images.removeImage);
+  importImage = this.withDocker(images.importImage);
 
   createContainer = (spec: ContainerSpec): Promise<string> =>
     containers.createContainer(this.docker, spec, this.logLimitBytes);
-  startContainer = (id: string): Promise<void> => containers.startContainer(this.docker, id);
-  stopContainer = (id: string, graceSeconds: number): Promise<void> =>
-    containers.stopContainer(this.docker, id, graceSeconds);
-  pauseContainer = (id: string): Promise<void> => containers.pauseContainer(this.docker, id);
-  waitContainer = (id: string): Promise<number> => containers.waitContainer(this.docker, id);
-  unpauseContainer = (id: string): Promise<void> => containers.unpauseContainer(this.docker, id);
-  removeContainer = (id: string): Promise<void> => containers.removeContainer(this.docker, id);
-  inspectContainer = (id: string): Promise<ContainerState | null> => containers.inspectContainer(this.docker, id);
-  listContainers = (labels: Record<string, string>): Promise<ContainerState[]> =>
-    containers.listContainers(this.docker, labels);
-  updateContainer = (id: string, limits: ResourceLimits): Promise<void> =>
-    containers.updateContainer(this.docker, id, limits);
-  commitContainer = (id: string, labels: Record<string, string>): Promise<string> =>
-    containers.commitContainer(this.docker, id, labels);
-  exportContainer = (id: string): Promise<Readable> => containers.exportContainer(this.docker, id);
-  logs = (id: string, options: { tail?: number; follow: boolean }): Promise<Readable> =>
-    logStreams.logs(this.docker, id, options);
-  watchEvents = (
-    labels: Record<string, string>,
-    onEvent: (event: ContainerEvent) => void,
-    onEnd: (err?: Error) => void,
-  ): Promise<Disposable> => events.watchEvents(this.docker, labels, onEvent, onEnd);
+  startContainer = this.withDocker(containers.startContainer);
+  stopContainer = this.withDocker(containers.stopContainer);
+  pauseContainer = this.withDocker(containers.pauseContainer);
+  waitContainer = this.withDocker(containers.waitContainer);
+  unpauseContainer = this.withDocker(containers.unpauseContainer);
+  removeContainer = this.withDocker(containers.removeContainer);
+  inspectContainer = this.withDocker(containers.inspectContainer);
+  listContainers = this.withDocker(containers.listContainers);
+  updateContainer = this.withDocker(containers.updateContainer);
+  commitContainer = this.withDocker(containers.commitContainer);
+  exportContainer = this.withDocker(containers.exportContainer);
+  logs = this.withDocker(logStreams.logs);
+  watchEvents = this.withDocker(events.watchEvents);
 
-  createExec = (containerId: string, spec: ExecSpec): Promise<string> =>
-    exec.createExec(this.docker, containerId, spec);
-  startExec = (execId: string, options: { tty: boolean; stdin: boolean }): Promise<ExecStreams> =>
-    exec.startExec(this.docker, execId, options);
-  inspectExec = (execId: string): Promise<ExecState> => exec.inspectExec(this.docker, execId);
-  resizeExec = (execId: string, cols: number, rows: number): Promise<void> =>
-    exec.resizeExec(this.docker, execId, cols, rows);
+  createExec = this.withDocker(exec.createExec);
+  startExec = this.withDocker(exec.startExec);
+  inspectExec = this.withDocker(exec.inspectExec);
+  resizeExec = this.withDocker(exec.resizeExec);
 
-  getArchive = (containerId: string, path: string): Promise<Readable> =>
-    archive.getArchive(this.docker, containerId, path);
-  putArchive = (containerId: string, dirPath: string, tar: Readable): Promise<void> =>
-    archive.putArchive(this.docker, containerId, dirPath, tar);
-  removePath = (containerId: string, path: string): Promise<void> => archive.removePath(this.docker, containerId, path);
-  renamePath = (containerId: string, from: string, to: string, mode: number): Promise<void> =>
-    archive.renamePath(this.docker, containerId, from, to, mode);
-  statPath = (containerId: string, path: string): Promise<PathStat | null> =>
-    archive.statPath(this.docker, containerId, path);
-  containerChanges = (containerId: string): Promise<PathChange[]> => archive.containerChanges(this.docker, containerId);
+  getArchive = this.withDocker(archive.getArchive);
+  putArchive = this.withDocker(archive.putArchive);
+  removePath = this.withDocker(archive.removePath);
+  renamePath = this.withDocker(archive.renamePath);
+  statPath = this.withDocker(archive.statPath);
+  containerChanges = this.withDocker(archive.containerChanges);
 
-  createVolume = (name: string, labels: Record<string, string>, options?: VolumeOptions): Promise<VolumeInfo> =>
-    volumes.createVolume(this.docker, name, labels, options);
-  removeVolume = (name: string): Promise<void> => volumes.removeVolume(this.docker, name);
-  listVolumes = (labels: Record<string, string>): Promise<VolumeInfo[]> => volumes.listVolumes(this.docker, labels);
-  inspectVolume = (name: string): Promise<VolumeInfo | null> => volumes.inspectVolume(this.docker, name);
+  createVolume = this.withDocker(volumes.createVolume);
+  removeVolume = this.withDocker(volumes.removeVolume);
+  listVolumes = this.withDocker(volumes.listVolumes);
+  inspectVolume = this.withDocker(volumes.inspectVolume);
 
-  ensureNetwork = (name: string, labels: Record<string, string>): Promise<string> =>
-    networks.ensureNetwork(this.docker, name, labels);
-  removeNetwork = (name: string): Promise<void> => networks.removeNetwork(this.docker, name);
-  connectNetwork = (network: string, containerId: string): Promise<void> =>
-    networks.connectNetwork(this.docker, network, containerId);
-  connect = (containerId: string, port: number): Promise<Socket> => networks.connect(this.docker, containerId, port);
+  ensureNetwork = this.withDocker(networks.ensureNetwork);
+  removeNetwork = this.withDocker(networks.removeNetwork);
+  connectNetwork = this.withDocker(networks.connectNetwork);
+  connect = this.withDocker(networks.connect);
 
-  stats = (containerId: string): Promise<ContainerStats> => samples.stats(this.docker, containerId);
-  streamStats = (containerId: string, onSample: (sample: ContainerStats) => void, signal: AbortSignal): Promise<void> =>
-    samples.streamStats(this.docker, containerId, onSample, signal);
+  stats = this.withDocker(samples.stats);
+  streamStats = this.withDocker(samples.streamStats);
 }

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Disposable } from '../../lifetime';
 import type { ContainerEvent, ContainerEventKind } from '../container-engine';
 import { call, labelFilter } from './errors';
+import { onLines } from './json-lines';
 
 interface DockerEvent {
   id?: string;
@@ -40,22 +41,14 @@ export async function watchEvents(
   const stream = (await call(() =>
     docker.getEvents({ filters: { type: ['container'], label: labelFilter(labels) } }),
   )) as Readable;
-  let buffered = '';
-  stream.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl).trim();
-      buffered = buffered.slice(nl + 1);
-      if (!line) continue;
-      let event: ContainerEvent | null;
-      try {
-        event = toContainerEvent(JSON.parse(line) as DockerEvent);
-      } catch {
-        continue; // a torn line from a dying stream; the next reconcile covers it
-      }
-      if (event) onEvent(event);
+  onLines(stream, (line) => {
+    let event: ContainerEvent | null;
+    try {
+      event = toContainerEvent(JSON.parse(line) as DockerEvent);
+    } catch {
+      return; // a torn line from a dying stream; the next reconcile covers it
     }
+    if (event) onEvent(event);
   });
   let ended = false;
   const end = (err?: Error) => {

@@ -1,12 +1,7 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import {
-  EngineError,
-  type ImageConfig,
-  type ImageDetails,
-  type ImageImportOptions,
-  type ImageInfo,
-} from '../container-engine';
+import type { ImageConfig, ImageDetails, ImageImportOptions, ImageInfo } from '../container-engine';
+import { EngineError } from '../container-engine';
 import { call, labelFilter, orNull, toEngineError } from './errors';
 
 export async function inspectImage(docker: Docker, ref: string): Promise<ImageDetails | null> {

@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import type { ContainerStats } from '../container-engine';
 import { call } from './errors';
+import { onLines } from './json-lines';
 
 interface DockerStats {
   read: string;
@@ -57,7 +58,6 @@ export async function streamStats(
   if (signal.aborted) return;
   const stream = (await call(() => docker.getContainer(containerId).stats({ stream: true }))) as unknown as Readable;
   await new Promise<void>((resolve, reject) => {
-    let buffered = '';
     const onAbort = () => stream.destroy();
     signal.addEventListener('abort', onAbort, { once: true });
     const done = (err?: Error) => {
@@ -65,15 +65,7 @@ export async function streamStats(
       if (err && !signal.aborted) reject(err);
       else resolve();
     };
-    stream.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl).trim();
-        buffered = buffered.slice(nl + 1);
-        if (line) onSample(toContainerStats(JSON.parse(line) as DockerStats));
-      }
-    });
+    onLines(stream, (line) => onSample(toContainerStats(JSON.parse(line) as DockerStats)));
     stream.on('end', () => done());
     stream.on('close', () => done());
     stream.on('error', (err: Error) => done(err));

@@ -110,6 +110,12 @@ export class MemoryEngine implements ContainerEngine {
     if (!this.reachable) throw new EngineError('unavailable', 'cannot reach the container engine (ECONNREFUSED)');
   }
 
+  /** One of the engine's tables, once the engine is reachable (as every call first checks). */
+  private reached<T>(part: T): T {
+    this.up();
+    return part;
+  }
+
   /** By id, unique id prefix, or name, as the engine finds containers. */
   private container(ref: string): MemoryContainer {
     this.up();
@@ -155,18 +161,15 @@ export class MemoryEngine implements ContainerEngine {
   }
 
   async listImages(labels: Record<string, string>): Promise<ImageInfo[]> {
-    this.up();
-    return this.images.list(labels);
+    return this.reached(this.images).list(labels);
   }
 
   async removeImage(id: string): Promise<void> {
-    this.up();
-    this.images.remove(id);
+    this.reached(this.images).remove(id);
   }
 
   async importImage(tar: Readable, options: ImageImportOptions): Promise<string> {
-    this.up();
-    return this.images.import(tar, options);
+    return this.reached(this.images).import(tar, options);
   }
 
   async createContainer(spec: ContainerSpec): Promise<string> {
@@ -292,8 +295,7 @@ export class MemoryEngine implements ContainerEngine {
     onEvent: (event: ContainerEvent) => void,
     onEnd: (err?: Error) => void,
   ): Promise<Disposable> {
-    this.up();
-    return this.events.watch(labels, onEvent, onEnd);
+    return this.reached(this.events).watch(labels, onEvent, onEnd);
   }
 
   async createExec(containerId: string, spec: ExecSpec): Promise<string> {
@@ -301,18 +303,15 @@ export class MemoryEngine implements ContainerEngine {
   }
 
   async startExec(execId: string, options: { tty: boolean; stdin: boolean }): Promise<ExecStreams> {
-    this.up();
-    return this.execs.start(execId, options);
+    return this.reached(this.execs).start(execId, options);
   }
 
   async inspectExec(execId: string): Promise<ExecState> {
-    this.up();
-    return this.execs.inspect(execId);
+    return this.reached(this.execs).inspect(execId);
   }
 
   async resizeExec(execId: string): Promise<void> {
-    this.up();
-    this.execs.resize(execId);
+    this.reached(this.execs).resize(execId);
   }
 
   async getArchive(containerId: string, path: string): Promise<Readable> {
@@ -347,33 +346,28 @@ export class MemoryEngine implements ContainerEngine {
   }
 
   async createVolume(name: string, labels: Record<string, string>): Promise<VolumeInfo> {
-    this.up();
-    return this.volumes.info(this.volumes.create(name, labels).name)!;
+    const volume = this.reached(this.volumes).create(name, labels);
+    return this.volumes.info(volume.name)!;
   }
 
   async removeVolume(name: string): Promise<void> {
-    this.up();
-    this.volumes.remove(name);
+    this.reached(this.volumes).remove(name);
   }
 
   async listVolumes(labels: Record<string, string>): Promise<VolumeInfo[]> {
-    this.up();
-    return this.volumes.list(labels);
+    return this.reached(this.volumes).list(labels);
   }
 
   async inspectVolume(name: string): Promise<VolumeInfo | null> {
-    this.up();
-    return this.volumes.info(name);
+    return this.reached(this.volumes).info(name);
   }
 
   async ensureNetwork(name: string, labels: Record<string, string>): Promise<string> {
-    this.up();
-    return this.networks.ensure(name, labels);
+    return this.reached(this.networks).ensure(name, labels);
   }
 
   async removeNetwork(name: string): Promise<void> {
-    this.up();
-    this.networks.remove(name);
+    this.reached(this.networks).remove(name);
   }
 
   async connectNetwork(network: string, containerId: string): Promise<void> {

@@ -23,55 +23,56 @@ export async function cat(ctx: ProcessContext): Promise<number> {
   return status;
 }
 
-export function mkdir(ctx: ProcessContext): number {
-  const args = ctx.argv.slice(1);
-  const parents = args.includes('-p');
+/**
+ * Runs `apply` on each operand (each argument that is no option). A complaint it answers, or
+ * `failure(name)` with the message of what it throws, goes to stderr and makes the status 1.
+ */
+function eachOperand(
+  ctx: ProcessContext,
+  failure: (name: string) => string,
+  apply: (name: string) => string | undefined,
+): number {
   let status = 0;
-  for (const name of args.filter((a) => !a.startsWith('-'))) {
-    const { components, node } = ctx.fs.resolve(name, true, ctx.cwd);
-    if (node?.kind === 'directory' && parents) continue;
-    const parent = ctx.fs.dirAt(components.slice(0, -1));
-    if (node || (!parent && !parents)) {
-      ctx.stderr.write(
-        `mkdir: can't create directory '${name}': ${node ? 'File exists' : 'No such file or directory'}\n`,
-      );
-      status = 1;
-      continue;
-    }
+  for (const name of ctx.argv.slice(1).filter((a) => !a.startsWith('-'))) {
+    let complaint: string | undefined;
     try {
-      ctx.fs.mkdirs(components);
+      complaint = apply(name);
     } catch (err) {
-      ctx.stderr.write(`mkdir: can't create directory '${name}': ${(err as Error).message}\n`);
-      status = 1;
+      complaint = `${failure(name)}: ${(err as Error).message}`;
     }
+    if (complaint === undefined) continue;
+    ctx.stderr.write(`${complaint}\n`);
+    status = 1;
   }
   return status;
 }
 
+export function mkdir(ctx: ProcessContext): number {
+  const parents = ctx.argv.slice(1).includes('-p');
+  const failure = (name: string) => `mkdir: can't create directory '${name}'`;
+  return eachOperand(ctx, failure, (name) => {
+    const { components, node } = ctx.fs.resolve(name, true, ctx.cwd);
+    if (node?.kind === 'directory' && parents) return undefined;
+    if (node) return `${failure(name)}: File exists`;
+    if (!parents && !ctx.fs.dirAt(components.slice(0, -1))) return `${failure(name)}: No such file or directory`;
+    ctx.fs.mkdirs(components);
+    return undefined;
+  });
+}
+
 export function rm(ctx: ProcessContext): number {
-  const args = ctx.argv.slice(1);
-  const flags = args.filter((a) => a.startsWith('-')).join('');
-  let status = 0;
-  for (const name of args.filter((a) => !a.startsWith('-'))) {
+  const flags = ctx.argv
+    .slice(1)
+    .filter((a) => a.startsWith('-'))
+    .join('');
+  const failure = (name: string) => `rm: can't remove '${name}'`;
+  return eachOperand(ctx, failure, (name) => {
     const { components, node } = ctx.fs.resolve(name, false, ctx.cwd);
-    if (!node) {
-      if (!flags.includes('f')) {
-        ctx.stderr.write(`rm: can't remove '${name}': No such file or directory\n`);
-        status = 1;
-      }
-    } else if (node.kind === 'directory' && !/[rR]/.test(flags)) {
-      ctx.stderr.write(`rm: '${name}' is a directory\n`);
-      status = 1;
-    } else {
-      try {
-        ctx.fs.remove(components);
-      } catch (err) {
-        ctx.stderr.write(`rm: can't remove '${name}': ${(err as Error).message}\n`);
-        status = 1;
-      }
-    }
-  }
-  return status;
+    if (!node) return flags.includes('f') ? undefined : `${failure(name)}: No such file or directory`;
+    if (node.kind === 'directory' && !/[rR]/.test(flags)) return `rm: '${name}' is a directory`;
+    ctx.fs.remove(components);
+    return undefined;
+  });
 }
 
 export function touch(ctx: ProcessContext): number {

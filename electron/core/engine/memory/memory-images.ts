@@ -1,12 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import {
-  EngineError,
-  type ImageConfig,
-  type ImageDetails,
-  type ImageImportOptions,
-  type ImageInfo,
-} from '../container-engine';
+import type { ImageConfig, ImageDetails, ImageImportOptions, ImageInfo } from '../container-engine';
+import { EngineError } from '../container-engine';
 import type { MemoryContainer, MemoryImage } from './memory-container';
 import { labelsMatch } from './memory-events';
 import { cloneTree, diffTrees, treeBytes, type DirNode } from './memory-fs';

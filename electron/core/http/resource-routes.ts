@@ -1,0 +1,49 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+
+/** What a route documents beyond its tag and summary (params, body, response, a description…). */
+type RouteSchema = Omit<FastifySchema, 'tags' | 'summary'>;
+
+/** A route's options: the token's scope (and any other route config), and its schema under the resource's tag. */
+function optionsFor(tags: string[], config: FastifyContextConfig) {
+  return <S extends RouteSchema>(summary: string, schema: S) => ({ config, schema: { tags, summary, ...schema } });
+}
+
+/**
+ * A resource's routes: the TypeBox-typed instance, and the options each of its routes gives by the scope
+ * it needs (`read`, `write`, `exec`; `options` for any other config), tagged with the resource in the
+ * OpenAPI document: `api.get(one, read('Get a volume', { params, response }), handler)`.
+ */
+export function resourceRoutes(app: FastifyInstance, tag: string) {
+  const tags = [tag];
+  return {
+    api: app.withTypeProvider<TypeBoxTypeProvider>(),
+    read: optionsFor(tags, { scope: 'read' }),
+    write: optionsFor(tags, { scope: 'write' }),
+    exec: optionsFor(tags, { scope: 'exec' }),
+    options: <S extends RouteSchema>(config: FastifyContextConfig, summary: string, schema: S) =>
+      optionsFor(tags, config)(summary, schema),
+  };
+}
+
+export type ResourceRoutes = ReturnType<typeof resourceRoutes>;
+
+/** Answers 204 No Content once `done` settles (its failure is the answer instead). */
+export async function noContent(reply: FastifyReply, done: Promise<unknown> | void): Promise<FastifyReply> {
+  await done;
+  return reply.code(204).send();
+}
+
+/** For routes whose body is all optional: no body at all is an empty one. */
+export async function emptyBodyIsEmptyObject(request: { body: unknown }): Promise<void> {
+  request.body ??= {};
+}
+
+/** Aborts when the client goes away before its answer is sent: work done for it alone can stop. */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
