@@ -1,4 +1,4 @@
-import type { Storage } from './storage';
+import { Storage } from './storage';
 
 export type { StorageReport } from './storage';
 export type { ItemRow } from './records';
@@ -11,6 +11,8 @@ export type { ItemRow } from './records';
 export type StoragePort = Pick<
   Storage,
   | 'report'
+  | 'available'
+  | 'driverName'
   | 'enforcesQuota'
   | 'get'
   | 'list'
@@ -24,3 +26,6 @@ export type StoragePort = Pick<
   | 'mountFor'
   | 'setOwner'
 >;
+
+/** A store failure as the API's problem (anything else is answered as it is). */
+export const storageProblem = (err: unknown): unknown => Storage.toApiError(err);

@@ -20,6 +20,8 @@ export interface ItemRow {
   /** JSON `{snapshot_id, scratch_id}` while restoring. */
   pending: string | null;
   created_at: string;
+  /** JSON: the owner's labels, put on the item's engine volume beside the store's own (migration 2). */
+  labels: string | null;
 }
 
 export interface PendingRestore {
@@ -33,8 +35,8 @@ export class ItemRecords {
   insert(row: ItemRow): void {
     this.db
       .prepare(
-        `INSERT INTO storage_items (id, kind, owner, parent_id, driver, quota_bytes, status, pending, created_at)
-         VALUES (@id, @kind, @owner, @parent_id, @driver, @quota_bytes, @status, @pending, @created_at)`,
+        `INSERT INTO storage_items (id, kind, owner, parent_id, driver, quota_bytes, status, pending, created_at, labels)
+         VALUES (@id, @kind, @owner, @parent_id, @driver, @quota_bytes, @status, @pending, @created_at, @labels)`,
       )
       .run(row);
   }

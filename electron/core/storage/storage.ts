@@ -41,7 +41,12 @@ interface Placement {
   owner: string;
   /** A caller-chosen id (so its own record can name it before the item exists); else a new one. */
   id?: string;
+  /** The owner's labels for the item's engine volume (a data volume's, so it is found as the volume's). */
+  labels?: Record<string, string>;
 }
+
+const labelsOf = (row: ItemRow): Record<string, string> =>
+  row.labels ? (JSON.parse(row.labels) as Record<string, string>) : {};
 
 export function newItemId(): string {
   return `st_${randomBase32(20)}`;
@@ -131,6 +136,12 @@ export class Storage {
     };
   }
 
+  /** Whether the store can take new items: waits for a start in flight (an owner keeps its old ways without one). */
+  async available(): Promise<boolean> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    return this.driver !== null;
+  }
+
   /** Whether quotas are enforced (`storage_enforced`). */
   get enforcesQuota(): boolean {
     return this.driver?.capabilities.quota ?? false;
@@ -184,7 +195,7 @@ export class Storage {
     place: Placement,
     parentId: string | null,
     quotaBytes: number | null,
-    work: (driver: StorageDriver, id: string) => Promise<void>,
+    work: (driver: StorageDriver, id: string, labels: Record<string, string>) => Promise<void>,
   ): Promise<ItemRow> {
     const driver = await this.ready();
     const id = checkItemId(place.id ?? newItemId());
@@ -198,11 +209,12 @@ export class Storage {
       status: 'creating',
       pending: null,
       created_at: now(),
+      labels: place.labels ? JSON.stringify(place.labels) : null,
     };
     this.records.insert(row);
     this.deps.onStep?.('intent', op, id);
     try {
-      await work(driver, id);
+      await work(driver, id, place.labels ?? {});
     } catch (err) {
       await driver.delete(id).catch(() => undefined);
       this.records.remove(id);
@@ -215,14 +227,14 @@ export class Storage {
 
   create(place: Placement & { quotaBytes?: number | null }): Promise<ItemRow> {
     const quota = place.quotaBytes ?? null;
-    return this.make('create', 'volume', place, null, quota, (d, id) => d.create(id, quota));
+    return this.make('create', 'volume', place, null, quota, (d, id, l) => d.create(id, quota, l));
   }
 
   /** A read-only point-in-time copy of a live item or a snapshot. */
   snapshot(sourceId: string, place: Placement): Promise<ItemRow> {
     return this.mutex.run(sourceId, () => {
       this.readyItem(sourceId);
-      return this.make('snapshot', 'snapshot', place, sourceId, null, (d, id) => d.snapshot(sourceId, id));
+      return this.make('snapshot', 'snapshot', place, sourceId, null, (d, id, l) => d.snapshot(sourceId, id, l));
     });
   }
 
@@ -231,7 +243,7 @@ export class Storage {
     const quota = place.quotaBytes ?? null;
     return this.mutex.run(sourceId, () => {
       this.readyItem(sourceId);
-      return this.make('clone', 'volume', place, sourceId, quota, (d, id) => d.clone(sourceId, id, quota));
+      return this.make('clone', 'volume', place, sourceId, quota, (d, id, l) => d.clone(sourceId, id, quota, l));
     });
   }
 
@@ -289,7 +301,7 @@ export class Storage {
   /** The engine volume a container binds to see the item (read-only for a snapshot). */
   async mountFor(id: string): Promise<ItemMount> {
     const row = this.readyItem(id);
-    return (await this.ready()).mountFor(id, row.kind === 'snapshot');
+    return (await this.ready()).mountFor(id, row.kind === 'snapshot', labelsOf(row));
   }
 
   /** Moves an item to another owner (a fork's workspace handed to the new box once it is recorded). */
