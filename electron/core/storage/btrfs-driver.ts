@@ -47,7 +47,7 @@ const SUBVOLS = 'subvols';
  */
 export class BtrfsDriver implements StorageDriver {
   readonly name;
-  readonly capabilities: StorageCapabilities = { copyOnWrite: true, quota: true };
+  readonly capabilities: StorageCapabilities = { copyOnWrite: true, quota: true, oneStepRestore: true };
   private loop: number | null = null;
 
   constructor(private readonly deps: BtrfsDriverDeps) {

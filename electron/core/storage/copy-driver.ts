@@ -46,7 +46,7 @@ export class CopyDriver implements StorageDriver {
     readonly name: 'reflink' | 'copy',
     private readonly deps: CopyDriverDeps,
   ) {
-    this.capabilities = { copyOnWrite: name === 'reflink', quota: false };
+    this.capabilities = { copyOnWrite: name === 'reflink', quota: false, oneStepRestore: false };
   }
 
   private volume(id: string): string {

@@ -17,6 +17,8 @@ export interface StorageCapabilities {
   copyOnWrite: boolean;
   /** setQuota is enforced: a write past it fails inside the container (and nowhere else). */
   quota: boolean;
+  /** restore swaps the item in one step: cut short or failed, the item is wholly old or wholly restored. */
+  oneStepRestore: boolean;
 }
 
 export interface ItemUsage {

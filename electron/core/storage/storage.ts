@@ -12,6 +12,7 @@ import {
   checkItemId,
   type ItemMount,
   type ItemUsage,
+  type StorageCapabilities,
   type StorageDriver,
   type StorageDriverName,
 } from './storage-driver';
@@ -147,6 +148,11 @@ export class Storage {
     return this.driver?.capabilities.quota ?? false;
   }
 
+  /** What the driver can do; null while no driver works. */
+  get capabilities(): StorageCapabilities | null {
+    return this.driver?.capabilities ?? null;
+  }
+
   get driverName(): StorageDriverName | null {
     return this.driver?.name ?? null;
   }
@@ -258,7 +264,16 @@ export class Storage {
       const pending = { snapshot_id: snapshotId, scratch_id: newItemId() };
       this.records.setStatus(id, 'restoring', pending);
       this.deps.onStep?.('intent', 'restore', id);
-      await driver.restore(id, snapshotId, pending.scratch_id);
+      try {
+        await driver.restore(id, snapshotId, pending.scratch_id);
+      } catch (err) {
+        // One step: the item is whole (the swap happened or not), so it is not redone at start; refilled in place, it is.
+        if (driver.capabilities.oneStepRestore) {
+          await driver.delete(pending.scratch_id).catch(() => undefined);
+          this.records.setStatus(id, 'ready');
+        }
+        throw err;
+      }
       if (row.quota_bytes) await driver.setQuota(id, row.quota_bytes);
       this.deps.onStep?.('done', 'restore', id);
       this.records.setStatus(id, 'ready');
