@@ -17,6 +17,10 @@ export interface VolumeRow {
   /** JSON of container ids paused for a copy of this volume, thawed at start after a crash. */
   paused: string | null;
   created_at: string;
+  /** Its copy-on-write store item (owner `volume:<id>`; engine_name is the item's engine volume); null: a plain engine volume made before the store. */
+  item_id: string | null;
+  /** What deleting it would free, from the store's usage; null: not measured. */
+  exclusive_bytes: number | null;
 }
 
 export interface VolumeSnapshotRow {
@@ -30,6 +34,9 @@ export interface VolumeSnapshotRow {
   /** 1: a backup's own point-in-time copy, never listed, removed when the backup ends. */
   internal: number;
   created_at: string;
+  /** Its store item (a `snapshot` of the volume's, owner `volume-snapshot:<id>`); null: an engine volume copied by a helper. */
+  item_id: string | null;
+  exclusive_bytes: number | null;
 }
 
 export interface VolumeBackupRow {
@@ -52,6 +59,7 @@ export function toVolume(row: VolumeRow, mounts: VolumeMountInfo[]): Volume {
     size_gb: row.size_gb,
     size_enforced: false,
     size_bytes: row.size_bytes,
+    exclusive_bytes: row.exclusive_bytes,
     created_at: row.created_at,
     mounts,
     backup_retention: row.backup_retention,
@@ -59,7 +67,14 @@ export function toVolume(row: VolumeRow, mounts: VolumeMountInfo[]): Volume {
 }
 
 export function toVolumeSnapshot(row: VolumeSnapshotRow, volume: string): VolumeSnapshot {
-  return { id: row.id, volume, created_at: row.created_at, size_bytes: row.size_bytes, method: row.method };
+  return {
+    id: row.id,
+    volume,
+    created_at: row.created_at,
+    size_bytes: row.size_bytes,
+    exclusive_bytes: row.exclusive_bytes,
+    method: row.method,
+  };
 }
 
 export function toVolumeBackup(row: VolumeBackupRow, volume: string, available: boolean): VolumeBackup {
@@ -76,7 +91,12 @@ export function toVolumeBackup(row: VolumeBackupRow, volume: string, available: 
   };
 }
 
-type VolumePatch = Partial<Pick<VolumeRow, 'status' | 'size_bytes' | 'measured_at' | 'pending_restore' | 'paused'>>;
+type VolumePatch = Partial<
+  Pick<
+    VolumeRow,
+    'status' | 'size_bytes' | 'exclusive_bytes' | 'measured_at' | 'pending_restore' | 'paused' | 'engine_name'
+  >
+>;
 
 function insert(db: Db, table: string, row: object): boolean {
   const cols = Object.keys(row);
@@ -132,10 +152,18 @@ export class VolumeStore {
    * The swap of a restore, in one statement (one transaction): the record names the engine volume
    * filled beside the old one, with its size, and the intent says the old one is to go.
    */
-  swapEngineVolume(id: string, engineName: string, sizeBytes: number, measuredAt: string, intent: string): VolumeRow {
+  swapEngineVolume(
+    id: string,
+    to: { engine_name: string; item_id: string | null; size_bytes: number; exclusive_bytes: number | null },
+    measuredAt: string,
+    intent: string,
+  ): VolumeRow {
     this.db
-      .prepare('UPDATE volumes SET engine_name = ?, size_bytes = ?, measured_at = ?, pending_restore = ? WHERE id = ?')
-      .run(engineName, sizeBytes, measuredAt, intent, id);
+      .prepare(
+        `UPDATE volumes SET engine_name = @engine_name, item_id = @item_id, size_bytes = @size_bytes,
+         exclusive_bytes = @exclusive_bytes, measured_at = @measured_at, pending_restore = @intent WHERE id = @id`,
+      )
+      .run({ ...to, measured_at: measuredAt, intent, id });
     return this.getById(id)!;
   }
 
@@ -159,10 +187,16 @@ export class VolumeStore {
     return this.db.prepare('SELECT * FROM volume_snapshots').all() as VolumeSnapshotRow[];
   }
 
-  markSnapshotReady(id: string, sizeBytes: number, method: 'reflink' | 'copy'): VolumeSnapshotRow {
+  markSnapshotReady(
+    id: string,
+    done: Pick<VolumeSnapshotRow, 'size_bytes' | 'method' | 'engine_name' | 'exclusive_bytes'>,
+  ): VolumeSnapshotRow {
     this.db
-      .prepare("UPDATE volume_snapshots SET status = 'ready', size_bytes = ?, method = ? WHERE id = ?")
-      .run(sizeBytes, method, id);
+      .prepare(
+        `UPDATE volume_snapshots SET status = 'ready', size_bytes = @size_bytes, method = @method,
+         engine_name = @engine_name, exclusive_bytes = @exclusive_bytes WHERE id = @id`,
+      )
+      .run({ ...done, id });
     return this.getSnapshot(id)!;
   }
 
