@@ -9,7 +9,7 @@ import type { ContainerEngine, VolumeMount } from '../electron/core/engine/conta
 import { DockerEngine } from '../electron/core/engine/docker/docker-engine';
 import { randomBase32 } from '../electron/core/ids';
 import { findAgentFiles } from '../electron/core/storage/agent-files';
-import { STORE_VOLUME_ROLE } from '../electron/core/storage/engine-volumes';
+import { STORE_ID_LABEL } from '../electron/core/storage/engine-volumes';
 import { HELPER_IMAGE_LABELS, STORE_HELPER_ROLE } from '../electron/core/storage/store-helper';
 import { Storage, type StorageDeps } from '../electron/core/storage/storage';
 import type { StorageDriverName } from '../electron/core/storage/storage-driver';
@@ -77,8 +77,8 @@ export async function inContainer(
 export async function removeStoreLeftovers(engine: ContainerEngine, instanceId: string): Promise<void> {
   for (const c of await engine.listContainers({ 'boxdesk.instance': instanceId, 'boxdesk.role': STORE_HELPER_ROLE }))
     await engine.removeContainer(c.id);
-  for (const role of [STORE_VOLUME_ROLE, 'store-probe'])
-    for (const v of await engine.listVolumes({ 'boxdesk.instance': instanceId, 'boxdesk.role': role }))
+  for (const v of await engine.listVolumes({ 'boxdesk.instance': instanceId }))
+    if (v.labels[STORE_ID_LABEL] || v.labels['boxdesk.role'] === 'store-probe')
       await engine.removeVolume(v.name).catch(() => undefined);
   for (const image of await engine.listImages({ [HELPER_IMAGE_LABELS.instance]: instanceId }))
     await engine.removeImage(image.id).catch(() => undefined);

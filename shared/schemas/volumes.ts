@@ -24,6 +24,12 @@ export const Volume = Type.Object(
       description:
         'Bytes of data in the volume, as last measured (measured after every change Boxdesk makes, and again at most once a minute while a running box mounts it).',
     }),
+    exclusive_bytes: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          'Bytes deleting it would free (blocks no snapshot or clone shares), measured with size_bytes; null: not measured (a volume made before the copy-on-write store).',
+      }),
+    ),
     created_at: Timestamp,
     mounts: Type.Array(VolumeMountInfo, { description: 'The boxes that mount it.' }),
     backup_retention: Type.Integer({ description: 'Backups kept; past it the oldest goes.' }),
@@ -98,9 +104,16 @@ export const VolumeSnapshot = Type.Object({
   id: Type.String(),
   volume: Type.String({ description: 'The name of the volume it was taken of.' }),
   created_at: Timestamp,
-  size_bytes: Type.Integer(),
+  size_bytes: Type.Integer({ description: 'Bytes the snapshot refers to.' }),
+  exclusive_bytes: Type.Optional(
+    Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'Bytes deleting it would free (a copy-on-write snapshot takes none until the volume diverges); null: not measured.',
+    }),
+  ),
   method: Type.Union([Type.Literal('reflink'), Type.Literal('copy')], {
-    description: 'reflink: copy-on-write clones of the files; copy: a full copy (the filesystem cannot share blocks).',
+    description:
+      'reflink: copy-on-write (a btrfs snapshot, or reflinked files): it shares blocks with the volume; copy: a full copy (the filesystem cannot share blocks).',
   }),
 });
 export type VolumeSnapshot = Static<typeof VolumeSnapshot>;

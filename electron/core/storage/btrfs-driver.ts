@@ -41,7 +41,7 @@ const SUBVOLS = 'subvols';
  */
 export class BtrfsDriver implements StorageDriver {
   readonly name;
-  readonly capabilities: StorageCapabilities = { copyOnWrite: true, quota: true };
+  readonly capabilities: StorageCapabilities = { copyOnWrite: true, quota: true, oneStepRestore: true };
   private loop: number | null = null;
 
   constructor(private readonly deps: BtrfsDriverDeps) {
@@ -157,7 +157,7 @@ export class BtrfsDriver implements StorageDriver {
     await this.run({ op: 'quota', id, bytes: quotaBytes ?? 0 });
   }
 
-  async mountFor(id: string, readOnly: boolean): Promise<ItemMount> {
+  async mountFor(id: string, readOnly: boolean, labels: Record<string, string> = {}): Promise<ItemMount> {
     const { engine, instanceId, backing, hostDir } = this.deps;
     const subvol = `${SUBVOLS}/${id}`;
     let options: Record<string, string>;
@@ -167,7 +167,7 @@ export class BtrfsDriver implements StorageDriver {
     } else {
       options = { type: 'none', device: path.join(hostDir, subvol), o: 'bind' };
     }
-    return { volume: await ensureViewVolume(engine, instanceId, id, options), readOnly };
+    return { volume: await ensureViewVolume(engine, instanceId, id, options, labels), readOnly };
   }
 
   async list(): Promise<string[]> {

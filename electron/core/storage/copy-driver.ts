@@ -41,7 +41,7 @@ export class CopyDriver implements StorageDriver {
     readonly name: 'reflink' | 'copy',
     private readonly deps: CopyDriverDeps,
   ) {
-    this.capabilities = { copyOnWrite: name === 'reflink', quota: false };
+    this.capabilities = { copyOnWrite: name === 'reflink', quota: false, oneStepRestore: false };
   }
 
   private volume(id: string): string {
@@ -93,8 +93,8 @@ export class CopyDriver implements StorageDriver {
 
   async stop(): Promise<void> {}
 
-  async create(id: string): Promise<void> {
-    await this.deps.engine.createVolume(this.volume(id), itemVolumeLabels(this.deps.instanceId, id));
+  async create(id: string, _quotaBytes: number | null = null, labels: Record<string, string> = {}): Promise<void> {
+    await this.deps.engine.createVolume(this.volume(id), itemVolumeLabels(this.deps.instanceId, id, labels));
   }
 
   private async copyInto(sourceId: string, id: string, refill: boolean): Promise<void> {
@@ -113,13 +113,18 @@ export class CopyDriver implements StorageDriver {
       throw new StorageError('not_found', `no store item ${id}`);
   }
 
-  async snapshot(sourceId: string, id: string): Promise<void> {
-    await this.clone(sourceId, id);
+  async snapshot(sourceId: string, id: string, labels: Record<string, string> = {}): Promise<void> {
+    await this.clone(sourceId, id, null, labels);
   }
 
-  async clone(sourceId: string, id: string): Promise<void> {
+  async clone(
+    sourceId: string,
+    id: string,
+    _quotaBytes: number | null = null,
+    labels: Record<string, string> = {},
+  ): Promise<void> {
     await this.mustExist(sourceId);
-    await this.create(id);
+    await this.create(id, null, labels);
     await this.copyInto(sourceId, id, false);
   }
 

@@ -15,14 +15,22 @@ export function itemVolumeName(instanceId: string, id: string): string {
   return `boxdesk-store-${instanceId}-${id}`;
 }
 
-export function itemVolumeLabels(instanceId: string, id: string): Record<string, string> {
-  return { 'boxdesk.instance': instanceId, 'boxdesk.role': STORE_VOLUME_ROLE, [STORE_ID_LABEL]: id };
+/**
+ * The store's labels, after the owner's (`owner`: a data volume's id, name and role, so its engine
+ * volume is found as the volume's): the instance and the item id always say it is the store's.
+ */
+export function itemVolumeLabels(
+  instanceId: string,
+  id: string,
+  owner: Record<string, string> = {},
+): Record<string, string> {
+  return { 'boxdesk.role': STORE_VOLUME_ROLE, ...owner, 'boxdesk.instance': instanceId, [STORE_ID_LABEL]: id };
 }
 
-/** The store's engine volumes, by item id. */
+/** The store's engine volumes, by item id (known by their item id label: an owner may have set the role). */
 export async function listItemVolumes(engine: ContainerEngine, instanceId: string): Promise<Map<string, VolumeInfo>> {
   const out = new Map<string, VolumeInfo>();
-  for (const v of await engine.listVolumes({ 'boxdesk.instance': instanceId, 'boxdesk.role': STORE_VOLUME_ROLE }))
+  for (const v of await engine.listVolumes({ 'boxdesk.instance': instanceId }))
     if (v.labels[STORE_ID_LABEL]) out.set(v.labels[STORE_ID_LABEL]!, v);
   return out;
 }
@@ -52,11 +60,12 @@ export async function ensureViewVolume(
   instanceId: string,
   id: string,
   driverOptions: Record<string, string>,
+  labels: Record<string, string> = {},
 ): Promise<string> {
   const name = itemVolumeName(instanceId, id);
   const existing = await engine.inspectVolume(name);
   if (existing && sameOptions(existing.driverOptions, driverOptions)) return name;
   if (existing) await removeItemVolume(engine, name);
-  await engine.createVolume(name, itemVolumeLabels(instanceId, id), { driverOptions });
+  await engine.createVolume(name, itemVolumeLabels(instanceId, id, labels), { driverOptions });
   return name;
 }

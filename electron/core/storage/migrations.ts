@@ -18,4 +18,6 @@ export const STORAGE_MIGRATIONS: readonly Migration[] = [
     created_at TEXT NOT NULL
   );
   CREATE INDEX storage_items_owner ON storage_items (owner);`,
+  // The owner's labels for the item's engine volume (a data volume's `boxdesk.id`, `boxdesk.volume`, …), JSON.
+  `ALTER TABLE storage_items ADD COLUMN labels TEXT;`,
 ];

@@ -1,16 +1,23 @@
-import type { Storage } from './storage';
+import { Storage } from './storage';
 
 export type { StorageReport } from './storage';
 export type { ItemRow } from './records';
+export type { StorageCapabilities } from './storage-driver';
+/** Ids an owner chooses before the call (so its own record names the item first), and the label that marks an item's engine volume. */
+export { newItemId } from './storage';
+export { STORE_ID_LABEL } from './engine-volumes';
 
 /**
- * What other modules may ask of the copy-on-write store: the report today; boxes (a workspace
- * item per box, `box:<id>`), snapshots (a snapshot of that item) and volumes (an item each)
- * once they are wired to it.
+ * What other modules may ask of the copy-on-write store: the report; data volumes (an item each,
+ * `volume:<id>`, their snapshots `volume-snapshot:<id>`); boxes (a workspace item per box,
+ * `box:<id>`) and box snapshots (a snapshot of that item) once they are wired to it.
  */
 export type StoragePort = Pick<
   Storage,
   | 'report'
+  | 'available'
+  | 'driverName'
+  | 'capabilities'
   | 'enforcesQuota'
   | 'get'
   | 'list'
@@ -24,3 +31,6 @@ export type StoragePort = Pick<
   | 'mountFor'
   | 'setOwner'
 >;
+
+/** A store failure as the API's problem (anything else is answered as it is). */
+export const storageProblem = (err: unknown): unknown => Storage.toApiError(err);

@@ -21,6 +21,8 @@ export interface ItemRow {
   /** JSON `{snapshot_id, scratch_id}` while restoring. */
   pending: string | null;
   created_at: string;
+  /** JSON: the owner's labels, put on the item's engine volume beside the store's own (migration 2). */
+  labels: string | null;
 }
 
 export interface PendingRestore {

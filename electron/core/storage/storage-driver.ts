@@ -17,6 +17,8 @@ export interface StorageCapabilities {
   copyOnWrite: boolean;
   /** setQuota is enforced: a write past it fails inside the container (and nowhere else). */
   quota: boolean;
+  /** restore swaps the item in one step: cut short or failed, the item is wholly old or wholly restored. */
+  oneStepRestore: boolean;
 }
 
 export interface ItemUsage {
@@ -47,12 +49,15 @@ export interface StorageDriver {
   /** Lets go of what start() holds (items and their engine volumes stay). */
   stop(): Promise<void>;
 
-  /** An empty, writable item. */
-  create(id: string, quotaBytes: number | null): Promise<void>;
+  /**
+   * An empty, writable item. `labels` (here and below) are its owner's, for the engine volume
+   * that shows it, whenever the driver makes that volume (itemVolumeLabels keeps the store's own).
+   */
+  create(id: string, quotaBytes: number | null, labels?: Record<string, string>): Promise<void>;
   /** A read-only, immutable point-in-time copy of `sourceId` (live or a snapshot). */
-  snapshot(sourceId: string, id: string): Promise<void>;
+  snapshot(sourceId: string, id: string, labels?: Record<string, string>): Promise<void>;
   /** A writable copy of `sourceId` (live or a snapshot); both sides then diverge freely. */
-  clone(sourceId: string, id: string, quotaBytes: number | null): Promise<void>;
+  clone(sourceId: string, id: string, quotaBytes: number | null, labels?: Record<string, string>): Promise<void>;
   /**
    * Makes the writable item `id` a copy of the snapshot `snapshotId`, keeping its id and
    * engine volume (so containers that name it need no change). `scratchId` is an id the
@@ -66,7 +71,7 @@ export interface StorageDriver {
   /** null lifts the quota. */
   setQuota(id: string, quotaBytes: number | null): Promise<void>;
   /** The engine volume that shows the item (made on first use; a snapshot's is read-only). */
-  mountFor(id: string, readOnly: boolean): Promise<ItemMount>;
+  mountFor(id: string, readOnly: boolean, labels?: Record<string, string>): Promise<ItemMount>;
   /** The ids the backend holds (reconciliation compares them with the records). */
   list(): Promise<string[]>;
   space(): Promise<StoreSpace>;

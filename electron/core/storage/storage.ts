@@ -12,6 +12,7 @@ import {
   checkItemId,
   type ItemMount,
   type ItemUsage,
+  type StorageCapabilities,
   type StorageDriver,
   type StorageDriverName,
 } from './storage-driver';
@@ -41,7 +42,12 @@ interface Placement {
   owner: string;
   /** A caller-chosen id (so its own record can name it before the item exists); else a new one. */
   id?: string;
+  /** The owner's labels for the item's engine volume (a data volume's, so it is found as the volume's). */
+  labels?: Record<string, string>;
 }
+
+const labelsOf = (row: ItemRow): Record<string, string> =>
+  row.labels ? (JSON.parse(row.labels) as Record<string, string>) : {};
 
 export function newItemId(): string {
   return `st_${randomBase32(20)}`;
@@ -131,9 +137,20 @@ export class Storage {
     };
   }
 
+  /** Whether the store can take new items: waits for a start in flight (an owner keeps its old ways without one). */
+  async available(): Promise<boolean> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    return this.driver !== null;
+  }
+
   /** Whether quotas are enforced (`storage_enforced`). */
   get enforcesQuota(): boolean {
     return this.driver?.capabilities.quota ?? false;
+  }
+
+  /** What the driver can do; null while no driver works. */
+  get capabilities(): StorageCapabilities | null {
+    return this.driver?.capabilities ?? null;
   }
 
   get driverName(): StorageDriverName | null {
@@ -184,7 +201,7 @@ export class Storage {
     place: Placement,
     parentId: string | null,
     quotaBytes: number | null,
-    work: (driver: StorageDriver, id: string) => Promise<void>,
+    work: (driver: StorageDriver, id: string, labels: Record<string, string>) => Promise<void>,
   ): Promise<ItemRow> {
     const driver = await this.ready();
     const id = checkItemId(place.id ?? newItemId());
@@ -198,11 +215,12 @@ export class Storage {
       status: 'creating',
       pending: null,
       created_at: now(),
+      labels: place.labels ? JSON.stringify(place.labels) : null,
     };
     this.records.insertRow(row);
     this.deps.onStep?.('intent', op, id);
     try {
-      await work(driver, id);
+      await work(driver, id, place.labels ?? {});
     } catch (err) {
       await driver.delete(id).catch(() => undefined);
       this.records.delete(id);
@@ -215,14 +233,14 @@ export class Storage {
 
   create(place: Placement & { quotaBytes?: number | null }): Promise<ItemRow> {
     const quota = place.quotaBytes ?? null;
-    return this.make('create', 'volume', place, null, quota, (d, id) => d.create(id, quota));
+    return this.make('create', 'volume', place, null, quota, (d, id, l) => d.create(id, quota, l));
   }
 
   /** A read-only point-in-time copy of a live item or a snapshot. */
   snapshot(sourceId: string, place: Placement): Promise<ItemRow> {
     return this.mutex.run(sourceId, () => {
       this.readyItem(sourceId);
-      return this.make('snapshot', 'snapshot', place, sourceId, null, (d, id) => d.snapshot(sourceId, id));
+      return this.make('snapshot', 'snapshot', place, sourceId, null, (d, id, l) => d.snapshot(sourceId, id, l));
     });
   }
 
@@ -231,7 +249,7 @@ export class Storage {
     const quota = place.quotaBytes ?? null;
     return this.mutex.run(sourceId, () => {
       this.readyItem(sourceId);
-      return this.make('clone', 'volume', place, sourceId, quota, (d, id) => d.clone(sourceId, id, quota));
+      return this.make('clone', 'volume', place, sourceId, quota, (d, id, l) => d.clone(sourceId, id, quota, l));
     });
   }
 
@@ -246,7 +264,16 @@ export class Storage {
       const pending = { snapshot_id: snapshotId, scratch_id: newItemId() };
       this.records.setStatus(id, 'restoring', pending);
       this.deps.onStep?.('intent', 'restore', id);
-      await driver.restore(id, snapshotId, pending.scratch_id);
+      try {
+        await driver.restore(id, snapshotId, pending.scratch_id);
+      } catch (err) {
+        // One step: the item is whole (the swap happened or not), so it is not redone at start; refilled in place, it is.
+        if (driver.capabilities.oneStepRestore) {
+          await driver.delete(pending.scratch_id).catch(() => undefined);
+          this.records.setStatus(id, 'ready');
+        }
+        throw err;
+      }
       if (row.quota_bytes) await driver.setQuota(id, row.quota_bytes);
       this.deps.onStep?.('done', 'restore', id);
       this.records.setStatus(id, 'ready');
@@ -289,7 +316,7 @@ export class Storage {
   /** The engine volume a container binds to see the item (read-only for a snapshot). */
   async mountFor(id: string): Promise<ItemMount> {
     const row = this.readyItem(id);
-    return (await this.ready()).mountFor(id, row.kind === 'snapshot');
+    return (await this.ready()).mountFor(id, row.kind === 'snapshot', labelsOf(row));
   }
 
   /** Moves an item to another owner (a fork's workspace handed to the new box once it is recorded). */

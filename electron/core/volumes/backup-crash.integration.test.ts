@@ -28,11 +28,15 @@ after(() =>
 
 const instanceId = () => instanceIdOf(dataDir);
 
+/** Containers copying a volume: the volumes' own helpers, and the copy store's (a volume on the store). */
 async function helpers(instance: string) {
-  return docker.listContainers({
-    all: true,
-    filters: { label: [`boxdesk.instance=${instance}`, 'boxdesk.role=volume-helper'] },
-  });
+  const withRole = (role: string) =>
+    docker.listContainers({ all: true, filters: { label: [`boxdesk.instance=${instance}`, `boxdesk.role=${role}`] } });
+  const store = await withRole('store-helper');
+  return [
+    ...(await withRole('volume-helper')),
+    ...store.filter((c) => c.Names.some((n) => n.startsWith('/boxdesk-store-copy-'))),
+  ];
 }
 
 function partials(volumeId: string): string[] {

@@ -112,7 +112,7 @@ export class VolumeBackups {
     const live = this.volumes.mountsOf(volume.project, volume.name).some((m) => !m.read_only && m.status !== 'stopped');
     const snap = live ? await this.copies.takeSnapshot(volume, true) : null;
     try {
-      const source = snap?.engine_name ?? volume.engine_name;
+      const source = await this.volumes.deps.items.mountName(snap ?? volume);
       return await this.volumes.deps.helpers.withStopped(
         volume.id,
         [{ volume: source, path: '/v', readOnly: true }],

@@ -6,11 +6,12 @@ import { VolumeRestores, type SnapshotFinder } from './restores';
 import { VOLUME_ID_PREFIXES, type VolumeService } from './service';
 import { VolumeSources, type Copier, type Source } from './sources';
 import { toVolumeSnapshot, type VolumeRow, type VolumeSnapshotRow } from './store';
+import { snapshotOwner, type Measured } from './volume-items';
 
 /**
- * Copies of a volume's data: snapshots (engine volumes filled by a helper's
- * cp), clones (from_volume|from_snapshot|from_backup) and, through
- * `restores`, restores.
+ * Copies of a volume's data: snapshots (store snapshots, or for volumes made before the store
+ * engine volumes filled by a helper's cp), clones (from_volume|from_snapshot|from_backup) and,
+ * through `restores`, restores.
  */
 export class VolumeCopies implements Copier, SnapshotFinder {
   readonly sources: VolumeSources;
@@ -30,27 +31,24 @@ export class VolumeCopies implements Copier, SnapshotFinder {
   }
 
   /**
-   * Copies a live volume into the engine volume `target`. The running boxes
-   * that mount it read-write are paused for the copy only (their container
-   * ids are recorded first, so a crash thaws them at start): the copy is one
-   * instant of the volume. The caller holds the volume's lock.
+   * Copies a live volume into the engine volume `target`, its writers paused (withWritersPaused).
+   * The caller holds the volume's lock.
    */
-  async copyLive(source: VolumeRow, target: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
-    const writers = this.volumes.mountsOf(source.project, source.name).filter((m) => !m.read_only);
-    return this.copyWithBoxes(
-      source,
-      target,
-      writers.map((w) => w.box_id),
+  copyLive(source: VolumeRow, target: string): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
+    return this.withWritersPaused(source, async () =>
+      this.copy(await this.deps.items.mountName(source), target, source.id),
     );
   }
 
-  private async copyWithBoxes(
-    source: VolumeRow,
-    target: string,
-    boxIds: string[],
-  ): Promise<{ method: 'reflink' | 'copy'; bytes: number }> {
-    const ids = [...new Set(boxIds)].sort();
-    const nest = async (i: number): Promise<{ method: 'reflink' | 'copy'; bytes: number }> => {
+  /**
+   * Runs `work` (a copy or a store snapshot of the volume) with the running boxes that mount it
+   * read-write paused (their container ids recorded first, so a crash thaws them at start): the
+   * copy is one instant of the volume. The caller holds the volume's lock.
+   */
+  async withWritersPaused<T>(source: VolumeRow, work: () => Promise<T>): Promise<T> {
+    const writers = this.volumes.mountsOf(source.project, source.name).filter((m) => !m.read_only);
+    const ids = [...new Set(writers.map((w) => w.box_id))].sort();
+    const nest = async (i: number): Promise<T> => {
       if (i < ids.length) return this.deps.boxes.withLock(ids[i]!, () => nest(i + 1));
       const running = ids
         .map((id) => this.deps.boxes.byId(id))
@@ -59,7 +57,7 @@ export class VolumeCopies implements Copier, SnapshotFinder {
       this.store.update(source.id, { paused: containers.length ? JSON.stringify(containers) : null });
       try {
         for (const c of containers) await this.deps.engine.pauseContainer(c);
-        return await this.copy(source.engine_name, target, source.id);
+        return await work();
       } finally {
         for (const c of containers) await this.deps.engine.unpauseContainer(c).catch(() => undefined);
         this.store.update(source.id, { paused: null });
@@ -94,20 +92,23 @@ export class VolumeCopies implements Copier, SnapshotFinder {
       method: 'copy',
       internal: internal ? 1 : 0,
       created_at: now(),
+      item_id: volume.item_id ? this.deps.items.newItemId() : null,
+      exclusive_bytes: null,
     };
   }
 
-  /** A point-in-time copy as its own engine volume. The caller holds the volume's lock. */
+  /**
+   * A point-in-time copy: of a store volume, a `snapshot` of its item (owner
+   * `volume-snapshot:<id>`); of a volume made before the store, its own engine volume filled by a
+   * helper. The caller holds the volume's lock.
+   */
   async takeSnapshot(volume: VolumeRow, internal: boolean): Promise<VolumeSnapshotRow> {
     const row = this.snapshotRow(volume, internal);
     // The intent, on disk before the engine is asked: a crash leaves it pending, removed at start.
     this.store.snapshots.insertUnlessTaken(row);
     this.volumes.inFlight.add(row.id);
     try {
-      await this.deps.engine.createVolume(row.engine_name, this.volumes.labels(volume, VOLUME_ROLES.snapshot, row.id));
-      const { method, bytes } = await this.copyLive(volume, row.engine_name);
-      this.store.update(volume.id, { size_bytes: bytes, measured_at: now() });
-      return this.store.markSnapshotReady(row.id, bytes, method);
+      return row.item_id ? await this.snapshotItem(volume, row, row.item_id) : await this.copySnapshot(volume, row);
     } catch (err) {
       await this.dropSnapshot(row);
       throw err;
@@ -116,8 +117,33 @@ export class VolumeCopies implements Copier, SnapshotFinder {
     }
   }
 
+  private async copySnapshot(volume: VolumeRow, row: VolumeSnapshotRow): Promise<VolumeSnapshotRow> {
+    await this.deps.engine.createVolume(row.engine_name, this.volumes.labels(volume, VOLUME_ROLES.snapshot, row.id));
+    const { method, bytes } = await this.copyLive(volume, row.engine_name);
+    this.store.update(volume.id, { size_bytes: bytes, measured_at: now() });
+    return this.store.markSnapshotReady(row.id, {
+      size_bytes: bytes,
+      method,
+      engine_name: row.engine_name,
+      exclusive_bytes: null,
+    });
+  }
+
+  private async snapshotItem(volume: VolumeRow, row: VolumeSnapshotRow, id: string): Promise<VolumeSnapshotRow> {
+    const { items } = this.deps;
+    const labels = this.volumes.labels(volume, VOLUME_ROLES.snapshot, row.id);
+    const engineName = await this.withWritersPaused(volume, () =>
+      items.snapshot(volume.item_id!, id, snapshotOwner(row.id), labels),
+    );
+    const sizes = await items.measure([volume.item_id!, id]);
+    const own = sizes.get(volume.item_id!);
+    if (own) this.store.update(volume.id, { ...own, measured_at: now() });
+    const snap = sizes.get(id) ?? { size_bytes: 0, exclusive_bytes: null };
+    return this.store.markSnapshotReady(row.id, { ...snap, method: items.method, engine_name: engineName });
+  }
+
   async dropSnapshot(row: VolumeSnapshotRow): Promise<void> {
-    await this.deps.engine.removeVolume(row.engine_name).catch(() => undefined);
+    await this.deps.items.remove(row).catch(() => undefined);
     this.store.snapshots.delete(row.id);
   }
 
@@ -159,7 +185,7 @@ export class VolumeCopies implements Copier, SnapshotFinder {
     await this.volumes.mutex.run(first.id, async () => {
       const row = this.findSnapshot(project, id, this.volumes.find(project, name));
       this.volumes.requireEngine();
-      await this.deps.engine.removeVolume(row.engine_name);
+      await this.deps.items.remove(row);
       this.store.snapshots.delete(row.id);
     });
     this.volumes.emitUpdated(first.id);
@@ -193,13 +219,16 @@ export class VolumeCopies implements Copier, SnapshotFinder {
       throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);
     const id = await this.volumes.mutex.run(this.sources.volumeOf(source), async () => {
       await this.sources.verify(source);
-      const row = await this.volumes.createEmpty(project, input, 'creating');
+      const from = await this.sources.itemOf(source);
+      const row = from
+        ? this.volumes.newRecord(project, input, this.deps.items.newItemId(), 'creating')
+        : await this.volumes.createEmpty(project, input, 'creating');
       try {
-        const bytes = await this.sources.fill(source, row.engine_name, row.id);
-        this.store.update(row.id, { status: 'ready', size_bytes: bytes, measured_at: now() });
+        const sizes = from ? await this.cloneItem(row, source, from) : await this.fillNew(row, source);
+        this.store.update(row.id, { status: 'ready', ...sizes, measured_at: now() });
         return row.id;
       } catch (err) {
-        await this.deps.engine.removeVolume(row.engine_name).catch(() => undefined);
+        await this.deps.items.remove(this.store.getById(row.id) ?? row).catch(() => undefined);
         this.store.delete(row.id);
         throw err;
       } finally {
@@ -209,6 +238,23 @@ export class VolumeCopies implements Copier, SnapshotFinder {
     const out = this.volumes.represent(this.store.getById(id)!);
     this.deps.bus.emit('volume.created', { volume: out }, project);
     return out;
+  }
+
+  /** A store clone of the source's item (a live volume's writers paused for that instant). */
+  private async cloneItem(row: VolumeRow, source: Source, from: string): Promise<Measured> {
+    const { items } = this.deps;
+    const clone = (owner: string, labels: Record<string, string>) => items.clone(from, row.item_id!, owner, labels);
+    const live = 'volume_id' in source ? this.store.getById(source.volume_id) : undefined;
+    await (live
+      ? this.withWritersPaused(live, () => this.volumes.makeItem(row, clone))
+      : this.volumes.makeItem(row, clone));
+    return this.volumes.sizeOf(row);
+  }
+
+  /** The new volume (an empty item, or a plain engine volume) filled by a helper's copy or from a backup. */
+  private async fillNew(row: VolumeRow, source: Source): Promise<Measured> {
+    const bytes = await this.sources.fill(source, row.engine_name, row.id);
+    return row.item_id ? this.volumes.sizeOf(row) : { size_bytes: bytes, exclusive_bytes: null };
   }
 
   restore(project: string, name: string, input: VolumeRestore): Promise<Volume> {

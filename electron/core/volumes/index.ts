@@ -3,6 +3,7 @@ import { bases } from '../bases';
 import { DEFAULT_BASE } from '../bases/port';
 import { boxes } from '../boxes';
 import { defineModule } from '../module';
+import { storage } from '../storage';
 import { VolumeBackups } from './backups';
 import { VolumeCopies } from './copies';
 import { VolumeHelpers } from './helpers';
@@ -13,11 +14,12 @@ import { recoverVolumes } from './recovery';
 import { registerVolumeRoutes } from './routes';
 import { VOLUME_ID_PREFIXES, VolumeService } from './service';
 import { VolumeStore } from './store';
+import { VolumeItems } from './volume-items';
 
-/** Data volumes: engine volumes that outlive boxes, their snapshots, clones, backups and restores. */
+/** Data volumes: items of the copy-on-write store that outlive boxes, their snapshots, clones, backups and restores. */
 export const volumes = defineModule({
   name: 'volumes',
-  needs: [boxes, bases],
+  needs: [boxes, bases, storage],
   migrations: VOLUMES_MIGRATIONS,
   events: VOLUME_EVENTS,
   idPrefixes: Object.values(VOLUME_ID_PREFIXES),
@@ -29,6 +31,7 @@ export const volumes = defineModule({
       engine: ctx.engine,
       monitor: ctx.monitor,
       helpers: new VolumeHelpers(ctx.engine, ctx.instanceId, () => ports.bases.resolveImage(DEFAULT_BASE)),
+      items: new VolumeItems(ports.storage, ctx.engine),
       bus: ctx.bus,
       instanceId: ctx.instanceId,
       dataDir: ctx.config.dataDir,

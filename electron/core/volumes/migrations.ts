@@ -1,7 +1,7 @@
 import type { Migration } from '../db/migrate';
 
 /**
- * Data volumes (engine volumes that outlive boxes), their snapshots (engine volumes too) and backups
+ * Data volumes (items of the copy-on-write store, or engine volumes for those made before it), their snapshots and backups
  * (.tar.gz files in the data dir). status holds the intent, so a crash is undone at start.
  * Numbered in this folder: the Nth entry is version N. Append only; never edit a shipped one.
  */
@@ -45,4 +45,10 @@ export const VOLUMES_MIGRATIONS: readonly Migration[] = [
     finished_at TEXT
   );
   CREATE INDEX volume_backups_volume ON volume_backups (volume_id, created_at);`,
+  // The copy-on-write store: a volume or snapshot made since is a store item (null: a plain engine
+  // volume made before, served as it is); exclusive_bytes from the store's usage.
+  `ALTER TABLE volumes ADD COLUMN item_id TEXT;
+  ALTER TABLE volumes ADD COLUMN exclusive_bytes INTEGER;
+  ALTER TABLE volume_snapshots ADD COLUMN item_id TEXT;
+  ALTER TABLE volume_snapshots ADD COLUMN exclusive_bytes INTEGER;`,
 ];

@@ -6,15 +6,21 @@ import { VOLUME_ROLES } from './helpers';
 import type { VolumeService } from './service';
 import type { Source, VolumeSources } from './sources';
 import type { VolumeRow } from './store';
+import { volumeOwner, type Measured } from './volume-items';
+
+/** What a restore filled beside the volume's own data. */
+type Filled = Measured & { engine_name: string; item_id: string | null };
 
 /**
- * `volumes.pending_restore`. `filling`: a new engine volume (`target`) is being filled beside the
- * volume's own; a crash rolls it back (the target goes, the volume is as it was). `swapped`: the
- * record names the new engine volume; a crash is finished (the boxes' containers are made to mount
- * it, then the `old` engine volume goes). A restore is never redone.
+ * `volumes.pending_restore`. `filling`: a new engine volume (`target`), or for a store volume a new
+ * item (`target_item`), is being filled beside the volume's own; a crash rolls it back (the target
+ * goes, the volume is as it was). `swapped`: the record names the new one; a crash is finished
+ * (the boxes' containers are made to mount it, then the `old` one goes). A restore is never redone.
+ * (A one-step store restore has no intent here: the store records and finishes its own.)
  */
 export type RestoreIntent =
-  { phase: 'filling'; source: Source; target: string } | { phase: 'swapped'; source: Source; old: string };
+  | { phase: 'filling'; source: Source; target: string; target_item?: string | null }
+  | { phase: 'swapped'; source: Source; old: string; old_item?: string | null };
 
 function intentOf(row: VolumeRow): RestoreIntent | null {
   if (!row.pending_restore) return null;
@@ -29,9 +35,16 @@ export function namesInIntent(row: VolumeRow): string[] {
   return [intent.phase === 'filling' ? intent.target : intent.old];
 }
 
+/** Store items a restore intent still needs (the volumes' recovery keeps them until it settles the intent). */
+export function itemsInIntent(row: VolumeRow): string[] {
+  const intent = intentOf(row);
+  const item = intent?.phase === 'filling' ? intent.target_item : intent?.old_item;
+  return item ? [item] : [];
+}
+
 /** How a restore finds the volume snapshot it names (VolumeCopies). */
 export interface SnapshotFinder {
-  findSnapshot(project: string, id: string, volume?: VolumeRow): { id: string };
+  findSnapshot(project: string, id: string, volume?: VolumeRow): { id: string; item_id: string | null };
 }
 
 /**
@@ -65,8 +78,9 @@ export class VolumeRestores {
     const boxIds = this.volumes.mountsOf(project, name).map((m) => m.box_id);
     await this.volumes.withLocks(first.id, boxIds, async () => {
       const volume = this.volumes.find(project, name);
-      const source: Source = input.snapshot_id
-        ? { snapshot_id: this.copies.findSnapshot(project, input.snapshot_id, volume).id }
+      const snapshot = input.snapshot_id ? this.copies.findSnapshot(project, input.snapshot_id, volume) : null;
+      const source: Source = snapshot
+        ? { snapshot_id: snapshot.id }
         : { backup_id: this.volumes.findDoneBackup(project, input.backup_id!, volume).id };
       const busy = this.volumes.mountsOf(project, name).filter((m) => m.status !== 'stopped');
       if (busy.length) {
@@ -80,8 +94,14 @@ export class VolumeRestores {
       await this.sources.verify(source);
       this.volumes.inFlight.add(volume.id);
       try {
-        const { target, bytes } = await this.fillBeside(volume, source);
-        this.swapIn(volume, source, target, bytes);
+        if (volume.item_id && snapshot?.item_id && this.deps.items.oneStepRestore) {
+          // One step on btrfs (the item swapped with a writable snapshot); the store finishes it after a crash.
+          await this.deps.items.restore(volume.item_id, snapshot.item_id);
+          await this.volumes.measure(volume);
+          return;
+        }
+        const target = await this.fillBeside(volume, source);
+        this.swapIn(volume, source, target);
         // The data is restored; what is left is finished at the next start if it fails now.
         await this.finishSwap(volume.id).catch((err: unknown) =>
           this.deps.log.warn({ err, volume: name }, 'restored; the old engine volume goes at the next start'),
@@ -95,16 +115,37 @@ export class VolumeRestores {
     return out;
   }
 
-  /** A new engine volume filled from the verified source, the intent recorded first; on failure it goes again. */
-  private async fillBeside(volume: VolumeRow, source: Source): Promise<{ target: string; bytes: number }> {
-    const target = this.volumes.engineName(volume, randomBase32(6));
-    const intent: RestoreIntent = { phase: 'filling', source, target };
+  /**
+   * A new engine volume (for a store volume, a new item: a clone of the snapshot's item, or an
+   * empty one) filled from the verified source, the intent recorded first; on failure it goes again.
+   */
+  private async fillBeside(volume: VolumeRow, source: Source): Promise<Filled> {
+    const targetItem = volume.item_id ? this.deps.items.newItemId() : null;
+    const intent: RestoreIntent = {
+      phase: 'filling',
+      source,
+      target: targetItem ? '' : this.volumes.engineName(volume, randomBase32(6)),
+      target_item: targetItem,
+    };
     this.store.update(volume.id, { pending_restore: JSON.stringify(intent) });
     try {
-      await this.deps.engine.createVolume(target, this.volumes.labels(volume, VOLUME_ROLES.volume));
-      return { target, bytes: await this.sources.fill(source, target, volume.id) };
+      if (!targetItem) {
+        await this.deps.engine.createVolume(intent.target, this.volumes.labels(volume, VOLUME_ROLES.volume));
+        const bytes = await this.sources.fill(source, intent.target, volume.id);
+        return { engine_name: intent.target, item_id: null, size_bytes: bytes, exclusive_bytes: null };
+      }
+      const { items } = this.deps;
+      const labels = this.volumes.labels(volume, VOLUME_ROLES.volume);
+      const from = await this.sources.itemOf(source);
+      const owner = volumeOwner(volume.id);
+      const target = from
+        ? await items.clone(from, targetItem, owner, labels)
+        : await items.create(targetItem, owner, labels);
+      if (!from) await this.sources.fill(source, target, volume.id);
+      const filled = { id: volume.id, engine_name: target, item_id: targetItem };
+      return { ...filled, ...(await this.volumes.sizeOf(filled)) };
     } catch (err) {
-      await this.rollBack(volume.id, target).catch((cleanup: unknown) =>
+      await this.rollBack(volume.id, intent).catch((cleanup: unknown) =>
         this.deps.log.warn({ err: cleanup, volume: volume.name }, 'a failed restore is rolled back at the next start'),
       );
       throw err;
@@ -112,13 +153,13 @@ export class VolumeRestores {
   }
 
   /**
-   * The swap: the record names the new engine volume, in one statement. From here on the restore
-   * has happened; what follows (the boxes' containers, the old engine volume) is finished at start
-   * if a crash cuts it short. A copy-on-write store replaces `fillBeside`, not this.
+   * The swap: the record names the new engine volume (and item), in one statement. From here on
+   * the restore has happened; what follows (the boxes' containers, the old engine volume or item)
+   * is finished at start if a crash cuts it short.
    */
-  private swapIn(volume: VolumeRow, source: Source, target: string, bytes: number): void {
-    const intent: RestoreIntent = { phase: 'swapped', source, old: volume.engine_name };
-    this.store.swapEngineVolume(volume.id, target, bytes, now(), JSON.stringify(intent));
+  private swapIn(volume: VolumeRow, source: Source, target: Filled): void {
+    const intent: RestoreIntent = { phase: 'swapped', source, old: volume.engine_name, old_item: volume.item_id };
+    this.store.swapEngineVolume(volume.id, target, now(), JSON.stringify(intent));
   }
 
   /**
@@ -135,12 +176,12 @@ export class VolumeRestores {
       if (box?.container_id && ['running', 'stopped'].includes(box.status))
         await this.deps.boxes.replaceRoot(box, 'current');
     }
-    await this.deps.engine.removeVolume(intent.old);
+    await this.deps.items.remove({ item_id: intent.old_item ?? null, engine_name: intent.old });
     this.store.update(volumeId, { pending_restore: null });
   }
 
-  private async rollBack(volumeId: string, target: string): Promise<void> {
-    await this.deps.engine.removeVolume(target);
+  private async rollBack(volumeId: string, intent: Extract<RestoreIntent, { phase: 'filling' }>): Promise<void> {
+    await this.deps.items.remove({ item_id: intent.target_item ?? null, engine_name: intent.target });
     this.store.update(volumeId, { pending_restore: null });
   }
 
@@ -159,7 +200,7 @@ export class VolumeRestores {
         'a volume restore begun by an earlier version was cut short; it is not redone (the volume holds what it was left with): restore it again',
       );
     } else if (intent.phase === 'filling') {
-      await this.rollBack(row.id, intent.target);
+      await this.rollBack(row.id, intent);
       log.warn(
         { volume: row.name, project: row.project },
         'rolled back a volume restore cut short by a crash before its swap: the volume is as it was',

@@ -18,6 +18,7 @@ import { newId, now } from '../ids';
 import { nameList } from '../name-list';
 import { MEASURE_SCRIPT, VOLUME_ROLES, type VolumeHelpers } from './helpers';
 import { toVolume, type VolumeBackupRow, type VolumeRow, type VolumeStore } from './store';
+import { volumeOwner, type Measured, type VolumeItems } from './volume-items';
 
 export interface VolumeServiceDeps {
   store: VolumeStore;
@@ -25,6 +26,8 @@ export interface VolumeServiceDeps {
   engine: ContainerEngine;
   monitor: EngineMonitor;
   helpers: VolumeHelpers;
+  /** The copy-on-write store, where volumes made since it keep their data. */
+  items: VolumeItems;
   bus: EventBus;
   instanceId: string;
   dataDir: string;
@@ -148,11 +151,19 @@ export class VolumeService {
     if (row?.status === 'ready') this.deps.bus.emit('volume.updated', { volume: this.represent(row) }, row.project);
   }
 
-  /** Measures a volume's bytes through a helper (read-only mount) and records them. The caller need not hold the lock. */
+  /**
+   * Measures a volume and records it: a store item by the store's usage, a plain engine volume by a
+   * helper (read-only mount). The caller need not hold the lock.
+   */
   async measure(row: VolumeRow): Promise<number> {
-    const bytes = await this.bytesIn(row.engine_name, row.id);
-    this.store.update(row.id, { size_bytes: bytes, measured_at: now() });
-    return bytes;
+    const sizes = await this.sizeOf(row);
+    this.store.update(row.id, { ...sizes, measured_at: now() });
+    return sizes.size_bytes;
+  }
+
+  async sizeOf(row: Pick<VolumeRow, 'id' | 'item_id' | 'engine_name'>): Promise<Measured> {
+    if (!row.item_id) return { size_bytes: await this.bytesIn(row.engine_name, row.id), exclusive_bytes: null };
+    return (await this.deps.items.measure([row.item_id])).get(row.item_id) ?? { size_bytes: 0, exclusive_bytes: null };
   }
 
   /** The bytes an engine volume holds, measured by a helper owned by `owner`. */
@@ -187,16 +198,18 @@ export class VolumeService {
     }
   }
 
-  /** Makes the record (and, for a plain volume, the engine volume). Clones are filled by VolumeCopies.create. */
-  async createEmpty(project: string, input: VolumeCreate, status: VolumeRow['status']): Promise<VolumeRow> {
-    this.requireEngine();
+  /**
+   * The record of a new volume, `creating` while its data is made when it has a store item (find
+   * does not see it; a crash drops it at start). Without a store driver: a plain engine volume.
+   */
+  newRecord(project: string, input: VolumeCreate, itemId: string | null, status: VolumeRow['status']): VolumeRow {
     const id = newId(VOLUME_ID_PREFIXES.volume);
     const row: VolumeRow = {
       id,
       project,
       name: input.name,
-      engine_name: this.engineName({ id, project, name: input.name }),
-      status,
+      engine_name: itemId ? '' : this.engineName({ id, project, name: input.name }),
+      status: itemId ? 'creating' : status,
       size_gb: input.size_gb ?? null,
       size_bytes: 0,
       measured_at: now(),
@@ -204,19 +217,39 @@ export class VolumeService {
       pending_restore: null,
       paused: null,
       created_at: now(),
+      item_id: itemId,
+      exclusive_bytes: itemId ? 0 : null,
     };
     if (!this.store.insert(row))
       throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);
     this.inFlight.add(id);
+    return row;
+  }
+
+  /** A volume's item (owner `volume:<id>`, labelled as the volume), recorded with its engine volume. */
+  async makeItem(row: VolumeRow, make: (owner: string, labels: Record<string, string>) => Promise<string>) {
+    const engineName = await make(volumeOwner(row.id), this.labels(row, VOLUME_ROLES.volume));
+    return this.store.update(row.id, { engine_name: engineName });
+  }
+
+  /** Makes the record and its data: an empty store item, or a plain engine volume. Clones are filled by VolumeCopies.create. */
+  async createEmpty(project: string, input: VolumeCreate, status: VolumeRow['status']): Promise<VolumeRow> {
+    this.requireEngine();
+    const itemId = await this.deps.items.newId();
+    let row = this.newRecord(project, input, itemId, status);
     try {
-      await this.deps.engine.createVolume(row.engine_name, this.labels(row, VOLUME_ROLES.volume));
+      if (itemId) {
+        row = await this.makeItem(row, (owner, labels) => this.deps.items.create(itemId, owner, labels));
+        row = this.store.update(row.id, { status });
+      } else await this.deps.engine.createVolume(row.engine_name, this.labels(row, VOLUME_ROLES.volume));
     } catch (err) {
-      this.store.delete(id);
-      this.inFlight.delete(id);
+      await this.deps.items.remove(row).catch(() => undefined);
+      this.store.delete(row.id);
+      this.inFlight.delete(row.id);
       throw err;
     }
     if (status === 'ready') {
-      this.inFlight.delete(id);
+      this.inFlight.delete(row.id);
       this.deps.bus.emit('volume.created', { volume: this.represent(row) }, project);
     }
     return row;
@@ -249,10 +282,10 @@ export class VolumeService {
 
   async finishDelete(row: VolumeRow): Promise<void> {
     for (const snap of this.store.snapshots.all().filter((s) => s.volume_id === row.id)) {
-      await this.deps.engine.removeVolume(snap.engine_name);
+      await this.deps.items.remove(snap);
       this.store.snapshots.delete(snap.id);
     }
-    await this.deps.engine.removeVolume(row.engine_name);
+    await this.deps.items.remove(row);
     fs.rmSync(this.backupDir(row.id), { recursive: true, force: true });
     for (const b of this.store.backupsOf(row.id)) this.store.backups.delete(b.id);
     this.store.delete(row.id);

@@ -47,14 +47,21 @@ export class VolumeSources {
     return this.backup(source).row.volume_id;
   }
 
+  /** The store item a clone can be made of in one step (a store volume's, or its snapshot's), or null. */
+  async itemOf(source: Source): Promise<string | null> {
+    if ('backup_id' in source || !(await this.volumes.deps.items.available())) return null;
+    if ('snapshot_id' in source) return this.snapshot(source).item_id;
+    return this.store.getById(source.volume_id)?.item_id ?? null;
+  }
+
   /** 404/409 naming what is wrong, before anything is made: the data is there and reads back whole. */
   async verify(source: Source): Promise<void> {
     if ('snapshot_id' in source) {
       const snap = this.snapshot(source);
-      if (!(await this.volumes.deps.engine.inspectVolume(snap.engine_name)))
+      if (!(await this.volumes.deps.items.exists(snap)))
         throw new ApiError(
           'conflict',
-          `the engine volume of volume snapshot "${snap.id}" is missing (removed outside Boxdesk); nothing was changed. Delete this snapshot`,
+          `the data of volume snapshot "${snap.id}" is missing (removed outside Boxdesk); nothing was changed. Delete this snapshot`,
         );
     } else if ('backup_id' in source) {
       const { row, file } = this.backup(source);
@@ -73,7 +80,8 @@ export class VolumeSources {
       return (await this.copies.copyLive(from, target)).bytes;
     }
     if ('snapshot_id' in source)
-      return (await this.copies.copy(this.snapshot(source).engine_name, target, owner)).bytes;
+      return (await this.copies.copy(await this.volumes.deps.items.mountName(this.snapshot(source)), target, owner))
+        .bytes;
     const { row, file } = this.backup(source);
     const { tar, done } = backupTar(file, row.sha256, row.id);
     const [put, read] = await Promise.allSettled([

@@ -18,6 +18,10 @@ export interface VolumeRow {
   /** JSON of container ids paused for a copy of this volume, thawed at start after a crash. */
   paused: string | null;
   created_at: string;
+  /** Its copy-on-write store item (owner `volume:<id>`; engine_name is the item's engine volume); null: a plain engine volume made before the store. */
+  item_id: string | null;
+  /** What deleting it would free, from the store's usage; null: not measured. */
+  exclusive_bytes: number | null;
 }
 
 export interface VolumeSnapshotRow {
@@ -31,6 +35,9 @@ export interface VolumeSnapshotRow {
   /** 1: a backup's own point-in-time copy, never listed, removed when the backup ends. */
   internal: number;
   created_at: string;
+  /** Its store item (a `snapshot` of the volume's, owner `volume-snapshot:<id>`); null: an engine volume copied by a helper. */
+  item_id: string | null;
+  exclusive_bytes: number | null;
 }
 
 export interface VolumeBackupRow {
@@ -53,6 +60,7 @@ export function toVolume(row: VolumeRow, mounts: VolumeMountInfo[]): Volume {
     size_gb: row.size_gb,
     size_enforced: false,
     size_bytes: row.size_bytes,
+    exclusive_bytes: row.exclusive_bytes,
     created_at: row.created_at,
     mounts,
     backup_retention: row.backup_retention,
@@ -60,7 +68,14 @@ export function toVolume(row: VolumeRow, mounts: VolumeMountInfo[]): Volume {
 }
 
 export function toVolumeSnapshot(row: VolumeSnapshotRow, volume: string): VolumeSnapshot {
-  return { id: row.id, volume, created_at: row.created_at, size_bytes: row.size_bytes, method: row.method };
+  return {
+    id: row.id,
+    volume,
+    created_at: row.created_at,
+    size_bytes: row.size_bytes,
+    exclusive_bytes: row.exclusive_bytes,
+    method: row.method,
+  };
 }
 
 export function toVolumeBackup(row: VolumeBackupRow, volume: string, available: boolean): VolumeBackup {
@@ -78,7 +93,17 @@ export function toVolumeBackup(row: VolumeBackupRow, volume: string, available: 
 }
 
 type VolumePatch = Partial<
-  Pick<VolumeRow, 'status' | 'engine_name' | 'size_bytes' | 'measured_at' | 'pending_restore' | 'paused'>
+  Pick<
+    VolumeRow,
+    | 'status'
+    | 'engine_name'
+    | 'item_id'
+    | 'size_bytes'
+    | 'exclusive_bytes'
+    | 'measured_at'
+    | 'pending_restore'
+    | 'paused'
+  >
 >;
 
 /** Volumes (the main table), their snapshots and their backups. */
@@ -105,13 +130,13 @@ export class VolumeStore extends ProjectTable<VolumeRow, VolumePatch> {
    * The swap of a restore, in one statement (one transaction): the record names the engine volume
    * filled beside the old one, with its size, and the intent says the old one is to go.
    */
-  swapEngineVolume(id: string, engineName: string, sizeBytes: number, measuredAt: string, intent: string): VolumeRow {
-    return this.update(id, {
-      engine_name: engineName,
-      size_bytes: sizeBytes,
-      measured_at: measuredAt,
-      pending_restore: intent,
-    });
+  swapEngineVolume(
+    id: string,
+    to: { engine_name: string; item_id: string | null; size_bytes: number; exclusive_bytes: number | null },
+    measuredAt: string,
+    intent: string,
+  ): VolumeRow {
+    return this.update(id, { ...to, measured_at: measuredAt, pending_restore: intent });
   }
 
   /** A volume's listed snapshots (ready, not a backup's own), oldest first. */
@@ -122,8 +147,11 @@ export class VolumeStore extends ProjectTable<VolumeRow, VolumePatch> {
     );
   }
 
-  markSnapshotReady(id: string, sizeBytes: number, method: 'reflink' | 'copy'): VolumeSnapshotRow {
-    return this.snapshots.update(id, { status: 'ready', size_bytes: sizeBytes, method });
+  markSnapshotReady(
+    id: string,
+    done: Pick<VolumeSnapshotRow, 'size_bytes' | 'method' | 'engine_name' | 'exclusive_bytes'>,
+  ): VolumeSnapshotRow {
+    return this.snapshots.update(id, { status: 'ready', ...done });
   }
 
   /** Oldest first. */
