@@ -3,7 +3,7 @@ import type { Box } from '../shared/schemas/box';
 import type { Snapshot } from '../shared/schemas/snapshots';
 import type { Base } from '../shared/schemas/system';
 import { containersOfBox, docker } from './docker';
-import { withTestCore, type TestCore } from './test-core';
+import { withTestCore, type TestCore, type TestCoreOptions } from './test-core';
 
 type Api = (method: string, pathname: string, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
 
@@ -49,7 +49,11 @@ export type SnapshotApi = ReturnType<typeof snapshotApi>;
  * tests. After them it removes the project's boxes, the bases made (one made from a snapshot holds
  * it), then the snapshots newest first (a parent goes after its children), and closes the core.
  */
-export function withSnapshotCore(project: string, use: (t: TestCore, s: SnapshotApi) => void): void {
+export function withSnapshotCore(
+  project: string,
+  use: (t: TestCore, s: SnapshotApi) => void,
+  options: TestCoreOptions = {},
+): void {
   let s: SnapshotApi;
   withTestCore(
     (t) => {
@@ -65,13 +69,17 @@ export function withSnapshotCore(project: string, use: (t: TestCore, s: Snapshot
       const snaps = await list<Snapshot>(`/v1/projects/${project}/snapshots`);
       for (const snap of snaps.reverse()) await t.api('DELETE', `/v1/projects/${project}/snapshots/${snap.id}`);
     },
+    options,
   );
 }
 
 // The engine refuses a container deeper than 125 layers; the core flattens a
-// chain into one layer once a commit would pass 100. The deep-chain tests go
-// this deep, well past that point. Slow by nature: each step is a real commit.
-export const DEEP_CHAIN = 120;
+// chain into one layer once a commit would pass MAX_LAYERS (100). The deep-chain
+// tests' cores flatten past FLATTEN_AT instead (the same code, a lower bound:
+// each step is a real commit, and 120 of them cost minutes), and their chains go
+// DEEP_CHAIN deep, well past that point.
+export const FLATTEN_AT = 24;
+export const DEEP_CHAIN = 36;
 
 /** How many layers the image of the box's container has. */
 export async function layersOf(boxId: string): Promise<number> {

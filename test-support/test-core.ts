@@ -24,6 +24,7 @@ export interface TestCoreOptions {
   env?: NodeJS.ProcessEnv;
   dataDir?: string;
   boxQueueWaitMs?: number;
+  maxImageLayers?: number;
 }
 
 /** A real core in this process on a free port with a fresh data dir and the busybox base. */
@@ -41,6 +42,7 @@ export async function startTestCore(options: TestCoreOptions = {}): Promise<Test
     engine: options.engine,
     logger: process.env.DBG ? { level: 'error' } : false,
     boxQueueWaitMs: options.boxQueueWaitMs,
+    maxImageLayers: options.maxImageLayers,
   });
   const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
   const api = (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>

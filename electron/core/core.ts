@@ -34,6 +34,8 @@ export interface CoreOptions {
   logger?: boolean | object;
   /** How long a box mutation may wait in its box's queue before answering 409 (default 60 s; tests shorten it). */
   boxQueueWaitMs?: number;
+  /** How deep a box's root image may grow before it is flattened (default MAX_LAYERS; tests lower it). */
+  maxImageLayers?: number;
 }
 
 function instanceId(db: Db): string {
@@ -82,6 +84,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
       log: app.log,
       instanceId: instanceId(db),
       boxQueueWaitMs: options.boxQueueWaitMs,
+      maxImageLayers: options.maxImageLayers,
     };
     const running = new ModuleSet(modules, ctx);
     owned.add(toDisposable(() => running.dispose()));

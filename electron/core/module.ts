@@ -21,6 +21,8 @@ export interface CoreContext {
   instanceId: string;
   /** How long a box mutation may wait in its box's queue before answering 409 (tests shorten it). */
   boxQueueWaitMs?: number;
+  /** How deep a box's root image may grow before it is flattened (tests lower it). */
+  maxImageLayers?: number;
 }
 
 /** What a module's `routes` gets. */

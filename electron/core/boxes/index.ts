@@ -36,7 +36,7 @@ export interface BoxesParts {
 function makeBoxes(ctx: CoreContext, bases: BasesPort, idempotency: IdempotencyPort): BoxesParts {
   const { db, engine, bus, monitor, instanceId, log } = ctx;
   const store = new BoxStore(db);
-  const roots = new RootImages(engine, instanceId, log);
+  const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
   const service = new BoxService({
     store,

@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
-import { DEEP_CHAIN as DEPTH, layersOf, type SnapshotApi, withSnapshotCore } from '../../../test-support/snapshots';
+import {
+  DEEP_CHAIN as DEPTH,
+  FLATTEN_AT,
+  layersOf,
+  type SnapshotApi,
+  withSnapshotCore,
+} from '../../../test-support/snapshots';
 import type { TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
 let s: SnapshotApi;
-withSnapshotCore('deep-fork', (core, api) => ([t, s] = [core, api]));
+withSnapshotCore('deep-fork', (core, api) => ([t, s] = [core, api]), { maxImageLayers: FLATTEN_AT });
 
 test(`a fork of a fork of … ${DEPTH} deep still runs, with every ancestor's file`, async () => {
   const started = Date.now();
@@ -24,9 +30,9 @@ test(`a fork of a fork of … ${DEPTH} deep still runs, with every ancestor's fi
   await removing;
   const last = (await (await t.api('GET', `${s.boxes}/f${DEPTH}`)).json()) as Box;
   assert.equal(last.status, 'running');
-  const listing = await s.sh(`f${DEPTH}`, `ls /root | wc -l; cat /root/gen-0 /root/gen-100`);
-  assert.equal(listing.stdout, `${DEPTH + 1}\n0\n100\n`);
+  const listing = await s.sh(`f${DEPTH}`, `ls /root | wc -l; cat /root/gen-0 /root/gen-${FLATTEN_AT}`);
+  assert.equal(listing.stdout, `${DEPTH + 1}\n0\n${FLATTEN_AT}\n`);
   const layers = await layersOf(last.id);
-  assert.ok(layers < 40, `flattened on the way (${layers} layers)`);
+  assert.ok(layers < FLATTEN_AT, `flattened on the way (${layers} layers)`);
   process.stderr.write(`# fork-of-fork x${DEPTH}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 });
