@@ -45,7 +45,10 @@ test('volume create/ls/get, box create -v, attach/detach, snapshot, backup, down
   const snap = JSON.parse(
     ok(await box('volume', 'snapshot', 'create', 'data', '-o', 'json'), 'snapshot').stdout,
   ) as VolumeSnapshot;
-  assert.match(ok(await box('volume', 'snapshot', 'ls', 'data'), 'snapshot ls').stdout, new RegExp(snap.id));
+  const snapshots = ok(await box('volume', 'snapshot', 'ls', 'data'), 'snapshot ls').stdout;
+  assert.match(snapshots, new RegExp(snap.id));
+  assert.match(snapshots, /^ID\s+SIZE\s+FREES\s+METHOD\s+AGE/m, 'what deleting each would free is a column');
+  assert.equal(typeof snap.exclusive_bytes, 'number', 'a snapshot on the store is measured');
   const backup = JSON.parse(
     ok(await box('volume', 'backup', 'create', 'data', '--wait', '-o', 'json'), 'backup').stdout,
   ) as VolumeBackup;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { Box } from '../shared/schemas/box';
-import type { Volume, VolumeBackup } from '../shared/schemas/volumes';
+import type { Volume, VolumeBackup, VolumeSnapshot } from '../shared/schemas/volumes';
 import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxFormDialog } from './pages/box-form-dialog';
@@ -102,6 +102,11 @@ describe('data volumes in the window', () => {
       await volumes.drawerButton('Take snapshot').click();
       const snapshots = volumes.snapshots('data');
       await snapshots.getByRole('row').nth(1).waitFor({ timeout: 60_000 });
+      // What deleting it would free is its own column, measured by the store.
+      await snapshots.getByRole('columnheader', { name: 'Frees' }).waitFor();
+      const [snap] = (await getJson<{ items: VolumeSnapshot[] }>(ui, `/v1/projects/${project}/volumes/data/snapshots`))
+        .items;
+      assert.equal(typeof snap?.exclusive_bytes, 'number');
 
       // A backup: pending, then done by a volume.backup event; the sha256 shown is the archive's.
       await volumes.drawerButton('Back up now').click();

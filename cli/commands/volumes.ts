@@ -12,11 +12,16 @@ import { print, printList } from '../print';
 import type { CommandModule } from '../program';
 import { transferBar, withSpinner } from '../progress';
 
+/** What deleting it would free: blocks no snapshot or clone shares (a dash when not measured). */
+const frees = (x: { exclusive_bytes?: number | null }) =>
+  x.exclusive_bytes === undefined || x.exclusive_bytes === null ? null : formatBytes(x.exclusive_bytes);
+
 const mounts = (v: Volume) => v.mounts.map((m) => `${m.box}:${m.path}${m.read_only ? ':ro' : ''}`).join(', ');
 
 const volumeColumns = [
   { header: 'NAME', get: (v: Volume) => v.name },
   { header: 'SIZE', get: (v: Volume) => formatBytes(v.size_bytes) },
+  { header: 'FREES', get: frees },
   { header: 'SIZE_GB', get: (v: Volume) => v.size_gb },
   { header: 'MOUNTS', get: mounts },
   { header: 'AGE', get: (v: Volume) => age(v.created_at) },
@@ -25,6 +30,7 @@ const volumeColumns = [
 const snapshotColumns = [
   { header: 'ID', get: (s: VolumeSnapshot) => s.id },
   { header: 'SIZE', get: (s: VolumeSnapshot) => formatBytes(s.size_bytes) },
+  { header: 'FREES', get: frees },
   { header: 'METHOD', get: (s: VolumeSnapshot) => s.method },
   { header: 'AGE', get: (s: VolumeSnapshot) => age(s.created_at) },
 ];
@@ -51,6 +57,7 @@ function volumeDetails(v: Volume): string {
     ['id', v.id],
     ['project', v.project],
     ['size', formatBytes(v.size_bytes)],
+    ['frees', frees(v)],
     ['size_gb', v.size_gb === null ? null : `${v.size_gb}${v.size_enforced ? '' : ' (not enforced)'}`],
     ['mounts', mounts(v)],
     ['backup_retention', v.backup_retention],

@@ -9,6 +9,11 @@ export function VolumeSize({ volume }: { volume: Volume }) {
       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
         {formatBytes(volume.size_bytes)} used
       </Text>
+      {volume.exclusive_bytes !== undefined && volume.exclusive_bytes !== null && (
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} title="Blocks no snapshot or clone shares">
+          deleting frees {formatBytes(volume.exclusive_bytes)}
+        </Text>
+      )}
       {volume.size_gb === null ? (
         <Text size="xs" c="dimmed">
           no size set

@@ -23,6 +23,9 @@ function SnapshotRow({
         <Time at={s.created_at} />
       </Table.Th>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(s.size_bytes)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }} title="What deleting this snapshot would free">
+        {formatBytes(s.exclusive_bytes)}
+      </Table.Td>
       <Table.Td>
         <Badge
           variant="light"
@@ -73,7 +76,7 @@ export function VolumeSnapshotsSection({ volume, onRestore, onClone, onFailure }
       button={{ label: 'Take snapshot', icon: IconCamera, loading: take.isPending, onClick: takeSnapshot }}
       query={snapshots}
       empty="No snapshots yet. A snapshot is a copy of the volume at one instant, kept by the engine; restore from it or clone it later."
-      table={{ label: `Snapshots of ${volume.name}`, columns: ['Taken', 'Size', 'Method'] }}
+      table={{ label: `Snapshots of ${volume.name}`, columns: ['Taken', 'Size', 'Frees', 'Method'] }}
     >
       {(s) => (
         <SnapshotRow
