@@ -90,7 +90,7 @@ function registerCore(group: Command, cli: Cli): void {
   const create = group
     .command('create <NAME>')
     .description('create a volume: empty, or a clone of a volume, a volume snapshot or a backup')
-    .option('--size-gb <N>', 'size in GiB (recorded; the local driver cannot enforce it)', wholeNumber('--size-gb', 1))
+    .option('--size-gb <N>', 'size in GiB (enforced where the store can: btrfs)', wholeNumber('--size-gb', 1))
     .option('--retention <N>', 'backups kept (default 7)', wholeNumber('--retention', 1))
     .option('--from-volume <VOLUME>', 'clone this volume at this instant')
     .option('--from-snapshot <ID>', 'clone a volume snapshot')

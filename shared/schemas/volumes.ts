@@ -18,7 +18,8 @@ export const Volume = Type.Object(
     project: Type.String(),
     size_gb: Type.Union([Type.Integer(), Type.Null()], { description: 'The size asked for at create; null: none.' }),
     size_enforced: Type.Boolean({
-      description: 'Whether the engine enforces size_gb (the local volume driver cannot: it is recorded only).',
+      description:
+        "Whether size_gb is enforced: a quota on the volume's copy-on-write store item (btrfs stores); false: recorded only (reflink/copy stores, or a volume made before the store).",
     }),
     size_bytes: Type.Integer({
       description:
@@ -45,7 +46,7 @@ export const VolumeCreate = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 65536,
-        description: 'Recorded; enforced where the engine can (see size_enforced).',
+        description: 'Recorded; enforced where the store can (see size_enforced).',
       }),
     ),
     backup_retention: Type.Optional(

@@ -243,7 +243,8 @@ export class VolumeCopies implements Copier, SnapshotFinder {
   /** A store clone of the source's item (a live volume's writers paused for that instant). */
   private async cloneItem(row: VolumeRow, source: Source, from: string): Promise<Measured> {
     const { items } = this.deps;
-    const clone = (owner: string, labels: Record<string, string>) => items.clone(from, row.item_id!, owner, labels);
+    const clone = (owner: string, labels: Record<string, string>, sizeGb: number | null) =>
+      items.clone(from, row.item_id!, owner, labels, sizeGb);
     const live = 'volume_id' in source ? this.store.getById(source.volume_id) : undefined;
     await (live
       ? this.withWritersPaused(live, () => this.volumes.makeItem(row, clone))

@@ -138,9 +138,10 @@ export class VolumeRestores {
       const labels = this.volumes.labels(volume, VOLUME_ROLES.volume);
       const from = await this.sources.itemOf(source);
       const owner = volumeOwner(volume.id);
+      // The new item takes the volume's place: it carries the same cap as the one it replaces.
       const target = from
-        ? await items.clone(from, targetItem, owner, labels)
-        : await items.create(targetItem, owner, labels);
+        ? await items.clone(from, targetItem, owner, labels, volume.size_gb)
+        : await items.create(targetItem, owner, labels, volume.size_gb);
       if (!from) await this.sources.fill(source, target, volume.id);
       const filled = { id: volume.id, engine_name: target, item_id: targetItem };
       return { ...filled, ...(await this.volumes.sizeOf(filled)) };

@@ -51,7 +51,7 @@ function registerVolumeRecordRoutes(
     base,
     write('Create a volume: empty, or a clone of a volume (at this instant), a volume snapshot or a done backup', {
       description:
-        'At most one of from_volume, from_snapshot, from_backup. size_gb is recorded; the local volume driver cannot enforce it (size_enforced: false). The source is checked before anything is made (a backup whose archive is missing, changed or refused is a 409 naming it). Answers once the clone is filled.',
+        'At most one of from_volume, from_snapshot, from_backup. size_gb is enforced as a quota on its store item where the copy-on-write store can (btrfs: size_enforced true), recorded only elsewhere (size_enforced false). The source is checked before anything is made (a backup whose archive is missing, changed or refused is a 409 naming it). Answers once the clone is filled.',
       params: ProjectParams,
       body: VolumeCreate,
       response: { 201: Volume, ...problemResponses(400, 404, 409) },

@@ -135,6 +135,7 @@ export class VolumeService {
     return toVolume(
       row,
       mounts.map(({ box, path: p, read_only }) => ({ box, path: p, read_only })),
+      this.deps.items.sizeEnforced(row),
     );
   }
 
@@ -226,9 +227,12 @@ export class VolumeService {
     return row;
   }
 
-  /** A volume's item (owner `volume:<id>`, labelled as the volume), recorded with its engine volume. */
-  async makeItem(row: VolumeRow, make: (owner: string, labels: Record<string, string>) => Promise<string>) {
-    const engineName = await make(volumeOwner(row.id), this.labels(row, VOLUME_ROLES.volume));
+  /** A volume's item (owner `volume:<id>`, labelled as the volume, capped at size_gb), recorded with its engine volume. */
+  async makeItem(
+    row: VolumeRow,
+    make: (owner: string, labels: Record<string, string>, sizeGb: number | null) => Promise<string>,
+  ) {
+    const engineName = await make(volumeOwner(row.id), this.labels(row, VOLUME_ROLES.volume), row.size_gb);
     return this.store.update(row.id, { engine_name: engineName });
   }
 
@@ -239,7 +243,9 @@ export class VolumeService {
     let row = this.newRecord(project, input, itemId, status);
     try {
       if (itemId) {
-        row = await this.makeItem(row, (owner, labels) => this.deps.items.create(itemId, owner, labels));
+        row = await this.makeItem(row, (owner, labels, sizeGb) =>
+          this.deps.items.create(itemId, owner, labels, sizeGb),
+        );
         row = this.store.update(row.id, { status });
       } else await this.deps.engine.createVolume(row.engine_name, this.labels(row, VOLUME_ROLES.volume));
     } catch (err) {
@@ -281,6 +287,7 @@ export class VolumeService {
   }
 
   async finishDelete(row: VolumeRow): Promise<void> {
+    const gone = toVolume(row, [], this.deps.items.sizeEnforced(row));
     for (const snap of this.store.snapshots.all().filter((s) => s.volume_id === row.id)) {
       await this.deps.items.remove(snap);
       this.store.snapshots.delete(snap.id);
@@ -289,7 +296,7 @@ export class VolumeService {
     fs.rmSync(this.backupDir(row.id), { recursive: true, force: true });
     for (const b of this.store.backupsOf(row.id)) this.store.backups.delete(b.id);
     this.store.delete(row.id);
-    this.deps.bus.emit('volume.deleted', { volume: toVolume(row, []) }, row.project);
+    this.deps.bus.emit('volume.deleted', { volume: gone }, row.project);
   }
 
   /** Runs `work` holding the volume's lock, then the given boxes' locks in id order. */

@@ -52,13 +52,14 @@ export interface VolumeBackupRow {
   finished_at: string | null;
 }
 
-export function toVolume(row: VolumeRow, mounts: VolumeMountInfo[]): Volume {
+/** `sizeEnforced`: whether the store caps the volume's item at size_gb (VolumeItems.sizeEnforced). */
+export function toVolume(row: VolumeRow, mounts: VolumeMountInfo[], sizeEnforced: boolean): Volume {
   return {
     id: row.id,
     name: row.name,
     project: row.project,
     size_gb: row.size_gb,
-    size_enforced: false,
+    size_enforced: sizeEnforced,
     size_bytes: row.size_bytes,
     exclusive_bytes: row.exclusive_bytes,
     created_at: row.created_at,

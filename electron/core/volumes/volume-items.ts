@@ -15,6 +15,8 @@ export interface DataHolder {
   engine_name: string;
 }
 
+const GiB = 1024 ** 3;
+
 export interface Measured {
   size_bytes: number;
   exclusive_bytes: number | null;
@@ -65,10 +67,24 @@ export class VolumeItems {
     return this.storage.capabilities?.oneStepRestore ?? false;
   }
 
-  /** An empty item; answers its engine volume. */
-  create(id: string, owner: string, labels: Record<string, string>): Promise<string> {
+  /**
+   * The quota for a volume's item of `sizeGb` GiB where the store enforces quotas (btrfs qgroups: a
+   * write past it fails inside the box); else none, since a quota nothing enforces would only be a claim.
+   */
+  private quotaFor(sizeGb: number | null): number | null {
+    return sizeGb && this.storage.enforcesQuota ? sizeGb * GiB : null;
+  }
+
+  /** Whether the volume's size is enforced: its item carries a quota and the store enforces quotas. */
+  sizeEnforced(holder: DataHolder): boolean {
+    const item = holder.item_id ? this.storage.get(holder.item_id) : undefined;
+    return Boolean(item?.quota_bytes) && this.storage.enforcesQuota;
+  }
+
+  /** An empty item, capped at `sizeGb` where the store can; answers its engine volume. */
+  create(id: string, owner: string, labels: Record<string, string>, sizeGb: number | null): Promise<string> {
     return call(async () => {
-      await this.storage.create({ id, owner, labels });
+      await this.storage.create({ id, owner, labels, quotaBytes: this.quotaFor(sizeGb) });
       return (await this.storage.mountFor(id)).volume;
     });
   }
@@ -81,10 +97,16 @@ export class VolumeItems {
     });
   }
 
-  /** A writable copy of a volume's or a snapshot's item; answers its engine volume. */
-  clone(source: string, id: string, owner: string, labels: Record<string, string>): Promise<string> {
+  /** A writable copy of a volume's or a snapshot's item, capped as `create`; answers its engine volume. */
+  clone(
+    source: string,
+    id: string,
+    owner: string,
+    labels: Record<string, string>,
+    sizeGb: number | null,
+  ): Promise<string> {
     return call(async () => {
-      await this.storage.clone(source, { id, owner, labels });
+      await this.storage.clone(source, { id, owner, labels, quotaBytes: this.quotaFor(sizeGb) });
       return (await this.storage.mountFor(id)).volume;
     });
   }

@@ -25,7 +25,7 @@ function SizeFields({ form }: { form: UseFormReturnType<VolumeValues> }) {
     <Group grow align="start">
       <NumberInput
         label="Size (GB)"
-        description="recorded; enforced where the engine can"
+        description="recorded; enforced where the store can (btrfs)"
         placeholder="none"
         min={1}
         max={65536}

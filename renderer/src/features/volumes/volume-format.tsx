@@ -2,7 +2,7 @@ import { Badge, Code, Group, Stack, Text } from '@mantine/core';
 import type { Volume } from '../../../../shared/schemas/volumes';
 import { formatBytes } from '../../kit/format';
 
-/** The data held, and the size asked for with whether the engine holds the volume to it. */
+/** The data held, and the size asked for with whether the store holds the volume to it. */
 export function VolumeSize({ volume }: { volume: Volume }) {
   return (
     <Stack gap={2}>
@@ -29,8 +29,8 @@ export function VolumeSize({ volume }: { volume: Volume }) {
             color={volume.size_enforced ? 'green' : 'gray'}
             title={
               volume.size_enforced
-                ? 'The engine holds the volume to this size'
-                : 'The local volume driver cannot enforce a size: it is recorded only'
+                ? "Enforced by the store's quota: a write past this size fails inside the box"
+                : 'Not enforced: the store here cannot cap this volume (quotas need a btrfs store), so the size is recorded only'
             }
           >
             {volume.size_enforced ? 'enforced' : 'not enforced'}
