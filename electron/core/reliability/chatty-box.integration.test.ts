@@ -10,13 +10,15 @@ import { removeInstanceLeftovers, instanceIdOf } from '../../../test-support/rel
 // A box whose main process writes more than V8 can hold in one string must not take the core with
 // it (issue 18, item 1: `GET …/logs` without `tail` died with ERR_STRING_TOO_LONG, uncaught). Two
 // halves, each shown on a real core process whose peak RSS is read from /proc:
-// - rotation: with the default bound the engine keeps at most --box-log-limit of a 1.2 GB flood on
-//   disk, and `tail` and `follow` still give the newest lines after many rotations;
+// - rotation: with the default bound the engine keeps at most --box-log-limit of a 400 MB flood on
+//   disk (the issue's 1.2 GB takes the same path, three times as long: FLOOD_MB=1200 runs it), and `tail` and `follow` still give the newest lines after many rotations;
 // - streaming: with a bound large enough to keep 150 MB, the whole of it goes through the core to
 //   the client without the core holding it.
 
 const MB = 1_000_000;
 const MiB = 1024 ** 2;
+/** What the rotation test writes: twelve times the default bound. */
+const FLOOD_MB = Number(process.env.FLOOD_MB ?? 400);
 /** What the core may grow by while a log goes through it; buffering the answer costs several times its size. */
 const RSS_GROWTH_LIMIT = 128 * MiB;
 const P = '/v1/projects/chatty/boxes';
@@ -150,10 +152,10 @@ async function assertAlive(core: CoreProcess): Promise<void> {
   assert.doesNotMatch(core.output(), /ERR_STRING_TOO_LONG|uncaught/i);
 }
 
-test('a box that writes 1.2 GB: the core stays up, the engine keeps only the bound, tail and follow give the newest lines', async () => {
+test(`a box that writes ${FLOOD_MB} MB: the core stays up, the engine keeps only the bound, tail and follow give the newest lines`, async () => {
   const { core, containerId } = await coreWithBox();
   const limit = 32 * MiB; // --box-log-limit's default
-  const written = 1200 * MB;
+  const written = FLOOD_MB * MB;
   const started = Date.now();
   await flood(core, written, ['chatty-end-1', 'chatty-end-2', 'chatty-end-3']);
   const floodS = (Date.now() - started) / 1000;
