@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
-import {
-  DEEP_CHAIN as DEPTH,
-  FLATTEN_AT,
-  layersOf,
-  type SnapshotApi,
-  withSnapshotCore,
-} from '../../../test-support/snapshots';
+import { DEEP_CHAIN as DEPTH, FLATTEN_AT, layersOf, withSnapshotCore } from '../../../test-support/snapshots';
+import type { SnapshotApi } from '../../../test-support/snapshots';
 import type { TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;

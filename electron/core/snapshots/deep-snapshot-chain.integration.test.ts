@@ -2,13 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { Snapshot } from '../../../shared/schemas/snapshots';
-import {
-  DEEP_CHAIN as DEPTH,
-  FLATTEN_AT,
-  layersOf,
-  type SnapshotApi,
-  withSnapshotCore,
-} from '../../../test-support/snapshots';
+import { DEEP_CHAIN as DEPTH, FLATTEN_AT, layersOf, withSnapshotCore } from '../../../test-support/snapshots';
+import type { SnapshotApi } from '../../../test-support/snapshots';
 import type { TestCore } from '../../../test-support/test-core';
 import { MAX_LAYERS } from '../boxes/root-images';
 
