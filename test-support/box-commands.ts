@@ -102,31 +102,25 @@ abstract class OnBox extends BoxCommand {
   }
 }
 
-export class Stop extends OnBox {
+/** stop or resume: 200 with the status it settles in, or 404 for a box the model does not have. */
+export class Transition extends OnBox {
+  constructor(
+    name: string,
+    readonly verb: 'stop' | 'resume',
+  ) {
+    super(name);
+  }
   protected async apply(model: Model, real: Real): Promise<void> {
-    const res = await api(real.core, 'POST', `${boxesPath(real, this.name)}/stop`);
+    const res = await api(real.core, 'POST', `${boxesPath(real, this.name)}/${this.verb}`);
     const box = model.boxes.get(this.name);
-    if (!box) return expectStatus(res, 404, `stop missing ${this.name}`);
-    await expectStatus(res, 200, `stop ${this.name}`);
-    assert.equal((await json<ApiBox>(res)).status, 'stopped');
-    box.status = 'stopped';
+    if (!box) return expectStatus(res, 404, `${this.verb} missing ${this.name}`);
+    await expectStatus(res, 200, `${this.verb} ${this.name}`);
+    const settled = this.verb === 'stop' ? 'stopped' : 'running';
+    assert.equal((await json<ApiBox>(res)).status, settled);
+    box.status = settled;
   }
   toString(): string {
-    return `stop ${this.name}`;
-  }
-}
-
-export class Resume extends OnBox {
-  protected async apply(model: Model, real: Real): Promise<void> {
-    const res = await api(real.core, 'POST', `${boxesPath(real, this.name)}/resume`);
-    const box = model.boxes.get(this.name);
-    if (!box) return expectStatus(res, 404, `resume missing ${this.name}`);
-    await expectStatus(res, 200, `resume ${this.name}`);
-    assert.equal((await json<ApiBox>(res)).status, 'running');
-    box.status = 'running';
-  }
-  toString(): string {
-    return `resume ${this.name}`;
+    return `${this.verb} ${this.name}`;
   }
 }
 
@@ -274,8 +268,8 @@ export function boxCommands(routes: Set<string>): fc.Arbitrary<fc.AsyncCommand<M
   const list: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] = [
     fc.tuple(name, envArb, tagsArb).map(([n, e, t]) => new Create(n, e, t, null)),
     fc.tuple(name, name, envArb).map(([n, src, e]) => new Create(n, e, null, src)),
-    name.map((n) => new Stop(n)),
-    name.map((n) => new Resume(n)),
+    name.map((n) => new Transition(n, 'stop')),
+    name.map((n) => new Transition(n, 'resume')),
     name.map((n) => new Delete(n)),
     fc.tuple(name, envArb, tagsArb).map(([n, e, t]) => new Update(n, e, t)),
     fc.tuple(name, fc.constantFrom('1', 'two', 'drei')).map(([n, v]) => new Exec(n, v)),

@@ -1,13 +1,10 @@
 import http from 'node:http';
 import net from 'node:net';
+import { textRequest, type RawResponse } from './raw-http';
 
 type Api = (method: string, pathname: string, body?: unknown) => Promise<Response>;
 
-export interface PreviewResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+export type PreviewResponse = RawResponse;
 
 /** A request to the preview proxy at 127.0.0.1 with an explicit Host (no *.localhost resolution needed). */
 export function previewRequest(
@@ -20,28 +17,16 @@ export function previewRequest(
     body?: Buffer | string | ((req: http.ClientRequest) => void);
   } = {},
 ): Promise<PreviewResponse> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: proxyPort,
-        path,
-        method: options.method ?? 'GET',
-        headers: { host, ...options.headers },
-        agent: false,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (typeof options.body === 'function') options.body(req);
-    else req.end(options.body);
-  });
+  const target = {
+    host: '127.0.0.1',
+    port: proxyPort,
+    path,
+    method: options.method ?? 'GET',
+    headers: { host, ...options.headers },
+    agent: false,
+  };
+  const body = options.body;
+  return textRequest(target, typeof body === 'function' ? body : (req) => req.end(body));
 }
 
 /** CGI env as the box's httpd saw it: {HTTP_HOST: ..., ...}. */

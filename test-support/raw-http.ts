@@ -7,32 +7,43 @@ export interface RawResponse {
   body: string;
 }
 
+/**
+ * One request made with node:http (which, unlike fetch, sends any Host given); resolves with the
+ * status, headers and the body as text. `send` writes the body and ends the request.
+ */
+export function textRequest(
+  options: http.RequestOptions,
+  send: (req: http.ClientRequest) => void = (req) => req.end(),
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(options, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    send(req);
+  });
+}
+
 /** An HTTP request with full control of the headers (fetch will not send a foreign Host). */
 export function rawRequest(
   url: string,
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname + u.search,
-        method: options.method ?? 'GET',
-        headers: options.headers,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
+  return textRequest(
+    {
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname + u.search,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+    },
+    (req) => req.end(options.body),
+  );
 }
 
 /** Sends bytes exactly as given on a new TCP connection; resolves with the parsed answer when the server closes. */
