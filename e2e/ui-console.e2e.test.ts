@@ -156,7 +156,8 @@ describe('consoles and logs in the window', () => {
     await say('first-line');
     const page = await ui.open({ route: `/projects/${PROJECT}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
-    await detail.tab('Logs').click();
+    // The page loads while the core may still be busy with the flood test's box: a longer wait.
+    await detail.tab('Logs').click({ timeout: 45_000 });
     const logs = new LogsView(page);
     await logs.log.getByText('first-line').waitFor();
     assert.equal(await logs.follow.isChecked(), true);
