@@ -79,7 +79,7 @@ export interface ContainerEngine {
   renamePath?(containerId: string, from: string, to: string, mode: number): Promise<void>;
   /** What is at `path` in the container, or null when nothing is. */
   statPath(containerId: string, path: string): Promise<PathStat | null>;
-  /** Paths of the container's root that differ from its image. */
+  /** Paths of the container's root that differ from its image, in path order. */
   containerChanges(containerId: string): Promise<PathChange[]>;
 
   /** Creates a named volume (an existing one of that name is kept as it is). */
@@ -257,6 +257,11 @@ export interface PathStat {
   mtime: string;
   /** The target, for a symlink. */
   linkTarget: string | null;
+}
+
+/** Orders changes by path (code unit order, as `sort()` orders strings). */
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 export interface PathChange {

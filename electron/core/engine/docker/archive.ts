@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path/posix';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
-import { EngineError, type PathChange, type PathStat, type PathType } from '../container-engine';
+import { byPath, EngineError, type PathChange, type PathStat, type PathType } from '../container-engine';
 import { call, toEngineError } from './errors';
 
 // Go's os.FileMode type bits, as the engine reports them.
@@ -184,8 +184,8 @@ export async function containerChanges(docker: Docker, containerId: string): Pro
   const list = (await call(() => docker.getContainer(containerId).changes())) as unknown;
   // An unchanged container's answer is `null`, which dockerode hands up as a Buffer of its bytes.
   if (!Array.isArray(list)) return [];
-  return (list as { Path: string; Kind: number }[]).map((c) => ({
-    path: c.Path,
-    kind: CHANGE_KINDS[c.Kind] ?? 'changed',
-  }));
+  // The engine lists them in no fixed order: in path order, the same answer every time.
+  return (list as { Path: string; Kind: number }[])
+    .map((c) => ({ path: c.Path, kind: CHANGE_KINDS[c.Kind] ?? 'changed' }))
+    .sort(byPath);
 }

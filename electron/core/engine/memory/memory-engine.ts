@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Disposable } from '../../lifetime';
 import {
+  byPath,
   EngineError,
   type ContainerEngine,
   type ContainerEvent,
@@ -342,7 +343,7 @@ export class MemoryEngine implements ContainerEngine {
 
   async containerChanges(containerId: string): Promise<PathChange[]> {
     const c = this.container(containerId);
-    return diffTrees(c.image.root, c.rootfs);
+    return diffTrees(c.image.root, c.rootfs).sort(byPath);
   }
 
   async createVolume(name: string, labels: Record<string, string>): Promise<VolumeInfo> {
