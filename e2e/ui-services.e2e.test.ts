@@ -71,9 +71,12 @@ describe('services from the window', () => {
     await services.createButton.click();
     await services.field('Name').fill(name);
     await services.field('Port').fill('8080');
-    await services.createForm.getByRole('button', { name: 'Create and deploy' }).click();
-    await services.field('Name').and(page.locator('[aria-invalid="true"]')).waitFor();
-    assert.match((await services.fieldError(services.field('Name'))) ?? '', /taken/);
+    await services.submitCreateExpectingRefusal();
+    assert.match(
+      (await services.fieldError(services.field('Name'))) ?? '',
+      /taken/,
+      `the refusal is at the name field; the form shows: ${await services.createForm.innerText()}`,
+    );
     // Nothing was created; the dialog stays open to pick another name.
     assert.equal(await services.createForm.count(), 1);
     const list = await ui.api('GET', `/v1/projects/${project}/services`);

@@ -15,6 +15,23 @@ export class ServicesPage extends PageObject {
     return this.createForm.getByRole('textbox', { name: label, exact: true });
   }
 
+  /**
+   * Submits the create form and waits until it answers: a field marked invalid or an alert in the
+   * form. When neither shows (the dialog closed, or nothing happened), the failure says what the
+   * form showed, so a refusal that never arrived is told apart from one shown elsewhere.
+   */
+  async submitCreateExpectingRefusal(): Promise<void> {
+    await this.createForm.getByRole('button', { name: 'Create and deploy' }).click();
+    const answered = this.createForm.locator('[aria-invalid="true"]').or(this.createForm.getByRole('alert')).first();
+    try {
+      await answered.waitFor({ timeout: 30_000 });
+    } catch (err) {
+      const open = (await this.createForm.count()) > 0;
+      const text = open ? await this.createForm.innerText() : '(the dialog closed)';
+      throw new Error(`the create form showed no refusal: ${text}`, { cause: err });
+    }
+  }
+
   /** Picks Public or Token access in the create form. */
   async chooseAccess(label: 'Public' | 'Token'): Promise<void> {
     await this.createForm.getByRole('radiogroup', { name: 'Access' }).getByText(label, { exact: true }).click();
