@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { coreArgs } from './fresh-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const passThrough = process.argv.slice(2).filter((a) => a !== '--');
@@ -68,10 +69,9 @@ function startElectron(executable) {
 
 function startHeadless(reason) {
   console.warn(`boxdesk: ${reason}; serving the UI headless instead.`);
-  const serve = path.join(root, 'electron', 'core', 'serve.ts');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', serve, '--ui-dir', path.join(root, 'dist', 'renderer'), ...passThrough],
+    [...coreArgs(), '--ui-dir', path.join(root, 'dist', 'renderer'), ...passThrough],
     {
       cwd: root,
       stdio: ['inherit', 'pipe', 'inherit'],

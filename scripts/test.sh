@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 node scripts/check-node.mjs
+# V8 keeps the code it compiled for each module here: the suite's few hundred Node processes (cores,
+# CLI runs, test files) load the same modules again and again.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-compile}"
 
 bash scripts/test-env.sh
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { coreArgs } from '../scripts/fresh-bundle.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The busybox base that scripts/test-env.sh imports from Debian's busybox-static. */
@@ -72,14 +73,12 @@ export async function waitForListening(
   return { url, output: () => output, exited };
 }
 
-/** Starts the real headless core (`electron/core/serve.ts`) as a child process on a free port. */
+/** Starts the real headless core (its fresh bundle, else `electron/core/serve.ts`) as a child process on a free port. */
 export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreProcess> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? tempDataDir();
   const args = [
-    '--import',
-    'tsx',
-    path.join(ROOT, 'electron/core/serve.ts'),
+    ...coreArgs(),
     '--port',
     String(options.port ?? 0),
     '--proxy-port',

@@ -10,6 +10,7 @@ import { coreLoggerOptions } from './log-redaction';
 import { installProblemResponses } from './problem-responses';
 import { installErrorHandling } from './problems';
 import { installValidators } from './validation';
+import { LazySchemas, rememberSchemas } from './lazy-schemas';
 
 export interface HttpAppDeps {
   config: CoreConfig;
@@ -24,6 +25,7 @@ export interface HttpAppDeps {
  * before any route) token and rate, then body parsing, validation, problem+json.
  */
 export async function createHttpApp({ config, policy, logger }: HttpAppDeps): Promise<FastifyInstance> {
+  const schemas = new LazySchemas();
   const app = Fastify({
     logger: coreLoggerOptions(config.logLevel, logger),
     bodyLimit: JSON_BODY_LIMIT,
@@ -32,7 +34,9 @@ export async function createHttpApp({ config, policy, logger }: HttpAppDeps): Pr
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler(policy),
     clientErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } },
   });
+  rememberSchemas(app, schemas);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -45,7 +49,7 @@ export async function createHttpApp({ config, policy, logger }: HttpAppDeps): Pr
       security: [{ bearer: [] }],
     },
   });
-  installValidators(app);
+  installValidators(app, schemas);
   installProblemResponses(app);
   installErrorHandling(app, config.uiDir ? staticUi(config.uiDir) : undefined);
   installBodyParsers(app, { jsonLimit: JSON_BODY_LIMIT, uploadLimit: config.uploadLimit });

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { isStreamBodySchema } from './body-parsers';
+import type { LazySchemas } from './lazy-schemas';
 import type { FieldError } from '../../../shared/errors';
 import { NO_NUL_PATTERN } from '../../../shared/schemas/common';
 
@@ -17,12 +18,13 @@ function makeAjv(options: Options): Ajv {
  * fields are errors, never silently dropped. Query strings and path
  * parameters arrive as text, so they are coerced.
  */
-export function installValidators(app: FastifyInstance): void {
+export function installValidators(app: FastifyInstance, schemas: LazySchemas): void {
   const body = makeAjv({ coerceTypes: false, removeAdditional: false });
   const text = makeAjv({ coerceTypes: 'array', removeAdditional: false });
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart === 'body' && isStreamBodySchema(schema)) return () => true;
-    return (httpPart === 'body' ? body.compile(schema) : text.compile(schema)) as never;
+    const ajv = httpPart === 'body' ? body : text;
+    return schemas.validator(() => ajv.compile(schema)) as never;
   });
 }
 

@@ -15,7 +15,7 @@ export const system = defineModule({
       monitor: ctx.monitor,
       engineName: ctx.engine.name,
       dataDir: ctx.config.dataDir,
-      storage: () => ports.storage.report(),
+      storage: () => ports.storage.measured(),
     };
   },
   port: () => undefined,

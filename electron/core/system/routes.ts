@@ -10,7 +10,7 @@ export function registerSystemRoutes(
   monitor: EngineMonitor,
   engineName: string,
   dataDir: string,
-  storage: () => StorageReport,
+  storage: () => Promise<StorageReport>,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -50,7 +50,7 @@ export function registerSystemRoutes(
           memory_bytes: info?.memoryBytes ?? null,
           storage_limit: info?.storageLimit ?? null,
         },
-        storage: storage(),
+        storage: await storage(),
       };
     },
   );
