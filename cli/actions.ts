@@ -3,6 +3,7 @@ import { BoxdeskClient } from '../shared/client';
 import { ApiError } from '../shared/errors';
 import type { Context, GlobalOptions, Io } from './context';
 import { UsageError } from './options';
+import { failureText } from './cli-words';
 import { parseFormat } from './output';
 import { deleteEach } from './print';
 import { resolveConnection } from './profile';
@@ -18,6 +19,12 @@ export interface ActionOptions {
    * as the last arguments. Declare the command with `.passThroughOptions()`.
    */
   passThroughAfter?: number;
+  /**
+   * The exit status when Boxdesk itself fails (the box is missing, the core refuses or cannot be
+   * reached): `box exec` answers 125, as `docker exec` does, so it never looks like the command's
+   * own code. Usage errors still exit 2. Default 1.
+   */
+  failureStatus?: number;
 }
 
 /** What a command's action gets: its arguments in order, and its options merged with the global ones. */
@@ -31,7 +38,8 @@ export function buildContext(opts: GlobalOptions, io: Io): Context {
   const format = parseFormat(opts.output);
   const connection = resolveConnection({ url: opts.url, token: opts.token, profile: opts.profile }, io.platform);
   const client = new BoxdeskClient({ baseUrl: connection.url, token: connection.token, fetch: io.fetch });
-  return { client, connection, project, format, stdout: io.stdout, stderr: io.stderr, fetch: io.fetch };
+  const stdin = io.stdin ?? process.stdin;
+  return { client, connection, project, format, stdin, stdout: io.stdout, stderr: io.stderr, fetch: io.fetch };
 }
 
 /** What every command module gets besides the program: a way to turn a function into a command's action. */
@@ -58,32 +66,36 @@ export class Cli {
       const ctx = buildContext(opts, this.io);
       try {
         this.exitCode = (await run(ctx, args, opts)) ?? 0;
-      } catch (err) {
+      } catch (caught) {
         const { connection } = ctx;
+        let err = caught;
         if (err instanceof ApiError && err.code === 'unauthorized' && connection.tokenSource === 'none') {
-          throw new ApiError(err.code, err.message, {
+          err = new ApiError(err.code, err.message, {
             errors: err.errors,
-            hint: `no token given and ${connection.tokenFile} is missing or empty: pass --token or set SERVICE_PROFILE_<NAME>_TOKEN`,
+            hint: `no token given and ${connection.tokenFile} is missing or empty: pass --token, or set SERVICE_TOKEN or SERVICE_PROFILE_<NAME>_TOKEN`,
           });
         }
-        throw err;
+        if (options.failureStatus === undefined || err instanceof UsageError) throw err;
+        this.io.stderr.write(`${err instanceof ApiError ? '' : 'box: '}${failureText(err)}\n`);
+        this.exitCode = options.failureStatus;
       }
     });
   }
 
   /**
    * An `rm … ID...` command: deletes each id of its last (variadic) argument in
-   * turn, stopping at the first refusal; a table format says so for each.
-   * `remove` gets the arguments before the ids too (`volume backup rm NAME ID...`).
+   * turn; a table format says so for each. Every id is tried: the failures are
+   * listed and the status is 1 if any failed. `remove` gets the arguments before
+   * the ids too (`volume backup rm NAME ID...`) and the command's options.
    */
-  removal(
+  removal<O = Record<string, unknown>>(
     cmd: Command,
-    remove: (ctx: Context, id: string, leading: string[]) => Promise<unknown>,
+    remove: (ctx: Context, id: string, leading: string[], opts: O & GlobalOptions) => Promise<unknown>,
     said: (id: string) => string,
   ): Command {
     const leading = cmd.registeredArguments.length - 1;
-    return this.action(cmd, (ctx, args) =>
-      deleteEach(ctx, args.slice(leading), (id) => remove(ctx, id, args.slice(0, leading)), said),
+    return this.action<O>(cmd, (ctx, args, opts) =>
+      deleteEach(ctx, args.slice(leading), (id) => remove(ctx, id, args.slice(0, leading), opts), said),
     );
   }
 

@@ -4,6 +4,8 @@ import type { Connection, Platform } from './profile';
 
 /** What the process gives the CLI; tests pass their own streams and environment. */
 export interface Io {
+  /** Where questions are answered (`box rm` of a running box); process.stdin when not given. */
+  stdin?: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   platform: Platform;
@@ -25,6 +27,7 @@ export interface Context {
   connection: Connection;
   project: string;
   format: Format;
+  stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   /** The fetch the client uses, for streams the client has no method for (the event stream). */

@@ -1,4 +1,5 @@
 /** Writing a command's answer in the chosen format (-o table|json|yaml). */
+import { failureText } from './cli-words';
 import type { Context } from './context';
 import { render, table, type Column } from './output';
 
@@ -17,15 +18,29 @@ export function printList<T>(
   print(ctx, list, () => (list.items.length || empty === undefined ? table(list.items, columns) : `${empty}\n`));
 }
 
-/** Deletes each of `ids` in turn (stopping at the first refusal); a table format says so for each. */
+/**
+ * Deletes each of `ids` in turn; a table format says so for each. A failure does not stop the
+ * rest: each is said on stderr with its id, and the status is 1 if any failed. A single id's
+ * failure is thrown as it is (reported like any other command's).
+ */
 export async function deleteEach(
   ctx: Context,
   ids: readonly string[],
   remove: (id: string) => Promise<unknown>,
   said: (id: string) => string,
-): Promise<void> {
+): Promise<number> {
+  const failed: string[] = [];
   for (const id of ids) {
-    await remove(id);
-    if (ctx.format === 'table') ctx.stdout.write(`${said(id)}\n`);
+    try {
+      await remove(id);
+      if (ctx.format === 'table') ctx.stdout.write(`${said(id)}\n`);
+    } catch (err) {
+      if (ids.length === 1) throw err;
+      ctx.stderr.write(`${id}: ${failureText(err).replace(/\n/g, '\n  ')}\n`);
+      failed.push(id);
+    }
   }
+  if (failed.length === 0) return 0;
+  ctx.stderr.write(`box: ${failed.length} of ${ids.length} not deleted: ${failed.join(', ')}\n`);
+  return 1;
 }

@@ -58,6 +58,24 @@ describe('resolveConnection', () => {
     assert.deepEqual([c.url, c.token, c.tokenFile], ['http://127.0.0.1:8000', 't', '/d/token']);
   });
 
+  it('SERVICE_TOKEN comes after the profile and before the token file, which it is never replaced by', () => {
+    const env = { SERVICE_TOKEN: 'read-only' };
+    const c = resolveConnection({}, platform(env, TOKEN_FILE));
+    assert.deepEqual([c.token, c.tokenSource], ['read-only', 'SERVICE_TOKEN']);
+    assert.equal(resolveConnection({}, platform({ ...FULL_ENV, ...env }, TOKEN_FILE)).token, 'profile-token');
+    assert.equal(resolveConnection({ token: 'flag' }, platform(env, TOKEN_FILE)).token, 'flag');
+  });
+
+  it('the local core is found where it wrote that it listens, else on the default port', () => {
+    const dir = '/home/u/.local/share/boxdesk';
+    const listening = { [`${dir}/listening.json`]: '{"url":"http://127.0.0.1:9123","pid":42}' };
+    assert.equal(resolveConnection({}, platform({}, listening)).url, 'http://127.0.0.1:9123');
+    const torn = { [`${dir}/listening.json`]: '{"url":"http://127.0' };
+    assert.equal(resolveConnection({}, platform({}, torn)).url, 'http://127.0.0.1:7420');
+    const elsewhere = { [`${dir}/listening.json`]: '{"url":"http://example.com:80"}' };
+    assert.equal(resolveConnection({}, platform({}, elsewhere)).url, 'http://127.0.0.1:7420');
+  });
+
   it('no token anywhere leaves it unset', () => {
     const c = resolveConnection({}, platform({}));
     assert.deepEqual([c.token, c.tokenSource], [undefined, 'none']);

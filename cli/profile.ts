@@ -5,7 +5,8 @@ import path from 'node:path';
 export const DEFAULT_PORT = 7420;
 
 /** Where the connection settings came from, for `box --help` and error messages. */
-export type Source = 'flag' | 'profile' | 'SERVICE_URL' | 'SERVICE_API_URL' | 'local core' | 'token file' | 'none';
+export type Source =
+  'flag' | 'profile' | 'SERVICE_URL' | 'SERVICE_API_URL' | 'SERVICE_TOKEN' | 'local core' | 'token file' | 'none';
 
 export interface Connection {
   url: string;
@@ -56,6 +57,26 @@ export function defaultDataDir(p: Pick<Platform, 'env' | 'platform' | 'homedir'>
   return join(env.XDG_DATA_HOME ?? join(homedir, '.local', 'share'), 'boxdesk');
 }
 
+/** The file in its data dir where a running core says where it listens (electron/core/listening.ts writes it). */
+export const LISTENING_FILE = 'listening.json';
+
+/**
+ * Where the local core listens: what it wrote in its data dir when it started (`listening.json`,
+ * so a core on another port is found), else BOXDESK_PORT or the default port on 127.0.0.1.
+ */
+export function localCore(p: Platform): string {
+  const written = p.readFile(path.join(defaultDataDir(p), LISTENING_FILE));
+  if (written) {
+    try {
+      const { url } = JSON.parse(written) as { url?: unknown };
+      if (typeof url === 'string' && /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(url)) return url;
+    } catch {
+      // a file cut short: the default below
+    }
+  }
+  return localCoreUrl(p.env);
+}
+
 export function localCoreUrl(env: NodeJS.ProcessEnv): string {
   const port = env.BOXDESK_PORT && /^\d+$/.test(env.BOXDESK_PORT) ? Number(env.BOXDESK_PORT) : DEFAULT_PORT;
   return `http://127.0.0.1:${port}`;
@@ -71,7 +92,8 @@ const nonEmpty = (v: string | undefined): string | undefined => (v === undefined
 /**
  * URL: --url, else SERVICE_PROFILE_<NAME>_URL of the selected profile (--profile or
  * SERVICE_PROFILE), else SERVICE_URL, else SERVICE_API_URL, else the local core.
- * Token: --token, else SERVICE_PROFILE_<NAME>_TOKEN, else the local core's token file.
+ * Token: --token, else SERVICE_PROFILE_<NAME>_TOKEN, else SERVICE_TOKEN, else the local core's
+ * token file (read only when no token was given anywhere: a given token is never replaced).
  */
 export function resolveConnection(input: ConnectionInput, p: Platform): Connection {
   const { env } = p;
@@ -86,13 +108,14 @@ export function resolveConnection(input: ConnectionInput, p: Platform): Connecti
   else if (profileUrl) [url, urlSource] = [profileUrl, 'profile'];
   else if (nonEmpty(env.SERVICE_URL)) [url, urlSource] = [env.SERVICE_URL!, 'SERVICE_URL'];
   else if (nonEmpty(env.SERVICE_API_URL)) [url, urlSource] = [env.SERVICE_API_URL!, 'SERVICE_API_URL'];
-  else [url, urlSource] = [localCoreUrl(env), 'local core'];
+  else [url, urlSource] = [localCore(p), 'local core'];
 
   let token: string | undefined;
   let tokenSource: Source = 'none';
   const profileToken = prefix ? nonEmpty(env[`${prefix}TOKEN`]) : undefined;
   if (nonEmpty(input.token)) [token, tokenSource] = [input.token, 'flag'];
   else if (profileToken) [token, tokenSource] = [profileToken, 'profile'];
+  else if (nonEmpty(env.SERVICE_TOKEN)) [token, tokenSource] = [env.SERVICE_TOKEN, 'SERVICE_TOKEN'];
   else {
     const fromFile = nonEmpty(p.readFile(tokenFile)?.trim());
     if (fromFile) [token, tokenSource] = [fromFile, 'token file'];

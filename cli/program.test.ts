@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { ApiError } from '../shared/errors';
 import { captureStream as capture } from '../test-support/cli-runner';
@@ -54,10 +55,16 @@ function probes(seen: Seen[]): CommandModule {
       cli.action(remote, record('remote'), { passThroughAfter: 1 });
       cli.action(program.command('grp').command('sub').argument('<X>'), record('grp sub'));
       cli.action(program.command('fail'), async () => {
-        throw new ApiError('invalid_body', 'the body is wrong', {
-          errors: [{ path: '/name', message: 'must be a DNS label' }],
-          hint: 'use lower-case letters',
+        throw new ApiError('invalid_body', 'body.name must match ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$', {
+          errors: [
+            { path: 'body.name', message: 'must match ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$' },
+            { path: 'body.config.ram_mb', message: 'must be >= 1' },
+          ],
+          hint: 'GET /v1/bases lists them',
         });
+      });
+      cli.action(program.command('conflict'), async () => {
+        throw new ApiError('not_found', 'base "x" not found; GET /v1/bases lists them');
       });
     },
   };
@@ -161,10 +168,26 @@ describe('the parser', () => {
     }
   });
 
-  it('an API error exits 1 with its detail, field errors and hint', async () => {
+  it("an API error exits 1 in the CLI's words: each field as its argument or flag, routes as commands", async () => {
     const r = await run(['fail']);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, 'the body is wrong\n  /name: must be a DNS label\nhint: use lower-case letters\n');
+    assert.equal(
+      r.stderr,
+      'NAME must be 1 to 63 lower-case letters, digits and hyphens, starting and ending with a letter or digit (like web-1)\n' +
+        '--ram-mb must be at least 1\nhint: `box base ls` lists them\n',
+    );
+    const other = await run(['conflict']);
+    assert.deepEqual([other.code, other.stderr], [1, 'base "x" not found; `box base ls` lists them\n']);
+  });
+
+  it('--version and -V print the version, exit 0', async () => {
+    const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const r = await run([flag]);
+      assert.deepEqual([r.code, r.stdout], [0, `box ${version}\n`]);
+    }
   });
 
   it('--help shows commands and the URL/token precedence; no command shows it too, exiting 2', async () => {
@@ -181,6 +204,7 @@ describe('the parser', () => {
       'SERVICE_URL',
       'SERVICE_API_URL',
       'SERVICE_PROFILE_<NAME>_TOKEN',
+      'SERVICE_TOKEN',
       "the local core's token file",
     ]) {
       assert.ok(help.stdout.includes(text), `help mentions ${text}`);

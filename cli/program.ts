@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import { ApiError } from '../shared/errors';
+import { BOXDESK_VERSION } from '../shared/version';
 import { Cli } from './actions';
+import { failureText } from './cli-words';
 import type { Io } from './context';
 import { UsageError } from './options';
 import { FORMATS } from './output';
@@ -51,10 +53,13 @@ Which core and token (first match wins):
                                        NAME upper-cased, "-" becomes "_"
           SERVICE_URL
           SERVICE_API_URL
-          the local core               http://127.0.0.1:$BOXDESK_PORT (default 7420)
+          the local core               where it says it listens (<data dir>/listening.json),
+                                       else http://127.0.0.1:$BOXDESK_PORT (default 7420)
   Token:  --token
           SERVICE_PROFILE_<NAME>_TOKEN
-          the local core's token file  <data dir>/token, where the data dir is
+          SERVICE_TOKEN
+          the local core's token file  read only when no token is given above;
+                                       <data dir>/token, where the data dir is
                                        $BOXDESK_DATA_DIR, else $XDG_DATA_HOME/boxdesk or
                                        ~/.local/share/boxdesk (Linux), ~/Library/Application
                                        Support/Boxdesk (macOS), %APPDATA%\\Boxdesk (Windows)
@@ -98,6 +103,7 @@ export function buildProgram(io: Io, modules: readonly CommandModule[]): { progr
     .usage('[global options] COMMAND [options] [args]')
     .enablePositionalOptions()
     .helpOption('-h, --help', 'show help')
+    .version(`box ${BOXDESK_VERSION}`, '-V, --version', 'print the version')
     .helpCommand('help [COMMAND]', 'show help for a command')
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({
@@ -130,11 +136,9 @@ function report(err: unknown, stderr: NodeJS.WriteStream): number {
     return 2;
   }
   if (err instanceof ApiError) {
-    stderr.write(`${err.message}\n`);
-    for (const e of err.errors ?? []) stderr.write(`  ${e.path}: ${e.message}\n`);
-    if (err.hint) stderr.write(`hint: ${err.hint}\n`);
+    stderr.write(`${failureText(err)}\n`);
     return 1;
   }
-  stderr.write(`box: ${err instanceof Error ? err.message : String(err)}\n`);
+  stderr.write(`box: ${failureText(err)}\n`);
   return 1;
 }

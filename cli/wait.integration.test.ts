@@ -69,6 +69,7 @@ describe('waitForStatus against a real core (started with `box serve`)', () => {
       connection,
       project: 'default',
       format: 'table',
+      stdin: process.stdin,
       stdout: process.stdout,
       stderr: process.stderr,
       fetch: nodeFetch,

@@ -66,7 +66,7 @@ test('box files rm, mkdir -p and changes; errors exit 1 with the detail, usage e
   ok(await box(['files', 'mkdir', '-p', NAME, '/x/y/z']), 'mkdir -p');
   const notEmpty = await box(['files', 'rm', NAME, '/x']);
   assert.equal(notEmpty.code, 1);
-  assert.match(notEmpty.stderr, /recursive/);
+  assert.match(notEmpty.stderr, /pass -r\/--recursive/, 'the hint names the flag, not the query parameter');
   ok(await box(['files', 'rm', '-r', NAME, '/x']), 'rm -r');
   const changes = ok(await box(['files', 'changes', NAME]), 'changes').stdout;
   assert.match(changes, /^A \/data$/m);

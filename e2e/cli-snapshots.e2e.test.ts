@@ -83,7 +83,7 @@ test('box base create --from-snapshot|--from-box, import with a progress bar, rm
   const inUse = await box('base', 'rm', 'from-box');
   assert.equal(inUse.code, 1);
   assert.match(inUse.stderr, /box "seeded"/);
-  ok(await box('rm', 'tiny-box', 'seeded'), 'rm boxes');
+  ok(await box('rm', '-f', 'tiny-box', 'seeded'), 'rm boxes');
   ok(await box('base', 'rm', 'tiny', 'from-box', 'from-snap'), 'base rm');
   assert.doesNotMatch(ok(await box('base', 'ls'), 'base ls').stdout, /tiny|from-box|from-snap/);
 });

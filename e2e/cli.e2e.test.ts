@@ -69,7 +69,7 @@ describe('box CLI against a real core', () => {
   test('stop, resume and logs', async () => {
     assert.match(ok(await cli('stop', name), 'stop').stdout, new RegExp(`^${name} stopped`));
     const refused = await cli('exec', name, '--', 'true');
-    assert.equal(refused.code, 1, 'exec on a stopped box fails');
+    assert.equal(refused.code, 125, 'exec on a stopped box fails: Boxdesk refused (125), not the command');
     assert.ok(refused.stderr.trim().length > 0);
     assert.match(ok(await cli('resume', name), 'resume').stdout, new RegExp(`^${name} running`));
     ok(await cli('logs', name, '--tail', '10'), 'logs');
@@ -150,6 +150,21 @@ describe('box CLI against a real core', () => {
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /no-such-box.*not found/);
     assert.equal(missing.stdout, '');
+
+    // Refusals in the CLI's words: the argument at fault and what a valid one looks like, no JSON paths.
+    const badName = await cli('create', 'Bad_Name!');
+    assert.equal(badName.code, 1);
+    assert.match(badName.stderr, /^NAME must be 1 to 63 lower-case letters, digits and hyphens/m);
+    assert.doesNotMatch(badName.stderr, /body\.|\^\[a-z0-9\]/);
+
+    // exec tells Boxdesk's failure (125, as docker exec) from the command's own codes.
+    const noBox = await cli('exec', 'no-such-box', '--', 'true');
+    assert.equal(noBox.code, 125, noBox.stderr);
+    assert.match(noBox.stderr, /no-such-box.*not found/);
+    // A command that cannot run: the engine's own 126 or 127 (Docker 20.10 answers 126 for both causes).
+    const noCommand = await cli('exec', name, '--', 'no-such-command');
+    assert.ok([126, 127].includes(noCommand.code), `exit ${noCommand.code}: ${noCommand.stderr}`);
+    assert.match(noCommand.stdout + noCommand.stderr, /no-such-command.*not found/);
   });
 
   test('the URL and token come from the profile before SERVICE_URL, and --url beats both', async () => {
@@ -182,6 +197,9 @@ describe('box CLI against a real core', () => {
     const noToken = await runBox(['get', name], { env: { SERVICE_URL: core.url } });
     assert.equal(noToken.code, 1);
     assert.match(noToken.stderr, /^hint: no token given/m);
+
+    // No URL given: the local core is found where it wrote that it listens (here not the default port).
+    ok(await runBox(['get', name], { env: { BOXDESK_DATA_DIR: core.dataDir } }), 'the core found by its data dir');
   });
 
   test('token create, ls and rm; a read token cannot exec', async () => {
@@ -196,8 +214,13 @@ describe('box CLI against a real core', () => {
     const asReader = boxCli(() => ({ url: core.url, token: made.token }));
     ok(await asReader('get', name), 'read with a read token');
     const forbidden = await asReader('exec', name, '--', 'true');
-    assert.equal(forbidden.code, 1);
+    assert.equal(forbidden.code, 125, 'Boxdesk refused, not the command');
     assert.ok(forbidden.stderr.trim().length > 0);
+    // SERVICE_TOKEN is the token used: never replaced by the admin token file beside it.
+    const viaEnv = await runBox(['exec', name, '--', 'true'], {
+      env: { SERVICE_URL: core.url, SERVICE_TOKEN: made.token, BOXDESK_DATA_DIR: core.dataDir },
+    });
+    assert.equal(viaEnv.code, 125, 'the read token from SERVICE_TOKEN cannot exec');
 
     assert.match(ok(await cli('token', 'rm', made.id), 'token rm').stdout, /revoked/);
     const after = JSON.parse(ok(await cli('token', 'ls', '-o', 'json'), 'token ls').stdout) as { items: Token[] };
@@ -222,7 +245,7 @@ describe('box CLI against a real core', () => {
     const fork = `${name}-f`;
     assert.match(ok(await cli('fork', name, fork), 'fork').stdout, /status:\s+running/);
     assert.equal(ok(await cli('exec', fork, '--', 'cat', '/root-marker'), 'read in the fork').stdout, 'forked-data\n');
-    ok(await cli('rm', fork), 'rm fork');
+    ok(await cli('rm', '-f', fork), 'rm -f fork');
   });
 
   test('exec -t runs on a terminal over the WebSocket and exits with its code', async () => {
@@ -239,8 +262,24 @@ describe('box CLI against a real core', () => {
     assert.match(run.stdout, /^42\r?$/m);
   });
 
-  test('rm deletes the box', async () => {
-    assert.match(ok(await cli('rm', name), 'rm').stdout, new RegExp(`^${name} deleted`));
+  test('rm refuses a running box without -f (no terminal to ask on); with several names each is tried', async () => {
+    const refused = await cli('rm', name);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      new RegExp(`box ${name} is running: stop it first \\(box stop ${name}\\), or pass -f/--force`),
+    );
+    assert.equal(ok(await cli('get', name), 'still there').code, 0);
+
+    const several = await cli('rm', '-f', 'no-such-box', name);
+    assert.equal(several.code, 1);
+    assert.match(
+      several.stdout,
+      new RegExp(`^${name} deleted`, 'm'),
+      'the second name is deleted after the first failed',
+    );
+    assert.match(several.stderr, /^no-such-box: .*not found/m);
+    assert.match(several.stderr, /1 of 2 not deleted: no-such-box/);
     assert.equal((await cli('get', name)).code, 1);
   });
 });

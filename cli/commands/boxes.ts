@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Box, BoxCreate, BoxList, BoxStatus, BoxUpdate } from '../../shared/schemas/box';
 import type { Cli } from '../actions';
+import { confirm } from '../confirm';
 import type { Context } from '../context';
 import {
   UsageError,
@@ -251,10 +252,29 @@ function registerLifecycle(program: Command, cli: Cli): void {
     });
   }
 
-  cli.removal(
-    program.command('rm <NAME...>').description('delete boxes'),
-    (ctx, name) => withSpinner(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr),
+  cli.removal<{ force?: boolean }>(
+    program
+      .command('rm <NAME...>')
+      .description('delete boxes; one that is not stopped asks first on a terminal, and needs -f without one')
+      .option('-f, --force', 'delete boxes that are not stopped without asking'),
+    async (ctx, name, _leading, opts) => {
+      if (!opts.force) await refuseUnlessStopped(ctx, name);
+      return withSpinner(`deleting box ${name}`, () => ctx.client.deleteBox(ctx.project, name), ctx.stderr);
+    },
     (name) => `${name} deleted`,
+  );
+}
+
+/** As `docker rm`: a box that is not stopped is deleted only when the user says so (on a terminal) or forces it. */
+async function refuseUnlessStopped(ctx: Context, name: string): Promise<void> {
+  const box = await ctx.client.getBox(ctx.project, name);
+  if (box.status === 'stopped' || box.status === 'error') return;
+  const answer = await confirm(ctx, `box ${name} is ${box.status}; delete it anyway?`);
+  if (answer === true) return;
+  throw new Error(
+    answer === false
+      ? `${name} not deleted`
+      : `box ${name} is ${box.status}: stop it first (box stop ${name}), or pass -f/--force to delete it as it is`,
   );
 }
 

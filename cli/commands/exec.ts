@@ -7,6 +7,9 @@ import type { Command } from 'commander';
 import { commandModule } from '../program';
 import { runTerminal, terminalSize } from '../terminal';
 
+/** `box exec`'s status when Boxdesk failed, not the command (as `docker exec`). */
+export const BOXDESK_FAILED = 125;
+
 /** A process exit status from a remote code: 0-255 as is, anything else 1. */
 export function exitStatus(code: number | null): number {
   return code !== null && Number.isInteger(code) && code >= 0 && code <= 255 ? code : 1;
@@ -104,7 +107,7 @@ async function runExec(ctx: Context, name: string, command: string[], opts: Exec
 function registerExec(program: Command, cli: Cli): void {
   const cmd = program
     .command('exec')
-    .description("run a command in a box; exits with the command's exit code")
+    .description("run a command in a box; exits with the command's exit code, 125 when Boxdesk failed")
     .usage('[options] NAME [--] CMD [ARGS...]')
     .argument('<NAME>', 'the box')
     .argument('[CMD...]', 'the command and its arguments, passed on untouched')
@@ -116,6 +119,7 @@ function registerExec(program: Command, cli: Cli): void {
     .passThroughOptions();
   cli.action<ExecFlags>(cmd, (ctx, [name, ...command], opts) => runExec(ctx, name!, command, opts), {
     passThroughAfter: 1,
+    failureStatus: BOXDESK_FAILED,
   });
 }
 

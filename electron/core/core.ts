@@ -14,6 +14,7 @@ import { RateLimiter } from './http/rate-limiter';
 import { SocketRouter } from './http/socket-router';
 import { randomBase32 } from './ids';
 import { DisposableStore, toDisposable } from './lifetime';
+import { announceListening } from './listening';
 import type { CoreContext } from './module';
 import { ModuleSet } from './module-runner';
 import { modules } from './modules';
@@ -95,7 +96,9 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
     await watchEngine(monitor, running);
     await app.listen({ host: config.host, port: config.port });
     port = (app.server.address() as AddressInfo).port;
-    return coreHandle(app, config, port, running.portOf(publishing).proxyPort, owned);
+    const handle = coreHandle(app, config, port, running.portOf(publishing).proxyPort, owned);
+    owned.add(announceListening(config.dataDir, handle.url, handle.proxyPort));
+    return handle;
   } catch (err) {
     await app?.close();
     await owned.dispose();

@@ -1,2 +1,4 @@
+import { BOXDESK_VERSION } from '../../shared/version';
+
 /** The core's version, as /version, /v1/system and the OpenAPI document say it. */
-export const CORE_VERSION = '0.1.0';
+export const CORE_VERSION = BOXDESK_VERSION;
