@@ -34,6 +34,9 @@ export interface CoreConfig {
   storageSize: number | null;
 }
 
+/** The API's port when neither --port nor BOXDESK_PORT gives one. */
+export const DEFAULT_API_PORT = 7420;
+
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
 /** The platform's app-data directory, like Electron's app.getPath('userData'). */
@@ -258,7 +261,7 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
   if (!Number.isInteger(grace) || grace < 0) throw new ConfigError('--session-grace must be a whole number of seconds');
   return {
     host,
-    port: parsePort(raw.port ?? '7420', '--port'),
+    port: parsePort(raw.port ?? String(DEFAULT_API_PORT), '--port'),
     proxyPort: parsePort(raw.proxyPort ?? '7421', '--proxy-port'),
     dataDir: path.resolve(raw.dataDir ?? defaultDataDir()),
     defaultBase,

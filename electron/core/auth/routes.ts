@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { TokenCreate, TokenCreated, TokenList } from '../../../shared/schemas/system';
 import type { AuthService } from './auth-service';
 import { requireToken } from '../http/auth-guard';
-import { problemResponses } from '../http/problem-responses';
+import { deletedResponse, problemResponses } from '../http/problem-responses';
 
 export function registerTokenRoutes(app: FastifyInstance, auth: AuthService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -37,7 +37,7 @@ export function registerTokenRoutes(app: FastifyInstance, auth: AuthService): vo
         tags: ['tokens'],
         summary: 'Delete a token; it stops working at once',
         params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(404) },
+        response: { ...deletedResponse, ...problemResponses(404) },
       },
     },
     async (request, reply) => {

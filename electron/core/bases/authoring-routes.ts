@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { BaseParams } from '../../../shared/schemas/snapshots';
 import { Base, BaseCreate } from '../../../shared/schemas/system';
 import { streamBody, uploadStream } from '../http/body-parsers';
-import { problemResponses } from '../http/problem-responses';
+import { deletedResponse, problemResponses } from '../http/problem-responses';
 import { noContent, resourceRoutes } from '../http/resource-routes';
 import type { BaseAuthoring } from './authoring';
 
@@ -46,7 +46,7 @@ export function registerBaseAuthoringRoutes(app: FastifyInstance, authoring: Bas
     '/v1/bases/:name',
     options(admin, 'Delete a base; 409 while a box or snapshot uses it, naming them; "default" stays', {
       params: BaseParams,
-      response: problemResponses(404, 409),
+      response: { ...deletedResponse, ...problemResponses(404, 409) },
     }),
     async (request, reply) => noContent(reply, authoring.delete(request.params.name)),
   );

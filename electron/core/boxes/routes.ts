@@ -1,8 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Box, BoxCreate, BoxList, BoxListQuery, BoxUpdate, LogsQuery } from '../../../shared/schemas/box';
 import { BoxParams, ProjectParams } from '../../../shared/schemas/common';
-import { problemResponses, textStream } from '../http/problem-responses';
+import { deletedResponse, problemResponses, textStream } from '../http/problem-responses';
 import { clientGoneSignal, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import { sendLiveStream } from '../http/streaming';
 import { IdempotencyHeaders, answerIdempotently, type IdempotencyPort } from '../idempotency/port';
@@ -83,7 +82,7 @@ function registerBoxChangeRoutes({ api, write }: ResourceRoutes, boxes: BoxServi
     one,
     write('Delete a box and its container', {
       params: BoxParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...problemResponses(404, 409) },
+      response: { ...deletedResponse, ...problemResponses(404, 409) },
     }),
     async (request, reply) => {
       await boxes.deleteForClient(request.params.project, request.params.name, clientGone(reply));

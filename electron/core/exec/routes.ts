@@ -4,7 +4,7 @@ import { ApiError } from '../../../shared/errors';
 import { WS_PROTOCOL } from '../../../shared/protocol';
 import { BoxParams } from '../../../shared/schemas/common';
 import { ExecRequest, ExecResult, type ExecStreamLine } from '../../../shared/schemas/exec';
-import { problemResponses } from '../http/problem-responses';
+import { problemResponses, switchingProtocols } from '../http/problem-responses';
 import { toApiError } from '../http/problems';
 import { clientGoneSignal, resourceRoutes } from '../http/resource-routes';
 import type { SocketRouter } from '../http/socket-router';
@@ -57,7 +57,10 @@ export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sock
         {
           description: `WebSocket upgrade only (see docs/protocol.md). Offer the subprotocols "${WS_PROTOCOL}" and "bearer.<token>", or send Authorization. Query: ${kind === 'exec' ? 'command (repeated), tty=0|1, ' : ''}cols, rows, session (to reattach).`,
           params: BoxParams,
-          response: problemResponses(404, 409),
+          response: {
+            ...switchingProtocols(kind === 'exec' ? 'a command' : 'a login shell'),
+            ...problemResponses(404, 409),
+          },
         },
       ),
       async () => {

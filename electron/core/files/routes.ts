@@ -12,7 +12,7 @@ import {
 } from '../../../shared/schemas/files';
 import type { CoreConfig } from '../config';
 import { streamBody } from '../http/body-parsers';
-import { problemResponses } from '../http/problem-responses';
+import { deletedResponse, problemResponses } from '../http/problem-responses';
 import { noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import { sendDownload, sendLiveStream } from '../http/streaming';
 import { parseBoxPath, parseMode } from './box-path';
@@ -113,7 +113,7 @@ function registerTreeRoutes({ api, read, exec }: ResourceRoutes, files: FileServ
     exec('Delete a file, a symlink (not its target) or a directory (non-empty: recursive=true)', {
       params: BoxParams,
       querystring: FileDeleteQuery,
-      response: problemResponses(404, 409),
+      response: { ...deletedResponse, ...problemResponses(404, 409) },
     }),
     async (request, reply) => {
       const { project, name } = request.params;

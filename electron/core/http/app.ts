@@ -1,11 +1,12 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { CoreConfig } from '../config';
+import { DEFAULT_API_PORT, type CoreConfig } from '../config';
 import { CORE_VERSION } from '../version';
 import { staticUi } from '../ui/static-routes';
 import { JSON_BODY_LIMIT, installBodyParsers } from './body-parsers';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors';
 import { installHardening, type HostPolicy } from './hardening';
+import { installOperationIds } from './operation-ids';
 import { coreLoggerOptions } from './log-redaction';
 import { installProblemResponses } from './problem-responses';
 import { installErrorHandling } from './problems';
@@ -44,12 +45,25 @@ export async function createHttpApp({ config, policy, logger }: HttpAppDeps): Pr
         title: 'Boxdesk API',
         version: CORE_VERSION,
         description: 'Local sandbox manager. Every error is application/problem+json with a stable code.',
+        license: { name: 'MIT', identifier: 'MIT' },
+        // No public address yet: give the contact a url or email once the project has one.
+        contact: { name: 'the Boxdesk authors' },
       },
+      // The same document whatever port this core listens on: tools that read it get the default
+      // local address, and the port as a variable for a core started with --port or BOXDESK_PORT.
+      servers: [
+        {
+          url: 'http://127.0.0.1:{port}',
+          description: 'The local core (loopback only)',
+          variables: { port: { default: String(DEFAULT_API_PORT), description: '--port or BOXDESK_PORT' } },
+        },
+      ],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
   });
   installValidators(app, schemas);
+  installOperationIds(app);
   installProblemResponses(app);
   installErrorHandling(app, config.uiDir ? staticUi(config.uiDir) : undefined);
   installBodyParsers(app, { jsonLimit: JSON_BODY_LIMIT, uploadLimit: config.uploadLimit });

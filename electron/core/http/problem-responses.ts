@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ERROR_CATALOGUE, PROBLEM_CONTENT_TYPE } from '../../../shared/errors';
 import { ProblemSchema } from '../../../shared/schemas/common';
@@ -38,6 +39,18 @@ export function textStream(
   description: string,
 ): { description: string; content: Record<string, { schema: { type: 'string' } }> } {
   return { description, content: { [contentType]: { schema: { type: 'string' } } } };
+}
+
+/** A delete's success, documented so a generated client knows it: 204 and no body. */
+export const deletedResponse = { 204: Type.Null({ description: 'Deleted; no body' }) };
+
+/** A WebSocket route's success: the upgrade, and where its messages are described. */
+export function switchingProtocols(what: string): { 101: ReturnType<typeof Type.Null> } {
+  return {
+    101: Type.Null({
+      description: `Switching Protocols: the WebSocket of ${what}. Its frames, sessions and close codes: docs/protocol.md ("The exec and console WebSocket protocol").`,
+    }),
+  };
 }
 
 /**

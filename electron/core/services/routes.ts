@@ -12,7 +12,7 @@ import {
   ServiceUpdate,
 } from '../../../shared/schemas/services';
 import { requireScopeFor } from '../http/auth-guard';
-import { problemResponses } from '../http/problem-responses';
+import { deletedResponse, problemResponses } from '../http/problem-responses';
 import { emptyBodyIsEmptyObject, noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import type { ServiceManager } from './service';
 
@@ -78,7 +78,7 @@ function registerServiceRecordRoutes({ api, read, write }: ResourceRoutes, servi
     one,
     write("Delete a service: a deployment under way stops, both colors' boxes and the route go", {
       params: ServiceParams,
-      response: problemResponses(404),
+      response: { ...deletedResponse, ...problemResponses(404) },
     }),
     async (request, reply) => noContent(reply, services.delete(request.params.project, request.params.name)),
   );

@@ -8,7 +8,7 @@ import {
   SnapshotList,
   SnapshotParams,
 } from '../../../shared/schemas/snapshots';
-import { problemResponses } from '../http/problem-responses';
+import { deletedResponse, problemResponses } from '../http/problem-responses';
 import { emptyBodyIsEmptyObject, noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import type { SnapshotService } from './service';
 
@@ -80,7 +80,7 @@ function registerProjectSnapshotRoutes({ api, read, write }: ResourceRoutes, sna
     `${projectPath}/:id`,
     write('Delete a snapshot; 409 while a box, snapshot or base descends from it, naming them', {
       params: SnapshotParams,
-      response: problemResponses(404, 409),
+      response: { ...deletedResponse, ...problemResponses(404, 409) },
     }),
     async (request, reply) => noContent(reply, snapshots.delete(request.params.project, request.params.id)),
   );

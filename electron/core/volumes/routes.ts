@@ -16,7 +16,7 @@ import {
   VolumeSnapshotParams,
 } from '../../../shared/schemas/volumes';
 import { streamBody } from '../http/body-parsers';
-import { problemResponses } from '../http/problem-responses';
+import { deletedResponse, problemResponses } from '../http/problem-responses';
 import { noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import { sendDownload } from '../http/streaming';
 import type { VolumeBackups } from './backups';
@@ -72,7 +72,7 @@ function registerVolumeRecordRoutes(
     one,
     write('Delete a volume with its snapshots and backups; 409 while a box mounts it, naming the boxes', {
       params: VolumeParams,
-      response: problemResponses(404, 409),
+      response: { ...deletedResponse, ...problemResponses(404, 409) },
     }),
     async (request, reply) => noContent(reply, volumes.delete(request.params.project, request.params.name)),
   );
@@ -120,7 +120,10 @@ function registerVolumeSnapshotRoutes({ api, read, write }: ResourceRoutes, copi
   );
   api.delete(
     `${one}/snapshots/:id`,
-    write('Delete a volume snapshot', { params: VolumeSnapshotParams, response: problemResponses(404) }),
+    write('Delete a volume snapshot', {
+      params: VolumeSnapshotParams,
+      response: { ...deletedResponse, ...problemResponses(404) },
+    }),
     async (request, reply) =>
       noContent(reply, copies.deleteSnapshot(request.params.project, request.params.name, request.params.id)),
   );
@@ -178,7 +181,7 @@ function registerBackupRoutes({ api, read, write }: ResourceRoutes, backups: Vol
     `${one}/backups/:id`,
     write('Delete a backup (409 while it is being written)', {
       params: VolumeBackupParams,
-      response: problemResponses(404, 409),
+      response: { ...deletedResponse, ...problemResponses(404, 409) },
     }),
     async (request, reply) =>
       noContent(reply, backups.delete(request.params.project, request.params.name, request.params.id)),
