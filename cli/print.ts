@@ -13,9 +13,9 @@ export function printList<T>(
   ctx: Context,
   list: { items: readonly T[] },
   columns: readonly Column<T>[],
-  empty?: string,
+  empty: string,
 ): void {
-  print(ctx, list, () => (list.items.length || empty === undefined ? table(list.items, columns) : `${empty}\n`));
+  print(ctx, list, () => (list.items.length ? table(list.items, columns) : `${empty}\n`));
 }
 
 /**

@@ -74,6 +74,19 @@ test('box files rm, mkdir -p and changes; errors exit 1 with the detail, usage e
   const missing = await box(['files', 'cat', NAME, '/no/such/file']);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /does not exist/);
+  // A trailing slash names a directory, as for cp: never a file called "newdir".
+  fs.writeFileSync(path.join(work, 'one.txt'), 'one\n');
+  const intoMissing = await box(['cp', path.join(work, 'one.txt'), `${NAME}:/newdir/`]);
+  assert.equal(intoMissing.code, 1);
+  assert.match(intoMissing.stderr, /\/newdir\/ does not exist; make it first \(box files mkdir -p/);
+  assert.equal((await box(['files', 'cat', NAME, '/newdir'])).code, 1, 'no file named newdir');
+  ok(await box(['files', 'mkdir', NAME, '/newdir']), 'mkdir');
+  ok(await box(['cp', path.join(work, 'one.txt'), `${NAME}:/newdir/`]), 'cp into it');
+  assert.equal(ok(await box(['files', 'cat', NAME, '/newdir/one.txt']), 'cat').stdout, 'one\n');
+  const downMissing = await box(['cp', `${NAME}:/newdir/one.txt`, path.join(work, 'nowhere') + '/']);
+  assert.equal(downMissing.code, 1);
+  assert.match(downMissing.stderr, /nowhere\/" does not exist/);
+  assert.equal(fs.existsSync(path.join(work, 'nowhere')), false);
   assert.equal((await box(['cp', 'a', 'b'])).code, 2, 'neither side in a box');
   assert.equal((await box(['cp', `${NAME}:relative`, 'b'])).code, 2, 'a box path must be absolute');
 });

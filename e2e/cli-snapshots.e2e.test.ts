@@ -23,6 +23,7 @@ after(() => teardown(core, { projects: [P], bases: true, paths: [workDir] }));
 
 test('box snapshot create|ls|get|rm, box restore by name, box fork from a snapshot id', async () => {
   ok(await box('create', 'src'), 'create');
+  assert.equal(ok(await box('snapshot', 'ls', 'src'), 'snapshot ls, none').stdout, 'no snapshots of box src\n');
   ok(await box('exec', 'src', '--', 'sh', '-c', 'echo v1 > /root/f'), 'exec');
   const snap = JSON.parse(
     ok(await box('snapshot', 'create', 'src', '--name', 'one', '-o', 'json'), 'snapshot create').stdout,

@@ -82,7 +82,7 @@ export const bases: CommandModule = {
   register(program, cli) {
     const base = program.command('base').description('base templates: ls, add, create, import, rm');
     cli.action(base.command('ls').description('list base templates'), async (ctx) =>
-      printList(ctx, await ctx.client.listBases(), baseColumns),
+      printList(ctx, await ctx.client.listBases(), baseColumns, 'no bases'),
     );
     registerCreate(base, cli);
     registerImport(base, cli);

@@ -53,6 +53,14 @@ async function upload(ctx: Context, local: string, box: string, remote: string):
   const st = fs.statSync(local, { throwIfNoEntry: false });
   if (!st) throw new UsageError(`"${local}" does not exist on this machine`);
   const existing = await remoteStat(ctx, box, remote);
+  // Like cp: a trailing slash names a directory; a file never takes that name.
+  if (remote.endsWith('/') && remote !== '/' && existing?.type !== 'dir' && !(st.isDirectory() && !existing))
+    throw new ApiError(
+      existing ? 'conflict' : 'not_found',
+      existing
+        ? `${box}:${remote} is not a directory (it is a ${existing.type})`
+        : `${box}:${remote} does not exist; make it first (box files mkdir -p ${box} ${remote}), or leave out the trailing slash to copy to that name`,
+    );
   // Like cp: into an existing directory, under the source's own name.
   const target = existing?.type === 'dir' ? posixJoin(remote, path.basename(path.resolve(local))) : remote;
   if (st.isFile()) return uploadFile(ctx, box, local, target);
@@ -95,6 +103,12 @@ async function unpack(source: Readable, dest: string): Promise<void> {
 async function download(ctx: Context, box: string, remote: string, local: string): Promise<void> {
   const stat = await ctx.client.statFile(ctx.project, box, remote);
   const localStat = fs.statSync(local, { throwIfNoEntry: false });
+  if (/[/\\]$/.test(local) && !localStat?.isDirectory() && !(stat.type === 'dir' && !localStat))
+    throw new Error(
+      localStat
+        ? `"${local}" is not a directory`
+        : `"${local}" does not exist; make it first, or leave out the trailing slash to copy to that name`,
+    );
   const target = localStat?.isDirectory() ? path.join(local, path.posix.basename(remote) || 'root') : local;
   const isDir =
     stat.type === 'dir' ||
@@ -156,7 +170,8 @@ function registerFilesGroup(program: Command, cli: Cli): void {
   const files = program.command('files').description("a box's files: ls, cat, rm, mkdir, changes (running or stopped)");
   cli.action(
     files.command('ls <NAME>').description("list a directory's entries").argument('[PATH]', 'absolute path', '/'),
-    async (ctx, [name, p]) => printList(ctx, await ctx.client.listFiles(ctx.project, name!, p ?? '/'), fileColumns),
+    async (ctx, [name, p]) =>
+      printList(ctx, await ctx.client.listFiles(ctx.project, name!, p ?? '/'), fileColumns, `${p ?? '/'} is empty`),
   );
   cli.action(
     files.command('cat <NAME> <PATH>').description("write a file's bytes to stdout"),

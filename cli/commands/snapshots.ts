@@ -68,7 +68,12 @@ function registerSnapshotGroup(program: Command, cli: Cli): void {
       const list = box
         ? await ctx.client.listSnapshots(ctx.project, box)
         : await ctx.client.listProjectSnapshots(ctx.project);
-      printList(ctx, list, snapshotColumns);
+      printList(
+        ctx,
+        list,
+        snapshotColumns,
+        box ? `no snapshots of box ${box}` : `no snapshots in project ${ctx.project}`,
+      );
     },
   );
   cli.action(group.command('get <ID>').description('show one snapshot'), async (ctx, [id]) => {

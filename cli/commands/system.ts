@@ -30,7 +30,7 @@ const tokenColumns = [
 function registerTokens(program: Command, cli: Cli): void {
   const token = program.command('token').description('API tokens: ls, create, rm');
   cli.action(token.command('ls').description('list API tokens (never their secrets)'), async (ctx) =>
-    printList(ctx, await ctx.client.listTokens(), tokenColumns),
+    printList(ctx, await ctx.client.listTokens(), tokenColumns, 'no tokens'),
   );
 
   const create = token
