@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Box, BoxList } from '../shared/schemas/box';
 import type { Token, TokenCreated } from '../shared/schemas/system';
 import { boxCli, ok, runBox, spawnBox } from '../test-support/cli-runner';
-import { TEST_STORAGE_DRIVER, startCoreProcess, type CoreProcess } from '../test-support/core-process';
+import { TEST_IMAGE, TEST_STORAGE_DRIVER, startCoreProcess, type CoreProcess } from '../test-support/core-process';
 import { teardown } from '../test-support/teardown';
 
 describe('box CLI against a real core', () => {
@@ -232,6 +232,7 @@ describe('box CLI against a real core', () => {
     assert.match(ok(await cli('version'), 'version').stdout, /^core:\s+\S+ \(api v1\)/m);
     const health = ok(await cli('health'), 'health').stdout;
     assert.match(health, /^status:\s+ok/m);
+    assert.ok(health.split('\n').includes(`default base: ${TEST_IMAGE} available`), health);
     assert.match(
       health,
       new RegExp(`^storage:\\s+${TEST_STORAGE_DRIVER} at /`, 'm'),

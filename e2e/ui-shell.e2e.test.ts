@@ -118,3 +118,14 @@ describe('the UI when the container engine is unreachable', () => {
     assert.equal(await shell.engine(/^Engine: healthy/).count(), 0);
   });
 });
+
+describe('the UI when the default base cannot be pulled (first run offline)', () => {
+  const ui = uiFixture({ args: ['--default-base', 'boxdesk-missing/nothing:1'] });
+
+  test('the header says the default base is missing and what to do, not "healthy"', async () => {
+    const page = await ui.open();
+    const shell = new AppShell(page);
+    await shell.engine(/^Default base: missing\. .*--default-base/).waitFor({ timeout: 30_000 });
+    assert.equal(await shell.engine(/^Engine: healthy/).count(), 0);
+  });
+});

@@ -83,7 +83,9 @@ function registerChecks(program: Command, cli: Cli): void {
   });
 
   cli.action(
-    program.command('health').description('check the core and its engine; exits 1 when degraded'),
+    program
+      .command('health')
+      .description('check the core, its engine and the default base; exits 1 when one of them is not usable'),
     async (ctx) => {
       const h = await ctx.client.health().catch((err: Error) => {
         if (err instanceof ApiError) throw err;
@@ -92,21 +94,29 @@ function registerChecks(program: Command, cli: Cli): void {
           `cannot reach the Boxdesk core at ${ctx.connection.url} (${err.message}); is it running?`,
         );
       });
-      // The store needs a token that can read; without one, health is said without it.
-      const storage = await ctx.client
-        .system()
-        .then((s) => s.storage)
-        .catch(() => null);
-      print(ctx, storage ? { ...h, storage } : h, () =>
+      // The default base and the store need a token that can read; without one, health is said without them.
+      const system = await ctx.client.system().catch(() => null);
+      const base = system?.default_base;
+      const extra = system ? { default_base: system.default_base, storage: system.storage } : {};
+      print(ctx, { ...h, ...extra }, () =>
         details([
           ['status', h.status],
           ['api', h.api],
           ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
-          ...(storage ? [['storage', describeStorage(storage)] as [string, string]] : []),
+          ...(base
+            ? [
+                ['default base', `${base.image} ${base.available ? 'available' : `missing: ${base.reason}`}`] as [
+                  string,
+                  string,
+                ],
+              ]
+            : []),
+          ...(system ? [['storage', describeStorage(system.storage)] as [string, string]] : []),
           ['checked', h.cluster.checked_at],
         ]),
       );
-      return h.status === 'ok' ? 0 : 1;
+      // A default base boxes cannot start from is a degraded core too: `box create NAME` would fail.
+      return h.status === 'ok' && base?.available !== false ? 0 : 1;
     },
   );
 }

@@ -9,6 +9,8 @@ export interface CoreConfig {
   proxyPort: number;
   dataDir: string;
   defaultBase: string;
+  /** Whether --default-base (or BOXDESK_DEFAULT_BASE) named it: then it replaces the image an older data dir holds. */
+  defaultBaseGiven: boolean;
   /** Extra origins allowed to call the API from a browser (e.g. a Vite dev server). */
   allowedOrigins: string[];
   /** Directory of the built renderer to serve at `/`, or null. */
@@ -265,6 +267,7 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     proxyPort: parsePort(raw.proxyPort ?? '7421', '--proxy-port'),
     dataDir: path.resolve(raw.dataDir ?? defaultDataDir()),
     defaultBase,
+    defaultBaseGiven: raw.defaultBase !== undefined,
     allowedOrigins: (raw.allowedOrigins ?? '')
       .split(',')
       .map((s) => s.trim())

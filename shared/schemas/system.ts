@@ -33,6 +33,17 @@ export const StorageInfo = Type.Object(
 export type StorageInfo = Static<typeof StorageInfo>;
 
 /** `GET /v1/system` (scope read): what the settings page and the create form need to know of the machine. */
+/** The base a box starts from unless it names another, and whether a box can start from it now. */
+export const DefaultBaseInfo = Type.Object({
+  name: Type.String(),
+  image: Type.String(),
+  available: Type.Boolean({
+    description: 'Whether the engine has the image (false while it is pulled, or could not be).',
+  }),
+  reason: Type.Optional(Type.String({ description: 'Why it is not available, and what to do.' })),
+});
+export type DefaultBaseInfo = Static<typeof DefaultBaseInfo>;
+
 export const SystemInfo = Type.Object({
   version: Type.String(),
   data_dir: Type.String({ description: "The core's data directory (database and token file)." }),
@@ -49,6 +60,7 @@ export const SystemInfo = Type.Object({
     }),
     storage_limit: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether config.storage_gb is enforced.' }),
   }),
+  default_base: DefaultBaseInfo,
   storage: StorageInfo,
 });
 export type SystemInfo = Static<typeof SystemInfo>;

@@ -17,7 +17,7 @@ export const bases = defineModule({
   events: { 'base.pull': BASE_EVENTS['base.pull'] },
   create: (ctx): BaseService => {
     const service = new BaseService(new BaseStore(ctx.db), ctx.engine, ctx.bus, ctx.log);
-    service.registerDefault(ctx.config.defaultBase);
+    service.registerDefault(ctx.config.defaultBase, ctx.config.defaultBaseGiven);
     return service;
   },
   port: (service): BasesPort & BaseCatalogWrites => service,

@@ -1,4 +1,4 @@
-import type { Base, BaseCreate } from '../../../shared/schemas/system';
+import type { Base, BaseCreate, DefaultBaseInfo } from '../../../shared/schemas/system';
 import type { BaseRow } from './store';
 
 export type { BaseRow } from './store';
@@ -16,6 +16,8 @@ export interface BasesPort {
   images(): string[];
   /** Names of the bases made from the snapshot (or from a box whose root descends from it). */
   madeFrom(snapshotId: string): string[];
+  /** The default base, and whether boxes can start from it now (or why not). */
+  defaultBase(): Promise<DefaultBaseInfo>;
 }
 
 /** What base authoring (bases/authoring.ts, its own module) writes to the catalog. */

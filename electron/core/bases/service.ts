@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../../shared/errors';
 import { isImageReference } from '../../../shared/schemas/common';
-import type { Base, BaseCreate } from '../../../shared/schemas/system';
+import type { Base, BaseCreate, DefaultBaseInfo } from '../../../shared/schemas/system';
 import type { ContainerEngine } from '../engine/container-engine';
 import { EngineError } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
@@ -22,9 +22,36 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Registers `default` for the given image on first start. */
-  registerDefault(image: string): void {
-    this.store.insert({ name: DEFAULT_BASE, image, created_at: now() });
+  /**
+   * Registers `default` for the image on first start; on a later start an image the user named
+   * (--default-base) replaces the one the data dir holds, so the flag always takes effect.
+   */
+  registerDefault(image: string, given: boolean): void {
+    if (this.store.insert({ name: DEFAULT_BASE, image, created_at: now() })) return;
+    const held = this.store.get(DEFAULT_BASE)!.image;
+    if (!given || held === image) return;
+    this.store.setImage(DEFAULT_BASE, image);
+    this.defaultProblem = null;
+    this.log.info({ from: held, to: image }, 'the default base now starts from the image --default-base names');
+  }
+
+  /** The default base and whether a box can start from it now, or why not and what to do (GET /v1/system). */
+  async defaultBase(): Promise<DefaultBaseInfo> {
+    const { image } = this.store.get(DEFAULT_BASE)!;
+    const described = { name: DEFAULT_BASE, image };
+    let present: boolean;
+    try {
+      present = (await this.engine.inspectImage(image)) !== null;
+    } catch (err) {
+      const why = err instanceof EngineError ? err.message : String(err);
+      return { ...described, available: false, reason: `the engine cannot be asked (${why}); start it` };
+    }
+    if (present) return { ...described, available: true };
+    const reason = this.pulling
+      ? `its image "${image}" is being pulled; boxes can start once it is in`
+      : (this.defaultProblem ??
+        `its image "${image}" is not in the engine. Load it (docker pull ${image}), or restart the core with --default-base naming an image the engine has.`);
+    return { ...described, available: false, reason };
   }
 
   /** Pulls the default base's image, with progress, when the engine lacks it. */

@@ -32,6 +32,11 @@ export class BaseStore {
     );
   }
 
+  /** Points a base at another image (the default base, when --default-base names a new one). */
+  setImage(name: string, image: string): void {
+    this.db.prepare('UPDATE bases SET image = ? WHERE name = ?').run(image, name);
+  }
+
   delete(name: string): void {
     this.db.prepare('DELETE FROM bases WHERE name = ?').run(name);
   }

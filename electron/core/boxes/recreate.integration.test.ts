@@ -37,7 +37,7 @@ before(async () => {
   monitor = new EngineMonitor(engine, log);
   await monitor.start();
   const bases = new BaseService(new BaseStore(db), engine, bus, log);
-  bases.registerDefault(TEST_IMAGE);
+  bases.registerDefault(TEST_IMAGE, true);
   store = new BoxStore(db);
   const roots = new RootImages(engine, instanceId, log);
   boxes = new BoxService({

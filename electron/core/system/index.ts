@@ -1,12 +1,13 @@
 import { ENGINE_EVENTS } from '../../../shared/schemas/system';
 import { defineModule } from '../module';
+import { bases } from '../bases';
 import { storage } from '../storage';
 import { registerSystemRoutes } from './routes';
 
 /** /version, /healthz, /v1/system and the OpenAPI document; engine.status events as the engine comes and goes. */
 export const system = defineModule({
   name: 'system',
-  needs: [storage],
+  needs: [storage, bases],
   migrations: [],
   events: ENGINE_EVENTS,
   create: (ctx, ports) => {
@@ -16,8 +17,9 @@ export const system = defineModule({
       engineName: ctx.engine.name,
       dataDir: ctx.config.dataDir,
       storage: () => ports.storage.measured(),
+      defaultBase: () => ports.bases.defaultBase(),
     };
   },
   port: () => undefined,
-  routes: ({ app }, s) => registerSystemRoutes(app, s.monitor, s.engineName, s.dataDir, s.storage),
+  routes: ({ app }, s) => registerSystemRoutes(app, s),
 });

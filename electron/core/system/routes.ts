@@ -1,16 +1,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Health, SystemInfo, Version } from '../../../shared/schemas/system';
+import { Health, SystemInfo, Version, type DefaultBaseInfo } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { StorageReport } from '../storage/port';
 import { CORE_VERSION } from '../version';
 
+/** What the system routes report on. */
+export interface SystemSources {
+  monitor: EngineMonitor;
+  engineName: string;
+  dataDir: string;
+  storage: () => Promise<StorageReport>;
+  defaultBase: () => Promise<DefaultBaseInfo>;
+}
+
 export function registerSystemRoutes(
   app: FastifyInstance,
-  monitor: EngineMonitor,
-  engineName: string,
-  dataDir: string,
-  storage: () => Promise<StorageReport>,
+  { monitor, engineName, dataDir, storage, defaultBase }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -32,7 +38,7 @@ export function registerSystemRoutes(
       config: { scope: 'read' },
       schema: {
         tags: ['system'],
-        summary: "The core's data dir, what the engine can give a box, and the copy-on-write store",
+        summary: "The core's data dir, what the engine can give a box, the default base and the copy-on-write store",
         response: { 200: SystemInfo },
       },
     },
@@ -50,6 +56,7 @@ export function registerSystemRoutes(
           memory_bytes: info?.memoryBytes ?? null,
           storage_limit: info?.storageLimit ?? null,
         },
+        default_base: await defaultBase(),
         storage: await storage(),
       };
     },

@@ -1,10 +1,15 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { EventStreamState } from '../api/events';
 import { describeError } from '../api/session';
+import type { DefaultBaseInfo } from '../../../shared/schemas/system';
 import { useHealth } from '../api/system';
 
-/** The engine's health, always in view: /healthz, refreshed by engine.status events. */
-export function EngineHealth({ stream }: { stream?: EventStreamState }) {
+/**
+ * The engine's health, always in view: /healthz, refreshed by engine.status events; with the
+ * engine up, a default base boxes cannot start from (`base`, from /v1/system once signed in: its
+ * image missing or still pulled) shows instead of "healthy", with what to do.
+ */
+export function EngineHealth({ stream, base }: { stream?: EventStreamState; base?: DefaultBaseInfo }) {
   const health = useHealth();
   let text: string;
   let color: string;
@@ -13,6 +18,10 @@ export function EngineHealth({ stream }: { stream?: EventStreamState }) {
     text = 'Core: reconnecting…';
     color = 'orange';
     detail = 'The live event stream dropped; showing the last known state until it is back.';
+  } else if (health.data?.status === 'ok' && base && !base.available) {
+    text = 'Default base: missing';
+    color = 'orange';
+    detail = `New boxes cannot start from the default base: ${base.reason ?? `its image "${base.image}" is not in the engine`}`;
   } else if (health.data) {
     const up = health.data.status === 'ok';
     text = up ? 'Engine: healthy' : 'Engine: unreachable';

@@ -13,6 +13,7 @@ import { IconLogout, IconMoon, IconSearch, IconSun } from '@tabler/icons-react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useApi } from '../api/client-context';
 import { useEvents, type EventStreamState } from '../api/events';
+import { useSystem } from '../api/system';
 import { AppTitle } from './app-title';
 import { CommandPalette } from './command-palette';
 import { EngineHealth } from './engine-health';
@@ -42,6 +43,7 @@ function ThemeToggle() {
 /** The title and project on the left; the engine's health, the palette, the theme and sign-out on the right. */
 function Header({ stream }: { stream: EventStreamState }) {
   const { signOut } = useApi();
+  const system = useSystem();
   return (
     <AppShell.Header px="md">
       <Group h="100%" justify="space-between" wrap="nowrap">
@@ -50,7 +52,7 @@ function Header({ stream }: { stream: EventStreamState }) {
           <ProjectSwitcher />
         </Group>
         <Group wrap="nowrap" gap="sm">
-          <EngineHealth stream={stream} />
+          <EngineHealth stream={stream} base={system.data?.default_base} />
           <Button
             variant="default"
             leftSection={<IconSearch size={16} />}

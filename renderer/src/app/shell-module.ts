@@ -1,7 +1,10 @@
 import { queryKeys } from '../api/query-keys';
 import type { FeatureModule } from './feature-module';
 
-/** The shell's own queries: the engine's state changes what /healthz, /version and /v1/system say. */
+/**
+ * The shell's own queries: the engine's state changes what /healthz, /version and /v1/system say;
+ * the default base's pull ending changes whether /v1/system calls it available.
+ */
 export const shell: FeatureModule = {
   name: 'shell',
   events: {
@@ -9,6 +12,9 @@ export const shell: FeatureModule = {
       void qc.invalidateQueries({ queryKey: queryKeys.health });
       void qc.invalidateQueries({ queryKey: queryKeys.version });
       void qc.invalidateQueries({ queryKey: queryKeys.system });
+    },
+    'base.pull': (qc, e) => {
+      if (e.data.done) void qc.invalidateQueries({ queryKey: queryKeys.system });
     },
   },
 };
