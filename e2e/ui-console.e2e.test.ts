@@ -175,3 +175,37 @@ describe('consoles and logs in the window', () => {
     assert.match(saved, /first-line\n(.*\n)*second-line/, 'the download has all of it, unfiltered');
   });
 });
+
+describe('a console the window shows outlives its session grace period', () => {
+  // A short grace period: without the window holding it, a detached session would end in 2 s.
+  const ui = uiFixture({ args: ['--session-grace', '2'] });
+
+  test('on another tab, and on another page, past the grace period: coming back shows its scrollback and the same shell', async () => {
+    const project = uniqueName('keep');
+    const name = uniqueName('kept');
+    await createBoxViaApi(ui, project, name);
+    const page = await ui.open({ route: `/projects/${project}/boxes/${name}/console` });
+    const term = new ConsoleView(page);
+    await term.waitConnected();
+    await term.type('KEPT=$$; echo "before-$((20+3))"\n');
+    await term.waitForText(/^before-23$/m);
+
+    const detail = new BoxDetailPage(page, name);
+    await detail.tab('Logs').click();
+    await page.waitForTimeout(4_000);
+    await detail.tab('Console').click();
+    await term.waitForText(/^before-23$/m);
+    await term.type('echo "same-shell-$(( $$ == KEPT ))"\n');
+    await term.waitForText(/^same-shell-1$/m);
+
+    // Another page of the window (the box list), then back by the list's console link.
+    await page.goto(page.url().replace(/\/boxes\/.*$/, '/boxes'));
+    const list = new BoxListPage(page);
+    await list.consoleLink(name).waitFor();
+    await page.waitForTimeout(4_000);
+    await list.consoleLink(name).click();
+    await term.waitForText(/^same-shell-1$/m);
+    await term.type('echo "still-$(( $$ == KEPT ))"\n');
+    await term.waitForText(/^still-1$/m);
+  });
+});

@@ -1,17 +1,16 @@
 import { Alert, Box as Pane, Button, Group, Tabs, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { DetailTabProps } from '../../app/feature-module';
 import { useBoxActions } from '../boxes/use-box-actions';
 import { useConsoleSessions } from './console-sessions';
-import type { ConsoleSocket } from './console-socket';
+import { dropLiveConsole, endLiveConsole } from './live-consoles';
 import { TerminalView } from './terminal-view';
 
-/** Several consoles in one box, as tabs; each reattaches to its session when you come back. */
+/** Several consoles in one box, as tabs; each stays open while the window does (live-consoles.ts), and reattaches after a reload. */
 export function ConsoleTab({ box }: DetailTabProps) {
   const consoles = useConsoleSessions(box.project, box.name);
   const [active, setActive] = useState<string | null>(consoles.entries[0]?.key ?? null);
-  const sockets = useRef(new Map<string, ConsoleSocket>());
   const actions = useBoxActions(box.project);
 
   if (box.status !== 'running') {
@@ -29,7 +28,7 @@ export function ConsoleTab({ box }: DetailTabProps) {
 
   const current = consoles.entries.some((e) => e.key === active) ? active : (consoles.entries[0]?.key ?? null);
   const close = (key: string) => {
-    sockets.current.get(key)?.end();
+    endLiveConsole(key);
     consoles.remove(key);
   };
 
@@ -65,12 +64,15 @@ export function ConsoleTab({ box }: DetailTabProps) {
             <TerminalView
               project={box.project}
               box={box.name}
+              entryKey={e.key}
               label={`Console ${i + 1}`}
               session={e.session}
               active={e.key === current}
               onSession={(s) => e.session !== s && consoles.setSession(e.key, s)}
-              onSocket={(s) => (s ? sockets.current.set(e.key, s) : sockets.current.delete(e.key))}
-              onNewSession={() => setActive(consoles.renew(e.key))}
+              onNewSession={() => {
+                dropLiveConsole(e.key);
+                setActive(consoles.renew(e.key));
+              }}
               onClose={() => close(e.key)}
             />
           </Pane>

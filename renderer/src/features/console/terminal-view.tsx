@@ -1,6 +1,5 @@
 import { Alert, Button, Group, Stack, useComputedColorScheme } from '@mantine/core';
 import { useEffect } from 'react';
-import type { ConsoleSocket } from './console-socket';
 import { DARK, LIGHT } from './terminal-setup';
 import { TerminalToolbar } from './terminal-toolbar';
 import { useTerminal } from './use-terminal';
@@ -8,11 +7,12 @@ import { useTerminal } from './use-terminal';
 interface Props {
   project: string;
   box: string;
+  /** The console tab's key (its live console). */
+  entryKey: string;
   label: string;
   session: string | null;
   active: boolean;
   onSession(session: string): void;
-  onSocket(socket: ConsoleSocket | null): void;
   onNewSession(): void;
   /** Ends the session and removes its tab. */
   onClose(): void;

@@ -3,25 +3,25 @@ import type { SearchAddon } from '@xterm/addon-search';
 import type { Terminal } from '@xterm/xterm';
 import { useEffect, useRef, useState } from 'react';
 import { useClient } from '../../api/client-context';
-import { ConsoleSocket, type ConsoleState } from './console-socket';
-import { OutputQueue } from './output-queue';
-import { createTerminal, fitOnResize, probe } from './terminal-setup';
+import type { ConsoleState } from './console-socket';
+import { LiveConsole, liveConsole } from './live-consoles';
+import { fitOnResize } from './terminal-setup';
 
 interface Options {
   project: string;
   box: string;
-  /** Read once at mount: a reattach names its session; later changes come from this view itself. */
+  /** The console tab's key: its live console outlives this view (live-consoles.ts). */
+  entryKey: string;
+  /** Read once, when the live console is made: a reattach names its session. */
   session: string | null;
   onSession(session: string): void;
-  onSocket(socket: ConsoleSocket | null): void;
 }
 
 /**
- * A terminal on a console socket: output goes through the OutputQueue, and
- * the keyboard is wired only once the session is ready. Unmounting detaches
- * (the session waits for a reattach) and disposes the terminal.
+ * Shows a console tab's live console: its terminal in this view's host, sized to it. Unmounting
+ * parks the console (its socket stays attached, its scrollback grows) until the view comes back.
  */
-export function useTerminal({ project, box, session, onSession, onSocket }: Options) {
+export function useTerminal({ project, box, entryKey, session, onSession }: Options) {
   const client = useClient();
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
@@ -29,55 +29,28 @@ export function useTerminal({ project, box, session, onSession, onSocket }: Opti
   const fitRef = useRef<FitAddon | null>(null);
   const [state, setState] = useState<ConsoleState>({ kind: 'connecting' });
   const initialSession = useRef(session);
-  const callbacks = useRef({ onSession, onSocket });
-  callbacks.current = { onSession, onSocket };
+  const onSessionRef = useRef(onSession);
+  onSessionRef.current = onSession;
 
   useEffect(() => {
     const host = hostRef.current!;
-    const { term, fit, search } = createTerminal(host);
-    termRef.current = term;
-    searchRef.current = search;
-    fitRef.current = fit;
-    const queue = new OutputQueue(term);
-    let attached = false;
-    const socket = new ConsoleSocket(
+    const live = liveConsole(
+      entryKey,
       client,
-      project,
-      box,
-      initialSession.current,
-      { cols: term.cols, rows: term.rows },
-      {
-        onState: setState,
-        onReady: (id, replayed) => {
-          // A replay repaints the screen from the session's own output.
-          if (replayed > 0) {
-            queue.clear();
-            term.reset();
-          }
-          callbacks.current.onSession(id);
-          if (attached) return;
-          attached = true;
-          term.onData((d) => socket.input(d));
-          term.onResize(({ cols, rows }) => socket.resize(cols, rows));
-        },
-        onOutput: (bytes) => {
-          probe()?.output?.(bytes);
-          queue.push(bytes);
-        },
-      },
+      () => new LiveConsole(client, project, box, initialSession.current, host),
     );
-    callbacks.current.onSocket(socket);
-    const unobserve = fitOnResize(host, fit);
-
+    termRef.current = live.term;
+    searchRef.current = live.search;
+    fitRef.current = live.fit;
+    const park = live.show(host, { onState: setState, onSession: (id) => onSessionRef.current(id) });
+    live.fit.fit();
+    const unobserve = fitOnResize(host, live.fit);
     return () => {
       unobserve();
-      socket.detach();
-      callbacks.current.onSocket(null);
-      queue.dispose();
-      term.dispose();
+      park();
       termRef.current = null;
     };
-  }, [client, project, box]);
+  }, [client, project, box, entryKey]);
 
   return { hostRef, termRef, searchRef, fitRef, state };
 }
