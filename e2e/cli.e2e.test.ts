@@ -222,6 +222,14 @@ describe('box CLI against a real core', () => {
     });
     assert.equal(viaEnv.code, 125, 'the read token from SERVICE_TOKEN cannot exec');
 
+    // Revoking the token this command uses is refused without a terminal to ask on, saying the way back.
+    const self = JSON.parse(ok(await cli('token', 'ls', '-o', 'json'), 'token ls').stdout) as { items: Token[] };
+    const own = self.items.find((t) => t.current)!;
+    const refused = await cli('token', 'rm', own.id);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /the token this command uses.*-f\/--force.*--new-admin-token/s);
+    assert.match(ok(await cli('token', 'ls'), 'token ls').stdout, /\(this one\)/);
+
     assert.match(ok(await cli('token', 'rm', made.id), 'token rm').stdout, /revoked/);
     const after = JSON.parse(ok(await cli('token', 'ls', '-o', 'json'), 'token ls').stdout) as { items: Token[] };
     assert.ok(!after.items.some((t) => t.id === made.id));

@@ -40,6 +40,16 @@ describe('settings', () => {
     assert.equal(await row.getByText(secret).count(), 0, 'the list never shows the secret');
     await screenshots(page, 'settings');
 
+    // The token this window signed in with is marked, and revoking it says what happens and the way back.
+    const own = page.getByRole('row').filter({ has: page.getByText('this window', { exact: true }) });
+    await own.getByRole('button', { name: /^Revoke / }).click();
+    await page
+      .getByRole('dialog')
+      .getByText(/signed out at once.*--new-admin-token/)
+      .waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
     await row.getByRole('button', { name: 'Revoke ci-reader' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
     await row.waitFor({ state: 'detached' });

@@ -5,26 +5,10 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CORE_FLAGS } from '../../shared/core-flags';
 import type { Io } from '../context';
 import type { Cli } from '../actions';
 import { commandModule } from '../program';
-
-/** The core's own flags (electron/core/config.ts), listed for help and completion; others pass through too. */
-const CORE_FLAGS: [flag: string, help: string][] = [
-  ['--host <HOST>', 'address to bind; loopback only (default 127.0.0.1)'],
-  ['--port <N>', 'API port (default 7420; 0 picks a free one)'],
-  ['--proxy-port <N>', 'port of the reverse proxy for published boxes (default 7421)'],
-  ['--data-dir <DIR>', 'where the database and token live (default: the platform app-data dir)'],
-  ['--default-base <IMAGE>', 'image of the base "default" (debian:bookworm-slim)'],
-  ['--allowed-origin <URL>', 'extra browser origin allowed to call the API'],
-  ['--ui-dir <DIR>', 'serve this renderer build at /'],
-  ['--session-grace <S>', 'seconds a detached console lives on (default 60)'],
-  ['--log-level <LEVEL>', 'fatal|error|warn|info|debug (default info)'],
-  ['--rate-limit <N>', 'requests/s per token, bursts of 10x; 0 = off (default 100)'],
-  ['--box-log-limit <SIZE>', 'output the engine keeps per container, rotated past it; at least 1M (default 32M)'],
-  ['--proxy-connect-timeout <S>', 'seconds the preview proxy waits for a box to accept a connection (default 10)'],
-  ['--proxy-header-timeout <S>', "seconds the preview proxy waits for a box's response headers (default 60)"],
-];
 
 /** The directory holding Boxdesk's package.json, found from this file (the CLI may not import electron/). */
 export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -71,14 +55,15 @@ function registerServe(program: Command, cli: Cli): void {
     .description('run the headless core in the foreground (Ctrl-C stops it)')
     .allowUnknownOption()
     .allowExcessArguments();
-  for (const [flag, help] of CORE_FLAGS) cmd.option(flag, help);
+  // The core's own flags (shared/core-flags.ts), listed for help and completion; others pass through too.
+  for (const { flag, arg, help } of CORE_FLAGS) cmd.option(arg ? `${flag} <${arg}>` : flag, help);
   cli.localAction(cmd, (io, passThrough) => {
-    const flags = cmd.options
-      .filter((o) => CORE_FLAGS.some(([flag]) => flag.startsWith(`${o.long} `)))
-      .flatMap((o) => {
-        const value: unknown = cmd.getOptionValue(o.attributeName());
-        return value === undefined ? [] : [o.long!, String(value)];
-      });
+    const flags = CORE_FLAGS.flatMap(({ flag, arg }) => {
+      const option = cmd.options.find((o) => o.long === flag)!;
+      const value: unknown = cmd.getOptionValue(option.attributeName());
+      if (value === undefined) return [];
+      return arg ? [flag, String(value)] : [flag];
+    });
     return runCore(io, [...flags, ...passThrough]);
   });
 }

@@ -2,6 +2,8 @@ import { Option, type Command } from 'commander';
 import { ApiError } from '../../shared/errors';
 import { SCOPES, type Scope, type StorageInfo, type Token, type TokenCreate } from '../../shared/schemas/system';
 import type { Cli } from '../actions';
+import { confirm } from '../confirm';
+import type { Context } from '../context';
 import { UsageError, collect } from '../options';
 import { age, details, formatBytes } from '../output';
 import { print, printList } from '../print';
@@ -19,7 +21,7 @@ export function describeStorage(s: StorageInfo): string {
 
 const tokenColumns = [
   { header: 'ID', get: (t: Token) => t.id },
-  { header: 'NAME', get: (t: Token) => t.name },
+  { header: 'NAME', get: (t: Token) => (t.current ? `${t.name} (this one)` : t.name) },
   { header: 'SCOPES', get: (t: Token) => t.scopes.join(',') },
   { header: 'PROJECT', get: (t: Token) => t.project ?? '*' },
   { header: 'LAST_USED', get: (t: Token) => (t.last_used_at ? `${age(t.last_used_at)} ago` : 'never') },
@@ -62,10 +64,35 @@ function registerTokens(program: Command, cli: Cli): void {
     );
   });
 
-  cli.removal(
-    token.command('rm <ID>').description('revoke a token'),
-    (ctx, id) => ctx.client.deleteToken(id),
+  cli.removal<{ force?: boolean }>(
+    token
+      .command('rm <ID>')
+      .description('revoke a token; the one this command uses only after a yes on a terminal, or with -f')
+      .option('-f, --force', 'revoke it even if it is the token this command uses'),
+    async (ctx, id, _leading, opts) => {
+      if (!opts.force) await refuseOwnToken(ctx, id);
+      return ctx.client.deleteToken(id);
+    },
     (id) => `token ${id} revoked`,
+  );
+}
+
+const WAY_BACK =
+  'the way back: restart the core with --new-admin-token (box serve --new-admin-token), which writes a new admin token to <data dir>/token';
+
+/** Revoking the token in use locks this CLI out: it asks first on a terminal, and refuses without one unless forced. */
+async function refuseOwnToken(ctx: Context, id: string): Promise<void> {
+  const { items } = await ctx.client.listTokens();
+  if (!items.some((t) => t.id === id && t.current)) return;
+  const answer = await confirm(
+    ctx,
+    `${id} is the token this command uses: revoking it locks you out (${WAY_BACK}). Revoke it?`,
+  );
+  if (answer === true) return;
+  throw new Error(
+    answer === false
+      ? `${id} not revoked`
+      : `${id} is the token this command uses: revoking it locks you out. Pass -f/--force to revoke it anyway; ${WAY_BACK}`,
   );
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CORE_FLAGS, ConfigError, USAGE, parseSize, pickCoreArgs, resolveConfig } from './config';
+import { STORAGE_DRIVERS } from './storage/storage-driver';
 
 test('the desktop app picks every core flag out of its command line, and nothing else', () => {
   const argv = [
@@ -25,7 +26,17 @@ test('the desktop app picks every core flag out of its command line, and nothing
     '--data-dir',
     '/tmp/x',
   ]);
-  for (const { flag } of CORE_FLAGS) assert.deepEqual(pickCoreArgs([flag, 'v', '--x']), [flag, 'v'], flag);
+  for (const { flag, arg } of CORE_FLAGS)
+    assert.deepEqual(pickCoreArgs([flag, 'v', '--x']), arg ? [flag, 'v'] : [flag], flag);
+});
+
+test('a switch (--new-admin-token) takes no value; the driver list in its help is the drivers there are', () => {
+  assert.equal(resolveConfig(['--new-admin-token', '--port', '0'], {}).newAdminToken, true);
+  assert.equal(resolveConfig([], {}).newAdminToken, false);
+  assert.equal(resolveConfig([], { BOXDESK_NEW_ADMIN_TOKEN: '1' }).newAdminToken, true);
+  assert.throws(() => resolveConfig(['--new-admin-token=yes'], {}), /takes no value/);
+  const help = CORE_FLAGS.find((f) => f.flag === '--storage-driver')!.help;
+  for (const driver of STORAGE_DRIVERS) assert.match(help, new RegExp(`\\b${driver}\\b`), driver);
 });
 
 test('the usage text lists every flag of the table with its variable', () => {

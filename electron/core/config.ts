@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { CORE_FLAGS, type CoreFlag } from '../../shared/core-flags';
 import { isImageReference } from '../../shared/schemas/common';
 import { STORAGE_DRIVERS, type StorageDriverName } from './storage/storage-driver';
 
@@ -34,6 +35,8 @@ export interface CoreConfig {
   storageDriver: 'auto' | StorageDriverName;
   /** The loop-backed store's image size in bytes; null keeps the recorded one (at first: a fifth of the free space, 5 to 30 GiB). */
   storageSize: number | null;
+  /** --new-admin-token: make a new admin token at start and write it to the token file. */
+  newAdminToken: boolean;
 }
 
 /** The API's port when neither --port nor BOXDESK_PORT gives one. */
@@ -50,127 +53,17 @@ export function defaultDataDir(): string {
   return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'boxdesk');
 }
 
-interface FlagSpec {
-  flag: string;
-  /** The value's placeholder in the usage text. */
-  arg: string;
-  env: string;
-  key: keyof CoreConfig;
-  help: string;
-}
+export { CORE_FLAGS };
 
-/**
- * The core's flags: the one table the headless core (serve.ts), the desktop app (main.ts, which
- * picks these out of Electron's own switches) and the usage text all read.
- */
-export const CORE_FLAGS: readonly FlagSpec[] = [
-  {
-    flag: '--host',
-    arg: 'HOST',
-    env: 'BOXDESK_HOST',
-    key: 'host',
-    help: 'address to bind; loopback only (default 127.0.0.1)',
-  },
-  { flag: '--port', arg: 'N', env: 'BOXDESK_PORT', key: 'port', help: 'API port (default 7420; 0 picks a free one)' },
-  {
-    flag: '--proxy-port',
-    arg: 'N',
-    env: 'BOXDESK_PROXY_PORT',
-    key: 'proxyPort',
-    help: 'port of the reverse proxy for published boxes (7421)',
-  },
-  {
-    flag: '--data-dir',
-    arg: 'DIR',
-    env: 'BOXDESK_DATA_DIR',
-    key: 'dataDir',
-    help: `where the database and token live (default ${defaultDataDir()})`,
-  },
-  {
-    flag: '--default-base',
-    arg: 'IMAGE',
-    env: 'BOXDESK_DEFAULT_BASE',
-    key: 'defaultBase',
-    help: 'image of the base "default" (debian:bookworm-slim)',
-  },
-  {
-    flag: '--allowed-origin',
-    arg: 'URL',
-    env: 'BOXDESK_ALLOWED_ORIGINS',
-    key: 'allowedOrigins',
-    help: 'extra browser origins allowed to call the API (comma-separated)',
-  },
-  { flag: '--ui-dir', arg: 'DIR', env: 'BOXDESK_UI_DIR', key: 'uiDir', help: 'serve this renderer build at /' },
-  {
-    flag: '--session-grace',
-    arg: 'S',
-    env: 'BOXDESK_SESSION_GRACE_SECONDS',
-    key: 'sessionGraceSeconds',
-    help: 'seconds a detached console lives on (default 60)',
-  },
-  {
-    flag: '--log-level',
-    arg: 'LEVEL',
-    env: 'BOXDESK_LOG_LEVEL',
-    key: 'logLevel',
-    help: 'fatal|error|warn|info|debug (default info)',
-  },
-  {
-    flag: '--rate-limit',
-    arg: 'N',
-    env: 'BOXDESK_RATE_LIMIT',
-    key: 'rateLimit',
-    help: 'requests/s per token, bursts of 10x; 0 = off (default 100)',
-  },
-  {
-    flag: '--upload-limit',
-    arg: 'SIZE',
-    env: 'BOXDESK_UPLOAD_LIMIT',
-    key: 'uploadLimit',
-    help: 'largest streamed upload, bytes or with K/M/G (default 1G)',
-  },
-  {
-    flag: '--box-log-limit',
-    arg: 'SIZE',
-    env: 'BOXDESK_BOX_LOG_LIMIT',
-    key: 'boxLogLimit',
-    help: 'output the engine keeps per container, rotated past it; at least 1M (default 32M)',
-  },
-  {
-    flag: '--proxy-connect-timeout',
-    arg: 'S',
-    env: 'BOXDESK_PROXY_CONNECT_TIMEOUT',
-    key: 'proxyConnectTimeout',
-    help: 'seconds the preview proxy waits for a box to accept a connection, then 504; 0 = no limit (default 10)',
-  },
-  {
-    flag: '--proxy-header-timeout',
-    arg: 'S',
-    env: 'BOXDESK_PROXY_HEADER_TIMEOUT',
-    key: 'proxyHeaderTimeout',
-    help: "seconds the preview proxy waits for a box's response headers, then 504; 0 = no limit (default 60)",
-  },
-  {
-    flag: '--storage-driver',
-    arg: 'NAME',
-    env: 'BOXDESK_STORAGE_DRIVER',
-    key: 'storageDriver',
-    help: `copy-on-write store: auto (default: the best that works), ${STORAGE_DRIVERS.join(', ')}`,
-  },
-  {
-    flag: '--storage-size',
-    arg: 'SIZE',
-    env: 'BOXDESK_STORAGE_SIZE',
-    key: 'storageSize',
-    help: 'size of the loop-backed store image, e.g. 50G (sparse; grown, never shrunk)',
-  },
-];
+/** The core's flags (shared/core-flags.ts), each naming the CoreConfig field it sets. */
+type FlagSpec = CoreFlag & { key: keyof CoreConfig };
+const FLAGS = CORE_FLAGS as readonly FlagSpec[];
 
-const BY_FLAG = new Map(CORE_FLAGS.map((f) => [f.flag, f]));
+const BY_FLAG = new Map(FLAGS.map((f) => [f.flag, f]));
 
 export const USAGE = `Usage: npm run serve -- [options]
 
-${CORE_FLAGS.map((f) => `  ${`${f.flag} ${f.arg}`.padEnd(26)} ${f.help}\n  ${''.padEnd(26)} env ${f.env}`).join('\n')}
+${FLAGS.map((f) => `  ${`${f.flag}${f.arg ? ` ${f.arg}` : ''}`.padEnd(26)} ${f.help}\n  ${''.padEnd(26)} env ${f.env}`).join('\n')}
 `;
 
 /** The core's own flags (with their values) out of a command line that also carries others (Electron's, Chromium's). */
@@ -179,9 +72,10 @@ export function pickCoreArgs(argv: string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    if (!BY_FLAG.has(flag)) continue;
+    const spec = BY_FLAG.get(flag);
+    if (!spec) continue;
     out.push(arg);
-    if (!arg.includes('=') && argv[i + 1] !== undefined) out.push(argv[++i]!);
+    if (spec.arg && !arg.includes('=') && argv[i + 1] !== undefined) out.push(argv[++i]!);
   }
   return out;
 }
@@ -232,7 +126,7 @@ function parsePort(value: string, flag: string): number {
 
 export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): CoreConfig {
   const raw: Partial<Record<keyof CoreConfig, string>> = {};
-  for (const { env: name, key } of CORE_FLAGS) {
+  for (const { env: name, key } of FLAGS) {
     const value = env[name];
     if (value !== undefined && value !== '') raw[key] = value;
   }
@@ -243,6 +137,11 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
       : [arg, undefined];
     const spec = BY_FLAG.get(flag);
     if (!spec) throw new ConfigError(`unknown option ${arg}\n\n${USAGE}`);
+    if (!spec.arg) {
+      if (inline !== undefined) throw new ConfigError(`${flag} takes no value`);
+      raw[spec.key] = 'true';
+      continue;
+    }
     const value = inline ?? argv[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
     raw[spec.key] = value;
@@ -283,5 +182,6 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     proxyHeaderTimeout: parseSeconds(raw.proxyHeaderTimeout ?? '60', '--proxy-header-timeout'),
     storageDriver: parseStorageDriver(raw.storageDriver ?? 'auto'),
     storageSize: raw.storageSize ? parseSize(raw.storageSize, '--storage-size') : null,
+    newAdminToken: raw.newAdminToken !== undefined && raw.newAdminToken !== 'false' && raw.newAdminToken !== '0',
   };
 }

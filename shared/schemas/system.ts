@@ -134,6 +134,12 @@ export const Token = Type.Object(
     project: Type.Union([Type.String(), Type.Null()]),
     created_at: Timestamp,
     last_used_at: Type.Union([Timestamp, Type.Null()]),
+    current: Type.Optional(
+      Type.Boolean({
+        description:
+          'In a list: true for the token that made the request (revoking it locks that client out; --new-admin-token is the way back).',
+      }),
+    ),
   },
   {},
 );

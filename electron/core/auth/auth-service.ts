@@ -25,11 +25,16 @@ export class AuthService {
 
   constructor(private readonly store: TokenStore) {}
 
-  /** On first start: an admin token, stored hashed, its secret written to <data dir>/token with mode 0600. */
-  ensureAdminToken(dataDir: string): void {
+  /**
+   * On first start (or with `fresh`: --new-admin-token, the way back for whoever owns the data dir
+   * after revoking their token): an admin token, stored hashed, its secret written to
+   * <data dir>/token with mode 0600. Other tokens are kept.
+   */
+  ensureAdminToken(dataDir: string, fresh = false): void {
     const file = path.join(dataDir, TOKEN_FILE);
-    if (this.store.count() > 0 && fs.existsSync(file)) return;
-    const created = this.create({ name: 'admin (first start)', scopes: ['admin'] }, null);
+    if (!fresh && this.store.count() > 0 && fs.existsSync(file)) return;
+    const name = fresh ? `admin (--new-admin-token, ${now().slice(0, 10)})` : 'admin (first start)';
+    const created = this.create({ name, scopes: ['admin'] }, null);
     fs.writeFileSync(file, `${created.token}\n`, { mode: 0o600 });
     fs.chmodSync(file, 0o600);
   }
@@ -102,8 +107,12 @@ export class AuthService {
     return this.store.get(id);
   }
 
+  /** The tokens `by` may see; `current` marks `by` itself (a client warns before revoking it). */
   list(by: Token): Token[] {
-    return this.store.list().filter((t) => !by.project || t.project === by.project);
+    return this.store
+      .list()
+      .filter((t) => !by.project || t.project === by.project)
+      .map((t) => ({ ...t, current: t.id === by.id }));
   }
 
   delete(id: string, by: Token): void {

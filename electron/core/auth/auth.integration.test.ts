@@ -133,3 +133,38 @@ test('past its rate a token gets 429 with Retry-After; other tokens are unaffect
     await limited.close();
   }
 });
+
+test('the list marks the token asking as current; after revoking it, --new-admin-token at the next start is the way back', async () => {
+  const own = await createToken({ name: 'own-admin', scopes: ['admin'] });
+  const list = (await (await fetch(`${t.url}/v1/tokens`, { headers: as(own.token) })).json()) as {
+    items: { id: string; current: boolean }[];
+  };
+  assert.deepEqual(
+    list.items.filter((i) => i.current).map((i) => i.id),
+    [own.id],
+  );
+
+  // A core whose only admin token was revoked: nobody gets in, until its owner restarts it with the flag.
+  const dataDir = fs.mkdtempSync(path.join(t.dataDir, 'locked-'));
+  let locked = await startTestCore({ dataDir });
+  const first = locked.token;
+  const ids = (await (await locked.api('GET', '/v1/tokens')).json()) as { items: { id: string }[] };
+  assert.equal((await locked.api('DELETE', `/v1/tokens/${ids.items[0]!.id}`)).status, 204);
+  assert.equal((await locked.api('GET', '/v1/tokens')).status, 401, 'locked out');
+  await locked.close();
+  locked = await startTestCore({ dataDir, args: ['--new-admin-token'] });
+  try {
+    assert.notEqual(locked.token, first, 'a new secret in <data dir>/token');
+    assert.equal(fs.statSync(path.join(dataDir, 'token')).mode & 0o777, 0o600);
+    const res = await locked.api('GET', '/v1/tokens');
+    assert.equal(res.status, 200);
+    const { items } = (await res.json()) as { items: { name: string; scopes: string[] }[] };
+    assert.deepEqual(
+      items.map((i) => i.scopes),
+      [['admin']],
+    );
+    assert.match(items[0]!.name, /--new-admin-token/);
+  } finally {
+    await locked.close();
+  }
+});

@@ -13,7 +13,7 @@ export const auth = defineModule({
   idPrefixes: ['tok'],
   create: (ctx): AuthService => {
     const service = new AuthService(new TokenStore(ctx.db));
-    service.ensureAdminToken(ctx.config.dataDir);
+    service.ensureAdminToken(ctx.config.dataDir, ctx.config.newAdminToken);
     return service;
   },
   port: (service): AuthPort => service,

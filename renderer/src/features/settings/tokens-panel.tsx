@@ -15,7 +15,14 @@ import { useRevokeToken, useTokens } from './use-tokens';
 function TokenRow({ token: t, onRevoke }: { token: Token; onRevoke(t: Token): void }) {
   return (
     <Table.Tr>
-      <Table.Th scope="row">{t.name}</Table.Th>
+      <Table.Th scope="row">
+        {t.name}
+        {t.current && (
+          <Badge ml="xs" variant="outline" size="sm" color="orange">
+            this window
+          </Badge>
+        )}
+      </Table.Th>
       <Table.Td>
         <Group gap={4}>
           {t.scopes.map((s) => (
@@ -46,7 +53,9 @@ export function TokensPanel({ headingId }: { headingId: string }) {
   const confirmRevoke = (t: Token) =>
     confirmDestroy({
       title: `Revoke the token ${t.name}?`,
-      goes: 'Every client using it is refused from now on.',
+      goes: t.current
+        ? 'This window is signed in with it: it is signed out at once, and so is every other client using it. To get an admin token back, restart the core with --new-admin-token: it writes a new one to <data dir>/token.'
+        : 'Every client using it is refused from now on.',
       affects: t.project ? `It could reach project ${t.project} only.` : 'It could reach every project.',
       confirm: 'Revoke token',
       run: () => revoke.mutateAsync(t.id),
