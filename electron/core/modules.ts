@@ -7,6 +7,7 @@ import { events } from './events';
 import { exec } from './exec';
 import { files } from './files';
 import { idempotency } from './idempotency';
+import { jobs } from './jobs';
 import { publishing } from './publishing';
 import { services } from './services';
 import { snapshots } from './snapshots';
@@ -31,6 +32,7 @@ export const modules = [
   baseAuthoring,
   volumes,
   files,
+  jobs,
   exec,
   publishing,
   services,
