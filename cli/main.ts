@@ -19,6 +19,7 @@ import { completion } from './commands/completion';
 import { exec } from './commands/exec';
 import { files } from './commands/files';
 import { jobs } from './commands/jobs';
+import { mcp } from './commands/mcp';
 import { publishing } from './commands/publishing';
 import { serve } from './commands/serve';
 import { services } from './commands/services';
@@ -43,6 +44,7 @@ export const COMMANDS: readonly CommandModule[] = [
   volumes,
   services,
   serve,
+  mcp,
   completion,
 ];
 

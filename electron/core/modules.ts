@@ -8,6 +8,7 @@ import { exec } from './exec';
 import { files } from './files';
 import { idempotency } from './idempotency';
 import { jobs } from './jobs';
+import { mcp } from './mcp';
 import { publishing } from './publishing';
 import { services } from './services';
 import { snapshots } from './snapshots';
@@ -36,6 +37,7 @@ export const modules = [
   exec,
   publishing,
   services,
+  mcp,
 ] as const;
 
 /** The core's database with every module's tables, for tests that use a store directly. */
