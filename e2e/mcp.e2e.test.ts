@@ -194,3 +194,23 @@ for (const transport of ['stdio', 'http'] as const) {
     });
   });
 }
+
+test('/v1/mcp refuses what is not MCP as a problem document, like every /v1 route', async () => {
+  const post = (headers: Record<string, string>, body: unknown) =>
+    fetch(`${core.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${core.token}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  const both = { accept: 'application/json, text/event-stream' };
+  const notAcceptable = await post({ accept: 'application/json' }, ping);
+  assert.equal(notAcceptable.status, 406);
+  assert.equal(notAcceptable.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+  assert.equal((await post(both, { jsonrpc: '2.0', id: 1, result: 'x', method: 'y' })).status, 400);
+  assert.equal((await post({ ...both, 'mcp-protocol-version': '1999-01-01' }, ping)).status, 400);
+  assert.equal((await post(both, ping)).status, 200);
+  const get = await fetch(`${core.url}/v1/mcp`, { headers: { authorization: `Bearer ${core.token}` } });
+  assert.equal(get.status, 405);
+  assert.equal(get.headers.get('allow'), 'POST');
+});

@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../shared/errors';
 import { BoxdeskClient, type FetchLike } from '../../../shared/client';
 import { createMcpServer } from '../../../shared/mcp/server';
@@ -8,18 +9,37 @@ import { problemResponses } from '../http/problem-responses';
 import { resourceRoutes } from '../http/resource-routes';
 import { webCodec } from '../../../shared/mcp/codec';
 
-/** One JSON-RPC message of the Model Context Protocol. */
+/** One JSON-RPC message of the Model Context Protocol (checked in full by the SDK's own schema). */
 const McpMessage = Type.Object(
-  {
-    jsonrpc: Type.Literal('2.0'),
-    id: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Integer()])),
-    method: Type.Optional(Type.String({ maxLength: 200 })),
-    params: Type.Optional(Type.Unknown()),
-    result: Type.Optional(Type.Unknown()),
-    error: Type.Optional(Type.Unknown()),
-  },
-  { additionalProperties: false },
+  { jsonrpc: Type.Literal('2.0') },
+  { additionalProperties: true, description: 'A JSON-RPC 2.0 request, notification or response (no batches)' },
 );
+
+/**
+ * What the SDK's transport would refuse with a JSON-RPC body, refused here as a problem document
+ * like every other /v1 answer.
+ */
+function checkMcpRequest(request: FastifyRequest): void {
+  const accept = String(request.headers.accept ?? '');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    throw new ApiError('not_acceptable', 'an MCP client must accept both application/json and text/event-stream', {
+      hint: 'send Accept: application/json, text/event-stream',
+    });
+  }
+  const version = request.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    throw new ApiError(
+      'invalid_body',
+      `MCP protocol version "${version}" is not supported; the supported ones are ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+    );
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(request.body);
+  if (!parsed.success) {
+    throw new ApiError('invalid_body', 'the body is not a JSON-RPC request, notification or response of MCP', {
+      errors: parsed.error.issues.map((i) => ({ path: `/${i.path.join('/')}`, message: i.message })),
+    });
+  }
+}
 
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit) as never;
 
@@ -36,9 +56,14 @@ export function registerMcpRoutes(app: FastifyInstance): void {
       description:
         'Send Accept: application/json, text/event-stream. The tools (see docs/agents.md) act with this request\'s token, so each needs the scope of the REST route it calls (exec needs "exec", create_box "write"). Stateless: no Mcp-Session-Id.',
       body: McpMessage,
-      response: problemResponses(),
+      response: {
+        200: McpMessage,
+        202: Type.Null({ description: 'A notification or response was taken' }),
+        ...problemResponses(406),
+      },
     }),
     async (request, reply) => {
+      checkMcpRequest(request);
       const client = new BoxdeskClient({
         baseUrl: `http://${request.headers.host}`,
         token: String(request.headers.authorization ?? '').replace(/^Bearer\s+/i, ''),
