@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { ApiError } from '../../../shared/errors';
 import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
 import { SESSION_ENV } from '../engine/process-sweeper';
 import { JOBS_DIR, READ_SCRIPT, RUN_SCRIPT } from './job-scripts';
@@ -15,7 +16,11 @@ export interface JobState {
 
 export const jobDir = (id: string) => `${JOBS_DIR}/${id}`;
 
-/** Starts a job's wrapper in the box; its streams end when the job has (the job goes on without them). */
+/**
+ * Starts a job's wrapper in the box and waits until it has recorded itself (so a box stopped at once
+ * cannot leave a job that looks as if it were still starting). Its streams end when the job has; the
+ * job goes on without them.
+ */
 export async function startJob(
   engine: ContainerEngine,
   containerId: string,
@@ -28,7 +33,25 @@ export async function startJob(
     tty: false,
     stdin: false,
   });
-  return engine.startExec(execId, { tty: false, stdin: false });
+  const streams = await engine.startExec(execId, { tty: false, stdin: false });
+  let said = '';
+  const started = await new Promise<boolean>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      said += chunk.toString('utf8');
+      if (said.includes('started\n')) resolve(true);
+    };
+    streams.stdout.on('data', onData);
+    streams.stderr.on('data', onData);
+    for (const event of ['end', 'close', 'error'] as const) streams.stdout.once(event, () => resolve(false));
+  });
+  streams.stdout.removeAllListeners('data');
+  streams.stderr.removeAllListeners('data');
+  if (!started) {
+    throw new ApiError('conflict', `the job could not start in the box: ${said.trim() || 'its wrapper ended'}`, {
+      hint: `Boxdesk keeps a job's output under ${JOBS_DIR}: the box needs a writable /tmp and mkfifo`,
+    });
+  }
+  return streams;
 }
 
 /** Runs the read script; `stdout` carries output bytes, the promise its status line. */

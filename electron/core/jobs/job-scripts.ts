@@ -15,7 +15,8 @@ export const KEPT_SEGMENTS = 4;
 /**
  * Runs "$@" with stdout and stderr each through a FIFO into a ring of segment files named by the
  * offset of their first byte (zero-padded, so the glob lists them in order); the oldest beyond
- * KEPT_SEGMENTS go. Then writes `exit` ("CODE ENDED_AT") in one rename. `pid` is the wrapper's.
+ * KEPT_SEGMENTS go. Then writes `exit` ("CODE ENDED_AT") in one rename. `pid` is the wrapper's; once it
+ * is written the wrapper says "started" on its own stdout, which the core waits for before it answers.
  */
 export const RUN_SCRIPT = `
 d="$1"; shift
@@ -32,8 +33,8 @@ ring() {
     fi
   done
 }
-mkdir -p "$d" && mkfifo "$d/o" "$d/e" || exit 125
-echo $$ >"$d/pid"
+mkdir -p "$d" && mkfifo "$d/o" "$d/e" && echo $$ >"$d/pid" || exit 125
+echo started
 ring "$d/stdout" <"$d/o" & a=$!
 ring "$d/stderr" <"$d/e" & b=$!
 "$@" >"$d/o" 2>"$d/e" </dev/null

@@ -114,6 +114,17 @@ test('bad requests are refused and change nothing', async () => {
   assert.equal(after, before);
 });
 
+test('a job ends with its box: killed while the box is stopped, and after it runs again', async () => {
+  const id = await startJob('sleep 3001');
+  assert.equal((await t.api('POST', `${B}/stop`)).status, 200);
+  assert.equal((await job(id)).status, 'killed');
+  assert.equal((await t.api('GET', `${B}/jobs/${id}/output`)).status, 409, 'no output read from a stopped box');
+  assert.equal((await t.api('POST', `${B}/resume`)).status, 200);
+  const after = await job(id);
+  assert.equal(after.status, 'killed');
+  assert.equal(after.exit_code, null);
+});
+
 test('a job runs on while the core is away and is found again after a restart', async () => {
   const id = await startJob('echo before; while [ ! -f /tmp/go ]; do sleep 0.1; done; echo after');
   await t.close();

@@ -205,13 +205,8 @@ export class JobService {
   /** The job as it is now: looked up in its box while it runs, recorded once it has ended. */
   private async current(box: BoxRow, row: JobRow, wrapperEnded = false): Promise<Job> {
     if (row.status !== 'running') return toJob(row);
-    if (box.status === 'stopped' || box.status === 'error') {
-      return this.end(
-        row,
-        { stdoutBytes: row.stdout_bytes, stderrBytes: row.stderr_bytes, alive: false, exit: null },
-        'killed',
-      );
-    }
+    // A stopped box's processes are gone; whether the job exited first is read once the box runs again.
+    if (['stopping', 'stopped', 'error'].includes(box.status)) return { ...toJob(row), status: 'killed' };
     if (box.status !== 'running' || !box.container_id) return toJob(row);
     const state = await statJob(this.deps.engine, box.container_id, row.id);
     if (state.exit) return this.end(row, state, 'exited');

@@ -41,6 +41,14 @@ function checkMcpRequest(request: FastifyRequest): void {
   }
 }
 
+/** Where this request reached the core: the tools' REST calls go back there. */
+function ownAddress(request: FastifyRequest): string {
+  const { localAddress = '127.0.0.1', localPort } = request.socket;
+  // An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d.
+  const address = localAddress.replace(/^::ffff:(?=\d+\.)/, '');
+  return `http://${address.includes(':') ? `[${address}]` : address}:${localPort}`;
+}
+
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit) as never;
 
 /**
@@ -65,7 +73,7 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       checkMcpRequest(request);
       const client = new BoxdeskClient({
-        baseUrl: `http://${request.headers.host}`,
+        baseUrl: ownAddress(request),
         token: String(request.headers.authorization ?? '').replace(/^Bearer\s+/i, ''),
         fetch: nodeFetch,
       });
