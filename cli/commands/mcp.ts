@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { webCodec } from '../../shared/mcp/codec';
-import { createMcpServer } from '../../shared/mcp/server';
 import type { Cli } from '../actions';
 import { commandModule } from '../program';
 
@@ -13,7 +10,13 @@ function registerMcp(program: Command, cli: Cli): void {
         "serve the Model Context Protocol on stdin/stdout for an agent (tools: boxes, exec and jobs, files, snapshots, publishing, logs); it acts with this CLI's core and token",
       ),
     async (ctx) => {
-      const server = createMcpServer({ client: ctx.client, codec: webCodec, defaultProject: ctx.project });
+      // Loaded here, not at start: every other command would pay for the SDK.
+      const [{ StdioServerTransport }, { createMcpServer }, { webCodec }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../shared/mcp/server'),
+        import('../../shared/mcp/codec'),
+      ]);
+      const server = await createMcpServer({ client: ctx.client, codec: webCodec, defaultProject: ctx.project });
       const closed = new Promise<void>((resolve) => (server.onclose = resolve));
       await server.connect(new StdioServerTransport());
       // Until the client closes stdin.

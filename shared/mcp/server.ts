@@ -1,5 +1,5 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Value } from '@sinclair/typebox/value';
 import { ApiError } from '../errors';
 import { MCP_TOOLS, ToolInputs, type McpTool, type ToolContext } from './tools';
@@ -44,8 +44,15 @@ export async function callTool(
 /** The version the server gives in its handshake: that of the tool set. */
 export const MCP_SERVER_VERSION = '1.0.0';
 
-/** Boxdesk's MCP server: the tools of SPEC over whichever transport it is connected to. */
-export function createMcpServer(ctx: ToolContext): Server {
+/**
+ * Boxdesk's MCP server: the tools of SPEC over whichever transport it is connected to. The SDK is
+ * loaded on the first call, so a CLI command other than `box mcp` never pays for it.
+ */
+export async function createMcpServer(ctx: ToolContext): Promise<Server> {
+  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
   const server = new Server({ name: 'boxdesk', version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: MCP_TOOLS.map((t) => ({

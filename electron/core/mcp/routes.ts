@@ -77,7 +77,7 @@ export function registerMcpRoutes(app: FastifyInstance): void {
         token: String(request.headers.authorization ?? '').replace(/^Bearer\s+/i, ''),
         fetch: nodeFetch,
       });
-      const server = createMcpServer({ client, codec: webCodec });
+      const server = await createMcpServer({ client, codec: webCodec });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.on('close', () => {
         void transport.close();
