@@ -18,6 +18,8 @@ import { boxes } from './commands/boxes';
 import { completion } from './commands/completion';
 import { exec } from './commands/exec';
 import { files } from './commands/files';
+import { jobs } from './commands/jobs';
+import { mcp } from './commands/mcp';
 import { publishing } from './commands/publishing';
 import { serve } from './commands/serve';
 import { services } from './commands/services';
@@ -32,6 +34,7 @@ import { run, type CommandModule } from './program';
 export const COMMANDS: readonly CommandModule[] = [
   boxes,
   exec,
+  jobs,
   stats,
   files,
   bases,
@@ -41,6 +44,7 @@ export const COMMANDS: readonly CommandModule[] = [
   volumes,
   services,
   serve,
+  mcp,
   completion,
 ];
 

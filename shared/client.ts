@@ -4,6 +4,7 @@ import { ClientCore, type ClientOptions } from './calls/client-core';
 import { withEvents } from './calls/events';
 import { withExec } from './calls/exec';
 import { withFiles } from './calls/files';
+import { withJobs } from './calls/jobs';
 import { withPublishing } from './calls/publishing';
 import { ServicesClient } from './calls/services';
 import { withSnapshots } from './calls/snapshots';
@@ -27,7 +28,9 @@ export type { ExecStreamLine } from './schemas/exec';
  */
 export class BoxdeskClient extends withSystem(
   withBoxes(
-    withPublishing(withExec(withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(ClientCore)))))))),
+    withPublishing(
+      withJobs(withExec(withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(ClientCore)))))))),
+    ),
   ),
 ) {
   /** Services and their deployments. */

@@ -8,6 +8,8 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, title: 'Not found' },
   already_exists: { status: 409, title: 'Already exists' },
   conflict: { status: 409, title: 'Conflict with the current state' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  not_acceptable: { status: 406, title: 'Not acceptable' },
   unauthorized: { status: 401, title: 'Missing or invalid token' },
   forbidden: { status: 403, title: 'Forbidden' },
   payload_too_large: { status: 413, title: 'Payload too large' },

@@ -1,4 +1,5 @@
 import type { BoxEvents } from './schemas/box';
+import type { JobEvents } from './schemas/jobs';
 import type { PublishingEvents } from './schemas/publishing';
 import type { ServiceEvents } from './schemas/services';
 import type { SnapshotEvents } from './schemas/snapshots';
@@ -11,7 +12,15 @@ import type { VolumeEvents } from './schemas/volumes';
  * merged here, one name each.
  */
 export interface EventMap
-  extends BoxEvents, PublishingEvents, BaseEvents, SnapshotEvents, VolumeEvents, ServiceEvents, EngineEvents {}
+  extends
+    BoxEvents,
+    PublishingEvents,
+    BaseEvents,
+    SnapshotEvents,
+    VolumeEvents,
+    ServiceEvents,
+    EngineEvents,
+    JobEvents {}
 
 export type EventType = keyof EventMap;
 

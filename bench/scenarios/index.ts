@@ -3,6 +3,7 @@ import type { BenchScenario } from './context';
 import { execRoundTrip } from './exec-round-trip';
 import { fileTransfer } from './file-transfer';
 import { lifecycle } from './lifecycle';
+import { mcpExec } from './mcp-exec';
 import { publishProxy } from './publish-proxy';
 import { rssUnderFlood } from './rss-flood';
 import { serviceDeploy } from './service-deploy';
@@ -16,6 +17,7 @@ import { volumeCopies } from './volume-copies';
 export const SCENARIOS: readonly BenchScenario[] = [
   lifecycle,
   execRoundTrip,
+  mcpExec,
   consoleThroughput,
   rssUnderFlood,
   fileTransfer,

@@ -4,6 +4,7 @@ import type { Context } from '../context';
 import { UsageError, collect, stringMap, wholeNumber } from '../options';
 import type { Cli } from '../actions';
 import type { Command } from 'commander';
+import { print } from '../print';
 import { commandModule } from '../program';
 import { runTerminal, terminalSize } from '../terminal';
 
@@ -78,11 +79,14 @@ interface ExecFlags {
   env?: string[];
   cwd?: string;
   timeout?: number;
+  background?: boolean;
 }
 
 async function runExec(ctx: Context, name: string, command: string[], opts: ExecFlags): Promise<number> {
   if (command.length === 0)
     throw new UsageError('missing the command to run\nusage: box exec NAME [options] -- CMD [ARGS...]');
+  if (opts.tty && opts.background)
+    throw new UsageError('-t and --background do not go together: a job has no terminal');
   if (opts.tty) {
     if (opts.env || opts.cwd !== undefined || opts.timeout !== undefined)
       throw new UsageError(
@@ -100,6 +104,13 @@ async function runExec(ctx: Context, name: string, command: string[], opts: Exec
   if (env) body.env = env;
   if (opts.cwd !== undefined) body.cwd = opts.cwd;
   if (opts.timeout !== undefined) body.timeout_s = opts.timeout;
+  if (opts.background) {
+    if (opts.interactive || opts.timeout !== undefined)
+      throw new UsageError('-i and --timeout are not available with --background; stop a job with "box jobs kill"');
+    const job = await ctx.client.startJob(ctx.project, name, body);
+    print(ctx, job, () => `${job.id}\n`);
+    return 0;
+  }
   if (opts.interactive) body.stdin = await readAll(process.stdin);
   return streamExec(ctx, name, body);
 }
@@ -116,6 +127,7 @@ function registerExec(program: Command, cli: Cli): void {
     .option('-e, --env <K=V>', 'extra environment variable (repeatable)', collect)
     .option('--cwd <DIR>', 'working directory (absolute)')
     .option('--timeout <S>', 'kill the command after S seconds', wholeNumber('--timeout', 1))
+    .option('--background', 'run it as a job and print its id at once ("box jobs" reads, kills and removes it)')
     .passThroughOptions();
   cli.action<ExecFlags>(cmd, (ctx, [name, ...command], opts) => runExec(ctx, name!, command, opts), {
     passThroughAfter: 1,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BOX_EVENTS } from '../../shared/schemas/box';
+import { JOB_EVENTS } from '../../shared/schemas/jobs';
 import { PUBLISHING_EVENTS } from '../../shared/schemas/publishing';
 import { SERVICE_EVENTS } from '../../shared/schemas/services';
 import { SNAPSHOT_EVENTS } from '../../shared/schemas/snapshots';
@@ -49,11 +50,12 @@ describe("the core's modules", () => {
       ...VOLUME_EVENTS,
       ...SERVICE_EVENTS,
       ...ENGINE_EVENTS,
+      ...JOB_EVENTS,
     }).sort();
     assert.deepEqual(declared, contract);
   });
 
-  test("engine-up: the store, root replacements, volume and upload repair, the reconciler, then services' stray colours", () => {
+  test("engine-up: the store, root replacements, volume and upload repair, the reconciler, then jobs, the default base and services' stray colours", () => {
     const order = ENGINE_UP_PHASES.flatMap((phase) =>
       modules.filter((m) => m.engineUp?.[phase]).map((m) => `${m.name}.${phase}`),
     );
@@ -64,6 +66,7 @@ describe("the core's modules", () => {
       'files.repair',
       'boxes.reconcile',
       'bases.settled',
+      'jobs.settled',
       'services.settled',
     ]);
   });

@@ -7,6 +7,8 @@ import { events } from './events';
 import { exec } from './exec';
 import { files } from './files';
 import { idempotency } from './idempotency';
+import { jobs } from './jobs';
+import { mcp } from './mcp';
 import { publishing } from './publishing';
 import { services } from './services';
 import { snapshots } from './snapshots';
@@ -31,9 +33,11 @@ export const modules = [
   baseAuthoring,
   volumes,
   files,
+  jobs,
   exec,
   publishing,
   services,
+  mcp,
 ] as const;
 
 /** The core's database with every module's tables, for tests that use a store directly. */

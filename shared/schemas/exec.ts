@@ -18,6 +18,12 @@ export const ExecRequest = Type.Object(
         description: 'Answer after this many seconds at the latest (timed_out: true) and kill the whole process tree.',
       }),
     ),
+    background: Type.Optional(
+      Type.Boolean({
+        description:
+          'Run as a job: answer 202 {id, status} at once; read its output from …/jobs/{id}/output. Takes neither stdin nor timeout_s.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,16 +1,20 @@
 import { boxes } from '../boxes';
+import { jobs } from '../jobs';
 import { defineModule } from '../module';
 import { registerExecRoutes } from './routes';
 import { ExecService, SESSION_ID_PREFIX } from './service';
 
-/** Commands in a box: HTTP exec to completion, and exec and console sessions over WebSockets. */
+/** Commands in a box: HTTP exec to completion (or as a job), and exec and console sessions over WebSockets. */
 export const exec = defineModule({
   name: 'exec',
-  needs: [boxes],
+  needs: [boxes, jobs],
   migrations: [],
   idPrefixes: [SESSION_ID_PREFIX],
-  create: (ctx, ports) => new ExecService({ engine: ctx.engine, boxes: ports.boxes, config: ctx.config, log: ctx.log }),
+  create: (ctx, ports) => ({
+    service: new ExecService({ engine: ctx.engine, boxes: ports.boxes, config: ctx.config, log: ctx.log }),
+    jobs: ports.jobs,
+  }),
   port: () => undefined,
-  routes: ({ app, sockets }, service) => registerExecRoutes(app, service, sockets),
-  dispose: (service) => service.dispose(),
+  routes: ({ app, sockets }, e) => registerExecRoutes(app, e.service, e.jobs, sockets),
+  dispose: (e) => e.service.dispose(),
 });

@@ -4,29 +4,37 @@ import { ApiError } from '../../../shared/errors';
 import { WS_PROTOCOL } from '../../../shared/protocol';
 import { BoxParams } from '../../../shared/schemas/common';
 import { ExecRequest, ExecResult, type ExecStreamLine } from '../../../shared/schemas/exec';
+import { JobStarted } from '../../../shared/schemas/jobs';
 import { problemResponses, switchingProtocols } from '../http/problem-responses';
 import { toApiError } from '../http/problems';
 import { clientGoneSignal, resourceRoutes } from '../http/resource-routes';
 import type { SocketRouter } from '../http/socket-router';
 import { sendLiveStream } from '../http/streaming';
+import type { JobsPort } from '../jobs/port';
 import type { ExecService } from './service';
 import { registerExecSockets } from './socket-routes';
 
 const boxPath = '/v1/projects/:project/boxes/:name';
 
-export function registerExecRoutes(app: FastifyInstance, exec: ExecService, sockets: SocketRouter): void {
+export function registerExecRoutes(
+  app: FastifyInstance,
+  exec: ExecService,
+  jobs: JobsPort,
+  sockets: SocketRouter,
+): void {
   const { api, exec: execScope } = resourceRoutes(app, 'exec');
   api.post(
     `${boxPath}/exec`,
     execScope('Run a command to completion', {
       description:
-        'The box environment (as of now) is merged under env. Output is capped per stream (10 MiB) with truncated. timeout_s kills the whole process tree. With Accept: application/x-ndjson the answer streams one JSON line per chunk ({"type":"stdout"|"stderr","data"}) then {"type":"exit",...}.',
+        'The box environment (as of now) is merged under env. Output is capped per stream (10 MiB) with truncated. timeout_s kills the whole process tree. With Accept: application/x-ndjson the answer streams one JSON line per chunk ({"type":"stdout"|"stderr","data"}) then {"type":"exit",...}. With background: true it answers 202 {id, status} at once and the command runs on as a job (…/jobs/{id}).',
       params: BoxParams,
       body: ExecRequest,
-      response: { 200: ExecResult, ...problemResponses(404, 409) },
+      response: { 200: ExecResult, 202: JobStarted, ...problemResponses(404, 409) },
     }),
     async (request, reply) => {
       const { project, name } = request.params;
+      if (request.body.background) return reply.code(202).send(await jobs.start(project, name, request.body));
       const signal = clientGoneSignal(reply);
       if (!String(request.headers.accept ?? '').includes('application/x-ndjson')) {
         return exec.run(project, name, request.body, undefined, signal);

@@ -7,7 +7,7 @@ import { EngineError, type ContainerEngine, type ExecStreams } from '../engine/c
 import { newId } from '../ids';
 import type { Disposable } from '../lifetime';
 import { CappedOutput } from './capped-output';
-import { ProcessSweeper, SESSION_ENV } from './process-sweeper';
+import { ProcessSweeper, SESSION_ENV } from '../engine/process-sweeper';
 import { TerminalSession, type SessionSpec } from './terminal-session';
 
 export interface ExecServiceDeps {

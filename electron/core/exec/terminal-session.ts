@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import { Channel, type ClientControl, type ServerControl } from '../../../shared/protocol';
 import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
 import { OutputRing } from './output-ring';
-import type { ProcessSweeper } from './process-sweeper';
+import type { ProcessSweeper } from '../engine/process-sweeper';
 
 export const REPLAY_BYTES = 256 * 1024;
 /** Pause the engine stream when this much is queued on the socket; resume below LOW_WATER. */

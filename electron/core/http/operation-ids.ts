@@ -36,6 +36,14 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/projects/:project/boxes/:name/exec': 'openExecSocket',
   'GET /v1/projects/:project/boxes/:name/console': 'openConsoleSocket',
 
+  'GET /v1/projects/:project/boxes/:name/jobs': 'listJobs',
+  'GET /v1/projects/:project/boxes/:name/jobs/:id': 'getJob',
+  'GET /v1/projects/:project/boxes/:name/jobs/:id/output': 'readJobOutput',
+  'POST /v1/projects/:project/boxes/:name/jobs/:id/kill': 'killJob',
+  'DELETE /v1/projects/:project/boxes/:name/jobs/:id': 'deleteJob',
+
+  'POST /v1/mcp': 'postMcpMessage',
+
   'GET /v1/projects/:project/boxes/:name/files': 'readFile',
   'PUT /v1/projects/:project/boxes/:name/files': 'writeFile',
   'DELETE /v1/projects/:project/boxes/:name/files': 'deleteFile',

@@ -2,6 +2,7 @@ import { bases } from '../features/bases';
 import { boxes } from '../features/boxes';
 import { consoles } from '../features/console';
 import { files } from '../features/files';
+import { jobs } from '../features/jobs';
 import { logs } from '../features/logs';
 import { publishing } from '../features/publishing';
 import { services } from '../features/services';
@@ -15,13 +16,14 @@ import { shell } from './shell-module';
 /**
  * Every feature of the window, one line each. Their order is the order of
  * the sidebar's pages and of a box's tabs: Boxes, Volumes, Services, Bases,
- * Settings; Overview, Logs, Console, Stats, Files, Snapshots, Volumes, Publish.
+ * Settings; Overview, Logs, Console, Jobs, Stats, Files, Snapshots, Volumes, Publish.
  */
 export const FEATURES: FeatureModule[] = [
   shell,
   boxes,
   logs,
   consoles,
+  jobs,
   stats,
   files,
   snapshots,

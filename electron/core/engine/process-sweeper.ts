@@ -1,4 +1,4 @@
-import type { ContainerEngine } from '../engine/container-engine';
+import type { ContainerEngine } from './container-engine';
 
 /** Marks every process an exec session starts, through the environment its children inherit. */
 export const SESSION_ENV = 'BOXDESK_SESSION';
