@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ContainerEngine } from '../engine/container-engine';
+import type { KeyedMutex } from '../keyed-mutex';
+import type { BoxRow } from './box-row';
+import type { BoxStore } from './store';
+
+/**
+ * Runs `work` (a snapshot or fork of the box: its workspace and its root) with the box's container
+ * paused, so both are one instant. The pause is recorded first (`boxes.frozen`), so a crash thaws
+ * the box at start (thawFrozen). A stopped box, or one without a workspace item, is not paused (a
+ * commit pauses the container itself). The caller holds the box's lock.
+ */
+export async function freeze<T>(
+  store: BoxStore,
+  engine: ContainerEngine,
+  row: BoxRow,
+  work: () => Promise<T>,
+): Promise<T> {
+  const id = row.container_id;
+  if (row.status !== 'running' || !id || !row.workspace_item) return work();
+  store.update(row.id, { frozen: id });
+  try {
+    await engine.pauseContainer(id);
+    return await work();
+  } finally {
+    await engine.unpauseContainer(id).catch(() => undefined);
+    store.update(row.id, { frozen: null });
+  }
+}
+
+/** At each engine-up, before the reconciler: boxes a snapshot or fork froze when the core died are thawed. */
+export async function thawFrozen(
+  store: BoxStore,
+  engine: ContainerEngine,
+  mutex: KeyedMutex,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  for (const first of store.all()) {
+    if (!first.frozen) continue;
+    // Under the box's lock: a freeze running in this process finishes (and clears it) first.
+    await mutex.run(first.id, async () => {
+      const row = store.getById(first.id);
+      if (!row?.frozen) return;
+      await engine.unpauseContainer(row.frozen).catch(() => undefined);
+      store.update(row.id, { frozen: null });
+      log.warn({ box: row.name, project: row.project }, 'thawed a box a snapshot or fork cut short had paused');
+    });
+  }
+}
