@@ -11,6 +11,7 @@ import { storageOps } from './storage';
 import { uiEcho } from './ui-echo';
 import { uiList } from './ui-list';
 import { volumeCopies } from './volume-copies';
+import { workspaceForks } from './workspace-forks';
 
 /** Every scenario of `npm run bench`, in the order they run: a new one is its file and one line here. */
 export const SCENARIOS: readonly BenchScenario[] = [
@@ -26,4 +27,5 @@ export const SCENARIOS: readonly BenchScenario[] = [
   volumeCopies,
   serviceDeploy,
   storageOps,
+  workspaceForks,
 ];
