@@ -177,11 +177,12 @@ export class BoxCreation {
       try {
         return toBox(await this.bringUp(row));
       } catch (err) {
-        // Nothing half-made survives a failed create: the container and the row go.
+        // Nothing half-made survives a failed create: the container, the row, then its image and workspace
+        // (a crash before those leaves them to the start-up collection, never a row without its workspace).
         const current = store.getById(row.id);
         if (current?.container_id) await engine.removeContainer(current.container_id).catch(() => undefined);
-        await drop();
         store.delete(row.id);
+        await drop();
         this.deps.bus.emit('box.deleted', { box: toBox(current ?? row) }, project);
         throw err;
       }

@@ -99,5 +99,5 @@ export interface NewRoot {
   image: string;
   ownsImage: boolean;
   origin: string | null;
-  workspaceFrom?: string | null;
+  workspaceFrom?: string | 'empty' | null;
 }

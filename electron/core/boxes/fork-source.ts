@@ -60,7 +60,7 @@ export async function forkRoot(
   source: ForkSource,
   fork: ForkWorkspace,
 ): Promise<{ root: NewRoot; workspace: Workspace | null }> {
-  const clone = (from: string | null) =>
+  const clone = (from: string | 'empty' | null) =>
     from && fork.quota !== undefined ? fork.workspaces.make(fork.boxId, fork.quota, from) : Promise.resolve(null);
   if (source.kind === 'snapshot') {
     if (!snapshots?.find(project, source.snapshot.id))
@@ -74,7 +74,9 @@ export async function forkRoot(
       throw new ApiError('conflict', `cannot fork box "${row.name}" while it is ${row.status}`);
     }
     return boxes.freeze(row, async () => {
-      const workspace = await clone(row.workspace_item);
+      // On a copy store an empty workspace is not copied (no helper container for it).
+      const empty = row.workspace_item && fork.workspaces.copies && (await fork.workspaces.emptyIn(row.container_id!));
+      const workspace = await clone(empty ? 'empty' : row.workspace_item);
       try {
         const image = await roots.commit(row.container_id!, row.image, 'fork', row.id);
         return { root: { image: image.id, ownsImage: true, origin: row.origin }, workspace };

@@ -46,7 +46,7 @@ function makeBoxes(
 ): BoxesParts {
   const { db, engine, bus, monitor, instanceId, log } = ctx;
   const store = new BoxStore(db);
-  const workspaces = new BoxWorkspaces(storagePort);
+  const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
   const service = new BoxService({

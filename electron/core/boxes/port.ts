@@ -57,7 +57,16 @@ export interface BoxesPort {
   /** Boxes' /workspace items on the copy-on-write store (snapshots take and keep their own). */
   readonly workspaces: Pick<
     BoxWorkspaces,
-    'available' | 'newItemId' | 'snapshot' | 'remove' | 'exists' | 'measure' | 'measures' | 'owned'
+    | 'available'
+    | 'newItemId'
+    | 'snapshot'
+    | 'remove'
+    | 'exists'
+    | 'measure'
+    | 'measures'
+    | 'copies'
+    | 'emptyIn'
+    | 'owned'
   >;
   /** Runs `work` with the box paused (a running box with a workspace): its root and workspace at one instant. The caller holds its lock. */
   freeze<T>(row: BoxRow, work: () => Promise<T>): Promise<T>;

@@ -92,7 +92,7 @@ export class BoxRecreator {
     let created: string;
     try {
       if (from) {
-        // The new workspace is a clone of the snapshot's, made beside the box's own; both named in the intent.
+        // The new workspace is a clone of the snapshot's (or empty), made beside the box's own; both named in the intent.
         const workspace = await this.deps.workspaces.make(row.id, row.workspace_quota, from);
         pending.workspace = workspace;
         pending.oldWorkspace = row.workspace_item;

@@ -98,6 +98,13 @@ test('a write past storage_gb fails inside the box only; the box, the core and o
   assert.ok(written <= GiB, `wrote ${written} bytes past a 1 GiB quota`);
   assert.equal(await sh('filler', 'rm big && echo fine > after && cat after'), 'fine\n');
   assert.equal(await sh('bystander', 'dd if=/dev/zero of=f bs=1M count=16 2>/dev/null && echo ok'), 'ok\n');
+  // A later storage_gb moves the quota.
+  const res = await t!.api('PUT', `${s.boxes}/filler`, { config: { storage_gb: 2 } });
+  assert.equal(res.status, 200, await res.clone().text());
+  assert.equal(((await res.json()) as Box).storage_enforced, true);
+  const filler = (await (await t!.api('GET', `${s.boxes}/filler`)).json()) as Box;
+  const quota = readStore(t!.dataDir, 'SELECT quota_bytes FROM storage_items WHERE id = ?', workspaceOf(filler));
+  assert.equal(quota, 2 * GiB);
 });
 
 test("deleting a box and a snapshot frees their items; a snapshot outlives its box's workspace", async (ctx) => {

@@ -1,3 +1,5 @@
+import { holdsEntries } from '../archives/holds-entries';
+import type { ContainerEngine } from '../engine/container-engine';
 import { newItemId, storageProblem, type StoragePort } from '../storage/port';
 import type { Workspace } from './box-row';
 
@@ -36,7 +38,10 @@ export class BoxWorkspaces {
   readonly inFlight = new Set<string>();
 
   /** `null`: no store at all (boxes on their own, in tests): no box gets a workspace item. */
-  constructor(private readonly port: StoragePort | null) {}
+  constructor(
+    private readonly port: StoragePort | null,
+    private readonly engine: ContainerEngine | null = null,
+  ) {}
 
   private get storage(): StoragePort {
     if (!this.port) throw new Error('no copy-on-write store: no box has a workspace item');
@@ -53,12 +58,31 @@ export class BoxWorkspaces {
     return this.port?.enforcesQuota ? storageGb * GiB : null;
   }
 
-  /** A new box's empty workspace, or a clone of `from` (a box's live workspace or a snapshot's). */
-  make(boxId: string, quotaBytes: number | null, from: string | null = null): Promise<Workspace> {
+  /**
+   * Whether a copy of a workspace is a whole copy by a helper container (the `copy` store): then an
+   * empty one is worth telling (`emptyIn`), so that forks and snapshots of boxes that never wrote
+   * to /workspace make an empty item instead of running a helper.
+   */
+  get copies(): boolean {
+    return this.port?.capabilities?.copyOnWrite === false;
+  }
+
+  /** Whether /workspace in the container holds nothing (one engine archive call, two headers read at most). */
+  async emptyIn(containerId: string): Promise<boolean> {
+    if (!this.engine) return false;
+    try {
+      return !(await holdsEntries(await this.engine.getArchive(containerId, WORKSPACE_PATH)));
+    } catch {
+      return false;
+    }
+  }
+
+  /** A new box's empty workspace, or a clone of `from` (a box's live workspace or a snapshot's; 'empty': none to copy). */
+  make(boxId: string, quotaBytes: number | null, from: string | 'empty' | null = null): Promise<Workspace> {
     const id = newItemId();
     return call(async () => {
       const place = { id, owner: boxOwner(boxId), quotaBytes };
-      await (from ? this.storage.clone(from, place) : this.storage.create(place));
+      await (from && from !== 'empty' ? this.storage.clone(from, place) : this.storage.create(place));
       return { item: id, volume: (await this.storage.mountFor(id)).volume };
     });
   }

@@ -85,7 +85,7 @@ export class SnapshotService {
         return {
           id: row.id,
           image: row.image!,
-          item: row.item_id,
+          item: row.item_id ?? (row.workspace_empty ? 'empty' : null),
           base: row.base,
           config: row.config,
           environment: row.environment,
@@ -124,6 +124,7 @@ export class SnapshotService {
         environment: box.environment,
         created_at: now(),
         item_id: box.workspace_item ? boxes.workspaces.newItemId() : null,
+        workspace_empty: 0,
         exclusive_bytes: null,
       };
       // The intent, on disk before the store or the engine is asked.
@@ -132,6 +133,11 @@ export class SnapshotService {
       try {
         // The workspace first, then the root: an image that exists after a crash means both are there.
         const image = await boxes.freeze(box, async () => {
+          // On a copy store an empty workspace is recorded as such, not copied (no helper container for it).
+          if (row.item_id && boxes.workspaces.copies && (await boxes.workspaces.emptyIn(box.container_id!))) {
+            this.store.update(row.id, { item_id: null, workspace_empty: 1 });
+            row.item_id = null;
+          }
           if (row.item_id) await boxes.workspaces.snapshot(box.workspace_item!, row.id, row.item_id);
           return boxes.roots.commit(box.container_id!, box.image, 'snapshot', row.id);
         });
@@ -229,7 +235,7 @@ export class SnapshotService {
         image: snapshot.image!,
         ownsImage: false,
         origin: snapshot.id,
-        workspaceFrom: snapshot.item_id,
+        workspaceFrom: snapshot.item_id ?? (snapshot.workspace_empty ? 'empty' : null),
       });
       return toBox(next);
     });

@@ -22,6 +22,8 @@ export interface SnapshotRow {
   created_at: string;
   /** The box's /workspace at that instant: a read-only store item (null: taken before the store, or of a box without one). */
   item_id: string | null;
+  /** 1: the box's /workspace was empty (on a copy store, where no item is then kept): forks and restores start empty. */
+  workspace_empty: number;
   /** What deleting it would free (its root's own bytes and the workspace blocks nothing else shares); null: not measured. */
   exclusive_bytes: number | null;
 }
