@@ -47,3 +47,22 @@ export async function thawFrozen(
     });
   }
 }
+
+/**
+ * Runs the workspace's step and the root's side by side (the box frozen for both: the store's call
+ * and the engine's commit take turns with nothing), waits for both, and answers both; when either
+ * failed, `undo` gets what the other made, and the first failure is thrown.
+ */
+export async function together<W, R>(
+  workspace: () => Promise<W>,
+  root: () => Promise<R>,
+  undo: (made: { workspace?: W; root?: R }) => Promise<void>,
+): Promise<[W, R]> {
+  const [w, r] = await Promise.allSettled([workspace(), root()]);
+  if (w.status === 'fulfilled' && r.status === 'fulfilled') return [w.value, r.value];
+  await undo({
+    ...(w.status === 'fulfilled' ? { workspace: w.value } : {}),
+    ...(r.status === 'fulfilled' ? { root: r.value } : {}),
+  }).catch(() => undefined);
+  throw w.status === 'rejected' ? w.reason : (r as PromiseRejectedResult).reason;
+}

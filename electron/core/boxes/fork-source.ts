@@ -1,4 +1,5 @@
 import { ApiError } from '../../../shared/errors';
+import { together } from './box-freeze';
 import type { BoxRow, NewRoot, Workspace } from './box-row';
 import type { ForkSnapshot, ForkSnapshots } from './extensions';
 import type { RootImages } from './root-images';
@@ -74,16 +75,20 @@ export async function forkRoot(
       throw new ApiError('conflict', `cannot fork box "${row.name}" while it is ${row.status}`);
     }
     return boxes.freeze(row, async () => {
-      // On a copy store an empty workspace is not copied (no helper container for it).
-      const empty = row.workspace_item && fork.workspaces.copies && (await fork.workspaces.emptyIn(row.container_id!));
-      const workspace = await clone(empty ? 'empty' : row.workspace_item);
-      try {
-        const image = await roots.commit(row.container_id!, row.image, 'fork', row.id);
-        return { root: { image: image.id, ownsImage: true, origin: row.origin }, workspace };
-      } catch (err) {
-        await fork.workspaces.remove(workspace?.item ?? null).catch(() => undefined);
-        throw err;
-      }
+      const [workspace, image] = await together(
+        async () => {
+          // On a copy store an empty workspace is not copied (no helper container for it).
+          const empty =
+            row.workspace_item && fork.workspaces.copies && (await fork.workspaces.emptyIn(row.container_id!));
+          return clone(empty ? 'empty' : row.workspace_item);
+        },
+        () => roots.commit(row.container_id!, row.image, 'fork', row.id),
+        async (made) => {
+          await fork.workspaces.remove(made.workspace?.item ?? null);
+          if (made.root) await roots.removeImage(made.root.id);
+        },
+      );
+      return { root: { image: image.id, ownsImage: true, origin: row.origin }, workspace };
     });
   });
 }

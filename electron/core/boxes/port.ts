@@ -21,6 +21,7 @@ export { configOf, toBox } from './box-row';
 export { assertTransition, type BoxOperation } from './box-state-machine';
 export { LABELS, MAIN_COMMAND } from './container-spec';
 export { checkDataMounts } from './data-mounts';
+export { together } from './box-freeze';
 export type { DeleteGuard, ForkSnapshot, ForkSnapshots, ImageHolder, MountedVolumes } from './extensions';
 export type { PublishedState } from './published-boxes';
 export { IMAGE_LABELS, type ImageRole, type RootImage } from './root-images';

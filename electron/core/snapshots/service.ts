@@ -3,7 +3,7 @@ import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
 import { SNAPSHOT_ID_PATTERN, type Snapshot, type SnapshotCreate } from '../../../shared/schemas/snapshots';
 import type { BasesPort } from '../bases/port';
-import { IMAGE_LABELS, toBox, type BoxesPort, type ForkSnapshots } from '../boxes/port';
+import { IMAGE_LABELS, toBox, together, type BoxesPort, type ForkSnapshots } from '../boxes/port';
 import type { ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
 import { ProjectScopedError } from '../http/project-scoped-error';
@@ -36,9 +36,10 @@ function defaultName(): string {
 
 /**
  * Snapshots: a box's root committed as an engine image and its /workspace snapshotted on the
- * copy-on-write store, at one instant (the box is paused for both), taken running or stopped.
- * The intent, naming the workspace item it will make, is written first and the image carries the
- * snapshot's id, so a crash leaves a snapshot complete or absent (see recoverAtStart).
+ * copy-on-write store, at one instant (the box is paused for both, taken side by side), running
+ * or stopped. The intent, naming the workspace item it will make, is written first and the image
+ * carries the snapshot's id, so a crash leaves a snapshot complete or absent (see recoverAtStart:
+ * complete only with both its image and its item).
  */
 export class SnapshotService {
   constructor(private readonly deps: SnapshotServiceDeps) {}
@@ -131,16 +132,23 @@ export class SnapshotService {
       if (!this.store.insert(row))
         throw new ApiError('already_exists', `box "${boxName}" already has a snapshot named "${name}"`);
       try {
-        // The workspace first, then the root: an image that exists after a crash means both are there.
-        const image = await boxes.freeze(box, async () => {
-          // On a copy store an empty workspace is recorded as such, not copied (no helper container for it).
-          if (row.item_id && boxes.workspaces.copies && (await boxes.workspaces.emptyIn(box.container_id!))) {
-            this.store.update(row.id, { item_id: null, workspace_empty: 1 });
-            row.item_id = null;
-          }
-          if (row.item_id) await boxes.workspaces.snapshot(box.workspace_item!, row.id, row.item_id);
-          return boxes.roots.commit(box.container_id!, box.image, 'snapshot', row.id);
-        });
+        // The workspace and the root side by side, the box frozen for both.
+        const [, image] = await boxes.freeze(box, () =>
+          together(
+            async () => {
+              // On a copy store an empty workspace is recorded as such, not copied (no helper container for it).
+              if (row.item_id && boxes.workspaces.copies && (await boxes.workspaces.emptyIn(box.container_id!))) {
+                this.store.update(row.id, { item_id: null, workspace_empty: 1 });
+                row.item_id = null;
+              }
+              if (row.item_id) await boxes.workspaces.snapshot(box.workspace_item!, row.id, row.item_id);
+            },
+            () => boxes.roots.commit(box.container_id!, box.image, 'snapshot', row.id),
+            async (made) => {
+              if (made.root) await this.deps.engine.removeImage(made.root.id);
+            },
+          ),
+        );
         const sizes = await this.measure(box.id, box.workspace_item, row.item_id);
         return this.store.markReady(
           row.id,
