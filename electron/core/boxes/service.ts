@@ -326,8 +326,11 @@ export class BoxService {
     for (const c of leftovers) await this.engine.removeContainer(c.id);
     // A fork's committed image goes with it (the engine keeps it while other forks build on it).
     if (row.owns_image) await this.engine.removeImage(row.image);
-    // Its /workspace goes once no container names it (snapshots of it are items of their own).
-    await this.deps.workspaces.remove(row.workspace_item);
+    // Its /workspace goes once no container names it (snapshots of it are items of their own). A store that
+    // cannot answer now does not keep the box: its item, named by no box, goes at the next engine-up.
+    await this.deps.workspaces.remove(row.workspace_item).catch((err: unknown) => {
+      this.deps.log.warn({ err, box: row.name, item: row.workspace_item }, 'the workspace of a deleted box goes later');
+    });
     this.crashes.reset(row.id);
     if (row.container_id) this.ooms.delete(row.container_id);
     this.store.delete(row.id);
