@@ -6,9 +6,10 @@ import type { BoxStore } from './store';
 
 /**
  * Runs `work` (a snapshot or fork of the box: its workspace and its root) with the box's container
- * paused, so both are one instant. The pause is recorded first (`boxes.frozen`), so a crash thaws
- * the box at start (thawFrozen). A stopped box, or one without a workspace item, is not paused (a
- * commit pauses the container itself). The caller holds the box's lock.
+ * paused, so both are one instant. The pause is recorded first (`boxes.frozen`) and cleared once
+ * thawed, so a crash, or an engine gone meanwhile, thaws the box at the next engine-up
+ * (thawFrozen). A stopped box, or one without a workspace item, is not paused (a commit pauses the
+ * container itself). The caller holds the box's lock.
  */
 export async function freeze<T>(
   store: BoxStore,
@@ -23,8 +24,14 @@ export async function freeze<T>(
     await engine.pauseContainer(id);
     return await work();
   } finally {
-    await engine.unpauseContainer(id).catch(() => undefined);
-    store.update(row.id, { frozen: null });
+    // An engine that cannot answer now leaves the record: the box is thawed when it is back (thawFrozen).
+    if (
+      await engine.unpauseContainer(id).then(
+        () => true,
+        () => false,
+      )
+    )
+      store.update(row.id, { frozen: null });
   }
 }
 
