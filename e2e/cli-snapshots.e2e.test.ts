@@ -31,7 +31,7 @@ test('box snapshot create|ls|get|rm, box restore by name, box fork from a snapsh
   assert.match(snap.id, /^snap_/);
   assert.equal(snap.name, 'one');
   const table = ok(await box('snapshot', 'ls', 'src'), 'snapshot ls').stdout;
-  assert.match(table, /^ID\s+NAME\s+BOX\s+SIZE\s+PARENT\s+AGE$/m);
+  assert.match(table, /^ID\s+NAME\s+BOX\s+SIZE\s+FREES\s+PARENT\s+AGE$/m);
   assert.match(table, new RegExp(`${snap.id}\\s+one\\s+src`));
   assert.match(ok(await box('snapshot', 'ls'), 'snapshot ls (project)').stdout, new RegExp(snap.id));
   assert.match(ok(await box('snapshot', 'get', snap.id), 'snapshot get').stdout, /^box:\s+src$/m);

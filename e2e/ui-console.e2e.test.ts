@@ -116,7 +116,7 @@ describe('consoles and logs in the window', () => {
     // Closing a console ends its session: its shell is gone from the box.
     await term.tabs.getByRole('tab', { name: 'Console 2' }).click();
     await term.type('sleep 4242 &\n', 2);
-    await term.waitForText(/^\/ #$/m, 2);
+    await term.waitForText(/^\/workspace #$/m, 2);
     const boxPath = `/v1/projects/${PROJECT}/boxes/${name}`;
     assert.match(await boxProcesses((m, p, b) => ui.api(m, p, b), boxPath), /sleep 4242/, 'the background job runs');
     await term.closeButton(2).click();

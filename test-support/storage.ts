@@ -154,3 +154,24 @@ export async function crashDuring(args: {
   const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
   if (signal !== 'SIGKILL') throw new Error(`the store process was to die at ${args.op}/${args.step}:\n${output}`);
 }
+
+/**
+ * Waits until the core's store has started; answers why a test on `driver` must skip (the store
+ * fell back to another driver, or did not start within 2 minutes), or null.
+ */
+export async function storeSkipReason(
+  api: (method: string, pathname: string) => Promise<Response>,
+  driver: StorageDriverName,
+): Promise<string | null> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { storage } = (await (await api('GET', '/v1/system')).json()) as {
+      storage: { driver: string | null; reason?: string };
+    };
+    if (storage.driver)
+      return storage.driver === driver ? null : `the store fell back to ${storage.driver}: ${storage.reason ?? ''}`;
+    if (storage.reason !== 'starting' || Date.now() > deadline)
+      return `the ${driver} store did not start here: ${storage.reason ?? 'no reason given'}`;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -12,6 +12,7 @@ import { storageOps } from './storage';
 import { uiEcho } from './ui-echo';
 import { uiList } from './ui-list';
 import { volumeCopies } from './volume-copies';
+import { workspaceForks } from './workspace-forks';
 
 /** Every scenario of `npm run bench`, in the order they run: a new one is its file and one line here. */
 export const SCENARIOS: readonly BenchScenario[] = [
@@ -28,4 +29,5 @@ export const SCENARIOS: readonly BenchScenario[] = [
   volumeCopies,
   serviceDeploy,
   storageOps,
+  workspaceForks,
 ];

@@ -10,11 +10,16 @@ import { withSpinner } from '../progress';
 
 const SNAPSHOT_ID = /^snap_[a-z2-7]{20}$/;
 
+/** What deleting it would free, where the store can tell (a snapshot taken on btrfs). */
+const frees = (s: Snapshot) =>
+  s.exclusive_bytes === undefined || s.exclusive_bytes === null ? null : formatBytes(s.exclusive_bytes);
+
 const snapshotColumns = [
   { header: 'ID', get: (s: Snapshot) => s.id },
   { header: 'NAME', get: (s: Snapshot) => s.name },
   { header: 'BOX', get: (s: Snapshot) => s.box },
   { header: 'SIZE', get: (s: Snapshot) => formatBytes(s.size_bytes) },
+  { header: 'FREES', get: (s: Snapshot) => frees(s) },
   { header: 'PARENT', get: (s: Snapshot) => s.parent_id },
   { header: 'AGE', get: (s: Snapshot) => age(s.created_at) },
 ];
@@ -31,6 +36,7 @@ function printSnapshot(ctx: Context, s: Snapshot, line?: string): void {
         ['project', s.project],
         ['box', s.box],
         ['size', formatBytes(s.size_bytes)],
+        ['frees', frees(s)],
         ['parent', s.parent_id],
         ['created', s.created_at],
       ]),

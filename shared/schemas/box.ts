@@ -66,7 +66,22 @@ export const Box = Type.Object(
       }),
     ),
     config: ResolvedConfig,
-    storage_enforced: Type.Boolean({ description: 'Whether the engine enforces config.storage_gb.' }),
+    storage_enforced: Type.Boolean({
+      description:
+        "Whether config.storage_gb is enforced: a quota on the box's /workspace (btrfs stores), or the engine's limit on its root.",
+    }),
+    size_bytes: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          "Bytes in the box's /workspace, as last measured (at each snapshot and fork of the box); null: not measured yet, or a box made before the copy-on-write store.",
+      }),
+    ),
+    exclusive_bytes: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          'Bytes of /workspace deleting the box would free (blocks no snapshot or fork shares), measured with size_bytes; null: not measured, or the store cannot tell.',
+      }),
+    ),
     data_mounts: Type.Union([Type.Array(DataMount), Type.Null()]),
     environment: Type.Record(Type.String(), Type.String()),
     port: Type.Union([Type.Integer(), Type.Null()]),

@@ -12,8 +12,15 @@ export const Snapshot = Type.Object(
     box: Type.String({ description: 'The name of the box it was taken of.' }),
     created_at: Timestamp,
     size_bytes: Type.Integer({
-      description: 'Bytes the snapshot adds over what it descends from (the whole root when the chain was flattened).',
+      description:
+        'Bytes the snapshot refers to: what its root adds over what it descends from (the whole root when the chain was flattened), plus its /workspace.',
     }),
+    exclusive_bytes: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          "Bytes deleting it would free: its root's own bytes plus the /workspace blocks no box or other snapshot shares, as measured when it was taken or last listed; null: a snapshot taken before the copy-on-write store.",
+      }),
+    ),
     parent_id: Type.Union([Type.String(), Type.Null()], {
       description: 'The snapshot (snap_…) or base (a name) the root descends from.',
     }),

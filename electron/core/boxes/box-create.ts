@@ -12,7 +12,7 @@ import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import { resolveConfig } from './box-config';
-import { configOf, toBox, type BoxRow, type NewRoot } from './box-row';
+import { configOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
 import type { StatusWriter } from './box-status';
 import { containerSpecOf, LABELS } from './container-spec';
 import { checkDataMounts } from './data-mounts';
@@ -20,6 +20,7 @@ import type { BoxExtensions } from './extensions';
 import { forkRoot, resolveForkSource, type ForkBoxes, type ForkSource } from './fork-source';
 import type { RootImages } from './root-images';
 import type { BoxStore } from './store';
+import type { BoxWorkspaces } from './workspaces';
 
 /** Box ids: box_ and 20 base32 characters. */
 export const BOX_ID_PREFIX = 'box';
@@ -31,6 +32,7 @@ export interface InternalCreate {
 }
 
 export interface NewBoxFacts {
+  id?: string;
   project: string;
   input: BoxCreate;
   baseName: string | null;
@@ -41,13 +43,16 @@ export interface NewBoxFacts {
   /** The fork source, whose environment a fork inherits unless the body gives one. */
   source: Pick<ForkSource, 'environment'> | null;
   storageEnforced: boolean;
+  /** Its /workspace on the store (null: none, as for a fork of a box made before the store) and its quota. */
+  workspace?: Workspace | null;
+  workspaceQuota?: number | null;
 }
 
 /** The row of a box about to be created: status `creating`, no container yet. */
 export function newBoxRow(f: NewBoxFacts): BoxRow {
   const at = now();
   return {
-    id: newId(BOX_ID_PREFIX),
+    id: f.id ?? newId(BOX_ID_PREFIX),
     project: f.project,
     name: f.input.name,
     status: 'creating',
@@ -69,6 +74,12 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     url_auth: null,
     published_domains: null,
     command: f.internal.command ? JSON.stringify(f.internal.command) : null,
+    workspace_item: f.workspace?.item ?? null,
+    workspace_volume: f.workspace?.volume ?? null,
+    workspace_quota: f.workspace ? (f.workspaceQuota ?? null) : null,
+    size_bytes: null,
+    exclusive_bytes: null,
+    frozen: null,
     created_at: at,
     updated_at: at,
   };
@@ -85,6 +96,8 @@ export interface BoxDeps {
   roots: RootImages;
   /** What other modules plug in: fork sources (snapshots), data volumes, delete guards. */
   extensions: BoxExtensions;
+  /** Boxes' /workspace items on the copy-on-write store. */
+  workspaces: BoxWorkspaces;
 }
 
 export interface BoxCreationDeps extends BoxDeps {
@@ -117,41 +130,59 @@ export class BoxCreation {
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
     if (store.get(project, input.name))
       throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
-    const root = await this.root(project, source, baseName!);
-    const row = newBoxRow({
-      project,
-      input,
-      baseName,
-      root,
-      config,
-      dataMounts,
-      internal,
-      source,
-      storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
-    });
-    const dropImage = () => (root.ownsImage ? engine.removeImage(root.image).catch(() => undefined) : undefined);
-    // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
+    const id = newId(BOX_ID_PREFIX);
+    const { workspaces } = this.deps;
+    // The workspace's quota for storage_gb where the store enforces one (undefined: no store, no workspace item).
+    const quota = (await workspaces.available()) ? workspaces.quotaFor(config.storage_gb) : undefined;
+    workspaces.inFlight.add(id);
+    let row: BoxRow;
+    let drop: () => Promise<void>;
     try {
-      extensions.volumes.require(project, dataMounts);
-    } catch (err) {
-      await dropImage();
-      throw err;
-    }
-    // The unique (project, name) constraint decides races: one insert wins, the others get 409.
-    if (!store.insert(row)) {
-      await dropImage();
-      throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
+      const { root, workspace } = await this.root(project, source, baseName!, id, quota);
+      row = newBoxRow({
+        id,
+        project,
+        input,
+        baseName,
+        root,
+        config,
+        dataMounts,
+        internal,
+        source,
+        storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
+        workspace,
+        workspaceQuota: quota,
+      });
+      drop = async () => {
+        if (root.ownsImage) await engine.removeImage(root.image).catch(() => undefined);
+        await workspaces.remove(workspace?.item ?? null).catch(() => undefined);
+      };
+      // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
+      try {
+        extensions.volumes.require(project, dataMounts);
+      } catch (err) {
+        await drop();
+        throw err;
+      }
+      // The unique (project, name) constraint decides races: one insert wins, the others get 409.
+      if (!store.insert(row)) {
+        await drop();
+        throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
+      }
+    } finally {
+      workspaces.inFlight.delete(id);
     }
     this.deps.bus.emit('box.created', { box: toBox(row) }, project);
     return this.deps.boxes.withLock(row.id, async () => {
       try {
         return toBox(await this.bringUp(row));
       } catch (err) {
-        // Nothing half-made survives a failed create: the container and the row go.
+        // Nothing half-made survives a failed create: the container, the row, then its image and workspace
+        // (a crash before those leaves them to the start-up collection, never a row without its workspace).
         const current = store.getById(row.id);
         if (current?.container_id) await engine.removeContainer(current.container_id).catch(() => undefined);
-        await dropImage();
         store.delete(row.id);
+        await drop();
         this.deps.bus.emit('box.deleted', { box: toBox(current ?? row) }, project);
         throw err;
       }
@@ -162,9 +193,24 @@ export class BoxCreation {
     return resolveConfig(input, current, this.deps.monitor.current.info);
   }
 
-  private async root(project: string, source: ForkSource | null, baseName: string): Promise<NewRoot> {
-    if (source) return forkRoot(this.deps.boxes, this.deps.roots, this.deps.extensions.forkSnapshots, project, source);
-    return { image: await this.deps.bases.resolveImage(baseName), ownsImage: false, origin: null };
+  /**
+   * The new box's root and /workspace. `quota` is undefined when the store does not work (no
+   * workspace item); a fork of a box or snapshot made before the store has none either, as its source.
+   */
+  private async root(
+    project: string,
+    source: ForkSource | null,
+    baseName: string,
+    boxId: string,
+    quota: number | null | undefined,
+  ): Promise<{ root: NewRoot; workspace: Workspace | null }> {
+    const { workspaces } = this.deps;
+    if (source) {
+      const fork = { workspaces, boxId, quota };
+      return forkRoot(this.deps.boxes, this.deps.roots, this.deps.extensions.forkSnapshots, project, source, fork);
+    }
+    const root = { image: await this.deps.bases.resolveImage(baseName), ownsImage: false, origin: null };
+    return { root, workspace: quota === undefined ? null : await workspaces.make(boxId, quota) };
   }
 
   /**

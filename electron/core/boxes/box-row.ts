@@ -35,6 +35,16 @@ export interface BoxRow {
   published_domains: string | null;
   /** JSON of the main process a service gave the box (services/); null: MAIN_COMMAND. Not part of the public Box. */
   command: string | null;
+  /** Its /workspace: a store item and the engine volume showing it; null for a box made before the store. */
+  workspace_item: string | null;
+  workspace_volume: string | null;
+  /** The item's quota in bytes where the store enforces quotas (config.storage_gb). */
+  workspace_quota: number | null;
+  /** /workspace as last measured (a snapshot or fork of the box). */
+  size_bytes: number | null;
+  exclusive_bytes: number | null;
+  /** The container a snapshot or fork paused for its instant (thawed at start if the core died meanwhile). */
+  frozen: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -61,7 +71,9 @@ export function toBox(row: BoxRow): Box {
     base: row.base,
     origin: row.origin,
     config: configOf(row),
-    storage_enforced: row.storage_enforced === 1,
+    storage_enforced: row.storage_enforced === 1 || row.workspace_quota !== null,
+    size_bytes: row.size_bytes,
+    exclusive_bytes: row.exclusive_bytes,
     data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
     environment: JSON.parse(row.environment) as Record<string, string>,
     port: row.port,
@@ -73,9 +85,19 @@ export function toBox(row: BoxRow): Box {
   };
 }
 
-/** The image a new box's container starts from, whether the box owns it, and the snapshot its root descends from. */
+/** A box's /workspace on the store: the item and the engine volume that shows it. */
+export interface Workspace {
+  item: string;
+  volume: string;
+}
+
+/**
+ * The image a new box's container starts from, whether the box owns it, and the snapshot its root
+ * descends from; for a restore, the snapshot's /workspace item its new workspace is cloned from.
+ */
 export interface NewRoot {
   image: string;
   ownsImage: boolean;
   origin: string | null;
+  workspaceFrom?: string | 'empty' | null;
 }

@@ -1,5 +1,6 @@
 import type { ContainerSpec, VolumeMount } from '../engine/container-engine';
 import { configOf, limitsOf, type BoxRow } from './box-row';
+import { WORKSPACE_PATH } from './workspaces';
 
 /** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
 export const MAIN_COMMAND = ['/bin/sh', '-c', "trap 'exit 0' TERM INT; while :; do sleep 2147483647 & wait $!; done"];
@@ -12,12 +13,20 @@ export const LABELS = {
   forkOf: 'boxdesk.fork-of',
 } as const;
 
-/** The engine's container for a box row: its image, main process, labels, limits and mounts. */
+/**
+ * The engine's container for a box row: its image, main process, labels, limits and mounts. A box
+ * with a store workspace mounts it at /workspace, where its processes start (a service's main process
+ * keeps its image's directory); a data volume mounted at /workspace itself takes its place.
+ */
 export function containerSpecOf(
   row: BoxRow,
   ctx: { instanceId: string; graceSeconds: number; mounts: VolumeMount[] },
 ): ContainerSpec {
   const config = configOf(row);
+  const workspace =
+    row.workspace_volume && !ctx.mounts.some((m) => m.path === WORKSPACE_PATH)
+      ? [{ volume: row.workspace_volume, path: WORKSPACE_PATH, readOnly: false }]
+      : [];
   return {
     name: `boxdesk-${row.project}-${row.name}-${row.id.slice(4, 12)}`,
     image: row.image,
@@ -36,6 +45,7 @@ export function containerSpecOf(
     limits: limitsOf(config),
     storageGb: row.storage_enforced ? config.storage_gb : null,
     graceSeconds: ctx.graceSeconds,
-    mounts: ctx.mounts,
+    mounts: [...workspace, ...ctx.mounts],
+    ...(row.workspace_volume && !row.command ? { workingDir: WORKSPACE_PATH } : {}),
   };
 }

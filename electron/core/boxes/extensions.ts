@@ -13,6 +13,8 @@ import type { BoxRow } from './box-row';
 export interface ForkSnapshot {
   id: string;
   image: string;
+  /** Its /workspace's store item; 'empty': an empty workspace (no item kept); null: taken before the store. */
+  item: string | 'empty' | null;
   base: string | null;
   /** The box's config and environment when it was taken: a fork from the snapshot starts with them. */
   config: string;

@@ -1,7 +1,9 @@
 import { ApiError } from '../../../shared/errors';
-import type { BoxRow, NewRoot } from './box-row';
+import { together } from './box-freeze';
+import type { BoxRow, NewRoot, Workspace } from './box-row';
 import type { ForkSnapshot, ForkSnapshots } from './extensions';
 import type { RootImages } from './root-images';
+import type { BoxWorkspaces } from './workspaces';
 
 /** What a fork starts from: a box of the project (its root at this instant) or one of its snapshots. */
 export type ForkSource =
@@ -12,6 +14,15 @@ export type ForkSource =
 export interface ForkBoxes {
   find(project: string, name: string): BoxRow;
   withLock<T>(boxId: string, work: () => Promise<T>): Promise<T>;
+  /** Runs `work` with the box's container paused (a running box with a workspace), its pause recorded. */
+  freeze<T>(row: BoxRow, work: () => Promise<T>): Promise<T>;
+}
+
+/** The fork's own workspace: made for `boxId`, capped at `quota`; undefined: the store does not work. */
+export interface ForkWorkspace {
+  workspaces: BoxWorkspaces;
+  boxId: string;
+  quota: number | null | undefined;
 }
 
 /** The box or snapshot `ref` names in the project, or 404. */
@@ -37,9 +48,10 @@ export function resolveForkSource(
 }
 
 /**
- * The fork's root. From a snapshot: its image, shared (the snapshot cannot
- * be deleted while the fork lives). From a box: a commit of the box's root
- * at this instant (paused only for the commit), owned by the fork.
+ * The fork's root and workspace. From a snapshot: its image, shared (the snapshot cannot be deleted
+ * while the fork lives), and a clone of its workspace. From a box: a commit of the box's root and a
+ * clone of its workspace at one instant (the box paused for both), the image owned by the fork. A
+ * source made before the store has no workspace item, and neither has its fork.
  */
 export async function forkRoot(
   boxes: ForkBoxes,
@@ -47,18 +59,36 @@ export async function forkRoot(
   snapshots: ForkSnapshots | null,
   project: string,
   source: ForkSource,
-): Promise<NewRoot> {
+  fork: ForkWorkspace,
+): Promise<{ root: NewRoot; workspace: Workspace | null }> {
+  const clone = (from: string | 'empty' | null) =>
+    from && fork.quota !== undefined ? fork.workspaces.make(fork.boxId, fork.quota, from) : Promise.resolve(null);
   if (source.kind === 'snapshot') {
     if (!snapshots?.find(project, source.snapshot.id))
       throw new ApiError('not_found', `snapshot "${source.snapshot.id}" was deleted`);
-    return { image: source.snapshot.image, ownsImage: false, origin: source.snapshot.id };
+    const root = { image: source.snapshot.image, ownsImage: false, origin: source.snapshot.id };
+    return { root, workspace: await clone(source.snapshot.item) };
   }
   return boxes.withLock(source.row.id, async () => {
     const row = boxes.find(source.row.project, source.row.name);
     if (!row.container_id || !['running', 'stopped'].includes(row.status)) {
       throw new ApiError('conflict', `cannot fork box "${row.name}" while it is ${row.status}`);
     }
-    const image = await roots.commit(row.container_id, row.image, 'fork', row.id);
-    return { image: image.id, ownsImage: true, origin: row.origin };
+    return boxes.freeze(row, async () => {
+      const [workspace, image] = await together(
+        async () => {
+          // On a copy store an empty workspace is not copied (no helper container for it).
+          const empty =
+            row.workspace_item && fork.workspaces.copies && (await fork.workspaces.emptyIn(row.container_id!));
+          return clone(empty ? 'empty' : row.workspace_item);
+        },
+        () => roots.commit(row.container_id!, row.image, 'fork', row.id),
+        async (made) => {
+          await fork.workspaces.remove(made.workspace?.item ?? null);
+          if (made.root) await roots.removeImage(made.root.id);
+        },
+      );
+      return { root: { image: image.id, ownsImage: true, origin: row.origin }, workspace };
+    });
   });
 }

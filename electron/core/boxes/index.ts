@@ -6,6 +6,8 @@ import { now } from '../ids';
 import { defineModule, type CoreContext } from '../module';
 import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
+import { storage } from '../storage';
+import type { StoragePort } from '../storage/port';
 import { BOX_ID_PREFIX } from './box-create';
 import { toBox } from './box-row';
 import { BoxExtensions } from './extensions';
@@ -19,6 +21,8 @@ import { registerBoxRoutes } from './routes';
 import { BoxService } from './service';
 import { registerBoxStatsRoutes } from './stats-routes';
 import { BoxStore } from './store';
+import { BoxWorkspaces } from './workspaces';
+import { settleWorkspaces } from './workspace-recovery';
 
 /** What the boxes module is made of; other modules see only `port`. */
 export interface BoxesParts {
@@ -30,12 +34,19 @@ export interface BoxesParts {
   bases: BasesPort;
   idempotency: IdempotencyPort;
   engine: ContainerEngine;
+  workspaces: BoxWorkspaces;
   port: BoxesPort;
 }
 
-function makeBoxes(ctx: CoreContext, bases: BasesPort, idempotency: IdempotencyPort): BoxesParts {
+function makeBoxes(
+  ctx: CoreContext,
+  bases: BasesPort,
+  idempotency: IdempotencyPort,
+  storagePort: StoragePort,
+): BoxesParts {
   const { db, engine, bus, monitor, instanceId, log } = ctx;
   const store = new BoxStore(db);
+  const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
   const service = new BoxService({
@@ -49,8 +60,9 @@ function makeBoxes(ctx: CoreContext, bases: BasesPort, idempotency: IdempotencyP
     queueWaitMs: ctx.boxQueueWaitMs,
     roots,
     extensions,
+    workspaces,
   });
-  const recreator = new BoxRecreator({ store, engine, boxes: service, roots, bus, instanceId, log });
+  const recreator = new BoxRecreator({ store, engine, boxes: service, roots, workspaces, bus, instanceId, log });
   const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log);
   const published = new PublishedBoxes(db);
   const port: BoxesPort = {
@@ -66,6 +78,9 @@ function makeBoxes(ctx: CoreContext, bases: BasesPort, idempotency: IdempotencyP
     oomSince: (containerId, since) => service.oomSince(containerId, since),
     replaceRoot: (row, root) => recreator.recreate(row, root),
     roots,
+    workspaces,
+    freeze: (row, work) => service.freeze(row, work),
+    recordSizes: (boxId, sizes) => service.recordSizes(boxId, sizes),
     usersOfBase: (base) => store.usersOfBase(base),
     withOrigin: (snapshotId) => store.withOrigin(snapshotId),
     mountsOf: (project, name) => store.mountsOf(project, name),
@@ -80,7 +95,7 @@ function makeBoxes(ctx: CoreContext, bases: BasesPort, idempotency: IdempotencyP
     holdImages: (holder) => void extensions.imageHolders.push(holder),
     guardClientDeletes: (guard) => void extensions.deleteGuards.push(guard),
   };
-  return { store, service, recreator, reconciler, extensions, bases, idempotency, engine, port };
+  return { store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port };
 }
 
 /**
@@ -89,18 +104,25 @@ function makeBoxes(ctx: CoreContext, bases: BasesPort, idempotency: IdempotencyP
  */
 export const boxes = defineModule({
   name: 'boxes',
-  needs: [bases, idempotency],
+  needs: [bases, idempotency, storage],
   migrations: BOXES_MIGRATIONS,
   events: BOX_EVENTS,
   idPrefixes: [BOX_ID_PREFIX],
-  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency),
+  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage),
   port: (parts) => parts.port,
   routes: ({ app }, parts) => {
     registerBoxRoutes(app, parts.service, parts.idempotency);
     registerBoxStatsRoutes(app, parts.service, parts.engine);
   },
   engineUp: {
-    roots: (parts) => parts.recreator.finishPending(),
+    // Once the store has reconciled its own items: boxes a snapshot or fork froze are thawed, root
+    // replacements finished or rolled back, then workspace items no box names go.
+    roots: async (parts, ctx) => {
+      await parts.workspaces.available();
+      await parts.service.thawFrozen();
+      await parts.recreator.finishPending();
+      await settleWorkspaces(parts.store, parts.workspaces, ctx.log);
+    },
     reconcile: (parts) => parts.reconciler.resync(),
   },
   atStart: {

@@ -40,4 +40,13 @@ export const BOXES_MIGRATIONS: readonly Migration[] = [
   ALTER TABLE boxes ADD COLUMN published_domains TEXT;`,
   // 5: the box's own main process, given by a service's deployment (InternalCreate.command).
   `ALTER TABLE boxes ADD COLUMN command TEXT;`,
+  // 6: the box's /workspace on the copy-on-write store (null: a box made before the store, or where
+  // none works), the engine volume that shows it, its quota, its sizes as last measured, and the
+  // container a snapshot or fork froze (thawed at start after a crash).
+  `ALTER TABLE boxes ADD COLUMN workspace_item TEXT;
+  ALTER TABLE boxes ADD COLUMN workspace_volume TEXT;
+  ALTER TABLE boxes ADD COLUMN workspace_quota INTEGER;
+  ALTER TABLE boxes ADD COLUMN size_bytes INTEGER;
+  ALTER TABLE boxes ADD COLUMN exclusive_bytes INTEGER;
+  ALTER TABLE boxes ADD COLUMN frozen TEXT;`,
 ];

@@ -8,17 +8,20 @@ import type { DeleteGuard, ForkSnapshots, ImageHolder, MountedVolumes } from './
 import type { PublishedBoxes } from './published-boxes';
 import type { RootImages } from './root-images';
 import type { BoxMount } from './store';
+import type { BoxWorkspaces, WorkspaceSizes } from './workspaces';
 
 /*
  * What other modules may use of boxes: this interface, and the types and pure helpers below.
  * Nothing outside boxes/ reads or writes the boxes table.
  */
 export type { InternalCreate } from './box-create';
-export type { BoxRow, NewRoot } from './box-row';
+export type { BoxRow, NewRoot, Workspace } from './box-row';
+export { boxSnapshotOwner, WORKSPACE_PATH, type BoxWorkspaces, type WorkspaceSizes } from './workspaces';
 export { configOf, toBox } from './box-row';
 export { assertTransition, type BoxOperation } from './box-state-machine';
 export { LABELS, MAIN_COMMAND } from './container-spec';
 export { checkDataMounts } from './data-mounts';
+export { together } from './box-freeze';
 export type { DeleteGuard, ForkSnapshot, ForkSnapshots, ImageHolder, MountedVolumes } from './extensions';
 export type { PublishedState } from './published-boxes';
 export { IMAGE_LABELS, type ImageRole, type RootImage } from './root-images';
@@ -52,6 +55,24 @@ export interface BoxesPort {
   replaceRoot(row: BoxRow, root: NewRoot | 'current'): Promise<BoxRow>;
   /** Commits of box roots to images (snapshots, bases made from a box). */
   readonly roots: Pick<RootImages, 'commit' | 'labels' | 'removeHelpers'>;
+  /** Boxes' /workspace items on the copy-on-write store (snapshots take and keep their own). */
+  readonly workspaces: Pick<
+    BoxWorkspaces,
+    | 'available'
+    | 'newItemId'
+    | 'snapshot'
+    | 'remove'
+    | 'exists'
+    | 'measure'
+    | 'measures'
+    | 'copies'
+    | 'emptyIn'
+    | 'owned'
+  >;
+  /** Runs `work` with the box paused (a running box with a workspace): its root and workspace at one instant. The caller holds its lock. */
+  freeze<T>(row: BoxRow, work: () => Promise<T>): Promise<T>;
+  /** Records what the box's /workspace held when last measured. */
+  recordSizes(boxId: string, sizes: WorkspaceSizes): void;
 
   /** Boxes created from the base. */
   usersOfBase(base: string): { project: string; name: string }[];

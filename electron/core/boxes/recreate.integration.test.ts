@@ -17,6 +17,7 @@ import { BoxRecreator } from './recreate';
 import { RootImages } from './root-images';
 import { BoxService } from './service';
 import { BoxStore } from './store';
+import { BoxWorkspaces } from './workspaces';
 
 // The recreate primitive on its own, with the real engine and store: the
 // "current root" form has no route yet (volume attach will use it).
@@ -40,6 +41,7 @@ before(async () => {
   bases.registerDefault(TEST_IMAGE, true);
   store = new BoxStore(db);
   const roots = new RootImages(engine, instanceId, log);
+  const workspaces = new BoxWorkspaces(null);
   boxes = new BoxService({
     store,
     engine,
@@ -50,8 +52,9 @@ before(async () => {
     log,
     roots,
     extensions: new BoxExtensions(),
+    workspaces,
   });
-  recreator = new BoxRecreator({ store, engine, boxes, roots, bus, instanceId, log });
+  recreator = new BoxRecreator({ store, engine, boxes, roots, workspaces, bus, instanceId, log });
 });
 after(async () => {
   for (const row of store.all()) await boxes.delete(row.project, row.name).catch(() => undefined);

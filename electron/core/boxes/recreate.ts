@@ -4,24 +4,41 @@ import { DEFAULT_GRACE_SECONDS } from '../../../shared/schemas/box';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
 import { now, randomBase32 } from '../ids';
-import { toBox, type BoxRow, type NewRoot } from './box-row';
+import { toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
 import { LABELS } from './container-spec';
 import type { RootImages } from './root-images';
 import type { BoxService } from './service';
 import type { BoxStore } from './store';
+import type { BoxWorkspaces } from './workspaces';
 
 /**
  * What `boxes.pending_root` holds: the new root, whether the box was running, what the replacement
  * is (`restore`: a snapshot's root; `recreate`: the box's own root, committed) and the container it
- * replaces. Rows written before `kind` and `old` existed are redone as they always were.
+ * replaces; for a restore of a snapshot with a workspace, the new workspace (a clone of the
+ * snapshot's, chosen before it is made) and the one it replaces. Rows written before `kind` and
+ * `old` existed are redone as they always were.
  */
-type PendingRoot = NewRoot & { run: boolean; kind?: 'restore' | 'recreate'; old?: string | null };
+type PendingRoot = NewRoot & {
+  run: boolean;
+  kind?: 'restore' | 'recreate';
+  old?: string | null;
+  workspace?: Workspace;
+  oldWorkspace?: string | null;
+};
+
+/** The workspace items a root replacement in flight names (start-up recovery keeps them). */
+export function workspacesInIntent(row: BoxRow): string[] {
+  if (!row.pending_root) return [];
+  const pending = JSON.parse(row.pending_root) as PendingRoot;
+  return [pending.workspace?.item, pending.oldWorkspace].filter((i): i is string => Boolean(i));
+}
 
 export interface RecreateDeps {
   store: BoxStore;
   engine: ContainerEngine;
   boxes: BoxService;
   roots: RootImages;
+  workspaces: BoxWorkspaces;
   bus: EventBus;
   instanceId: string;
   log: FastifyBaseLogger;
@@ -70,10 +87,23 @@ export class BoxRecreator {
     }
     const kind = root === 'current' ? 'recreate' : 'restore';
     const pending: PendingRoot = { ...target, run, kind, old: row.container_id };
+    const from = root === 'current' ? null : (root.workspaceFrom ?? null);
     this.deps.store.update(row.id, { pending_root: JSON.stringify(pending) }, now());
     let created: string;
     try {
-      created = await this.createBeside(this.deps.store.getById(row.id)!, target.image);
+      if (from) {
+        // The new workspace is a clone of the snapshot's (or empty), made beside the box's own; both named in the intent.
+        const workspace = await this.deps.workspaces.make(row.id, row.workspace_quota, from);
+        pending.workspace = workspace;
+        pending.oldWorkspace = row.workspace_item;
+        this.deps.store.update(row.id, { pending_root: JSON.stringify(pending) }, now());
+      }
+      const beside = this.deps.store.getById(row.id)!;
+      const ws = pending.workspace;
+      created = await this.createBeside(
+        ws ? { ...beside, workspace_item: ws.item, workspace_volume: ws.volume } : beside,
+        target.image,
+      );
     } catch (err) {
       await this.rollBack(row.id).catch((cleanup: unknown) =>
         this.deps.log.warn({ err: cleanup, box: row.name }, 'the replacement is rolled back at the next start'),
@@ -109,6 +139,7 @@ export class BoxRecreator {
       await this.deps.engine.startContainer(row.container_id).catch(() => undefined);
     if (pending.kind === 'recreate' && pending.ownsImage)
       await this.deps.engine.removeImage(pending.image).catch(() => undefined);
+    await this.deps.workspaces.remove(pending.workspace?.item ?? null);
     this.deps.store.update(boxId, { pending_root: null }, now());
   }
 
@@ -174,14 +205,26 @@ export class BoxRecreator {
     let row = store.getById(boxId)!;
     const target = JSON.parse(row.pending_root!) as PendingRoot;
     const previous = { image: row.image, owned: row.owns_image === 1 };
+    const workspace = target.workspace
+      ? { workspace_item: target.workspace.item, workspace_volume: target.workspace.volume }
+      : {};
     if (row.container_id !== containerId)
       row = store.update(
         row.id,
-        { container_id: containerId, image: target.image, owns_image: target.ownsImage ? 1 : 0, origin: target.origin },
+        {
+          container_id: containerId,
+          image: target.image,
+          owns_image: target.ownsImage ? 1 : 0,
+          origin: target.origin,
+          ...workspace,
+        },
         now(),
       );
     const removeOld = async () => {
       for (const c of await this.containersOf(row.id)) if (c.id !== containerId) await engine.removeContainer(c.id);
+      // The workspace it replaced goes once no container names it.
+      if (target.workspace && target.oldWorkspace !== target.workspace.item)
+        await this.deps.workspaces.remove(target.oldWorkspace ?? null);
       // The old root image goes when the box owned it (the engine keeps it while something else builds on it).
       if (previous.owned && previous.image !== target.image)
         await engine.removeImage(previous.image).catch(() => undefined);

@@ -58,6 +58,11 @@ export class RootImages {
     return { id, details, ownBytes, flattened: deep };
   }
 
+  /** Removes an image this core committed (one something still builds on is kept by the engine). */
+  async removeImage(id: string): Promise<void> {
+    await this.engine.removeImage(id).catch(() => undefined);
+  }
+
   /** Inspects an image, remembering it by id (a tag may move, an id never does). */
   private async inspect(ref: string): Promise<ImageDetails | null> {
     const hit = this.known.get(ref);

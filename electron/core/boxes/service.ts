@@ -19,6 +19,7 @@ import { BoxCreation, type BoxDeps, type InternalCreate } from './box-create';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
 import { configOf, limitsOf, toBox, type BoxRow } from './box-row';
 import { assertTransition, type BoxOperation } from './box-state-machine';
+import { freeze, thawFrozen } from './box-freeze';
 import { StatusWriter } from './box-status';
 import { LABELS } from './container-spec';
 import { CrashLoopDetector } from './crash-loop';
@@ -55,6 +56,21 @@ export class BoxService {
     this.queueWaitMs = deps.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS;
     this.status = new StatusWriter(deps.store, deps.bus);
     this.creation = new BoxCreation({ ...deps, status: this.status, boxes: this });
+  }
+
+  /** Runs `work` with the box paused for one instant of its root and workspace (box-freeze.ts). */
+  freeze<T>(row: BoxRow, work: () => Promise<T>): Promise<T> {
+    return freeze(this.store, this.engine, row, work);
+  }
+
+  /** Thaws boxes a snapshot or fork froze when the core died (box-freeze.ts). */
+  thawFrozen(): Promise<void> {
+    return thawFrozen(this.store, this.engine, this.mutex, this.deps.log);
+  }
+
+  /** Records what the box's /workspace held when last measured. */
+  recordSizes(boxId: string, sizes: { size_bytes: number; exclusive_bytes: number | null }): void {
+    if (this.store.getById(boxId)) this.store.update(boxId, sizes);
   }
 
   /** Runs `work` in the box's queue, behind its other operations (no bound on the wait). */
@@ -310,6 +326,11 @@ export class BoxService {
     for (const c of leftovers) await this.engine.removeContainer(c.id);
     // A fork's committed image goes with it (the engine keeps it while other forks build on it).
     if (row.owns_image) await this.engine.removeImage(row.image);
+    // Its /workspace goes once no container names it (snapshots of it are items of their own). A store that
+    // cannot answer now does not keep the box: its item, named by no box, goes at the next engine-up.
+    await this.deps.workspaces.remove(row.workspace_item).catch((err: unknown) => {
+      this.deps.log.warn({ err, box: row.name, item: row.workspace_item }, 'the workspace of a deleted box goes later');
+    });
     this.crashes.reset(row.id);
     if (row.container_id) this.ooms.delete(row.container_id);
     this.store.delete(row.id);
@@ -333,6 +354,15 @@ export class BoxService {
             },
           );
         }
+        // The workspace's quota follows storage_gb (a box already past a lower one can only delete).
+        const quota =
+          row.workspace_item && row.workspace_quota !== null && config.storage_gb !== current.storage_gb
+            ? this.deps.workspaces.quotaFor(config.storage_gb)
+            : undefined;
+        if (quota !== undefined) {
+          this.requireEngine();
+          await this.deps.workspaces.setQuota(row.workspace_item!, quota);
+        }
         const limitsChanged =
           config.cpus !== current.cpus || config.ram_mb !== current.ram_mb || config.pids_limit !== current.pids_limit;
         // A box in error may have lost its container: its new limits are recorded and applied when it is resumed.
@@ -347,6 +377,7 @@ export class BoxService {
             ...(input.environment !== undefined ? { environment: JSON.stringify(input.environment) } : {}),
             ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
             ...(input.port !== undefined ? { port: input.port } : {}),
+            ...(quota !== undefined ? { workspace_quota: quota } : {}),
             ...(input.termination_grace_period_seconds !== undefined
               ? { grace_seconds: input.termination_grace_period_seconds }
               : {}),

@@ -38,6 +38,12 @@ type Patch = Partial<
     | 'url_auth'
     | 'published_domains'
     | 'data_mounts'
+    | 'workspace_item'
+    | 'workspace_volume'
+    | 'workspace_quota'
+    | 'size_bytes'
+    | 'exclusive_bytes'
+    | 'frozen'
   >
 >;
 

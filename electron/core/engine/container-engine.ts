@@ -165,6 +165,8 @@ export interface ContainerSpec {
   graceSeconds: number;
   /** Named volumes mounted into the container. */
   mounts?: VolumeMount[];
+  /** Where its processes start (exec, console) unless they say otherwise; else the image's. */
+  workingDir?: string;
   /** Only Boxdesk's own privileged helper (the copy-on-write store's) has these; boxes never do. */
   helper?: HelperPrivileges;
 }

@@ -196,23 +196,7 @@ export async function firstHeader(archive: Readable): Promise<Headers | null> {
   }
 }
 
-/** Whether an engine archive of a directory holds anything but the directory itself; reads at most two headers. */
-export async function holdsEntries(archive: Readable): Promise<boolean> {
-  const extract = tar.extract();
-  archive.on('error', (err) => extract.destroy(err));
-  archive.pipe(extract);
-  let count = 0;
-  try {
-    for await (const entry of extract) {
-      entry.resume();
-      if (++count > 1) return true;
-    }
-    return false;
-  } finally {
-    archive.destroy();
-    extract.destroy();
-  }
-}
+export { holdsEntries } from '../archives/holds-entries';
 
 /** A relative entry name made of plain segments only. */
 export function isPlainRelative(name: string): boolean {

@@ -22,4 +22,10 @@ export const SNAPSHOTS_MIGRATIONS: readonly Migration[] = [
     UNIQUE (project, box_id, name)
   );
   CREATE INDEX snapshots_project_box ON snapshots (project, box_id, created_at);`,
+  // 2: the box's /workspace at that instant, a read-only store item (null: taken before the store, or of a
+  // box without one; workspace_empty 1: it was empty, on a copy store, and no item is kept);
+  // exclusive_bytes: what deleting it would free, as last measured.
+  `ALTER TABLE snapshots ADD COLUMN item_id TEXT;
+  ALTER TABLE snapshots ADD COLUMN workspace_empty INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE snapshots ADD COLUMN exclusive_bytes INTEGER;`,
 ];

@@ -3,7 +3,7 @@ import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
 import { SNAPSHOT_ID_PATTERN, type Snapshot, type SnapshotCreate } from '../../../shared/schemas/snapshots';
 import type { BasesPort } from '../bases/port';
-import { IMAGE_LABELS, toBox, type BoxesPort, type ForkSnapshots } from '../boxes/port';
+import { IMAGE_LABELS, toBox, together, type BoxesPort, type ForkSnapshots } from '../boxes/port';
 import type { ContainerEngine } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
 import { ProjectScopedError } from '../http/project-scoped-error';
@@ -17,7 +17,10 @@ const SNAPSHOT_ID = new RegExp(SNAPSHOT_ID_PATTERN);
 
 export interface SnapshotServiceDeps {
   store: SnapshotStore;
-  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'replaceRoot' | 'roots' | 'withOrigin'>;
+  boxes: Pick<
+    BoxesPort,
+    'find' | 'byId' | 'withLock' | 'replaceRoot' | 'roots' | 'withOrigin' | 'workspaces' | 'freeze' | 'recordSizes'
+  >;
   bases: Pick<BasesPort, 'madeFrom'>;
   engine: ContainerEngine;
   bus: EventBus;
@@ -32,10 +35,11 @@ function defaultName(): string {
 }
 
 /**
- * Snapshots: a box's root committed as an engine image, taken running or
- * stopped (the box is paused only for the commit). The intent is written
- * before the commit and the image carries the snapshot's id, so a crash
- * leaves a snapshot complete or absent (see recoverAtStart).
+ * Snapshots: a box's root committed as an engine image and its /workspace snapshotted on the
+ * copy-on-write store, at one instant (the box is paused for both, taken side by side), running
+ * or stopped. The intent, naming the workspace item it will make, is written first and the image
+ * carries the snapshot's id, so a crash leaves a snapshot complete or absent (see recoverAtStart:
+ * complete only with both its image and its item).
  */
 export class SnapshotService {
   constructor(private readonly deps: SnapshotServiceDeps) {}
@@ -79,7 +83,14 @@ export class SnapshotService {
       find: (project, id) => {
         const row = this.store.getById(id);
         if (!row || row.project !== project || row.status !== 'ready') return undefined;
-        return { id: row.id, image: row.image!, base: row.base, config: row.config, environment: row.environment };
+        return {
+          id: row.id,
+          image: row.image!,
+          item: row.item_id ?? (row.workspace_empty ? 'empty' : null),
+          base: row.base,
+          config: row.config,
+          environment: row.environment,
+        };
       },
     };
   }
@@ -113,14 +124,40 @@ export class SnapshotService {
         config: box.config,
         environment: box.environment,
         created_at: now(),
+        item_id: box.workspace_item ? boxes.workspaces.newItemId() : null,
+        workspace_empty: 0,
+        exclusive_bytes: null,
       };
-      // The intent, on disk before the engine is asked.
+      // The intent, on disk before the store or the engine is asked.
       if (!this.store.insert(row))
         throw new ApiError('already_exists', `box "${boxName}" already has a snapshot named "${name}"`);
       try {
-        const image = await boxes.roots.commit(box.container_id, box.image, 'snapshot', row.id);
-        return this.store.markReady(row.id, image.id, image.ownBytes);
+        // The workspace and the root side by side, the box frozen for both.
+        const [, image] = await boxes.freeze(box, () =>
+          together(
+            async () => {
+              // On a copy store an empty workspace is recorded as such, not copied (no helper container for it).
+              if (row.item_id && boxes.workspaces.copies && (await boxes.workspaces.emptyIn(box.container_id!))) {
+                this.store.update(row.id, { item_id: null, workspace_empty: 1 });
+                row.item_id = null;
+              }
+              if (row.item_id) await boxes.workspaces.snapshot(box.workspace_item!, row.id, row.item_id);
+            },
+            () => boxes.roots.commit(box.container_id!, box.image, 'snapshot', row.id),
+            async (made) => {
+              if (made.root) await this.deps.engine.removeImage(made.root.id);
+            },
+          ),
+        );
+        const sizes = await this.measure(box.id, box.workspace_item, row.item_id);
+        return this.store.markReady(
+          row.id,
+          image.id,
+          image.ownBytes + (sizes?.size_bytes ?? 0),
+          sizes?.exclusive_bytes == null ? null : image.ownBytes + sizes.exclusive_bytes,
+        );
       } catch (err) {
+        await boxes.workspaces.remove(row.item_id).catch(() => undefined);
         this.store.delete(row.id);
         throw err;
       }
@@ -128,6 +165,28 @@ export class SnapshotService {
     const out = toSnapshot(snapshot);
     this.deps.bus.emit('snapshot.created', { snapshot: out }, project);
     return out;
+  }
+
+  /**
+   * The box's workspace and the snapshot's, where the store tells sizes cheaply (btrfs): the box's
+   * recorded, the snapshot's answered. A failure to measure is no failure of the snapshot.
+   */
+  private async measure(
+    boxId: string,
+    boxItem: string | null,
+    item: string | null,
+  ): Promise<{ size_bytes: number; exclusive_bytes: number | null } | null> {
+    const { workspaces } = this.deps.boxes;
+    if (!item || !workspaces.measures) return null;
+    try {
+      const sizes = await workspaces.measure([boxItem, item]);
+      const own = boxItem ? sizes.get(boxItem) : undefined;
+      if (own) this.deps.boxes.recordSizes(boxId, own);
+      return sizes.get(item) ?? null;
+    } catch (err) {
+      this.deps.log.warn({ err, snapshot: item }, 'could not measure a snapshot');
+      return null;
+    }
   }
 
   /** 409 while anything descends from the snapshot, naming it. */
@@ -154,6 +213,8 @@ export class SnapshotService {
     }
     this.store.delete(id);
     await this.deps.engine.removeImage(row.image!);
+    // A crash before this leaves an item no snapshot names: it goes at the next start.
+    await this.deps.boxes.workspaces.remove(row.item_id);
     this.deps.bus.emit('snapshot.deleted', { snapshot: toSnapshot(row) }, project);
   }
 
@@ -172,23 +233,37 @@ export class SnapshotService {
           'conflict',
           `the image of snapshot "${snapshot.name}" (${snapshot.id}) is missing from the engine (removed outside Boxdesk); box "${boxName}" was not changed. Delete this snapshot`,
         );
+      if (snapshot.item_id && !boxes.workspaces.exists(snapshot.item_id))
+        throw new ApiError(
+          'conflict',
+          `the /workspace of snapshot "${snapshot.name}" (${snapshot.id}) is missing from the copy-on-write store; box "${boxName}" was not changed. Delete this snapshot`,
+        );
+      // A new workspace cloned from the snapshot's (a snapshot taken before the store restores the root only).
       const next = await boxes.replaceRoot(box, {
         image: snapshot.image!,
         ownsImage: false,
         origin: snapshot.id,
+        workspaceFrom: snapshot.item_id ?? (snapshot.workspace_empty ? 'empty' : null),
       });
       return toBox(next);
     });
   }
 
   /**
-   * At start, before the API answers: a snapshot whose commit was under way
-   * when the core died is finished when its image exists, else forgotten.
+   * At start, before the API answers (and after the store reconciled its items): a snapshot whose
+   * commit was under way when the core died is finished when its image and its workspace item are
+   * both there, else forgotten with whichever is; store items of snapshots no record names go.
    */
   async recoverAtStart(): Promise<void> {
     const { engine, instanceId, log } = this.deps;
+    const { workspaces } = this.deps.boxes;
+    const withStore = await workspaces.available();
     for (const row of this.store.all()) {
       if (row.status !== 'pending') continue;
+      if (row.item_id && !withStore) {
+        log.error({ snapshot: row.id }, 'an interrupted snapshot waits for the copy-on-write store to work again');
+        continue;
+      }
       await this.commitSettled(row.box_id);
       const [image] = await engine.listImages({
         'boxdesk.instance': instanceId,
@@ -196,7 +271,7 @@ export class SnapshotService {
         [IMAGE_LABELS.owner]: row.id,
       });
       const details = image ? await engine.inspectImage(image.id) : null;
-      if (details) {
+      if (details && (!row.item_id || workspaces.exists(row.item_id))) {
         const below = details.parentId ? await engine.inspectImage(details.parentId) : null;
         this.store.markReady(
           row.id,
@@ -205,8 +280,18 @@ export class SnapshotService {
         );
         log.warn({ snapshot: row.id }, 'finished a snapshot interrupted by a crash');
       } else {
+        if (details) await engine.removeImage(details.id).catch(() => undefined);
+        await workspaces.remove(row.item_id);
         this.store.delete(row.id);
         log.warn({ snapshot: row.id }, 'dropped a snapshot whose commit never completed');
+      }
+    }
+    if (withStore) {
+      const named = new Set(this.store.all().map((row) => row.item_id));
+      for (const item of workspaces.owned('box-snapshot:')) {
+        if (named.has(item.id)) continue;
+        log.warn({ item: item.id, snapshot: item.record }, 'removing a store item of a snapshot that no record names');
+        await workspaces.remove(item.id);
       }
     }
     await this.deps.boxes.roots.removeHelpers();

@@ -72,8 +72,14 @@ for (const when of ['while the engine commits', 'just after the intent is writte
     const [container] = await containersOfBox(created.id);
     const pending = api(core, 'POST', `${P}/boxes/${name}/snapshots`, { name: 'mid' }).catch(() => null);
     if (when === 'while the engine commits') {
+      // The box is frozen for its workspace and its root; the workspace is settled (recorded empty on a copy
+      // store, a ready snapshot item on others) just before the commit.
+      const settled = `SELECT count(*) FROM snapshots s WHERE s.status = 'pending' AND (s.workspace_empty = 1
+        OR EXISTS (SELECT 1 FROM storage_items i WHERE i.id = s.item_id AND i.status = 'ready'))`;
       await waitFor(
-        async () => (await docker.getContainer(container!.Id).inspect()).State.Paused,
+        async () =>
+          (await docker.getContainer(container!.Id).inspect()).State.Paused &&
+          readDb((db) => db.prepare(settled).pluck().get() as number) > 0,
         15_000,
         'the commit to pause the box',
       );

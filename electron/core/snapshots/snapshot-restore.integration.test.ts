@@ -143,3 +143,21 @@ test('a snapshot the engine cannot make is an error, never a 201, and leaves not
   const all = await s.expect<{ items: Snapshot[] }>(await t.api('GET', '/v1/projects/snaps/snapshots'), 200);
   assert.equal(all.items.filter((x) => x.name === 'never').length, 0);
 });
+
+test("/workspace is in every snapshot on the suite's store: a restore brings it back (written or empty), a fork starts from it", async () => {
+  await s.create('ws');
+  const pwd = await s.sh('ws', 'pwd');
+  assert.equal(pwd.stdout, '/workspace\n', 'exec starts in /workspace');
+  const empty = await s.snapshot('ws', 'empty');
+  await s.sh('ws', 'echo kept > note');
+  const written = await s.snapshot('ws', 'written');
+  await s.sh('ws', 'echo later > note && echo x > extra');
+  await s.restore('ws', written.id);
+  assert.equal((await s.sh('ws', 'cat note; ls')).stdout, 'kept\nnote\n');
+  const fork = await s.create('ws-fork', { fork: empty.id });
+  assert.equal(fork.status, 'running');
+  assert.equal((await s.sh('ws-fork', 'ls -A; echo own > mine && cat mine')).stdout, 'own\n');
+  await s.restore('ws', empty.id);
+  assert.equal((await s.sh('ws', 'ls -A')).stdout, '', 'the workspace is as empty as when the snapshot was taken');
+  assert.equal(await s.read('ws', '/workspace/mine'), null, "the fork's writes stay in the fork");
+});

@@ -20,6 +20,12 @@ export interface SnapshotRow {
   config: string;
   environment: string;
   created_at: string;
+  /** The box's /workspace at that instant: a read-only store item (null: taken before the store, or of a box without one). */
+  item_id: string | null;
+  /** 1: the box's /workspace was empty (on a copy store, where no item is then kept): forks and restores start empty. */
+  workspace_empty: number;
+  /** What deleting it would free (its root's own bytes and the workspace blocks nothing else shares); null: not measured. */
+  exclusive_bytes: number | null;
 }
 
 export function toSnapshot(row: SnapshotRow): Snapshot {
@@ -30,6 +36,7 @@ export function toSnapshot(row: SnapshotRow): Snapshot {
     box: row.box,
     created_at: row.created_at,
     size_bytes: row.size_bytes ?? 0,
+    exclusive_bytes: row.exclusive_bytes,
     parent_id: row.parent_id,
   };
 }
@@ -59,7 +66,7 @@ export class SnapshotStore extends Table<SnapshotRow> {
     return this.select('WHERE parent_id = ? ORDER BY created_at', parent);
   }
 
-  markReady(id: string, image: string, sizeBytes: number): SnapshotRow {
-    return this.update(id, { status: 'ready', image, size_bytes: sizeBytes });
+  markReady(id: string, image: string, sizeBytes: number, exclusiveBytes: number | null = null): SnapshotRow {
+    return this.update(id, { status: 'ready', image, size_bytes: sizeBytes, exclusive_bytes: exclusiveBytes });
   }
 }

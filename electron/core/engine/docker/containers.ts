@@ -15,6 +15,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
       Cmd: spec.command,
       Entrypoint: [],
       Hostname: spec.hostname,
+      ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
       Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
       Labels: spec.labels,
       StopSignal: 'SIGTERM',

@@ -120,7 +120,7 @@ export class MemoryContainer implements ProcessHost {
   }
 
   workingDir(): string {
-    return this.image.config.workingDir || '/';
+    return this.spec.workingDir || this.image.config.workingDir || '/';
   }
 
   // ProcessHost

@@ -125,7 +125,11 @@ function SnapshotNode({ node, ...rest }: { node: Extract<LineageNode, { kind: 's
           >
             {s.name}
             <Text span size="xs" c="dimmed" ml="xs">
-              {s.box} · {formatBytes(s.size_bytes)} · <Time at={s.created_at} />
+              {s.box} · {formatBytes(s.size_bytes)}
+              {s.exclusive_bytes !== undefined && s.exclusive_bytes !== null && (
+                <span title="What deleting this snapshot would free"> · frees {formatBytes(s.exclusive_bytes)}</span>
+              )}{' '}
+              · <Time at={s.created_at} />
             </Text>
           </Button>
         </Menu.Target>
