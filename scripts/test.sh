@@ -56,7 +56,9 @@ SLOW_FIRST=(
   e2e/ui-boxes.e2e.test.ts
   electron/core/storage/storage-contract.integration.test.ts
   electron/core/reliability/fuzz.integration.test.ts
+  e2e/mcp.e2e.test.ts
   e2e/cli-snapshots.e2e.test.ts
+  electron/core/boxes/workspace-crash.integration.test.ts
   e2e/cli-volumes.e2e.test.ts
   electron/core/reliability/chaos.integration.test.ts
   electron/core/reliability/chatty-box.integration.test.ts
@@ -65,7 +67,10 @@ SLOW_FIRST=(
   electron/core/reliability/restore-safety.integration.test.ts
   e2e/ui-files.e2e.test.ts
   electron/core/boxes/crash-recovery.integration.test.ts
+  electron/core/boxes/workspace-on-btrfs.integration.test.ts
   e2e/ui-volumes.e2e.test.ts
+  electron/core/http/openapi-client.integration.test.ts
+  e2e/ui-jobs.e2e.test.ts
   electron/core/volumes/backup-crash.integration.test.ts
   e2e/ui-services.e2e.test.ts
   electron/core/snapshots/deep-fork-chain.integration.test.ts
