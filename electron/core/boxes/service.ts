@@ -19,6 +19,7 @@ import { BoxCreation, type BoxDeps, type InternalCreate } from './box-create';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
 import { configOf, limitsOf, toBox, type BoxRow } from './box-row';
 import { assertTransition, type BoxOperation } from './box-state-machine';
+import { applyBoxUpdate } from './box-update';
 import { freeze, thawFrozen } from './box-freeze';
 import { StatusWriter } from './box-status';
 import { LABELS } from './container-spec';
@@ -343,47 +344,9 @@ export class BoxService {
       async () => {
         const row = this.find(project, name);
         this.check(row, 'update');
-        const current = configOf(row);
-        const config = this.resolveConfig(input.config, current);
-        if (row.storage_enforced && config.storage_gb !== current.storage_gb) {
-          throw new ApiError(
-            'conflict',
-            'config.storage_gb is enforced by the engine and can only be set when the box is created',
-            {
-              errors: [{ path: 'body.config.storage_gb', message: 'cannot change after create' }],
-            },
-          );
-        }
-        // The workspace's quota follows storage_gb (a box already past a lower one can only delete).
-        const quota =
-          row.workspace_item && row.workspace_quota !== null && config.storage_gb !== current.storage_gb
-            ? this.deps.workspaces.quotaFor(config.storage_gb)
-            : undefined;
-        if (quota !== undefined) {
-          this.requireEngine();
-          await this.deps.workspaces.setQuota(row.workspace_item!, quota);
-        }
-        const limitsChanged =
-          config.cpus !== current.cpus || config.ram_mb !== current.ram_mb || config.pids_limit !== current.pids_limit;
-        // A box in error may have lost its container: its new limits are recorded and applied when it is resumed.
-        if (limitsChanged && row.container_id && row.status !== 'error') {
-          this.requireEngine();
-          await this.engine.updateContainer(row.container_id, limitsOf(config));
-        }
-        const next = this.store.update(
-          row.id,
-          {
-            config: JSON.stringify(config),
-            ...(input.environment !== undefined ? { environment: JSON.stringify(input.environment) } : {}),
-            ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
-            ...(input.port !== undefined ? { port: input.port } : {}),
-            ...(quota !== undefined ? { workspace_quota: quota } : {}),
-            ...(input.termination_grace_period_seconds !== undefined
-              ? { grace_seconds: input.termination_grace_period_seconds }
-              : {}),
-          },
-          now(),
-        );
+        const config = this.resolveConfig(input.config, configOf(row));
+        const deps = { store: this.store, engine: this.engine, workspaces: this.deps.workspaces };
+        const next = await applyBoxUpdate({ ...deps, requireEngine: () => this.requireEngine() }, row, input, config);
         const box = toBox(next);
         this.deps.bus.emit('box.updated', { box }, project);
         return box;

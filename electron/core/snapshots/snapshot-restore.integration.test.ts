@@ -161,3 +161,34 @@ test("/workspace is in every snapshot on the suite's store: a restore brings it 
   assert.equal((await s.sh('ws', 'ls -A')).stdout, '', 'the workspace is as empty as when the snapshot was taken');
   assert.equal(await s.read('ws', '/workspace/mine'), null, "the fork's writes stay in the fork");
 });
+
+test('a snapshot taken while a process writes holds the workspace and the root of one instant', async () => {
+  await s.create('busy');
+  // Each round writes the counter to /workspace, then to the root, each file swapped in whole:
+  // frozen at any instant, the workspace holds the root's value or the next one.
+  const writer =
+    'i=0; while :; do i=$((i+1)); echo $i > /workspace/c.t && mv /workspace/c.t /workspace/c; echo $i > /root/c.t && mv /root/c.t /root/c; done';
+  const job = await s.expect<{ id: string }>(
+    await t.api('POST', `${s.boxes}/busy/exec`, { command: ['sh', '-c', writer], background: true }),
+    202,
+  );
+  const counters = async (box: string) => {
+    const out = (await s.sh(box, 'cat /workspace/c /root/c')).stdout.trim().split('\n').map(Number);
+    return { workspace: out[0]!, root: out[1]! };
+  };
+  try {
+    for (let round = 0; round < 3; round++) {
+      const running = await counters('busy');
+      assert.ok(running.root > 0, 'the writer runs');
+      const snap = await s.snapshot('busy', `busy-${round}`);
+      await s.create(`busy-fork-${round}`, { fork: snap.id });
+      const at = await counters(`busy-fork-${round}`);
+      assert.ok(
+        at.workspace === at.root || at.workspace === at.root + 1,
+        `round ${round}: the workspace says ${at.workspace}, the root ${at.root}: one instant`,
+      );
+    }
+  } finally {
+    await t.api('POST', `${s.boxes}/busy/jobs/${job.id}/kill`).then((r) => r.arrayBuffer());
+  }
+});

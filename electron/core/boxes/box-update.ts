@@ -1,0 +1,68 @@
+import { ApiError } from '../../../shared/errors';
+import type { BoxUpdate, ResolvedConfig } from '../../../shared/schemas/box';
+import type { ContainerEngine } from '../engine/container-engine';
+import { now } from '../ids';
+import { configOf, limitsOf, type BoxRow } from './box-row';
+import type { BoxStore } from './store';
+import type { BoxWorkspaces } from './workspaces';
+
+export interface BoxUpdateDeps {
+  store: BoxStore;
+  engine: ContainerEngine;
+  workspaces: BoxWorkspaces;
+  /** Throws the engine-down problem when the engine is unreachable. */
+  requireEngine(): void;
+}
+
+/**
+ * Applies a box update whose config is resolved: the new limits to its container now, the
+ * workspace's quota to follow storage_gb, then the record. A storage_gb the engine enforces on
+ * the root is fixed at create.
+ */
+export async function applyBoxUpdate(
+  deps: BoxUpdateDeps,
+  row: BoxRow,
+  input: BoxUpdate,
+  config: ResolvedConfig,
+): Promise<BoxRow> {
+  const current = configOf(row);
+  if (row.storage_enforced && config.storage_gb !== current.storage_gb) {
+    throw new ApiError(
+      'conflict',
+      'config.storage_gb is enforced by the engine and can only be set when the box is created',
+      {
+        errors: [{ path: 'body.config.storage_gb', message: 'cannot change after create' }],
+      },
+    );
+  }
+  // The workspace's quota follows storage_gb (a box already past a lower one can only delete).
+  const quota =
+    row.workspace_item && row.workspace_quota !== null && config.storage_gb !== current.storage_gb
+      ? deps.workspaces.quotaFor(config.storage_gb)
+      : undefined;
+  if (quota !== undefined) {
+    deps.requireEngine();
+    await deps.workspaces.setQuota(row.workspace_item!, quota);
+  }
+  const limitsChanged =
+    config.cpus !== current.cpus || config.ram_mb !== current.ram_mb || config.pids_limit !== current.pids_limit;
+  // A box in error may have lost its container: its new limits are recorded and applied when it is resumed.
+  if (limitsChanged && row.container_id && row.status !== 'error') {
+    deps.requireEngine();
+    await deps.engine.updateContainer(row.container_id, limitsOf(config));
+  }
+  return deps.store.update(
+    row.id,
+    {
+      config: JSON.stringify(config),
+      ...(input.environment !== undefined ? { environment: JSON.stringify(input.environment) } : {}),
+      ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
+      ...(input.port !== undefined ? { port: input.port } : {}),
+      ...(quota !== undefined ? { workspace_quota: quota } : {}),
+      ...(input.termination_grace_period_seconds !== undefined
+        ? { grace_seconds: input.termination_grace_period_seconds }
+        : {}),
+    },
+    now(),
+  );
+}
