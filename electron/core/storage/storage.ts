@@ -116,7 +116,7 @@ export class Storage {
     log.info({ driver: this.driver.name, fallbackReasons: found.reasons }, 'copy-on-write store ready');
     // Measuring runs a helper container (half a second): what waits for the start (volume repair,
     // a first create) does not wait for it too; the report does (measured()).
-    this.measuring = this.refreshSpace()
+    this.measuring = this.measure()
       .catch((err: unknown) => log.warn({ err }, "could not measure the copy-on-write store's space"))
       .finally(() => (this.measuring = null));
   }
@@ -180,7 +180,13 @@ export class Storage {
     return (await this.ready()).list();
   }
 
+  /** Measures the store's space again (after the measure of the start, so an older one never lands last). */
   async refreshSpace(): Promise<void> {
+    await this.measuring;
+    await this.measure();
+  }
+
+  private async measure(): Promise<void> {
     if (this.driver) this.space = await this.driver.space();
   }
 
