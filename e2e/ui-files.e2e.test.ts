@@ -48,6 +48,9 @@ describe('the Files tab in the window', () => {
     const page = await ui.open({ route: `/projects/${project}/boxes/${name}/files` });
     const files = new FilesTab(page);
 
+    // The tab opens at /workspace, where exec and console start; the root is a breadcrumb away.
+    await files.folder('/workspace').waitFor();
+    await files.crumb('/').click();
     // Into /srv/app/config: a click, then Enter on a focused entry.
     await files.folder('/').waitFor();
     await files.openFolder('srv', '/srv');
@@ -146,6 +149,8 @@ describe('the Files tab in the window', () => {
     await page.getByText('stopped', { exact: true }).first().waitFor();
     await files.tab().click();
 
+    await files.folder('/workspace').waitFor();
+    await files.crumb('/').click();
     await files.openFolder('data', '/data');
     await files.entry('hello.txt').click();
     await files.editor('/data/hello.txt').filter({ hasText: 'hello while stopped' }).waitFor();

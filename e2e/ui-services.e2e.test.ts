@@ -123,6 +123,12 @@ async function createDeployRollback(ui: UiFixture, project: string, name: string
     .filter({ hasText: /Deploying to blue: starting/ })
     .waitFor();
   await services.live(name, 'none').waitFor();
+  // Nothing runs yet: the card says so, and shows the command as the next deploy's, not as live.
+  await services.card(name).getByText('Live: nothing yet').waitFor();
+  await services
+    .card(name)
+    .getByText(/^Next deploy: /)
+    .waitFor();
   await services
     .entries(name)
     .and(page.getByRole('listitem', { name: /^Deployment dep_\w+: starting on blue$/ }))
@@ -130,6 +136,18 @@ async function createDeployRollback(ui: UiFixture, project: string, name: string
   await release(ui, project, name, 'blue');
   await services.live(name, 'blue').waitFor();
   await services.progress(name).waitFor({ state: 'detached' });
+  await services
+    .card(name)
+    .getByText(/^Live: .* from base /)
+    .waitFor();
+  assert.equal(
+    await services
+      .card(name)
+      .getByText(/^Next deploy: /)
+      .count(),
+    0,
+    'the spec is what runs',
+  );
   const service = await getService(ui, project, name);
   assert.equal(await services.urlLink(name).getAttribute('href'), service.url);
   assert.equal(await serves(service.url), 'v1');

@@ -169,7 +169,10 @@ const CHANGE_LETTERS = { added: 'A', changed: 'C', deleted: 'D' } as const;
 function registerFilesGroup(program: Command, cli: Cli): void {
   const files = program.command('files').description("a box's files: ls, cat, rm, mkdir, changes (running or stopped)");
   cli.action(
-    files.command('ls <NAME>').description("list a directory's entries").argument('[PATH]', 'absolute path', '/'),
+    files
+      .command('ls <NAME>')
+      .description("list a directory's entries")
+      .argument('[PATH]', 'absolute path', '/workspace'),
     async (ctx, [name, p]) =>
       printList(ctx, await ctx.client.listFiles(ctx.project, name!, p ?? '/'), fileColumns, `${p ?? '/'} is empty`),
   );

@@ -15,7 +15,6 @@ export { STORE_ID_LABEL } from './engine-volumes';
 export type StoragePort = Pick<
   Storage,
   | 'report'
-  | 'measured'
   | 'available'
   | 'driverName'
   | 'capabilities'

@@ -66,7 +66,6 @@ export class Storage {
   private reasons: string[] = [];
   private space: { path: string; sizeBytes: number | null; usedBytes: number | null } | null = null;
   private starting: Promise<void> | null = null;
-  private measuring: Promise<void> | null = null;
   private readonly records: ItemRecords;
   private readonly mutex = new KeyedMutex();
 
@@ -104,9 +103,12 @@ export class Storage {
       log.warn({ reasons: found.reasons }, 'no copy-on-write store driver works here');
       return;
     }
-    // Used only once reconciled.
+    // Reported (and used) only once reconciled and measured: measuring runs a helper container, and
+    // one still running when the API answers would be a container nobody asked for (a test that
+    // kills the core right after its start, or counts helper containers, sees it).
     try {
       await this.reconcileWith(found.driver);
+      this.space = await found.driver.space();
     } catch (err) {
       await found.driver.stop().catch(() => undefined);
       this.reasons = [...found.reasons, `${found.driver.name}: could not reconcile: ${(err as Error).message}`];
@@ -114,26 +116,14 @@ export class Storage {
     }
     this.driver = found.driver;
     log.info({ driver: this.driver.name, fallbackReasons: found.reasons }, 'copy-on-write store ready');
-    // Measuring runs a helper container (half a second): what waits for the start (volume repair,
-    // a first create) does not wait for it too; the report does (measured()).
-    this.measuring = this.measure()
-      .catch((err: unknown) => log.warn({ err }, "could not measure the copy-on-write store's space"))
-      .finally(() => (this.measuring = null));
   }
 
   async stop(): Promise<void> {
     await this.starting?.catch(() => undefined);
-    await this.measuring;
     await this.driver?.stop();
   }
 
-  /** What GET /v1/system says of the store, once a measure of its space in flight is done. */
-  async measured(): Promise<StorageReport> {
-    await this.measuring;
-    return this.report();
-  }
-
-  /** What the store is now (its space as last measured). */
+  /** What GET /v1/system says of the store. */
   report(): StorageReport {
     const reason = this.reasons.length ? this.reasons.join('; ') : undefined;
     return {
@@ -180,13 +170,7 @@ export class Storage {
     return (await this.ready()).list();
   }
 
-  /** Measures the store's space again (after the measure of the start, so an older one never lands last). */
   async refreshSpace(): Promise<void> {
-    await this.measuring;
-    await this.measure();
-  }
-
-  private async measure(): Promise<void> {
     if (this.driver) this.space = await this.driver.space();
   }
 

@@ -16,7 +16,7 @@ export const system = defineModule({
       monitor: ctx.monitor,
       engineName: ctx.engine.name,
       dataDir: ctx.config.dataDir,
-      storage: () => ports.storage.measured(),
+      storage: async () => ports.storage.report(),
       defaultBase: () => ports.bases.defaultBase(),
     };
   },

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FileStat } from '../../../../shared/schemas/files';
 import { describeError } from '../../api/session';
 import { notifyDone } from '../../app/notify';
@@ -7,6 +7,9 @@ import { parentPath, resolveLink } from './box-paths';
 import { useFileTransfers } from './use-files';
 
 export type FilesView = 'browse' | 'changes';
+
+/** Every box's working directory (on the copy-on-write store). */
+const WORKSPACE = '/workspace';
 
 /** Follows a symlink (at most 8 hops) to what it names. */
 async function follow(transfers: ReturnType<typeof useFileTransfers>, path: string): Promise<FileStat> {
@@ -23,7 +26,14 @@ async function follow(transfers: ReturnType<typeof useFileTransfers>, path: stri
 export function useFileNavigation(project: string, name: string) {
   const transfers = useFileTransfers(project, name);
   const [view, setView] = useState<FilesView>('browse');
-  const [dir, setDir] = useState('/');
+  // Where exec and console start; a box without it (made before the store, its base lacking it) opens at /.
+  const [dir, setDir] = useState(WORKSPACE);
+  useEffect(() => {
+    transfers.stat(WORKSPACE).then(
+      (stat) => stat.type !== 'dir' && setDir((d) => (d === WORKSPACE ? '/' : d)),
+      () => setDir((d) => (d === WORKSPACE ? '/' : d)),
+    );
+  }, []);
   const [file, setFile] = useState<FileStat | null>(null);
   const dirty = useRef(false);
   const setDirty = useCallback((d: boolean) => {

@@ -39,18 +39,38 @@ function DeploymentProgress({ service, current }: { service: string; current: De
   );
 }
 
-/** What runs (command, base, port, health check, access) and the boxes that exist for it. */
+const commandOf = (command: string[] | null) => (command ? <Code>{commandText(command)}</Code> : 'the base’s own');
+
+/**
+ * What runs (the live deployment's command and base), what the next deploy will run when the
+ * spec differs (a failed deploy's command is never shown as live), port, health check, access,
+ * and the boxes that exist for it.
+ */
 function ServiceSpec({ service, boxes }: { service: Service; boxes: string[] }) {
   const hc = service.health_check;
+  const live = service.active_deployment;
+  const specDiffers = !live || commandText(live.command) !== commandText(service.command) || live.base !== service.base;
   return (
     <>
       <Stack gap={2}>
         <Text size="sm" c="dimmed">
-          Command: {service.command ? <Code>{commandText(service.command)}</Code> : 'the base’s own'}
+          Live:{' '}
+          {live ? (
+            <>
+              {commandOf(live.command)} from base {live.base}
+            </>
+          ) : (
+            'nothing yet'
+          )}
         </Text>
+        {specDiffers && (
+          <Text size="sm" c="dimmed">
+            Next deploy: {commandOf(service.command)} from base {service.base}
+          </Text>
+        )}
         <Text size="sm" c="dimmed">
-          Base {service.base} · port {service.port} · health check <Code>GET {hc.path}</Code> every {hc.interval_s} s,{' '}
-          {hc.healthy_threshold} in a row · access {service.url_settings.auth}
+          Port {service.port} · health check <Code>GET {hc.path}</Code> every {hc.interval_s} s, {hc.healthy_threshold}{' '}
+          in a row · access {service.url_settings.auth}
         </Text>
       </Stack>
       {boxes.length > 0 && (
