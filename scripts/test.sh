@@ -47,39 +47,44 @@ if [ "${#found[@]}" -eq 0 ]; then
   echo "no test files found" >&2
   exit 1
 fi
-# The slowest files start first, so the two lanes end together instead of two long files
+# The slowest files start first, so the lanes end together instead of two long files
 # running last, side by side, while the other lane sits idle (longest-first scheduling). The list
 # is the top of BOXDESK_TEST_TIMES=FILE npm test's figures.
 SLOW_FIRST=(
-  e2e/cli.e2e.test.ts
-  e2e/ui-console.e2e.test.ts
-  e2e/ui-boxes.e2e.test.ts
   electron/core/storage/storage-contract.integration.test.ts
+  e2e/ui-console.e2e.test.ts
+  e2e/cli.e2e.test.ts
   electron/core/reliability/fuzz.integration.test.ts
-  e2e/mcp.e2e.test.ts
-  e2e/cli-snapshots.e2e.test.ts
-  electron/core/boxes/workspace-crash.integration.test.ts
-  e2e/cli-volumes.e2e.test.ts
-  electron/core/reliability/chaos.integration.test.ts
+  e2e/ui-boxes.e2e.test.ts
+  electron/core/reliability/restore-safety.integration.test.ts
   electron/core/reliability/chatty-box.integration.test.ts
   e2e/ui-snapshots.e2e.test.ts
+  e2e/cli-snapshots.e2e.test.ts
   e2e/ui-shell.e2e.test.ts
-  electron/core/reliability/restore-safety.integration.test.ts
-  e2e/ui-files.e2e.test.ts
-  electron/core/boxes/crash-recovery.integration.test.ts
-  electron/core/boxes/workspace-on-btrfs.integration.test.ts
-  e2e/ui-volumes.e2e.test.ts
-  electron/core/http/openapi-client.integration.test.ts
-  e2e/ui-jobs.e2e.test.ts
-  electron/core/volumes/backup-crash.integration.test.ts
-  e2e/ui-services.e2e.test.ts
   electron/core/snapshots/deep-fork-chain.integration.test.ts
+  e2e/cli-services.e2e.test.ts
+  e2e/ui-volumes.e2e.test.ts
+  e2e/cli-volumes.e2e.test.ts
+  e2e/ui-files.e2e.test.ts
+  e2e/ui-publish.e2e.test.ts
+  electron/core/snapshots/deep-snapshot-chain.integration.test.ts
+  e2e/ui-services.e2e.test.ts
+  electron/core/boxes/crash-recovery.integration.test.ts
+  e2e/mcp.e2e.test.ts
+  e2e/cli-files.e2e.test.ts
+  electron/core/boxes/workspace-crash.integration.test.ts
+  electron/core/reliability/chaos.integration.test.ts
+  electron/core/volumes/volumes-on-btrfs.integration.test.ts
+  electron/core/volumes/backup-crash.integration.test.ts
+  e2e/ui-settings.e2e.test.ts
 )
 files=()
 for f in "${SLOW_FIRST[@]}"; do [ -f "$f" ] && files+=("$f"); done
 for f in "${found[@]}"; do [[ " ${SLOW_FIRST[*]} " == *" $f "* ]] || files+=("$f"); done
 echo "== ${#files[@]} test files"
-# Two files at a time (this machine has 2 cores): each file starts its own core with its own data
-# dir, engine instance labels and box names, so files share the engine without sharing state.
-# scripts/run-tests.mjs keeps the order above (`node --test` would sort the files by name).
-exec node --import tsx scripts/run-tests.mjs --concurrency 2 "${files[@]}"
+# Three files at a time on this 2-core machine (BOXDESK_TEST_CONCURRENCY): a file spends much of its
+# time waiting on the engine (containers starting and stopping, polls), so a third keeps the cores
+# busy. Each file starts its own core with its own data dir, engine instance labels and box names,
+# so files share the engine without sharing state. scripts/run-tests.mjs keeps the order above
+# (`node --test` would sort the files by name).
+exec node --import tsx scripts/run-tests.mjs --concurrency "${BOXDESK_TEST_CONCURRENCY:-3}" "${files[@]}"

@@ -37,10 +37,12 @@ before(async () => {
     logger: false,
   });
   installAuthGuard(app, auth, new RateLimiter(0, 0));
-  // Throwaway routes: one streamed upload that counts its bytes, one JSON route.
+  // Throwaway routes: one streamed upload that counts its bytes, one JSON route. Hidden: they are
+  // not operations of the document (installOperationIds refuses a documented route without an id).
+  const hidden = { hide: true } as object;
   app.put(
     '/v1/test/upload',
-    { config: { scope: 'write', body: 'stream' }, schema: { body: streamBody('bytes to count') } },
+    { config: { scope: 'write', body: 'stream' }, schema: { ...hidden, body: streamBody('bytes to count') } },
     async (request) => {
       streamStarted = true;
       let bytes = 0;
@@ -50,7 +52,7 @@ before(async () => {
   );
   app.post(
     '/v1/test/json',
-    { config: { scope: 'write' }, schema: { body: Type.Object({ a: Type.Integer() }) } },
+    { config: { scope: 'write' }, schema: { ...hidden, body: Type.Object({ a: Type.Integer() }) } },
     async (request) => request.body,
   );
   await app.listen({ host: '127.0.0.1', port: 0 });

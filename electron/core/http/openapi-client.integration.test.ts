@@ -46,6 +46,8 @@ const ran = ok('execCommand', await client.POST('/v1/projects/{project}/boxes/{n
   params: { path: life },
   body: { command: ['sh', '-c', 'echo "hello from $(hostname)"; echo oops >&2; exit 3'] },
 }));
+// The route answers 200 with the result, or 202 with a job (background: true): the types say both.
+if (!('exit_code' in ran)) throw new Error('execCommand answered a job, not a result');
 const written = ok('writeFile', await client.PUT('/v1/projects/{project}/boxes/{name}/files', {
   params: { path: life, query: { ...note, mode: '0600' } },
   body: 'written by a generated client\\n',
