@@ -16,3 +16,17 @@ export async function confirm(
     rl.close();
   }
 }
+
+/**
+ * Goes on when the user says yes on the terminal; otherwise throws `declined` (they said no) or
+ * `refusal` (no terminal to ask on: it names the flag that forces it).
+ */
+export async function askOrRefuse(
+  io: { stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream },
+  question: string,
+  { declined, refusal }: { declined: string; refusal: string },
+): Promise<void> {
+  const answer = await confirm(io, question);
+  if (answer === true) return;
+  throw new Error(answer === false ? declined : refusal);
+}

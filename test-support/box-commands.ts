@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before } from 'node:test';
 import fc from 'fast-check';
-import { api } from './core-process';
-import { assertAgreement, boxesPath, type ApiBox, type Model, type ModelBox, type Real } from './box-model';
+import { api, startCoreProcess, tempDataDir, type CoreProcess } from './core-process';
+import {
+  assertAgreement,
+  boxesPath,
+  type ApiBox,
+  type Model,
+  type ModelBox,
+  type ModelFigures,
+  type Real,
+} from './box-model';
+import { instanceIdOf, removeInstanceLeftovers } from './reliability';
 
 /** The sequence's instance id, for the agreement check (set once the core has started). */
 export const context = { instance: '' };
@@ -296,4 +307,43 @@ export function sequenceOf(
   return fc
     .tuple(create, fc.array(fc.oneof(create, ...commands), { minLength: min - 1, maxLength: max - 1 }))
     .map(([first, rest]) => [first, ...rest]);
+}
+
+/** The core process of a model test file, the routes its document serves, and what the runs did. */
+export interface ModelCore {
+  core: CoreProcess;
+  dataDir: string;
+  routes: Set<string>;
+  figures: ModelFigures;
+  /** Starts the core again on the same data dir (after a kill). */
+  restart(): Promise<CoreProcess>;
+}
+
+/**
+ * A model test file's core (rate limit off): started before its tests with the routes it serves
+ * read; after them, `summary` of the figures is printed, the core stopped and everything of its
+ * engine instance removed.
+ */
+export function withModelCore(summary: (figures: ModelFigures) => string): ModelCore {
+  const start = () => startCoreProcess({ dataDir: m.dataDir, args: ['--rate-limit', '0'] });
+  const m: ModelCore = {
+    core: undefined as unknown as CoreProcess,
+    dataDir: tempDataDir(),
+    routes: new Set(),
+    figures: { sequences: 0, steps: 0, kills: 0 },
+    restart: async () => (m.core = await start()),
+  };
+  before(async () => {
+    m.core = await start();
+    context.instance = instanceIdOf(m.dataDir);
+    const doc = (await (await api(m.core, 'GET', '/v1/openapi.json')).json()) as { paths: object };
+    m.routes = new Set(Object.keys(doc.paths));
+  });
+  after(async () => {
+    console.log(summary(m.figures));
+    await m.core?.stop();
+    if (context.instance) await removeInstanceLeftovers(context.instance);
+    fs.rmSync(m.dataDir, { recursive: true, force: true });
+  });
+  return m;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { api, type CoreProcess } from './core-process';
 import { docker, waitFor } from './docker';
 import { boxRows } from './reliability';
@@ -130,5 +131,30 @@ export async function assertAgreement(model: Model, real: Real, instance: string
       row.status === 'running',
       `box ${row.name} is ${row.status} and its container ${mine[0]!.State}`,
     );
+  }
+}
+
+/** Sequences, steps and kills run so far, for a test's closing line. */
+export interface ModelFigures {
+  sequences: number;
+  steps: number;
+  kills: number;
+}
+
+/** Runs one sequence of commands from an empty model against `real`, adding what it did to `figures`. */
+export async function runSequence(
+  real: Real,
+  commands: Iterable<fc.AsyncCommand<Model, Real>>,
+  figures: ModelFigures,
+): Promise<void> {
+  try {
+    await fc.asyncModelRun(
+      () => ({ model: { boxes: new Map(), snapshots: new Map() } satisfies Model, real }),
+      commands,
+    );
+  } finally {
+    figures.sequences++;
+    figures.steps += real.steps;
+    figures.kills += real.kills;
   }
 }

@@ -142,3 +142,17 @@ export function api(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+/** Runs `script` with sh in a box of project path `P` (`/v1/projects/<p>`) of a core process; it must exit 0. Its stdout. */
+export async function shOk(
+  core: Pick<CoreProcess, 'url' | 'token'>,
+  P: string,
+  box: string,
+  script: string,
+): Promise<string> {
+  const res = await api(core, 'POST', `${P}/boxes/${box}/exec`, { command: ['sh', '-c', script] });
+  const r = (await res.json()) as { exit_code: number; stdout: string; stderr: string };
+  if (r.exit_code !== 0)
+    throw new Error(`sh -c ${JSON.stringify(script)} in ${box} exited ${r.exit_code}: ${r.stderr}`);
+  return r.stdout;
+}

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Box, BoxCreate, BoxList, BoxStatus, BoxUpdate } from '../../shared/schemas/box';
 import type { Cli } from '../actions';
-import { confirm } from '../confirm';
+import { askOrRefuse } from '../confirm';
 import type { Context } from '../context';
 import {
   UsageError,
@@ -269,13 +269,10 @@ function registerLifecycle(program: Command, cli: Cli): void {
 async function refuseUnlessStopped(ctx: Context, name: string): Promise<void> {
   const box = await ctx.client.getBox(ctx.project, name);
   if (box.status === 'stopped' || box.status === 'error') return;
-  const answer = await confirm(ctx, `box ${name} is ${box.status}; delete it anyway?`);
-  if (answer === true) return;
-  throw new Error(
-    answer === false
-      ? `${name} not deleted`
-      : `box ${name} is ${box.status}: stop it first (box stop ${name}), or pass -f/--force to delete it as it is`,
-  );
+  await askOrRefuse(ctx, `box ${name} is ${box.status}; delete it anyway?`, {
+    declined: `${name} not deleted`,
+    refusal: `box ${name} is ${box.status}: stop it first (box stop ${name}), or pass -f/--force to delete it as it is`,
+  });
 }
 
 function registerLogs(program: Command, cli: Cli): void {

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { ApiError } from '../../shared/errors';
 import { SCOPES, type Scope, type StorageInfo, type Token, type TokenCreate } from '../../shared/schemas/system';
 import type { Cli } from '../actions';
-import { confirm } from '../confirm';
+import { askOrRefuse } from '../confirm';
 import type { Context } from '../context';
 import { UsageError, collect } from '../options';
 import { age, details, formatBytes } from '../output';
@@ -84,16 +84,10 @@ const WAY_BACK =
 async function refuseOwnToken(ctx: Context, id: string): Promise<void> {
   const { items } = await ctx.client.listTokens();
   if (!items.some((t) => t.id === id && t.current)) return;
-  const answer = await confirm(
-    ctx,
-    `${id} is the token this command uses: revoking it locks you out (${WAY_BACK}). Revoke it?`,
-  );
-  if (answer === true) return;
-  throw new Error(
-    answer === false
-      ? `${id} not revoked`
-      : `${id} is the token this command uses: revoking it locks you out. Pass -f/--force to revoke it anyway; ${WAY_BACK}`,
-  );
+  await askOrRefuse(ctx, `${id} is the token this command uses: revoking it locks you out (${WAY_BACK}). Revoke it?`, {
+    declined: `${id} not revoked`,
+    refusal: `${id} is the token this command uses: revoking it locks you out. Pass -f/--force to revoke it anyway; ${WAY_BACK}`,
+  });
 }
 
 /** `box version` and `box health`. */

@@ -1,6 +1,6 @@
 import type { ApiError } from '../../../shared/errors';
 import type { Box, BoxCreate, DataMount } from '../../../shared/schemas/box';
-import type { EngineError } from '../engine/container-engine';
+import { EngineError } from '../engine/container-engine';
 import type { InternalCreate } from './box-create';
 import type { BoxRow, NewRoot } from './box-row';
 import type { BoxOperation } from './box-state-machine';
@@ -93,4 +93,18 @@ export interface BoxesPort {
   holdImages(holder: ImageHolder): void;
   /** A rule for deletes a client asks for (the core's own deletes skip them). */
   guardClientDeletes(guard: DeleteGuard): void;
+}
+
+/** Runs `step` in the box's container; the engine refusing it (paused, not running) becomes a 409 about the box. */
+export async function refusedAsConflict<T>(
+  boxes: Pick<BoxesPort, 'containerRefused'>,
+  row: BoxRow,
+  step: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof EngineError && err.kind === 'conflict') throw boxes.containerRefused(row, err);
+    throw err;
+  }
 }

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import { after, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { Snapshot } from '../../../shared/schemas/snapshots';
-import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
+import { api, shOk, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
 import { instanceIdOf, removeInstanceLeftovers } from '../../../test-support/reliability';
 import { storeSkipReason } from '../../../test-support/storage';
 import { readStore } from '../../../test-support/volume-data';
+import { ok } from '../../../test-support/volume-scenarios';
 
 // A box made while no store driver worked (a core told to use btrfs on a data dir that is not
 // btrfs) keeps /workspace in its root; once the store works it is served as before: snapshots,
@@ -27,17 +28,7 @@ after(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function sh(box: string, script: string): Promise<string> {
-  const res = await api(core!, 'POST', `${P}/boxes/${box}/exec`, { command: ['sh', '-c', script] });
-  const r = (await res.json()) as { exit_code: number; stdout: string; stderr: string };
-  assert.equal(r.exit_code, 0, r.stderr);
-  return r.stdout;
-}
-
-async function ok<T>(res: Response, status = 200): Promise<T> {
-  assert.equal(res.status, status, await res.clone().text());
-  return (await res.json()) as T;
-}
+const sh = (box: string, script: string): Promise<string> => shOk(core!, P, box, script);
 
 const workspaceOf = (box: Box) => readStore(dataDir, 'SELECT workspace_item FROM boxes WHERE id = ?', box.id);
 

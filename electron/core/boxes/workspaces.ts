@@ -1,6 +1,6 @@
 import { holdsEntries } from '../archives/holds-entries';
 import type { ContainerEngine } from '../engine/container-engine';
-import { newItemId, storageProblem, type StoragePort } from '../storage/port';
+import { GiB, newItemId, storeCall, type ItemSizes, type StoragePort } from '../storage/port';
 import type { Workspace } from './box-row';
 
 /** Who holds a store item: a box (its /workspace) or a box snapshot (the workspace at that instant). */
@@ -10,21 +10,7 @@ export const boxSnapshotOwner = (id: string): string => `box-snapshot:${id}`;
 /** Where /workspace is in every box that has one. */
 export const WORKSPACE_PATH = '/workspace';
 
-const GiB = 1024 ** 3;
-
-export interface WorkspaceSizes {
-  size_bytes: number;
-  exclusive_bytes: number | null;
-}
-
-/** A store call whose failure is answered as a problem (a busy item is a 409, a store away a 503). */
-async function call<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw storageProblem(err);
-  }
-}
+export type WorkspaceSizes = ItemSizes;
 
 /**
  * The boxes' side of the copy-on-write store (StoragePort only): a box made while the store works
@@ -80,7 +66,7 @@ export class BoxWorkspaces {
   /** A new box's empty workspace, or a clone of `from` (a box's live workspace or a snapshot's; 'empty': none to copy). */
   make(boxId: string, quotaBytes: number | null, from: string | 'empty' | null = null): Promise<Workspace> {
     const id = newItemId();
-    return call(async () => {
+    return storeCall(async () => {
       const place = { id, owner: boxOwner(boxId), quotaBytes };
       await (from && from !== 'empty' ? this.storage.clone(from, place) : this.storage.create(place));
       return { item: id, volume: (await this.storage.mountFor(id)).volume };
@@ -94,7 +80,7 @@ export class BoxWorkspaces {
 
   /** A read-only snapshot `id` of a box's workspace, for the box snapshot `snapshotId`. */
   snapshot(item: string, snapshotId: string, id: string): Promise<void> {
-    return call(async () => {
+    return storeCall(async () => {
       await this.storage.snapshot(item, { id, owner: boxSnapshotOwner(snapshotId) });
     });
   }
@@ -110,7 +96,7 @@ export class BoxWorkspaces {
 
   /** The item goes; one already gone is not an error. */
   remove(item: string | null): Promise<void> {
-    return item ? call(() => this.storage.delete(item)) : Promise.resolve();
+    return item ? storeCall(() => this.storage.delete(item)) : Promise.resolve();
   }
 
   /** Whether the item is there and ready. */
@@ -120,11 +106,11 @@ export class BoxWorkspaces {
 
   /** The engine volume that shows the item, made again where its view changed (a loop device after a reboot). */
   mountName(item: string): Promise<string> {
-    return call(async () => (await this.storage.mountFor(item)).volume);
+    return storeCall(async () => (await this.storage.mountFor(item)).volume);
   }
 
   async setQuota(item: string, quotaBytes: number | null): Promise<void> {
-    await call(() => this.storage.setQuota(item, quotaBytes));
+    await storeCall(() => this.storage.setQuota(item, quotaBytes));
   }
 
   /** Sizes of ready items from the store's usage; items the store no longer has are left out. */
@@ -132,7 +118,7 @@ export class BoxWorkspaces {
     const ids = items.filter((i): i is string => i !== null && this.exists(i));
     const out = new Map<string, WorkspaceSizes>();
     if (ids.length === 0) return out;
-    for (const [id, u] of await call(() => this.storage.usage(ids)))
+    for (const [id, u] of await storeCall(() => this.storage.usage(ids)))
       out.set(id, { size_bytes: u.sizeBytes, exclusive_bytes: u.exclusiveBytes });
     return out;
   }

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { ExecRequest, ExecResult, ExecStreamLine } from '../../../shared/schemas/exec';
-import type { BoxRow, BoxesPort } from '../boxes/port';
+import { refusedAsConflict, type BoxesPort } from '../boxes/port';
 import type { CoreConfig } from '../config';
-import { EngineError, type ContainerEngine, type ExecStreams } from '../engine/container-engine';
+import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
 import { newId } from '../ids';
 import type { Disposable } from '../lifetime';
 import { CappedOutput } from './capped-output';
@@ -66,7 +66,7 @@ export class ExecService implements Disposable {
     const containerId = row.container_id!;
     const started = Date.now();
     const stdin = req.stdin !== undefined;
-    const { execId, streams } = await this.refusedAsConflict(row, async () => {
+    const { execId, streams } = await refusedAsConflict(this.deps.boxes, row, async () => {
       const id = await this.deps.engine.createExec(containerId, {
         command: req.command,
         env,
@@ -137,16 +137,6 @@ export class ExecService implements Disposable {
     }
   }
 
-  /** Maps the engine refusing an exec (a paused or stopped container) to a 409 about the box. */
-  private async refusedAsConflict<T>(row: BoxRow, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step();
-    } catch (err) {
-      if (err instanceof EngineError && err.kind === 'conflict') throw this.deps.boxes.containerRefused(row, err);
-      throw err;
-    }
-  }
-
   /** Whether the engine reported an OOM kill in the container since the exec started (its event may trail the exit). */
   private async oomKilled(containerId: string, since: number): Promise<boolean> {
     for (let waited = 0; ; waited += 100) {
@@ -193,7 +183,7 @@ export class ExecService implements Disposable {
     this.sessions.set(id, session);
     session.onEnd(() => this.sessions.delete(id));
     try {
-      await this.refusedAsConflict(row, () => session.start());
+      await refusedAsConflict(this.deps.boxes, row, () => session.start());
     } catch (err) {
       this.sessions.delete(id);
       throw err;

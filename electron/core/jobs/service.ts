@@ -3,7 +3,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import type { ExecRequest } from '../../../shared/schemas/exec';
 import type { Job, JobOutputQuery, JobStarted } from '../../../shared/schemas/jobs';
-import type { BoxRow, BoxesPort } from '../boxes/port';
+import { refusedAsConflict, type BoxRow, type BoxesPort } from '../boxes/port';
 import { EngineError, type ContainerEngine, type ExecStreams } from '../engine/container-engine';
 import type { ProcessSweeper } from '../engine/process-sweeper';
 import type { EventBus } from '../events/event-bus';
@@ -63,7 +63,7 @@ export class JobService {
     // Recorded first: a job the core crashed while starting is found (and seen to have ended) at the next start.
     this.deps.store.insert(row);
     try {
-      const streams = await this.refusedAsConflict(box, () =>
+      const streams = await refusedAsConflict(this.deps.boxes, box, () =>
         startJob(this.deps.engine, box.container_id!, { id: row.id, command: req.command, env, cwd: req.cwd }),
       );
       this.watch(row, streams, true);
@@ -237,15 +237,6 @@ export class JobService {
       });
     }
     return row;
-  }
-
-  private async refusedAsConflict<T>(row: BoxRow, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step();
-    } catch (err) {
-      if (err instanceof EngineError && err.kind === 'conflict') throw this.deps.boxes.containerRefused(row, err);
-      throw err;
-    }
   }
 
   /** The jobs go on in their boxes; only the core's connections to them close. */

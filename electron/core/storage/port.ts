@@ -34,3 +34,20 @@ export type StoragePort = Pick<
 
 /** A store failure as the API's problem (anything else is answered as it is). */
 export const storageProblem = (err: unknown): unknown => Storage.toApiError(err);
+
+/** A store call whose failure is answered as a problem (a busy item is a 409, a store away a 503). */
+export async function storeCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw storageProblem(err);
+  }
+}
+
+/** What an item holds: all it refers to, and what only it holds (null where the driver cannot tell). */
+export interface ItemSizes {
+  size_bytes: number;
+  exclusive_bytes: number | null;
+}
+
+export const GiB = 1024 ** 3;

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, test } from 'node:test';
 import type { Volume, VolumeSnapshot } from '../../../shared/schemas/volumes';
-import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
+import { api, shOk, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
 import { instanceIdOf, removeInstanceLeftovers } from '../../../test-support/reliability';
 import { readStore } from '../../../test-support/volume-data';
+import { ok } from '../../../test-support/volume-scenarios';
 
 // A volume made while no store driver worked (a core told to use btrfs on a data dir that is not
 // btrfs) is a plain engine volume; once the store works it is served as before: its snapshots and
@@ -34,17 +35,7 @@ async function storeDriver(c: CoreProcess): Promise<string | null> {
   }
 }
 
-async function sh(box: string, script: string): Promise<string> {
-  const res = await api(core!, 'POST', `${P}/boxes/${box}/exec`, { command: ['sh', '-c', script] });
-  const r = (await res.json()) as { exit_code: number; stdout: string; stderr: string };
-  assert.equal(r.exit_code, 0, r.stderr);
-  return r.stdout;
-}
-
-async function ok<T>(res: Response, status = 200): Promise<T> {
-  assert.equal(res.status, status, await res.clone().text());
-  return (await res.json()) as T;
-}
+const sh = (box: string, script: string): Promise<string> => shOk(core!, P, box, script);
 
 const itemOf = (id: string) => readStore(dataDir, 'SELECT item_id FROM volumes WHERE id = ?', id);
 

@@ -1,5 +1,5 @@
 import type { ContainerEngine } from '../engine/container-engine';
-import { newItemId, storageProblem, type StoragePort } from '../storage/port';
+import { GiB, newItemId, storeCall, type ItemSizes, type StoragePort } from '../storage/port';
 
 /** Who holds a store item: the volume or the volume snapshot it is the data of. */
 export const volumeOwner = (id: string): string => `volume:${id}`;
@@ -15,21 +15,7 @@ export interface DataHolder {
   engine_name: string;
 }
 
-const GiB = 1024 ** 3;
-
-export interface Measured {
-  size_bytes: number;
-  exclusive_bytes: number | null;
-}
-
-/** A store call whose failure is answered as a problem (a busy item is a 409, a store away a 503). */
-async function call<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw storageProblem(err);
-  }
-}
+export type Measured = ItemSizes;
 
 /**
  * The volumes' side of the copy-on-write store (StoragePort only): a volume made while the store
@@ -83,7 +69,7 @@ export class VolumeItems {
 
   /** An empty item, capped at `sizeGb` where the store can; answers its engine volume. */
   create(id: string, owner: string, labels: Record<string, string>, sizeGb: number | null): Promise<string> {
-    return call(async () => {
+    return storeCall(async () => {
       await this.storage.create({ id, owner, labels, quotaBytes: this.quotaFor(sizeGb) });
       return (await this.storage.mountFor(id)).volume;
     });
@@ -91,7 +77,7 @@ export class VolumeItems {
 
   /** A read-only snapshot of `source`; answers its engine volume. */
   snapshot(source: string, id: string, owner: string, labels: Record<string, string>): Promise<string> {
-    return call(async () => {
+    return storeCall(async () => {
       await this.storage.snapshot(source, { id, owner, labels });
       return (await this.storage.mountFor(id)).volume;
     });
@@ -105,7 +91,7 @@ export class VolumeItems {
     labels: Record<string, string>,
     sizeGb: number | null,
   ): Promise<string> {
-    return call(async () => {
+    return storeCall(async () => {
       await this.storage.clone(source, { id, owner, labels, quotaBytes: this.quotaFor(sizeGb) });
       return (await this.storage.mountFor(id)).volume;
     });
@@ -113,13 +99,15 @@ export class VolumeItems {
 
   /** The item becomes the snapshot's copy in one step (the store records the intent and finishes it after a crash). */
   restore(id: string, snapshotId: string): Promise<void> {
-    return call(() => this.storage.restore(id, snapshotId));
+    return storeCall(() => this.storage.restore(id, snapshotId));
   }
 
   /** The engine volume to mount: the item's (made again if its view changed), else the recorded one. */
   mountName(holder: DataHolder): Promise<string> {
     const item = holder.item_id;
-    return item ? call(async () => (await this.storage.mountFor(item)).volume) : Promise.resolve(holder.engine_name);
+    return item
+      ? storeCall(async () => (await this.storage.mountFor(item)).volume)
+      : Promise.resolve(holder.engine_name);
   }
 
   /** Whether the item is there and ready (a plain engine volume: whether the engine has it). */
@@ -131,13 +119,13 @@ export class VolumeItems {
   /** Its item, or its plain engine volume, goes; one already gone is not an error. */
   async remove(holder: DataHolder): Promise<void> {
     const item = holder.item_id;
-    if (item) await call(() => this.storage.delete(item));
+    if (item) await storeCall(() => this.storage.delete(item));
     else if (holder.engine_name) await this.engine.removeVolume(holder.engine_name);
   }
 
   /** Sizes of items from the store's usage (referred to, and freed by deleting). */
   async measure(ids: string[]): Promise<Map<string, Measured>> {
-    const usage = await call(() => this.storage.usage(ids));
+    const usage = await storeCall(() => this.storage.usage(ids));
     const out = new Map<string, Measured>();
     for (const [id, u] of usage) out.set(id, { size_bytes: u.sizeBytes, exclusive_bytes: u.exclusiveBytes });
     return out;
