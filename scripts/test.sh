@@ -82,9 +82,8 @@ files=()
 for f in "${SLOW_FIRST[@]}"; do [ -f "$f" ] && files+=("$f"); done
 for f in "${found[@]}"; do [[ " ${SLOW_FIRST[*]} " == *" $f "* ]] || files+=("$f"); done
 echo "== ${#files[@]} test files"
-# Three files at a time on this 2-core machine (BOXDESK_TEST_CONCURRENCY): a file spends much of its
-# time waiting on the engine (containers starting and stopping, polls), so a third keeps the cores
-# busy. Each file starts its own core with its own data dir, engine instance labels and box names,
-# so files share the engine without sharing state. scripts/run-tests.mjs keeps the order above
-# (`node --test` would sort the files by name).
-exec node --import tsx scripts/run-tests.mjs --concurrency "${BOXDESK_TEST_CONCURRENCY:-3}" "${files[@]}"
+# Two files at a time (this machine has 2 cores; BOXDESK_TEST_CONCURRENCY changes it): the lane is
+# CPU-bound, and a third file at a time made it slower here. Each file starts its own core with its
+# own data dir, engine instance labels and box names, so files share the engine without sharing
+# state. scripts/run-tests.mjs keeps the order above (`node --test` would sort the files by name).
+exec node --import tsx scripts/run-tests.mjs --concurrency "${BOXDESK_TEST_CONCURRENCY:-2}" "${files[@]}"

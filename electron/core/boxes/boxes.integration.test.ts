@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import os from 'node:os';
 import { describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
@@ -21,10 +20,6 @@ async function problem(
   assert.equal(res.status, status, JSON.stringify(body));
   assert.equal(body.code, code);
   return body;
-}
-
-async function boxCount(): Promise<number> {
-  return ((await (await t.api('GET', `${P}?limit=500`)).json()) as { items: Box[] }).items.length;
 }
 
 describe('create', () => {
@@ -62,43 +57,6 @@ describe('create', () => {
     assert.equal(box.storage_enforced, enforceable);
   });
 
-  test('bad bodies get 400 naming the field, and change nothing', async () => {
-    const before = await boxCount();
-    const cases: [Record<string, unknown>, string][] = [
-      [{ name: 'x', port: 80 }, 'body.port'],
-      [{ name: 'x', termination_grace_period_seconds: 5 }, 'body.termination_grace_period_seconds'],
-      [{ name: 'Not_A_Label' }, 'body.name'],
-      [{ name: 'x', config: { cpus: 'two' } }, 'body.config.cpus'],
-      [{ name: 'x', config: { cpus: 0 } }, 'body.config.cpus'],
-      [{ name: 'x', config: { gpus: 1 } }, 'body.config.gpus'],
-      [{ name: 'x', environment: { A: 1 } }, 'body.environment.A'],
-      [{ name: 'x', tags: 'a:b' }, 'body.tags'],
-      [{ name: 'x', config: { region: 'eu-west' } }, 'body.config.region'],
-      [{ name: 'x', config: { cpus: os.availableParallelism() + 1 } }, 'body.config.cpus'],
-      [{ name: 'x', base: 'default', fork: 'alpha' }, 'body.fork'],
-      [{}, 'body.name'],
-    ];
-    for (const [body, path] of cases) {
-      const p = await problem(await t.api('POST', P, body), 400, 'invalid_body');
-      assert.ok(
-        p.errors?.some((e) => e.path === path),
-        `${JSON.stringify(body)} → ${JSON.stringify(p.errors)}`,
-      );
-    }
-    assert.equal(await boxCount(), before);
-  });
-
-  test('unknown base, fork source or volume: 404; a taken name: 409', async () => {
-    await problem(await t.api('POST', P, { name: 'x', base: 'nope' }), 404, 'not_found');
-    await problem(await t.api('POST', P, { name: 'x', fork: 'nope' }), 404, 'not_found');
-    await problem(
-      await t.api('POST', P, { name: 'x', data_mounts: [{ name: 'vol', path: '/data' }] }),
-      404,
-      'not_found',
-    );
-    await problem(await t.api('POST', P, { name: 'alpha' }), 409, 'already_exists');
-  });
-
   test('N simultaneous creates of one name: one 201, N-1 409, one container', async () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => t.api('POST', P, { name: 'racer' })));
     const statuses = results.map((r) => r.status).sort();
@@ -113,44 +71,8 @@ describe('create', () => {
   });
 });
 
-describe('read', () => {
-  test('list filters by status and tag and pages with a cursor', async () => {
-    await create({ name: 'tagged-1', tags: { env: 'ci', tier: 'a' } });
-    await create({ name: 'tagged-2', tags: { env: 'ci', tier: 'b' } });
-    const ci = (await (await t.api('GET', `${P}?tag=env:ci`)).json()) as { items: Box[] };
-    assert.deepEqual(
-      ci.items.map((b) => b.name),
-      ['tagged-1', 'tagged-2'],
-    );
-    const both = (await (await t.api('GET', `${P}?tag=env:ci&tag=tier:b`)).json()) as { items: Box[] };
-    assert.deepEqual(
-      both.items.map((b) => b.name),
-      ['tagged-2'],
-    );
-    const running = (await (await t.api('GET', `${P}?status=running`)).json()) as { items: Box[] };
-    assert.ok(running.items.every((b) => b.status === 'running'));
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = (await (await t.api('GET', `${P}?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json()) as {
-        items: Box[];
-        next_cursor: string | null;
-      };
-      assert.ok(page.items.length <= 2);
-      seen.push(...page.items.map((b) => b.name));
-      cursor = page.next_cursor;
-    } while (cursor);
-    assert.equal(seen.length, new Set(seen).size, 'no duplicates across pages');
-    assert.equal(seen.length, await boxCount());
-    await problem(await t.api('GET', `${P}?status=sleeping`), 400, 'invalid_body');
-    await problem(await t.api('GET', `${P}?cursor=garbage`), 400, 'invalid_body');
-    await problem(await t.api('GET', `${P}?limit=0`), 400, 'invalid_body');
-  });
-
-  test('get: 404 for an unknown box', async () => {
-    await problem(await t.api('GET', `${P}/ghost`), 404, 'not_found');
-  });
-});
+// Bad bodies, unknown references, taken names, list filters and paging, and a 404 for an unknown
+// box are box-lifecycle.test.ts's, on the in-memory engine: they are the same on every engine.
 
 describe('update', () => {
   test('applies cpus and ram live and answers the full representation', async () => {

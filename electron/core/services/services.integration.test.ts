@@ -183,56 +183,9 @@ describe('a service through its deployments', () => {
   });
 });
 
-describe('rules', () => {
-  test('bad bodies are 400 naming the field and create nothing; unknown is 404', async () => {
-    const cases: [Record<string, unknown>, string][] = [
-      [{ name: 'Bad_Name', port: 8080 }, 'body.name'],
-      [{ name: 'ok', port: 0 }, 'body.port'],
-      [{ name: 'ok', port: 8080, health_check: { interval_s: 0 } }, 'body.health_check.interval_s'],
-      [{ name: 'ok', port: 8080, command: [] }, 'body.command'],
-      [{ name: 'ok', port: 8080, data_mounts: [{ name: 'v', path: '/' }] }, 'body.data_mounts[0].path'],
-    ];
-    for (const [body, path] of cases) {
-      const problem = await json<{ errors: { path: string }[] }>(t.api('POST', S, body), 400);
-      assert.ok(
-        problem.errors.some((e) => e.path.startsWith(path)),
-        `${JSON.stringify(body)}: ${JSON.stringify(problem.errors)}`,
-      );
-    }
-    assert.equal(
-      (await t.api('POST', S, { name: 'ok', port: 8080, data_mounts: [{ name: 'novolume', path: '/data' }] })).status,
-      404,
-    );
-    assert.equal((await t.api('POST', S, { name: 'ok', port: 8080, base: 'nobase' })).status, 404);
-    assert.deepEqual((await json<{ items: Service[] }>(t.api('GET', S), 200)).items, []);
-    assert.equal((await t.api('GET', `${S}/nope`)).status, 404);
-    assert.equal((await t.api('POST', `${S}/nope/deployments`, {})).status, 404);
-    assert.equal((await t.api('GET', `${S}/nope/deployments/dep_aaaaaaaaaaaaaaaaaaaa`)).status, 404);
-  });
-
-  test('collisions: a box named {name}-green, a published box at its URL, an existing service: 409 with a hint', async () => {
-    await json(t.api('POST', B, { name: 'taken-green' }), 201);
-    const boxClash = await json<{ hint: string }>(t.api('POST', S, { name: 'taken', port: 8080 }), 409);
-    assert.match(boxClash.hint, /taken-green/);
-    await json(t.api('POST', B, { name: 'site' }), 201);
-    await json(t.api('POST', `${B}/site/publish`, { port: 8080 }), 200);
-    const hostClash = await json<{ hint: string }>(t.api('POST', S, { name: 'site', port: 8080 }), 409);
-    assert.match(hostClash.hint, /unpublish/);
-    assert.equal((await t.api('GET', `${S}/taken`)).status, 404);
-    assert.equal((await t.api('GET', `${S}/site`)).status, 404);
-  });
-
-  test('rollback with no earlier live deployment: 409', async () => {
-    await createService('solo');
-    assert.equal((await t.api('POST', `${S}/solo/rollback`)).status, 409);
-    // Its live box cannot be deleted from under it: the URL would answer 502 until the next deploy.
-    const refused = await json<{ detail: string }>(t.api('DELETE', `${B}/solo-blue`), 409);
-    assert.match(refused.detail, /serves service "solo".*box service rm solo/);
-    assert.equal((await page('solo')).body, 'v1\n');
-    assert.equal((await t.api('POST', S, { name: 'solo', port: 8080 })).status, 409);
-    assert.equal((await t.api('DELETE', `${S}/solo`)).status, 204);
-  });
-
+// The rules above the engine (bad bodies, collisions, a rollback with nothing earlier) are
+// services.test.ts's, on the in-memory engine; what needs a real engine stays here.
+describe('on the real engine', () => {
   test('a mounted volume keeps its data across deploys', async () => {
     await json(t.api('POST', `/v1/projects/${project}/volumes`, { name: 'svcdata' }), 201);
     const { first } = await createService('keep', {
