@@ -5,7 +5,7 @@ export function Time({ at, relative = false }: { at: string; relative?: boolean 
   const absolute = formatTime(at);
   const ago = formatRelative(at);
   return (
-    <time dateTime={at} title={relative ? absolute : ago}>
+    <time dateTime={at} title={relative ? absolute : ago} style={{ whiteSpace: 'nowrap' }}>
       {relative ? ago : absolute}
     </time>
   );
