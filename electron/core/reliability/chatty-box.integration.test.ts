@@ -63,6 +63,24 @@ async function flood(core: CoreProcess, bytes: number, markers: string[]): Promi
   const out = (await res.json()) as { exit_code: number; stderr: string };
   assert.equal(res.status, 200, JSON.stringify(out));
   assert.equal(out.exit_code, 0, out.stderr);
+  await loggedUpTo(core, markers);
+}
+
+/**
+ * Waits until the engine's log ends with `markers`. The exec is over when the box has written them
+ * to its pipe; the engine copies that pipe to its log file on its own time, and under load it can
+ * be hundreds of megabytes behind. A log that never gets there fails with what it ends with.
+ */
+async function loggedUpTo(core: CoreProcess, markers: string[]): Promise<void> {
+  const expected = markers.map((m) => `${m}\n`).join('');
+  const deadline = Date.now() + 120_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = await (await api(core, 'GET', `${P}/flood/logs?tail=${markers.length}`)).text();
+    if (last === expected) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`the engine's log never reached ${JSON.stringify(markers)}; it ends with ${JSON.stringify(last.slice(-200))}`);
 }
 
 /** `GET …/logs` read to its end without keeping it: its size and its last bytes. A core that died says why. */
