@@ -15,12 +15,36 @@ export interface FuzzResponse {
 /** Content types of answers that may stream for as long as the client stays (logs follow, events, ndjson). */
 const STREAMING = /^(text\/event-stream|application\/x-ndjson|text\/plain)/;
 
+/** A body this large may still be on its way when the server has answered a refusal and closed. */
+const LARGE_BODY = 64 * 1024;
+
 /**
  * Sends a request exactly as generated (node:http: no normalisation of the path, any
  * Content-Type). A streaming answer is cut after `streamMs`; any other answer must be
  * complete within `answerMs`, or the request fails as a hang.
+ *
+ * A server may refuse a request (401, 413) before reading its body, answer and close; a client
+ * still writing a large body then sees EPIPE or ECONNRESET before it reads the answer waiting in
+ * its socket. Such a request is sent again (twice at most), as an HTTP client retries a refused
+ * upload: the answer is what is judged, and a server that never answers still fails.
  */
-export function send(
+export async function send(
+  baseUrl: string,
+  req: FuzzRequest,
+  options: { streamMs?: number; answerMs?: number } = {},
+): Promise<FuzzResponse> {
+  const large = req.body !== undefined && Buffer.byteLength(req.body) >= LARGE_BODY;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sendOnce(baseUrl, req, options);
+    } catch (err) {
+      const cutOff = ['EPIPE', 'ECONNRESET'].includes((err as NodeJS.ErrnoException).code ?? '');
+      if (!large || !cutOff || attempt === 3) throw err;
+    }
+  }
+}
+
+function sendOnce(
   baseUrl: string,
   req: FuzzRequest,
   { streamMs = 150, answerMs = 30_000 } = {},

@@ -77,9 +77,9 @@ export function withSnapshotCore(
 // chain into one layer once a commit would pass MAX_LAYERS (100). The deep-chain
 // tests' cores flatten past FLATTEN_AT instead (the same code, a lower bound:
 // each step is a real commit, and 120 of them cost minutes), and their chains go
-// DEEP_CHAIN deep, well past that point.
-export const FLATTEN_AT = 24;
-export const DEEP_CHAIN = 36;
+// DEEP_CHAIN deep, half as far again: the chain is flattened once and grows again on top.
+export const FLATTEN_AT = 12;
+export const DEEP_CHAIN = 18;
 
 /** How many layers the image of the box's container has. */
 export async function layersOf(boxId: string): Promise<number> {

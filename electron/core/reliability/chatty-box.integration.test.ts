@@ -80,7 +80,9 @@ async function loggedUpTo(core: CoreProcess, markers: string[]): Promise<void> {
     if (last === expected) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  assert.fail(`the engine's log never reached ${JSON.stringify(markers)}; it ends with ${JSON.stringify(last.slice(-200))}`);
+  assert.fail(
+    `the engine's log never reached ${JSON.stringify(markers)}; it ends with ${JSON.stringify(last.slice(-200))}`,
+  );
 }
 
 /** `GET …/logs` read to its end without keeping it: its size and its last bytes. A core that died says why. */

@@ -97,9 +97,9 @@ async function ensurePool(): Promise<void> {
     await api(core, 'POST', `/v1/projects/${PROJECT}/boxes/fz-run/publish`, { port: 8080, domains: [TAKEN_DOMAIN] });
 }
 
-/** Requests per operation and run (three runs: fixed seed, new seed, concurrent): the budget shared out, 30 to 80 each. */
+/** Requests per operation and run (three runs: fixed seed, new seed, concurrent): the budget shared out, 20 to 80 each. */
 function perOperation(): number {
-  return Math.max(30, Math.min(80, Math.ceil(TOTAL_REQUESTS / 3 / operations.length)));
+  return Math.max(20, Math.min(80, Math.ceil(TOTAL_REQUESTS / 3 / operations.length)));
 }
 
 function hash(text: string): number {
