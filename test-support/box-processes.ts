@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+
 type Api = (method: string, pathname: string, body?: unknown) => Promise<Response>;
 
 /** The command lines of every process in a box, one a line, read through the API's own exec. */
@@ -18,4 +20,21 @@ export async function untilNoProcess(api: Api, boxPath: string, pattern: RegExp,
     if (Date.now() > deadline) throw new Error(`still running in the box after ${ms} ms:\n${list}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * The OOM scenario both engines must pass: `start` makes a box named `hog` whose main process
+ * eats memory past a 64 MB limit and waits until it is in error. The box says why, and the event
+ * stream (already open as `sse`) sends box.oom naming the box and its main process.
+ */
+export async function assertOomReported(
+  sse: { waitFor(match: (e: { event: string; data: string }) => boolean): Promise<{ data: string }> },
+  start: () => Promise<{ status_reason?: string | null }>,
+): Promise<void> {
+  const box = await start();
+  assert.match(box.status_reason ?? '', /main process exited with code 137 \(OOM-killed/);
+  assert.match(box.status_reason ?? '', /hogging memory/);
+  const event = await sse.waitFor((e) => e.event === 'box.oom');
+  const data = (JSON.parse(event.data) as { data: { box: string; process: string } }).data;
+  assert.deepEqual([data.box, data.process], ['hog', 'main']);
 }

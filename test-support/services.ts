@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import type { Deployment, Service } from '../shared/schemas/services';
+import type { SseClient, SseEvent } from './sse';
 
 type Api = (method: string, pathname: string, body?: unknown) => Promise<Response>;
 
@@ -71,6 +73,44 @@ export async function json<T>(res: Response | Promise<Response>, status: number)
   const text = await r.text();
   if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const deploymentOf = (e: SseEvent) => (JSON.parse(e.data) as { data: { deployment: Deployment } }).data.deployment;
+
+/** The steps a blue-green deploy of `web` from blue to green reports, in order, as `status: step`. */
+const BLUE_TO_GREEN = [
+  'pending: waiting for its turn',
+  'starting: creating box web-green',
+  'starting: health check 1/2 passed',
+  'starting: health check 2/2 passed',
+  'healthy: switching route',
+  'live: stopping web-blue',
+  'live: removing web-blue',
+  'live: null',
+];
+
+/**
+ * Waits until the event stream says deployment `id` is live with nothing left to do, then checks
+ * that its `deployment.updated` events told each step of a blue-to-green deploy, in order.
+ */
+export async function assertBlueToGreenSteps(sse: SseClient, id: string): Promise<void> {
+  await sse.waitFor(
+    (e) =>
+      e.event === 'deployment.updated' &&
+      deploymentOf(e).id === id &&
+      deploymentOf(e).status === 'live' &&
+      deploymentOf(e).step === null,
+  );
+  const steps = sse.events
+    .filter((e) => e.event === 'deployment.updated')
+    .map(deploymentOf)
+    .filter((d) => d.id === id)
+    .map((d) => `${d.status}: ${d.step}`);
+  assert.deepEqual(
+    steps.filter((s) => BLUE_TO_GREEN.includes(s)),
+    BLUE_TO_GREEN,
+    steps.join('\n'),
+  );
 }
 
 export type { Deployment, Service };

@@ -96,3 +96,30 @@ export async function createBox(t: TestCore, boxesPath: string, body: Record<str
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()) as Box;
 }
+
+/**
+ * Opens `GET <boxPath>/logs?follow=true&tail=0`, runs `trigger` (something that makes the box's
+ * main process write), and reads the stream until `marker` shows up: what was read.
+ */
+export async function followLogsUntil(
+  t: TestCore,
+  boxPath: string,
+  marker: string,
+  trigger: () => Promise<unknown>,
+): Promise<string> {
+  const controller = new AbortController();
+  const res = await fetch(`${t.url}${boxPath}/logs?follow=true&tail=0`, {
+    headers: { authorization: `Bearer ${t.token}` },
+    signal: controller.signal,
+  });
+  const reader = res.body!.getReader();
+  await trigger();
+  let text = '';
+  while (!text.includes(marker)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  controller.abort();
+  return text;
+}

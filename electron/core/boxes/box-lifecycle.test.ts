@@ -9,6 +9,7 @@ import {
   startMemoryCore,
   type MemoryCore,
 } from '../../../test-support/memory-core';
+import { followLogsUntil } from '../../../test-support/test-core';
 
 // BoxService through the real HTTP API and a real SQLite file, on the in-memory engine:
 // the status machine, create rules and races, update, fork and logs.
@@ -152,9 +153,24 @@ describe('read and update', () => {
       [512, 8080, 3, { team: 'infra' }, { GREETING: 'hello' }, 'running'],
     );
     assert.equal((await t.engine.stats((await containerOf(box)).id)).memory_limit_bytes, 512 * 1024 * 1024);
-    for (const body of [{ port: -1 }, { termination_grace_period_seconds: 1.5 }, { name: 'renamed' }])
-      await problem(await t.api('PUT', `${P}/alpha`, body), 400, 'invalid_body');
+    for (const body of [
+      { port: '80' },
+      { port: -1 },
+      { port: 2147483648 },
+      { termination_grace_period_seconds: -5 },
+      { termination_grace_period_seconds: 1.5 },
+      { name: 'renamed' },
+    ]) {
+      const field = Object.keys(body)[0]!;
+      const p = await problem(await t.api('PUT', `${P}/alpha`, body), 400, 'invalid_body');
+      assert.ok(
+        p.errors?.some((e) => e.path === `body.${field}`),
+        JSON.stringify(p),
+      );
+    }
     assert.equal((await getBox(t, `${P}/alpha`)).termination_grace_period_seconds, 3);
+    const cleared = (await (await t.api('PUT', `${P}/alpha`, { port: null })).json()) as Box;
+    assert.equal(cleared.port, null);
   });
 });
 
@@ -218,20 +234,9 @@ describe('fork and logs', () => {
     await create({ name: 'talker', base: 'talker' });
     assert.equal(await (await t.api('GET', `${P}/talker/logs`)).text(), 'first-line\nsecond-line\n');
     assert.equal(await (await t.api('GET', `${P}/talker/logs?tail=1`)).text(), 'second-line\n');
-    const controller = new AbortController();
-    const res = await fetch(`${t.url}${P}/talker/logs?follow=true&tail=0`, {
-      headers: { authorization: `Bearer ${t.token}` },
-      signal: controller.signal,
-    });
-    const reader = res.body!.getReader();
-    await t.api('POST', `${P}/talker/exec`, { command: ['kill', '-USR1', '1'] });
-    let text = '';
-    while (!text.includes('followed-line')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
-    }
-    controller.abort();
+    const text = await followLogsUntil(t, `${P}/talker`, 'followed-line', () =>
+      t.api('POST', `${P}/talker/exec`, { command: ['kill', '-USR1', '1'] }),
+    );
     assert.equal(text, 'followed-line\n');
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
-import { createBox, withBoxesCore, type TestCore } from '../../../test-support/test-core';
+import { createBox, followLogsUntil, withBoxesCore, type TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
 const P = '/v1/projects/lifecycle/boxes';
@@ -71,51 +71,18 @@ describe('create', () => {
   });
 });
 
-// Bad bodies, unknown references, taken names, list filters and paging, and a 404 for an unknown
-// box are box-lifecycle.test.ts's, on the in-memory engine: they are the same on every engine.
+// Bad bodies (update's included), unknown references, taken names, list filters and paging, and a
+// 404 for an unknown box are box-lifecycle.test.ts's, on the in-memory engine: they are the same on every engine.
 
 describe('update', () => {
-  test('applies cpus and ram live and answers the full representation', async () => {
-    const res = await t.api('PUT', `${P}/alpha`, {
-      config: { ram_mb: 512 },
-      port: 8080,
-      termination_grace_period_seconds: 3,
-      tags: { team: 'infra' },
-      environment: { GREETING: 'hello' },
-    });
+  test('ram changes live: the running container gets the new memory limit', async () => {
+    const res = await t.api('PUT', `${P}/alpha`, { config: { ram_mb: 512 } });
     assert.equal(res.status, 200);
     const box = (await res.json()) as Box;
-    for (const key of ['id', 'name', 'project', 'status', 'created_at', 'updated_at']) assert.ok(key in box, key);
-    assert.equal(box.config.ram_mb, 512);
-    assert.equal(box.port, 8080);
-    assert.equal(box.termination_grace_period_seconds, 3);
-    assert.deepEqual(box.tags, { team: 'infra' });
-    assert.deepEqual(box.environment, { GREETING: 'hello' });
+    assert.deepEqual([box.config.ram_mb, box.status], [512, 'running']);
     const [c] = await containersOfBox(box.id);
     const info = await docker.getContainer(c!.Id).inspect();
     assert.equal(info.HostConfig.Memory, 512 * 1024 * 1024);
-  });
-
-  test('port and grace accept null and reject strings, negatives and values past int32', async () => {
-    const cleared = (await (await t.api('PUT', `${P}/alpha`, { port: null })).json()) as Box;
-    assert.equal(cleared.port, null);
-    for (const body of [
-      { port: '80' },
-      { port: -1 },
-      { port: 2147483648 },
-      { termination_grace_period_seconds: -5 },
-      { termination_grace_period_seconds: 1.5 },
-      { name: 'renamed' },
-    ]) {
-      const field = Object.keys(body)[0]!;
-      const p = await problem(await t.api('PUT', `${P}/alpha`, body), 400, 'invalid_body');
-      assert.ok(
-        p.errors?.some((e) => e.path === `body.${field}`),
-        JSON.stringify(p),
-      );
-    }
-    const unchanged = (await (await t.api('GET', `${P}/alpha`)).json()) as Box;
-    assert.equal(unchanged.termination_grace_period_seconds, 3);
   });
 });
 
@@ -213,20 +180,9 @@ describe('fork and logs', () => {
     assert.match(all, /first-line\nsecond-line/);
     const tail = await (await t.api('GET', `${P}/alpha/logs?tail=1`)).text();
     assert.equal(tail, 'second-line\n');
-    const controller = new AbortController();
-    const res = await fetch(`${t.url}${P}/alpha/logs?follow=true&tail=0`, {
-      headers: { authorization: `Bearer ${t.token}` },
-      signal: controller.signal,
-    });
-    const reader = res.body!.getReader();
-    await t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo followed-line > /proc/1/fd/1'] });
-    let text = '';
-    while (!text.includes('followed-line')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
-    }
-    controller.abort();
+    const text = await followLogsUntil(t, `${P}/alpha`, 'followed-line', () =>
+      t.api('POST', `${P}/alpha/exec`, { command: ['sh', '-c', 'echo followed-line > /proc/1/fd/1'] }),
+    );
     assert.match(text, /followed-line/);
   });
 });

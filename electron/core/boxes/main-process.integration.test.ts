@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { TEST_IMAGE } from '../../../test-support/core-process';
 import { imageWithShell, removeImage, waitFor } from '../../../test-support/docker';
+import { assertOomReported } from '../../../test-support/box-processes';
 import { SseClient } from '../../../test-support/sse';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
@@ -100,13 +101,10 @@ test('resume restarts a box in error; the crash loop brings it back to error', a
 test('an OOM-killed main process turns the box to error at once, says so, and sends box.oom', async () => {
   const sse = new SseClient(`${t.url}/v1/events`, t.token);
   try {
-    await createFrom('hog', 'hog', { ram_mb: 64 });
-    const box = await untilError('hog');
-    assert.match(box.status_reason ?? '', /main process exited with code 137 \(OOM-killed/);
-    assert.match(box.status_reason ?? '', /hogging memory/);
-    const event = await sse.waitFor((e) => e.event === 'box.oom');
-    const data = (JSON.parse(event.data) as { data: { box: string; process: string } }).data;
-    assert.deepEqual([data.box, data.process], ['hog', 'main']);
+    await assertOomReported(sse, async () => {
+      await createFrom('hog', 'hog', { ram_mb: 64 });
+      return untilError('hog');
+    });
   } finally {
     sse.close();
   }

@@ -13,6 +13,7 @@ import {
   untilStatus,
   type MemoryCore,
 } from '../../../test-support/memory-core';
+import { assertOomReported } from '../../../test-support/box-processes';
 import { SseClient } from '../../../test-support/sse';
 import { MemoryEngine } from '../engine/memory/memory-engine';
 import type { Program } from '../engine/memory/memory-process';
@@ -175,13 +176,10 @@ describe('the main process', () => {
   test('an OOM-killed main process turns the box to error at once, says so, and sends box.oom', async () => {
     const sse = new SseClient(`${t.url}/v1/events`, t.token);
     try {
-      await create('hog', { base: 'hog', config: { ram_mb: 64 } });
-      const box = await untilStatus(t, `${P}/hog`, 'error');
-      assert.match(box.status_reason ?? '', /main process exited with code 137 \(OOM-killed/);
-      assert.match(box.status_reason ?? '', /hogging memory/);
-      const event = await sse.waitFor((e) => e.event === 'box.oom');
-      const data = (JSON.parse(event.data) as { data: { box: string; process: string } }).data;
-      assert.deepEqual([data.box, data.process], ['hog', 'main']);
+      await assertOomReported(sse, async () => {
+        await create('hog', { base: 'hog', config: { ram_mb: 64 } });
+        return untilStatus(t, `${P}/hog`, 'error');
+      });
     } finally {
       sse.close();
     }

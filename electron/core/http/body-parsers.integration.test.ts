@@ -1,37 +1,27 @@
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { tempDataDir } from '../../../test-support/core-process';
-import { AuthService } from '../auth/auth-service';
+import { authHarness, type AuthHarness } from '../../../test-support/http-harness';
 import { RateLimiter } from './rate-limiter';
-import { TokenStore } from '../auth/token-store';
 import { resolveConfig } from '../config';
-import type { Db } from '../db/database';
-import { openCoreDatabase } from '../modules';
 import { createHttpApp } from './app';
 import { installAuthGuard } from './auth-guard';
 import { streamBody, uploadStream } from './body-parsers';
 import { loopbackPolicy } from './hardening';
 
 const LIMIT = 64 * 1024;
-let app: FastifyInstance;
-let db: Db;
-let dir: string;
+let harness: AuthHarness;
 let port = 0;
 let token: string;
 let streamStarted = false;
 
 before(async () => {
-  dir = tempDataDir();
-  db = openCoreDatabase(dir);
-  const auth = new AuthService(new TokenStore(db));
+  harness = authHarness();
+  const { auth, dir } = harness;
   token = auth.create({ name: 't', scopes: ['admin'] }, null).token;
   const config = resolveConfig(['--data-dir', dir, '--upload-limit', String(LIMIT)], {});
-  app = await createHttpApp({
+  const app = await createHttpApp({
     config,
     policy: loopbackPolicy(() => port, []),
     logger: false,
@@ -55,14 +45,9 @@ before(async () => {
     { config: { scope: 'write' }, schema: { ...hidden, body: Type.Object({ a: Type.Integer() }) } },
     async (request) => request.body,
   );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  port = (app.server.address() as AddressInfo).port;
+  port = await harness.listen(app);
 });
-after(async () => {
-  await app.close();
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+after(() => harness.close());
 
 const headers = (type: string) => ({ authorization: `Bearer ${token}`, 'content-type': type });
 const url = (p: string) => `http://127.0.0.1:${port}${p}`;

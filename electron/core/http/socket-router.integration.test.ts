@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import Fastify, { type FastifyInstance } from 'fastify';
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import { tempDataDir } from '../../../test-support/core-process';
-import { AuthService } from '../auth/auth-service';
+import { authHarness, type AuthHarness } from '../../../test-support/http-harness';
 import { RateLimiter } from './rate-limiter';
-import { TokenStore } from '../auth/token-store';
-import type { Db } from '../db/database';
-import { openCoreDatabase } from '../modules';
 import { loopbackPolicy } from './hardening';
 import { SocketRouter } from './socket-router';
 
-let app: FastifyInstance;
-let db: Db;
-let dir: string;
+let harness: AuthHarness;
 let port = 0;
 let admin: string;
 let reader: string;
@@ -23,13 +15,12 @@ let projectOnly: string;
 const accepted: Record<string, string>[] = [];
 
 before(async () => {
-  dir = tempDataDir();
-  db = openCoreDatabase(dir);
-  const auth = new AuthService(new TokenStore(db));
+  harness = authHarness();
+  const { auth } = harness;
   admin = auth.create({ name: 'a', scopes: ['admin'] }, null).token;
   reader = auth.create({ name: 'r', scopes: ['read'] }, null).token;
   projectOnly = auth.create({ name: 'p', scopes: ['exec'], project: 'alpha' }, null).token;
-  app = Fastify();
+  const app = Fastify();
   const sockets = new SocketRouter(app, {
     policy: loopbackPolicy(() => port, []),
     auth,
@@ -44,14 +35,9 @@ before(async () => {
       return (ws) => ws.on('message', (data) => ws.send(String(data)));
     },
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  port = (app.server.address() as AddressInfo).port;
+  port = await harness.listen(app);
 });
-after(async () => {
-  await app.close();
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+after(() => harness.close());
 
 function open(
   path: string,

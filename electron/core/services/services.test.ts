@@ -4,6 +4,7 @@ import type { Box } from '../../../shared/schemas/box';
 import { startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
 import { previewRequest } from '../../../test-support/preview-http';
 import {
+  assertBlueToGreenSteps,
   createVersionService,
   json,
   SERVES_NOTHING,
@@ -11,7 +12,7 @@ import {
   type Deployment,
   type Service,
 } from '../../../test-support/services';
-import { SseClient, type SseEvent } from '../../../test-support/sse';
+import { SseClient } from '../../../test-support/sse';
 
 // ServiceManager and the Deployer through the real API, proxy and SQLite file, on the
 // in-memory engine: the health probe reaches the new color through the engine's
@@ -72,31 +73,7 @@ describe('a service through its deployments', () => {
     let v2: Deployment;
     try {
       v2 = await deploy('web', { environment: { VERSION: '2' } });
-      const deploymentOf = (e: SseEvent) =>
-        (JSON.parse(e.data) as { data: { deployment: Deployment } }).data.deployment;
-      await sse.waitFor(
-        (e) => e.event === 'deployment.updated' && deploymentOf(e).id === v2.id && deploymentOf(e).step === null,
-      );
-      const steps = sse.events
-        .filter((e) => e.event === 'deployment.updated')
-        .map(deploymentOf)
-        .filter((d) => d.id === v2.id)
-        .map((d) => `${d.status}: ${d.step}`);
-      const expected = [
-        'pending: waiting for its turn',
-        'starting: creating box web-green',
-        'starting: health check 1/2 passed',
-        'starting: health check 2/2 passed',
-        'healthy: switching route',
-        'live: stopping web-blue',
-        'live: removing web-blue',
-        'live: null',
-      ];
-      assert.deepEqual(
-        steps.filter((s) => expected.includes(s)),
-        expected,
-        steps.join('\n'),
-      );
+      await assertBlueToGreenSteps(sse, v2.id);
     } finally {
       sse.close();
     }
