@@ -102,7 +102,8 @@ export default tseslint.config(
       'import-x/external-module-folders': ['node_modules'],
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
     },
-    rules: { 'import-x/no-cycle': 'error' },
+    // ignoreExternal: a cycle is ours to find; walking node_modules' imports for one took 90% of the lint.
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: SIZED,
