@@ -73,7 +73,7 @@ const modulePorts = {
 };
 
 /** Where files and functions keep to a screen (STYLE.md). */
-const SIZED = ['electron', 'cli', 'shared', 'test-support', 'bench', 'scripts', 'renderer'].flatMap((dir) => [
+const SIZED = ['electron', 'cli', 'shared', 'sdk', 'test-support', 'bench', 'scripts', 'renderer'].flatMap((dir) => [
   `${dir}/**/*.ts`,
   `${dir}/**/*.tsx`,
   `${dir}/**/*.mjs`,
@@ -81,7 +81,7 @@ const SIZED = ['electron', 'cli', 'shared', 'test-support', 'bench', 'scripts', 
 ]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'bench/results/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', '.tsbuild/', 'bench/results/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettierConfig,
@@ -116,7 +116,7 @@ export default tseslint.config(
     ignores: ['electron/core/engine/**', 'test-support/**', 'bench/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noDockerode] }] },
   },
-  { files: ['renderer/**/*.{ts,tsx}', 'cli/**/*.{ts,mjs}'], rules: noElectronImports },
+  { files: ['renderer/**/*.{ts,tsx}', 'cli/**/*.{ts,mjs}', 'sdk/**/*.ts'], rules: noElectronImports },
   {
     files: ['electron/core/**/*.ts'],
     // The engine driver imports no module (and alone may import dockerode).

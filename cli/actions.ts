@@ -6,7 +6,7 @@ import { UsageError } from './options';
 import { failureText } from './cli-words';
 import { parseFormat } from './output';
 import { deleteEach } from './print';
-import { resolveConnection } from './profile';
+import { resolveConnection } from '../sdk/src/connection';
 import { commandPath } from './usage-errors';
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
