@@ -14,27 +14,6 @@ let url: string;
 let script: Step[] = [];
 let seen: { method: string; key: string | undefined; body: string }[] = [];
 
-before(async () => {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      seen.push({ method: req.method!, key: req.headers['idempotency-key'] as string | undefined, body });
-      const step = script.shift() ?? { status: 500, body: { detail: 'the test ran out of steps' } };
-      if (step === 'drop') return req.socket.destroy();
-      res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
-      res.end(step.body === undefined ? '' : JSON.stringify(step.body));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-after(() => new Promise<void>((r) => server.close(() => r())));
-beforeEach(() => {
-  script = [];
-  seen = [];
-});
-
 const nodeFetch: FetchLike = (u, init) => fetch(u, init as RequestInit) as ReturnType<FetchLike>;
 
 /** A client whose retries record the waits they asked for instead of sleeping them. */
@@ -47,6 +26,30 @@ const box = { name: 'a', project: 'default', status: 'running' };
 const problem = (status: number, code: string, detail: string) => ({ status, body: { status, code, detail } });
 
 describe('retryingFetch against a real HTTP server', () => {
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method!, key: req.headers['idempotency-key'] as string | undefined, body });
+        const step = script.shift() ?? { status: 500, body: { detail: 'the test ran out of steps' } };
+        if (step === 'drop') return req.socket.destroy();
+        res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
+        res.end(step.body === undefined ? '' : JSON.stringify(step.body));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+  beforeEach(() => {
+    script = [];
+    seen = [];
+  });
+
   it('waits what Retry-After says on a 429, then answers the retry', async () => {
     const waits: number[] = [];
     script = [
