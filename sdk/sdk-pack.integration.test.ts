@@ -134,4 +134,8 @@ test('a script in that project drives a box on a real core, found as the CLI fin
   assert.equal(out.got, 'sdk-one');
   assert.deepEqual(out.list, ['sdk-fork', 'sdk-one']);
   assert.equal(out.afterDelete, 'not_found');
+  // Read through bd.events() while the script ran (the stream was opened before the create).
+  const events = out.events as string[];
+  assert.ok(events.includes('status:stopped') && events.includes('status:running'), events.join(' '));
+  assert.equal(events.at(-1), 'box.deleted', events.join(' '));
 });

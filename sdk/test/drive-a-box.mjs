@@ -1,4 +1,4 @@
-/* global TextDecoder */
+/* global TextDecoder, AbortController */
 // What a user's script does with the installed package: copied into an empty project beside its
 // node_modules/@boxdesk/sdk and run there by sdk-pack.integration.test.ts. `new Boxdesk()` finds
 // the core as the CLI does (here: BOXDESK_DATA_DIR's listening.json and token file).
@@ -7,6 +7,17 @@ import { Boxdesk, ApiError } from '@boxdesk/sdk';
 const project = process.argv[2];
 const bd = new Boxdesk({ project });
 const out = {};
+
+// The core's events, followed from the start: sdk-one's status changes and its deletion.
+const abort = new AbortController();
+const events = [];
+const following = (async () => {
+  for await (const e of bd.events({ signal: abort.signal })) {
+    if (e.type === 'reset' || e.data?.box?.name !== 'sdk-one') continue;
+    events.push(e.type === 'box.status' ? `status:${e.data.box.status}` : e.type);
+    if (e.type === 'box.deleted') return;
+  }
+})();
 
 const box = await bd.boxes.create({ name: 'sdk-one', tags: { made: 'sdk' } });
 out.created = box.status;
@@ -43,4 +54,9 @@ try {
 } catch (err) {
   out.afterDelete = err instanceof ApiError ? err.code : String(err);
 }
+let timer;
+await Promise.race([following, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+clearTimeout(timer);
+abort.abort();
+out.events = events;
 process.stdout.write(JSON.stringify(out));
