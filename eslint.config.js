@@ -124,6 +124,26 @@ export default tseslint.config(
     rules: modulePorts,
   },
   {
+    // The SDK is shared's client with a Box-shaped surface: platform-neutral but for finding a
+    // local core (connection.ts), and never the rooms' code.
+    files: ['sdk/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'sdk/src/connection.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noDockerode],
+          patterns: [
+            {
+              group: ['**/electron/**', '**/cli/**', '**/renderer/**', 'node:*', 'electron'],
+              message: 'sdk/src imports shared/ and its own files; only connection.ts reads the disk (node:*).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
