@@ -73,7 +73,7 @@ const modulePorts = {
 };
 
 /** Where files and functions keep to a screen (STYLE.md). */
-const SIZED = ['electron', 'cli', 'shared', 'test-support', 'bench', 'scripts', 'renderer'].flatMap((dir) => [
+const SIZED = ['electron', 'cli', 'shared', 'sdk', 'test-support', 'bench', 'scripts', 'renderer'].flatMap((dir) => [
   `${dir}/**/*.ts`,
   `${dir}/**/*.tsx`,
   `${dir}/**/*.mjs`,
@@ -81,7 +81,7 @@ const SIZED = ['electron', 'cli', 'shared', 'test-support', 'bench', 'scripts', 
 ]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'bench/results/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', '.tsbuild/', 'bench/results/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettierConfig,
@@ -117,12 +117,32 @@ export default tseslint.config(
     ignores: ['electron/core/engine/**', 'test-support/**', 'bench/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noDockerode] }] },
   },
-  { files: ['renderer/**/*.{ts,tsx}', 'cli/**/*.{ts,mjs}'], rules: noElectronImports },
+  { files: ['renderer/**/*.{ts,tsx}', 'cli/**/*.{ts,mjs}', 'sdk/**/*.ts'], rules: noElectronImports },
   {
     files: ['electron/core/**/*.ts'],
     // The engine driver imports no module (and alone may import dockerode).
     ignores: ['**/*.test.ts', 'electron/core/reliability/**', 'electron/core/engine/**'],
     rules: modulePorts,
+  },
+  {
+    // The SDK is shared's client with a Box-shaped surface: platform-neutral but for finding a
+    // local core (connection.ts), and never the rooms' code.
+    files: ['sdk/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'sdk/src/connection.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noDockerode],
+          patterns: [
+            {
+              group: ['**/electron/**', '**/cli/**', '**/renderer/**', 'node:*', 'electron'],
+              message: 'sdk/src imports shared/ and its own files; only connection.ts reads the disk (node:*).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['shared/**/*.ts'],

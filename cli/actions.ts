@@ -4,9 +4,9 @@ import { ApiError } from '../shared/errors';
 import type { Context, GlobalOptions, Io } from './context';
 import { UsageError } from './options';
 import { failureText } from './cli-words';
-import { parseFormat } from './output';
+import { parseFormat, prepareFormat } from './output';
 import { deleteEach } from './print';
-import { resolveConnection } from './profile';
+import { resolveConnection } from '../sdk/src/connection';
 import { commandPath } from './usage-errors';
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -64,6 +64,7 @@ export class Cli {
       const args = this.arguments(cmd, options);
       const opts = this.options<O>(cmd);
       const ctx = buildContext(opts, this.io);
+      await prepareFormat(ctx.format);
       try {
         this.exitCode = (await run(ctx, args, opts)) ?? 0;
       } catch (caught) {
@@ -103,7 +104,9 @@ export class Cli {
   localAction<O = Record<string, unknown>>(cmd: Command, run: Action<O, Io>, options: ActionOptions = {}): Command {
     return cmd.action(async () => {
       const args = this.arguments(cmd, options);
-      this.exitCode = (await run(this.io, args, this.options<O>(cmd))) ?? 0;
+      const opts = this.options<O>(cmd);
+      if (opts.output !== undefined) await prepareFormat(parseFormat(opts.output));
+      this.exitCode = (await run(this.io, args, opts)) ?? 0;
     });
   }
 

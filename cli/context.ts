@@ -1,6 +1,6 @@
 import type { BoxdeskClient, FetchLike } from '../shared/client';
 import type { Format } from './output';
-import type { Connection, Platform } from './profile';
+import type { Connection, Platform } from '../sdk/src/connection';
 
 /** What the process gives the CLI; tests pass their own streams and environment. */
 export interface Io {

@@ -1,4 +1,4 @@
-import ora, { type Ora } from 'ora';
+import type { Ora } from 'ora';
 import { ApiError } from '../shared/errors';
 import { FINAL_DEPLOYMENT_STATUSES, type Deployment } from '../shared/schemas/services';
 import type { Context } from './context';
@@ -6,7 +6,7 @@ import { Deadline } from './deadline';
 import type { EventStream } from './event-stream';
 import { checkWaitFlags, type WaitFlags } from './options';
 import { render } from './output';
-import { canDraw, withSpinner } from './progress';
+import { canDraw, prepareDrawing, withSpinner } from './progress';
 
 export interface FollowOptions {
   /** Give up after this many seconds. */
@@ -105,22 +105,24 @@ export class StepReporter {
   private spinner: Ora | null = null;
   private last = '';
 
+  /** `ora` (from prepareDrawing) draws the spinner; without it every step is a line. */
   constructor(
     private readonly label: string,
     private readonly stream: NodeJS.WriteStream,
+    private readonly ora?: typeof import('ora').default,
   ) {}
 
   update(d: Deployment): void {
     const line = stepLine(d);
     if (line === this.last) return;
     this.last = line;
-    if (!canDraw(this.stream)) {
+    if (!canDraw(this.stream) || !this.ora) {
       this.stream.write(`${this.label}: ${line}\n`);
       return;
     }
     const text = `${this.label}: ${line}`;
     if (this.spinner) this.spinner.text = text;
-    else this.spinner = ora({ text, stream: this.stream, discardStdin: false, isEnabled: true }).start();
+    else this.spinner = this.ora({ text, stream: this.stream, discardStdin: false, isEnabled: true }).start();
   }
 
   /** Leaves the last state on the terminal with a tick or a cross. */
@@ -146,7 +148,7 @@ async function followToEnd(
   timeoutS: number,
   start: () => Promise<Deployment>,
 ): Promise<number> {
-  const reporter = new StepReporter(label, ctx.stderr);
+  const reporter = new StepReporter(label, ctx.stderr, (await prepareDrawing(ctx.stderr))?.ora);
   let d: Deployment;
   try {
     d = await startAndFollow(ctx, service, start, { timeoutS, onChange: (x) => reporter.update(x) });

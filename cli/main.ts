@@ -28,7 +28,7 @@ import { stats } from './commands/stats';
 import { system } from './commands/system';
 import { volumes } from './commands/volumes';
 import type { Io } from './context';
-import { realPlatform } from './profile';
+import { realPlatform } from '../sdk/src/connection';
 import { run, type CommandModule } from './program';
 
 export const COMMANDS: readonly CommandModule[] = [

@@ -1,8 +1,18 @@
-import { stringify } from 'yaml';
 import { UsageError } from './options';
 
 export const FORMATS = ['table', 'json', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];
+
+/** The YAML library, read only by a command that prints YAML (prepareFormat). */
+let yaml: typeof import('yaml') | undefined;
+
+/** Loads what `format` needs to render; the actions await it before a command runs. */
+export async function prepareFormat(format: Format): Promise<void> {
+  if (format !== 'yaml' || yaml) return;
+  // yaml is CommonJS: a bundle's chunk of it exports the module as its default only.
+  const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  yaml = mod.default ?? mod;
+}
 
 export function parseFormat(value: string | undefined): Format {
   if (value === undefined) return 'table';
@@ -49,7 +59,10 @@ export function map(m: Record<string, string> | null | undefined, sep = '='): st
 /** Renders data as the chosen format; `asTable` is used only for table. */
 export function render(format: Format, data: unknown, asTable: () => string): string {
   if (format === 'json') return JSON.stringify(data, null, 2) + '\n';
-  if (format === 'yaml') return stringify(data);
+  if (format === 'yaml') {
+    if (!yaml) throw new Error('render yaml: prepareFormat was not awaited');
+    return yaml.stringify(data);
+  }
   return asTable();
 }
 

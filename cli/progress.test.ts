@@ -45,7 +45,7 @@ describe('transferBar', () => {
   it('counts every byte and passes them through unchanged', async () => {
     const data = chunks([1, 4096, 0, 65536, 7]);
     const stderr = screen(false);
-    const bar = transferBar({ label: 'uploading', total: 69640, stream: stderr });
+    const bar = await transferBar({ label: 'uploading', total: 69640, stream: stderr });
     const out = sink();
     await pipeline(Readable.from(data), bar, out);
     assert.equal(bar.bytes, 69640);
@@ -54,14 +54,14 @@ describe('transferBar', () => {
   });
 
   it('counts strings by their bytes', async () => {
-    const bar = transferBar({ label: 'x', stream: screen(false) });
+    const bar = await transferBar({ label: 'x', stream: screen(false) });
     await pipeline(Readable.from(['héllo', '€'], { objectMode: false }), bar, sink());
     assert.equal(bar.bytes, Buffer.byteLength('héllo€'));
   });
 
   it('on a terminal draws the label, bytes done and the total', async () => {
     const stderr = screen(true);
-    const bar = transferBar({ label: 'downloading backup', total: 3 * 1024 * 1024, stream: stderr });
+    const bar = await transferBar({ label: 'downloading backup', total: 3 * 1024 * 1024, stream: stderr });
     await pipeline(Readable.from(chunks([1024 * 1024, 1024 * 1024, 1024 * 1024])), bar, sink());
     const drawn = stderr.text();
     assert.match(drawn, /downloading backup/);
@@ -71,7 +71,7 @@ describe('transferBar', () => {
 
   it('without a total shows bytes and rate only', async () => {
     const stderr = screen(true);
-    const bar = transferBar({ label: 'importing', stream: stderr });
+    const bar = await transferBar({ label: 'importing', stream: stderr });
     await pipeline(Readable.from(chunks([2048])), bar, sink());
     assert.match(stderr.text(), /importing 2\.0 KiB \| [\d.]+ (B|KiB|MiB|GiB)\/s/);
     assert.doesNotMatch(stderr.text(), /ETA|%/);

@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import cliProgress from 'cli-progress';
-import ora from 'ora';
+import type cliProgress from 'cli-progress';
+import type ora from 'ora';
 import { formatBytes } from './output';
 
 /**
@@ -13,14 +13,27 @@ export function canDraw(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && stream.columns > 0;
 }
 
+/** The drawing libraries, read only by a command that draws on a terminal (`box --help` and pipes never do). */
+let drawing: { ora: typeof ora; cliProgress: typeof cliProgress } | undefined;
+
+/** Loads the spinner and bar libraries when `stream` can show them; what draws calls it first. */
+export async function prepareDrawing(stream: NodeJS.WriteStream): Promise<typeof drawing> {
+  if (!drawing && canDraw(stream)) {
+    const [o, c] = await Promise.all([import('ora'), import('cli-progress')]);
+    drawing = { ora: o.default, cliProgress: c.default };
+  }
+  return canDraw(stream) ? drawing : undefined;
+}
+
 /** A spinner on `stream` while a slow request runs; nothing at all when the stream is not a terminal. */
 export async function withSpinner<T>(
   label: string,
   work: () => Promise<T>,
   stream: NodeJS.WriteStream = process.stderr,
 ): Promise<T> {
-  if (!canDraw(stream)) return work();
-  const spinner = ora({ text: label, stream, discardStdin: false, isEnabled: true }).start();
+  const lib = await prepareDrawing(stream);
+  if (!lib) return work();
+  const spinner = lib.ora({ text: label, stream, discardStdin: false, isEnabled: true }).start();
   try {
     return await work();
   } finally {
@@ -43,11 +56,13 @@ export class TransferBar extends Transform {
   private readonly bar: cliProgress.SingleBar | null;
   private readonly started = Date.now();
 
+  /** Draws only once prepareDrawing(options.stream) has loaded the bar library (transferBar does). */
   constructor(private readonly options: TransferBarOptions) {
     super();
     const known = options.total !== undefined;
-    this.bar = canDraw(options.stream)
-      ? new cliProgress.SingleBar({
+    const lib = canDraw(options.stream) ? drawing : undefined;
+    this.bar = lib
+      ? new lib.cliProgress.SingleBar({
           stream: options.stream,
           format: known
             ? `${options.label} [{bar}] {percentage}% | {done} of {size} | {rate} | ETA {eta_formatted}`
@@ -78,7 +93,8 @@ export class TransferBar extends Transform {
   }
 }
 
-/** `source.pipe(transferBar({ label: 'uploading', total, stream: process.stderr })).pipe(dest)`. */
-export function transferBar(options: TransferBarOptions): TransferBar {
+/** `source.pipe(await transferBar({ label: 'uploading', total, stream: process.stderr })).pipe(dest)`. */
+export async function transferBar(options: TransferBarOptions): Promise<TransferBar> {
+  await prepareDrawing(options.stream);
   return new TransferBar(options);
 }

@@ -1,4 +1,3 @@
-import WebSocket from 'ws';
 import { ApiError, type Problem } from '../shared/errors';
 import {
   BEARER_PROTOCOL_PREFIX,
@@ -58,7 +57,8 @@ function refusal(res: import('node:http').IncomingMessage): Promise<ApiError> {
  * stream in, output streams out, SIGWINCH becomes a resize. Resolves with the
  * remote exit code once the server reports it.
  */
-export function runTerminal(options: TerminalOptions): Promise<TerminalResult> {
+export async function runTerminal(options: TerminalOptions): Promise<TerminalResult> {
+  const { default: WebSocket } = await import('ws'); // read only by a command that opens a terminal
   const { stdin, stdout, stderr, tty } = options;
   const protocols = [WS_PROTOCOL, ...(options.token ? [BEARER_PROTOCOL_PREFIX + options.token] : [])];
   const ws = new WebSocket(options.url, protocols, { perMessageDeflate: false });

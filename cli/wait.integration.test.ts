@@ -12,28 +12,10 @@ import { startBoxServe } from '../test-support/cli-runner';
 import { TEST_IMAGE, type CoreProcess } from '../test-support/core-process';
 import { teardown } from '../test-support/teardown';
 import type { Context } from './context';
-import { parseEventStream } from './event-stream';
-import { resolveConnection } from './profile';
+import { resolveConnection } from '../sdk/src/connection';
 import { waitForStatus } from './wait';
 
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit);
-
-describe('parseEventStream', () => {
-  it('reassembles events split anywhere, skips comments, joins data lines', async () => {
-    const text =
-      ': hello\nretry: 2000\n\nid: 1\nevent: box.status\ndata: {"a":\ndata: 1}\n\r\n: keep-alive\n\nevent: reset\ndata: not json\n\n';
-    const bytes = Buffer.from(text);
-    async function* oneByteAtATime() {
-      for (const b of bytes) yield Uint8Array.of(b);
-    }
-    const events = [];
-    for await (const e of parseEventStream(oneByteAtATime())) events.push(e);
-    assert.deepEqual(events, [
-      { type: 'box.status', data: { a: 1 } },
-      { type: 'reset', data: 'not json' },
-    ]);
-  });
-});
 
 describe('waitForStatus against a real core (started with `box serve`)', () => {
   let serve: CoreProcess | undefined;

@@ -1,6 +1,8 @@
-// One entry point bundled into dist/<dir>/<name>.mjs with esbuild (dependencies stay in
-// node_modules), beside dist/<dir>/inputs.json: the sources it was made from, so a launcher runs
-// the bundle only while none of them is newer (scripts/fresh-bundle.mjs, cli/bin/box.mjs).
+// One entry point bundled into dist/<dir>/<name>.mjs with esbuild, beside dist/<dir>/inputs.json:
+// the sources it was made from, so a launcher runs the bundle only while none of them is newer
+// (scripts/fresh-bundle.mjs, cli/bin/box.mjs). Dependencies stay in node_modules, or with
+// `selfContained` go into the bundle too, split so that what a command imports lazily
+// (`await import(…)`) is its own file, read only when that command runs.
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,21 +10,36 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function bundle({ entry, dir, name }) {
+// CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
+const REQUIRE_SHIM =
+  "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+
+export async function bundle({ entry, dir, name, selfContained = false, banner = '' }) {
+  const outdir = path.join(root, 'dist', dir);
+  fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
     entryPoints: { [name]: entry },
-    outdir: path.join('dist', dir),
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    packages: 'external',
+    ...(selfContained
+      ? {
+          splitting: true,
+          chunkNames: 'chunks/[name]-[hash]',
+          // ws's optional native speed-ups: it runs without them.
+          external: ['bufferutil', 'utf-8-validate'],
+          banner: { js: `${banner}${REQUIRE_SHIM}` },
+        }
+      : { packages: 'external', ...(banner ? { banner: { js: banner } } : {}) }),
     sourcemap: true,
     metafile: true,
     logLevel: 'warning',
   });
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/'));
-  fs.writeFileSync(path.join(root, 'dist', dir, 'inputs.json'), JSON.stringify(inputs) + '\n');
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules/'));
+  fs.writeFileSync(path.join(outdir, 'inputs.json'), JSON.stringify(inputs) + '\n');
+  return result.metafile;
 }

@@ -2,7 +2,8 @@
 // from is newer, else its TypeScript sources through tsx (a change not yet built is what runs).
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -21,5 +22,8 @@ export function freshBundle(dir, name) {
 /** Node arguments that start the headless core: the fresh bundle, or serve.ts through tsx. */
 export function coreArgs() {
   const bundled = freshBundle('core', 'serve');
-  return bundled ? [bundled] : ['--import', 'tsx', path.join(root, 'electron', 'core', 'serve.ts')];
+  if (bundled) return [bundled];
+  // tsx by its full URL, from this install: the caller's directory may be anywhere (`box serve`).
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return ['--import', tsx, path.join(root, 'electron', 'core', 'serve.ts')];
 }

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 node scripts/check-node.mjs
 
-mapfile -t files < <(find electron shared cli renderer test-support -name '*.test.ts' \
+mapfile -t files < <(find electron shared sdk cli renderer test-support -name '*.test.ts' \
   -not -name '*.integration.test.ts' -not -path '*/node_modules/*' | sort)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "no unit test files found" >&2

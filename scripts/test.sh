@@ -41,7 +41,7 @@ if [ "${#failed[@]}" -gt 0 ]; then
 fi
 
 # The engine lane: integration tests against the real engine and e2e tests in a real browser and CLI.
-mapfile -t found < <(find electron shared cli renderer e2e test-support \( -name '*.integration.test.ts' -o -name '*.e2e.test.ts' \) \
+mapfile -t found < <(find electron shared sdk cli renderer e2e test-support \( -name '*.integration.test.ts' -o -name '*.e2e.test.ts' \) \
   -not -path '*/node_modules/*' | sort)
 if [ "${#found[@]}" -eq 0 ]; then
   echo "no test files found" >&2

@@ -1,10 +1,8 @@
-export interface SseEvent {
-  id?: string;
-  event: string;
-  data: string;
-}
+import { readServerSentEvents, type ServerSentEvent } from '../shared/calls/event-stream';
 
-/** A real server-sent-events client over fetch, collecting events as they arrive. */
+export type SseEvent = ServerSentEvent;
+
+/** A real server-sent-events client over fetch (the one reader, shared/calls/event-stream.ts), collecting events as they arrive. */
 export class SseClient {
   readonly events: SseEvent[] = [];
   private readonly controller = new AbortController();
@@ -21,32 +19,9 @@ export class SseClient {
       signal: this.controller.signal,
     });
     if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
-    const decoder = new TextDecoder();
-    let buf = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buf += decoder.decode(chunk, { stream: true });
-      let sep: number;
-      while ((sep = buf.indexOf('\n\n')) >= 0) {
-        const block = buf.slice(0, sep);
-        buf = buf.slice(sep + 2);
-        const e: SseEvent = { event: 'message', data: '' };
-        let hasData = false;
-        for (const line of block.split('\n')) {
-          if (line.startsWith(':')) continue;
-          const [field, ...rest] = line.split(':');
-          const value = rest.join(':').replace(/^ /, '');
-          if (field === 'id') e.id = value;
-          else if (field === 'event') e.event = value;
-          else if (field === 'data') {
-            e.data += value;
-            hasData = true;
-          }
-        }
-        if (hasData) {
-          this.events.push(e);
-          for (const w of this.waiters.splice(0)) w();
-        }
-      }
+    for await (const e of readServerSentEvents(res.body)) {
+      this.events.push(e);
+      for (const w of this.waiters.splice(0)) w();
     }
   }
 

@@ -1,3 +1,4 @@
+import { cliStartup } from './cli-startup';
 import { consoleThroughput } from './console-throughput';
 import type { BenchScenario } from './context';
 import { execRoundTrip } from './exec-round-trip';
@@ -30,4 +31,5 @@ export const SCENARIOS: readonly BenchScenario[] = [
   serviceDeploy,
   storageOps,
   workspaceForks,
+  cliStartup,
 ];

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test-support/chromium';
+import { readEvents } from '../../shared/calls/event-stream';
 import { api } from '../../test-support/core-process';
 import { widenBoxList } from '../../test-support/many-boxes';
 import { p95Result, type ScenarioResult } from '../report';
@@ -79,25 +80,10 @@ async function statusTimes(browser: Browser, ctx: BenchContext, cycles: number):
     signal: abort.signal,
   });
   const reading = (async () => {
-    const decoder = new TextDecoder();
-    let buf = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buf += decoder.decode(chunk, { stream: true });
-      for (let sep = buf.indexOf('\n\n'); sep >= 0; sep = buf.indexOf('\n\n')) {
-        const data = buf
-          .slice(0, sep)
-          .split('\n')
-          .find((l) => l.startsWith('data: '));
-        buf = buf.slice(sep + 2);
-        if (!data) continue;
-        const e = JSON.parse(data.slice(6)) as {
-          type: string;
-          time: string;
-          data: { box?: { name: string; status: string } };
-        };
-        if (e.type === 'box.status' && e.data.box?.name === BOX)
-          events.push({ status: e.data.box.status, time: Date.parse(e.time) });
-      }
+    for await (const e of readEvents(res.body as unknown as AsyncIterable<Uint8Array>)) {
+      if (e.type !== 'box.status') continue;
+      const { box } = e.data as { box?: { name: string; status: string } };
+      if (box?.name === BOX) events.push({ status: box.status, time: Date.parse(e.time) });
     }
   })().catch(() => undefined);
 

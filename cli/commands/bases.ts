@@ -68,7 +68,7 @@ function registerImport(base: Command, cli: Cli): void {
         }
       }
       const source = file === '-' ? process.stdin : fs.createReadStream(file!);
-      const bar = transferBar({ label: `importing ${name}`, total: size, stream: ctx.stderr });
+      const bar = await transferBar({ label: `importing ${name}`, total: size, stream: ctx.stderr });
       source.on('error', (err: Error) => bar.destroy(err));
       const created = await ctx.client.importBase(name!, source.pipe(bar), size);
       print(ctx, created, () => `base ${created.name} imported (${formatBytes(bar.bytes)})\n`);

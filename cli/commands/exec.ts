@@ -1,3 +1,4 @@
+import { readNdjson } from '../../shared/calls/byte-stream';
 import { ApiError } from '../../shared/errors';
 import type { ExecRequest, ExecStreamLine } from '../../shared/schemas/exec';
 import type { Context } from '../context';
@@ -22,27 +23,11 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Splits an x-ndjson body into parsed lines as they arrive. */
-async function* ndjson(
-  body: AsyncIterable<Uint8Array>,
-): AsyncGenerator<ExecStreamLine | { type: 'error'; code: string; message: string }> {
-  const decoder = new TextDecoder();
-  let buffered = '';
-  for await (const chunk of body) {
-    buffered += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, nl).trim();
-      buffered = buffered.slice(nl + 1);
-      if (line) yield JSON.parse(line) as ExecStreamLine;
-    }
-  }
-  if (buffered.trim()) yield JSON.parse(buffered) as ExecStreamLine;
-}
-
 async function streamExec(ctx: Context, name: string, body: ExecRequest): Promise<number> {
   const res = await ctx.client.execStream(ctx.project, name, body);
-  for await (const line of ndjson(res.body as AsyncIterable<Uint8Array>)) {
+  for await (const line of readNdjson<ExecStreamLine | { type: 'error'; code: string; message: string }>(
+    res.body as AsyncIterable<Uint8Array>,
+  )) {
     if (line.type === 'stdout') ctx.stdout.write(line.data);
     else if (line.type === 'stderr') ctx.stderr.write(line.data);
     else if (line.type === 'error') throw new ApiError('internal', line.message);

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import tar from 'tar-stream';
 import { ApiError } from '../../shared/errors';
 import type { FileStat } from '../../shared/schemas/files';
 import type { Command } from 'commander';
@@ -40,9 +39,8 @@ async function remoteStat(ctx: Context, box: string, p: string): Promise<FileSta
 /** Uploads one local file with its length, streamed, a bar on a terminal. */
 async function uploadFile(ctx: Context, box: string, local: string, remote: string): Promise<void> {
   const { size, mode } = fs.statSync(local);
-  const body = fs
-    .createReadStream(local)
-    .pipe(transferBar({ label: path.basename(local), total: size, stream: ctx.stderr }));
+  const bar = await transferBar({ label: path.basename(local), total: size, stream: ctx.stderr });
+  const body = fs.createReadStream(local).pipe(bar);
   await ctx.client.writeFile(ctx.project, box, remote, body, {
     size,
     mode: (mode & 0o7777).toString(8).padStart(4, '0'),
@@ -80,6 +78,8 @@ async function upload(ctx: Context, local: string, box: string, remote: string):
 async function unpack(source: Readable, dest: string): Promise<void> {
   const root = path.resolve(dest);
   fs.mkdirSync(root, { recursive: true });
+  // tar-stream is read only by a `box cp` of a directory.
+  const { default: tar } = await import('tar-stream');
   const extract = tar.extract();
   const done = pipeline(source, extract as unknown as Writable);
   for await (const entry of extract) {
@@ -119,14 +119,13 @@ async function download(ctx: Context, box: string, remote: string, local: string
       )));
   if (isDir) {
     const res = await ctx.client.readArchive(ctx.project, box, remote);
-    const body = Readable.fromWeb(res.body as never).pipe(
-      transferBar({ label: path.posix.basename(remote) || '/', stream: ctx.stderr }),
-    );
+    const bar = await transferBar({ label: path.posix.basename(remote) || '/', stream: ctx.stderr });
+    const body = Readable.fromWeb(res.body as never).pipe(bar);
     return unpack(body, target);
   }
   const res = await ctx.client.readFile(ctx.project, box, remote);
   const total = Number(res.headers.get('content-length') ?? NaN);
-  const bar = transferBar({
+  const bar = await transferBar({
     label: path.posix.basename(remote),
     total: Number.isFinite(total) ? total : undefined,
     stream: ctx.stderr,

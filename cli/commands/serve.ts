@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CORE_FLAGS } from '../../shared/core-flags';
 import type { Io } from '../context';
 import type { Cli } from '../actions';
+import { UsageError } from '../options';
 import { commandModule } from '../program';
 
-/** The directory holding Boxdesk's package.json, found from this file (the CLI may not import electron/). */
-export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
+/** The directory holding Boxdesk's package.json, found from this file (the CLI may not import electron/); undefined when there is none. */
+export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
     if (
@@ -19,21 +19,27 @@ export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url)))
       (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'boxdesk'
     )
       return dir;
-    if (path.dirname(dir) === dir) throw new Error(`cannot find the Boxdesk package above ${from}`);
+    if (path.dirname(dir) === dir) return undefined;
   }
 }
 
+/** Node's arguments for the core: its fresh bundle, else its sources through tsx (scripts/fresh-bundle.mjs decides). */
+async function coreArgs(): Promise<string[]> {
+  const root = packageRoot();
+  if (root === undefined)
+    throw new UsageError(
+      'box serve runs the core of a Boxdesk checkout or app, and this box was installed on its own: start the Boxdesk app, or `npm run serve` in a checkout; box finds a local core by itself',
+    );
+  const script = pathToFileURL(path.join(root, 'scripts', 'fresh-bundle.mjs')).href;
+  const { coreArgs: args } = (await import(script)) as { coreArgs(): string[] };
+  return args();
+}
+
 /** Runs the core with `flags`, its output on ours and our signals passed on; resolves with its exit status. */
-function runCore(io: Io, flags: string[]): Promise<number> {
-  // tsx from our own install, so `box serve` works from any directory.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(
-    process.execPath,
-    ['--import', tsx, path.join(packageRoot(), 'electron', 'core', 'serve.ts'), ...flags],
-    {
-      stdio: ['inherit', 'pipe', 'pipe'],
-    },
-  );
+async function runCore(io: Io, flags: string[]): Promise<number> {
+  const child = spawn(process.execPath, [...(await coreArgs()), ...flags], {
+    stdio: ['inherit', 'pipe', 'pipe'],
+  });
   child.stdout.pipe(io.stdout, { end: false });
   child.stderr.pipe(io.stderr, { end: false });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);

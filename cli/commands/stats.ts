@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { readNdjson } from '../../shared/calls/byte-stream';
 import type { BoxStats } from '../../shared/schemas/stats';
 import type { Context } from '../context';
 import { formatBytes, render, table } from '../output';
@@ -26,23 +27,14 @@ function row(name: string, s: BoxStats): string {
 
 /** Prints the x-ndjson stream's samples as they come: the header once, then one row per sample. */
 async function printStream(ctx: Context, name: string, body: AsyncIterable<Uint8Array>): Promise<void> {
-  let pending = '';
   let first = true;
-  for await (const chunk of body) {
-    pending += Buffer.from(chunk).toString('utf8');
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl).trim();
-      pending = pending.slice(nl + 1);
-      if (!line) continue;
-      const sample = JSON.parse(line) as BoxStats;
-      if (ctx.format === 'json') ctx.stdout.write(`${JSON.stringify(sample)}\n`);
-      else if (ctx.format === 'yaml') ctx.stdout.write(render('yaml', [sample], () => ''));
-      else {
-        const lines = row(name, sample).split('\n');
-        ctx.stdout.write(`${(first ? lines.slice(0, 2) : lines.slice(1, 2)).join('\n')}\n`);
-        first = false;
-      }
+  for await (const sample of readNdjson<BoxStats>(body)) {
+    if (ctx.format === 'json') ctx.stdout.write(`${JSON.stringify(sample)}\n`);
+    else if (ctx.format === 'yaml') ctx.stdout.write(render('yaml', [sample], () => ''));
+    else {
+      const lines = row(name, sample).split('\n');
+      ctx.stdout.write(`${(first ? lines.slice(0, 2) : lines.slice(1, 2)).join('\n')}\n`);
+      first = false;
     }
   }
 }

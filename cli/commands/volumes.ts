@@ -274,7 +274,7 @@ function registerBackups(group: Command, cli: Cli): void {
         done(null, chunk);
       },
     });
-    const bar = transferBar({
+    const bar = await transferBar({
       label: `downloading ${id}`,
       total: Number.isFinite(total) ? total : undefined,
       stream: ctx.stderr,

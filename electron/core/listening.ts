@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { toDisposable, type Disposable } from './lifetime';
 
-/** In the data dir: where this core listens, so the CLI finds a core on another port (cli/profile.ts reads it). */
+/** In the data dir: where this core listens, so the CLI finds a core on another port (the CLI and the SDK read it: sdk/src/connection.ts). */
 export const LISTENING_FILE = 'listening.json';
 
 /**

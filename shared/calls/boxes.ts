@@ -22,8 +22,12 @@ export function withBoxes<B extends ClientConstructor>(Base: B) {
       return this.request('GET', `/v1/projects/${enc(project)}/boxes${qs}`);
     }
 
-    createBox(project: string, body: BoxCreate): Promise<Box> {
-      return this.request('POST', `/v1/projects/${enc(project)}/boxes`, body);
+    /** With an idempotencyKey, a retry of the same create answers the first success again (the core remembers it 24 h). */
+    createBox(project: string, body: BoxCreate, options: { idempotencyKey?: string } = {}): Promise<Box> {
+      const headers: Record<string, string> = options.idempotencyKey
+        ? { 'idempotency-key': options.idempotencyKey }
+        : {};
+      return this.request('POST', `/v1/projects/${enc(project)}/boxes`, body, headers);
     }
 
     getBox(project: string, name: string): Promise<Box> {
@@ -80,8 +84,9 @@ export function withBoxes<B extends ClientConstructor>(Base: B) {
       source: string,
       name: string,
       extra: Omit<BoxCreate, 'name' | 'fork' | 'base'> = {},
+      options: { idempotencyKey?: string } = {},
     ): Promise<Box> {
-      return this.createBox(project, { ...extra, name, fork: source });
+      return this.createBox(project, { ...extra, name, fork: source }, options);
     }
   };
 }

@@ -1,14 +1,13 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { BoxdeskClient } from '../../../shared/client';
+import { readEvents } from '../../../shared/calls/event-stream';
 import type { BoxdeskEvent } from '../../../shared/events';
 import { RESET_EVENT } from '../../../shared/events';
 import { useApi } from './client-context';
 import { applyEvents, type EventRules } from './event-rules';
 import { queryKeys } from './query-keys';
-import { readText } from './read-text';
 import { isUnauthorized } from './session';
-import { SseParser } from './sse-parser';
 
 /** Events are applied together, at most this long after the first of a batch arrived. */
 const BATCH_MS = 30;
@@ -44,7 +43,6 @@ async function readStream(o: StreamOptions, lastId: { value?: string }): Promise
   // connection refetches the engine health that may have changed meanwhile.
   if (lastId.value === undefined) void o.qc.invalidateQueries({ queryKey: queryKeys.health });
   o.onState('live');
-  const parser = new SseParser();
   let pending: BoxdeskEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -54,17 +52,14 @@ async function readStream(o: StreamOptions, lastId: { value?: string }): Promise
     o.onBatch(batch);
   };
   o.signal.addEventListener('abort', () => clearTimeout(timer));
-  await readText(body, (text) => {
-    for (const m of parser.push(text)) {
-      if (m.event === RESET_EVENT) {
-        void o.qc.invalidateQueries();
-        continue;
-      }
-      if (m.id) lastId.value = m.id;
-      pending.push(JSON.parse(m.data) as BoxdeskEvent);
-      timer ??= setTimeout(flush, BATCH_MS);
+  for await (const event of readEvents(body, (id) => (lastId.value = id))) {
+    if (event.type === RESET_EVENT) {
+      void o.qc.invalidateQueries();
+      continue;
     }
-  });
+    pending.push(event);
+    timer ??= setTimeout(flush, BATCH_MS);
+  }
 }
 
 /** Reads again after every drop (backing off), until aborted or the token is refused. */

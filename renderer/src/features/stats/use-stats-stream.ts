@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { BoxStats } from '../../../../shared/schemas/stats';
 import { useClient } from '../../api/client-context';
-import { readText } from '../../api/read-text';
+import { readNdjson } from '../../../../shared/calls/byte-stream';
 import { describeError } from '../../api/session';
 
 const MAX_SAMPLES = 120;
@@ -18,14 +18,8 @@ export function useStatsStream(project: string, name: string, enabled: boolean) 
     void (async () => {
       try {
         const res = await client.boxStatsStream(project, name, abort.signal);
-        let partial = '';
-        await readText(res.body as ReadableStream<Uint8Array>, (t) => {
-          partial += t;
-          const lines = partial.split('\n');
-          partial = lines.pop() ?? '';
-          const fresh = lines.filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as BoxStats);
-          if (fresh.length) setSamples((prev) => [...prev, ...fresh].slice(-MAX_SAMPLES));
-        });
+        for await (const sample of readNdjson<BoxStats>(res.body as ReadableStream<Uint8Array>))
+          setSamples((prev) => [...prev, sample].slice(-MAX_SAMPLES));
         if (!abort.signal.aborted) setError('The stats stream ended (the box stopped?).');
       } catch (err) {
         if (!abort.signal.aborted) setError(describeError(err));

@@ -2,6 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/*
+ * Where the core is and which token to send: one set of rules for the `box` CLI and the SDK
+ * (`new Boxdesk()` with no options connects as `box` would). Node only: it reads the data dir.
+ */
+
 export const DEFAULT_PORT = 7420;
 
 /** Where the connection settings came from, for `box --help` and error messages. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultDataDir, profileEnvName, resolveConnection, type Platform } from './profile';
+import { defaultDataDir, profileEnvName, resolveConnection, type Platform } from './connection';
 
 function platform(env: NodeJS.ProcessEnv, files: Record<string, string> = {}, os: NodeJS.Platform = 'linux'): Platform {
   return { env, platform: os, homedir: '/home/u', readFile: (f) => files[f] };
