@@ -51,3 +51,16 @@ test('SIGTERM shuts the core down cleanly and ends its sessions: no stray proces
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a reader of its output that goes away does not take the core down; SIGTERM still ends it cleanly', async () => {
+  const core = await startCoreProcess({});
+  // As `npm run serve | head -1`: the reader of the core's stdout closes its end after the banner.
+  core.child.stdout!.destroy();
+  for (let i = 0; i < 5; i++) {
+    // Each request writes a log line to the closed pipe.
+    assert.equal((await fetch(`${core.url}/healthz`)).status, 200);
+    assert.equal((await api(core, 'GET', '/v1/system')).status, 200);
+  }
+  assert.equal(core.child.exitCode, null, `the core is still running:\n${core.output().slice(-1500)}`);
+  assert.equal(await core.stop(), 0, `exit code 0:\n${core.output().slice(-1500)}`);
+});

@@ -3,8 +3,22 @@ import path from 'node:path';
 import { ConfigError, USAGE, resolveConfig } from './config';
 import { startCore } from './core';
 
+/**
+ * A reader of the core's output that goes away (`npm run serve | head`, a closed terminal, a
+ * parent that stopped reading) must not take the core and its boxes' state with it: a write to a
+ * closed pipe (EPIPE) is dropped; the core goes on, and still shuts down cleanly on SIGTERM.
+ */
+function outliveClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+  }
+}
+
 /** The headless core: `npm run serve -- --port 7420 --data-dir DIR ...` */
 async function main(): Promise<void> {
+  outliveClosedOutput();
   const argv = process.argv.slice(2).filter((a) => a !== '--');
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(USAGE);
