@@ -40,7 +40,12 @@ export function PublishedUrl({ box }: { box: Box }) {
             This URL asks for a token with read access to {box.project}. The link above opens it with a one-time code
             (good once, for a minute, for this box only) that the proxy turns into a cookie for this preview; no token
             is ever in the address. The copied URL shows a 401 page in a browser that has not been signed in: open it
-            from here or with <Code>box open {box.name}</Code>.
+            from here or with{' '}
+            <Code>
+              box open {box.name}
+              {box.project === 'default' ? '' : ` --project ${box.project}`}
+            </Code>
+            .
           </Text>
         </Alert>
       )}
