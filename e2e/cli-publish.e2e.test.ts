@@ -49,24 +49,35 @@ test('box publish prints the URL, which serves the box; box unpublish takes it a
   assert.equal((await previewRequest(Number(url.port), url.host, '/')).status, 404);
 });
 
-test('box open starts the system browser with the URL (?token= once for auth "token"), or prints it when there is none', async () => {
+test('box open starts the system browser with a one-time sign-in link (never a token) for auth "token", or prints it when there is none', async () => {
   const url = ok(await box(['publish', NAME, '--port', '8080', '--auth', 'token']), 'publish').stdout.split('\n')[0]!;
   const bin = path.join(work, 'bin');
   fs.mkdirSync(bin, { recursive: true });
   const opened = path.join(work, 'opened');
   fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
-  ok(await box(['open', NAME], { PATH: `${bin}:${path.dirname(process.execPath)}` }), 'open');
+  const run = ok(await box(['open', NAME], { PATH: `${bin}:${path.dirname(process.execPath)}` }), 'open');
+  assert.match(run.stderr, /^opened http:\/\/\S+\n$/);
+  assert.ok(run.stderr.includes(url) && !run.stderr.includes('boxdesk_code'));
   const target = fs.readFileSync(opened, 'utf8');
-  assert.equal(target, `${url}/?token=${encodeURIComponent(core.token)}`);
-  // The URL it opened signs the browser in: a 302 and the session cookie.
+  assert.match(target, new RegExp(`^${url.replace(/[.]/g, '\\.')}/\\?boxdesk_code=[\\w-]+$`));
+  assert.ok(!target.includes(core.token), 'the admin token is not in the URL');
+  // The link signs the browser in once: a 302 and the session cookie; then it is spent.
   const u = new URL(target);
   const signIn = await previewRequest(Number(u.port), u.host, u.pathname + u.search);
   assert.equal(signIn.status, 302);
+  assert.equal(signIn.headers.location, '/');
+  assert.match(String(signIn.headers['set-cookie']), /^boxdesk_preview=/);
+  assert.equal((await previewRequest(Number(u.port), u.host, u.pathname + u.search)).status, 401);
 
-  const bare = ok(await box(['open', NAME, '--bare', '--print']), 'open --print');
+  const printed = ok(await box(['open', NAME, '--print']), 'open --print');
+  assert.match(printed.stdout, /boxdesk_code=/);
+  assert.ok(!printed.stdout.includes(core.token) && !printed.stderr.includes(core.token));
+  assert.notEqual(printed.stdout.trim(), target, 'a new code each time');
+  const bare = ok(await box(['open', NAME, '--bare', '--print']), 'open --bare --print');
   assert.equal(bare.stdout, `${url}\n`);
   const noBrowser = ok(await box(['open', NAME], { PATH: path.join(work, 'empty') }), 'open without a browser');
-  assert.equal(noBrowser.stdout.trim(), target);
+  assert.match(noBrowser.stdout.trim(), /boxdesk_code=/);
+  assert.ok(!noBrowser.stdout.includes(core.token));
   assert.match(noBrowser.stderr, /no browser/);
 });
 

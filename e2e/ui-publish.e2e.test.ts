@@ -84,7 +84,7 @@ describe('publishing a box from the window', () => {
     await list.globe(name).waitFor({ state: 'detached' });
   });
 
-  test('token access: the plain link asks for a token, "Open with sign-in" gets in; domains are checked at the field; unpublish from the window', async () => {
+  test('token access: the plain URL asks for a token, the link in the window signs in with a one-time code; domains are checked at the field; unpublish from the window', async () => {
     const project = uniqueName('tok');
     const name = uniqueName('app');
     const other = uniqueName('other');
@@ -130,7 +130,7 @@ describe('publishing a box from the window', () => {
     await publish.addDomains(`${name}.localhost`);
     await publish.chooseAccess('Token');
     await publish.publishButton.click();
-    await publish.openWithSignIn.waitFor();
+    await publish.signInNote.waitFor();
     const box = await getBox(ui, project, name);
     assert.equal(box.url_settings?.auth, 'token');
     assert.deepEqual(box.published_domains, [`${name}.localhost`]);
@@ -140,16 +140,27 @@ describe('publishing a box from the window', () => {
       .waitFor({ state: 'detached' });
     await screenshots(page, 'publish');
 
-    // The plain link carries no token: the proxy refuses it (in a real tab).
+    // The plain URL (copied, typed) carries no credential: the proxy refuses it (in a real tab).
     const plainTab = await page.context().newPage();
     const plain = await plainTab.goto(box.url!);
     assert.equal(plain?.status(), 401);
+    assert.match(await plainTab.content(), /box open/);
     await plainTab.close();
-    // "Open with sign-in" adds the token once; the proxy sets its cookie and drops it from the address.
-    const [tab] = await Promise.all([page.waitForEvent('popup'), publish.openWithSignIn.click()]);
+    // The link in the window opens a one-time link from the core: signed in, and no token or code left in the address.
+    const popup = page.waitForEvent('popup');
+    const opened = page.context().waitForEvent('request', {
+      predicate: (r) => r.url().startsWith(`${box.url}/?boxdesk_code=`),
+    });
+    await publish.urlLink(box.url!).click();
+    const tab = await popup;
     await tab.getByText('hello-from-box').waitFor();
-    assert.doesNotMatch(tab.url(), /token=/);
+    assert.equal(tab.url(), `${box.url}/`);
+    const link = (await opened).url();
+    assert.ok(!link.includes(ui.core().token), 'the admin token is never in a URL');
     await tab.close();
+    // The code worked once: in another browser (no cookie) the same link is a 401.
+    const stranger = await ui.open({ signedIn: false });
+    assert.equal((await stranger.goto(link))?.status(), 401);
 
     await publish.unpublishButton.click();
     await publish.publishButton.waitFor();

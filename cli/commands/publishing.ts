@@ -27,12 +27,20 @@ function printPublished(ctx: Context, box: Box): void {
   );
 }
 
-/** The URL a browser should open: with auth "token", once with ?token= (the proxy swaps it for a cookie and redirects). */
-function browserUrl(box: Box, token: string | undefined, withToken: boolean): string {
+/**
+ * The URL a browser should open: with auth "token", a one-time link the core mints (a code good
+ * once, for a minute, that the proxy swaps for its cookie); never a URL with a token in it.
+ */
+async function browserUrl(
+  ctx: Context,
+  name: string,
+  bare: boolean | undefined,
+): Promise<{ url: string; plain: string }> {
+  const box = await ctx.client.getBox(ctx.project, name);
   if (!box.url)
     throw new UsageError(`box "${box.name}" is not published; publish it first: box publish ${box.name} --port N`);
-  if (box.url_settings?.auth !== 'token' || !withToken || !token) return box.url;
-  return `${box.url}/?token=${encodeURIComponent(token)}`;
+  if (box.url_settings?.auth !== 'token' || bare) return { url: box.url, plain: box.url };
+  return { url: (await ctx.client.createSignInLink(ctx.project, name)).url, plain: box.url };
 }
 
 function registerPublish(program: Command, cli: Cli): void {
@@ -78,14 +86,13 @@ function registerOpen(program: Command, cli: Cli): void {
       )
       .option(
         '--bare',
-        'with auth "token", open the URL without ?token= (sign in yourself) instead of passing this CLI\'s token once',
+        'with auth "token", open the plain URL (a 401 page until the browser is signed in) instead of a one-time sign-in link',
       )
-      .option('--print', 'only print the URL'),
+      .option('--print', 'only print the URL (with auth "token", a sign-in link that works once, within a minute)'),
     async (ctx, [name], opts) => {
-      const box = await ctx.client.getBox(ctx.project, name!);
-      const url = browserUrl(box, ctx.connection.token, !opts.bare);
+      const { url, plain } = await browserUrl(ctx, name!, opts.bare);
       if (!opts.print && (await openInBrowser(url))) {
-        ctx.stderr.write(`opened ${box.url}\n`);
+        ctx.stderr.write(`opened ${plain}\n`);
         return;
       }
       if (!opts.print) ctx.stderr.write('no browser to open it with; open this URL yourself:\n');

@@ -14,7 +14,8 @@ export class PublishView extends PageObject {
   readonly unpublishButton: Locator;
   readonly urlSection: Locator;
   readonly copyUrl: Locator;
-  readonly openWithSignIn: Locator;
+  /** With access "token": the note that opening the link signs the browser in. */
+  readonly signInNote: Locator;
 
   constructor(
     page: Page,
@@ -31,7 +32,7 @@ export class PublishView extends PageObject {
     this.unpublishButton = this.form.getByRole('button', { name: 'Unpublish', exact: true });
     this.urlSection = page.getByRole('region', { name: 'Published URL' });
     this.copyUrl = this.urlSection.getByRole('button', { name: 'Copy the URL' });
-    this.openWithSignIn = this.urlSection.getByRole('button', { name: 'Open with sign-in' });
+    this.signInNote = this.urlSection.getByRole('alert').filter({ hasText: 'Opening it signs the browser in' });
   }
 
   /** The link to the published URL (opens in the system browser / a new tab). */

@@ -1,5 +1,5 @@
 import type { Box } from '../schemas/box';
-import type { PublishRequest } from '../schemas/publishing';
+import type { PublishRequest, SignInLink } from '../schemas/publishing';
 import { type ClientConstructor, boxPath } from './client-core';
 
 /** A box's preview URL. */
@@ -12,6 +12,11 @@ export function withPublishing<B extends ClientConstructor>(Base: B) {
 
     unpublishBox(project: string, name: string): Promise<Box> {
       return this.request('DELETE', boxPath(project, name, '/publish'));
+    }
+
+    /** A link that opens the box's URL in a browser and signs it in once (a one-time code, never a token). */
+    createSignInLink(project: string, name: string): Promise<SignInLink> {
+      return this.request('POST', boxPath(project, name, '/sign-in-link'));
     }
   };
 }

@@ -1,3 +1,4 @@
+import type { SignInLink } from '../schemas/publishing';
 import type {
   DeployRequest,
   Deployment,
@@ -62,5 +63,10 @@ export class ServicesClient {
   /** Redeploys the previous live deployment's spec, health-gated like any deploy (202). */
   rollback(project: string, name: string): Promise<Deployment> {
     return this.client.request('POST', this.path(project, name, '/rollback'));
+  }
+
+  /** A link that opens the service's URL in a browser and signs it in once (a one-time code, never a token). */
+  signInLink(project: string, name: string): Promise<SignInLink> {
+    return this.client.request('POST', this.path(project, name, '/sign-in-link'));
   }
 }

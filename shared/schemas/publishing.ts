@@ -41,6 +41,21 @@ export const PublishRequest = Type.Object(
 );
 export type PublishRequest = Static<typeof PublishRequest>;
 
+/** A link that opens a published URL in a browser and signs that browser in, without a token in it. */
+export const SignInLink = Type.Object(
+  {
+    url: Type.String({
+      description:
+        'The URL to open: with auth "token", the published URL with a one-time `boxdesk_code` that the proxy exchanges for its session cookie (then redirects to the URL without it); with auth "public", the published URL itself.',
+    }),
+    expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the code stops working (60 s after it was made; it also works only once); null without one.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type SignInLink = Static<typeof SignInLink>;
+
 /** The events of publishing on GET /v1/events, by kind (merged into shared/events.ts). */
 export interface PublishingEvents {
   'box.published': { box: Box };

@@ -62,6 +62,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'POST /v1/projects/:project/boxes/:name/publish': 'publishBox',
   'DELETE /v1/projects/:project/boxes/:name/publish': 'unpublishBox',
+  'POST /v1/projects/:project/boxes/:name/sign-in-link': 'createSignInLink',
 
   'POST /v1/projects/:project/volumes': 'createVolume',
   'GET /v1/projects/:project/volumes': 'listVolumes',
@@ -88,6 +89,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/projects/:project/services/:name/deployments': 'listDeployments',
   'GET /v1/projects/:project/services/:name/deployments/:id': 'getDeployment',
   'POST /v1/projects/:project/services/:name/rollback': 'rollbackService',
+  'POST /v1/projects/:project/services/:name/sign-in-link': 'createServiceSignInLink',
 };
 
 /**

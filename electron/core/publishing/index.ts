@@ -12,11 +12,13 @@ import { ProxyTraffic } from './proxy-traffic';
 import { installPreviewOriginGuard, registerPublishingRoutes } from './routes';
 import { PublishingService } from './service';
 import { SessionCookies, sessionKey } from './session-cookie';
+import { SignInLinks } from './sign-in-links';
 
 function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort) {
-  const service = new PublishingService({ boxes, bus: ctx.bus });
+  const links = new SignInLinks();
+  const service = new PublishingService({ boxes, bus: ctx.bus, links });
   const traffic = new ProxyTraffic();
-  const access = new PreviewAuth(auth, new SessionCookies(sessionKey(ctx.db)));
+  const access = new PreviewAuth(auth, new SessionCookies(sessionKey(ctx.db)), links);
   const proxy = new PreviewProxy(service, access, ctx.engine, ctx.log, traffic, {
     connectMs: ctx.config.proxyConnectTimeout * 1000,
     headersMs: ctx.config.proxyHeaderTimeout * 1000,
@@ -28,6 +30,7 @@ function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort) {
     traffic,
     newAgent: () => new BoxAgent(ctx.engine),
     routeServices: (services) => service.routeServices(services),
+    signInLink: (target, auth, tokenId) => service.linkFor(target, auth, tokenId),
   };
   return { service, proxy, port };
 }

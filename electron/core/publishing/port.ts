@@ -1,6 +1,8 @@
 import type { BoxAgent } from './box-connector';
 import type { ProxyTraffic } from './proxy-traffic';
+import type { SignInLink } from '../../../shared/schemas/publishing';
 import type { ServiceRoutes } from './service';
+import type { SignInTarget } from './sign-in-links';
 
 export { ListenerError, type BoxAgent } from './box-connector';
 export { previewHost, previewUrl } from './published-hosts';
@@ -16,4 +18,6 @@ export interface PublishingPort {
   newAgent(): BoxAgent;
   /** Services answer on hosts of the box scheme, ahead of a published box of the same name. */
   routeServices(services: ServiceRoutes): void;
+  /** A link to a service's URL that signs a browser in once (a one-time code when `auth` is "token"). */
+  signInLink(target: SignInTarget, auth: string, tokenId: string): SignInLink;
 }

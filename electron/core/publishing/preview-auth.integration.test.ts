@@ -197,3 +197,87 @@ describe('a preview origin can never call the API', () => {
     assert.equal(api.status, 403);
   });
 });
+
+describe('one-time sign-in links (what the window and box open use)', () => {
+  const mint = async (box: string, authorization?: string) =>
+    t.api('POST', `${P}/${box}/sign-in-link`, undefined, authorization ? { authorization } : {});
+  const codeOf = (url: string) => new URL(url).searchParams.get('boxdesk_code')!;
+
+  test('a read token mints a link with a code, never a token; the proxy swaps the code for its cookie once', async () => {
+    const reader = await token(['read'], project);
+    const res = await mint('app', `Bearer ${reader.token}`);
+    assert.equal(res.status, 200);
+    const link = (await res.json()) as { url: string; expires_at: string };
+    const url = new URL(link.url);
+    assert.equal(url.host, host);
+    assert.deepEqual([...url.searchParams.keys()], ['boxdesk_code']);
+    assert.ok(!link.url.includes(reader.token) && !link.url.includes(t.token), 'no token in the link');
+    const ttl = Date.parse(link.expires_at) - Date.now();
+    assert.ok(ttl > 0 && ttl <= 60_000, `expires within a minute (${ttl} ms)`);
+
+    const signIn = await previewRequest(t.core.proxyPort, host, `/cgi-bin/env?a=1&boxdesk_code=${codeOf(link.url)}`);
+    assert.equal(signIn.status, 302);
+    assert.equal(signIn.headers.location, '/cgi-bin/env?a=1');
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+    assert.match(cookie, /^boxdesk_preview=/);
+    const page = await previewRequest(t.core.proxyPort, host, '/cgi-bin/env?a=1', { headers: { cookie } });
+    assert.equal(page.status, 200);
+    assert.equal(cgiEnv(page.body).QUERY_STRING, 'a=1');
+    // The session names the token that asked: deleting it ends the session.
+    assert.equal((await t.api('DELETE', `/v1/tokens/${reader.id}`)).status, 204);
+    assert.equal((await previewRequest(t.core.proxyPort, host, '/', { headers: { cookie } })).status, 401);
+  });
+
+  test('a code is spent by its first use, and refused on another box or host; an upgrade never signs in', async () => {
+    const used = codeOf(((await (await mint('app')).json()) as { url: string }).url);
+    assert.equal((await previewRequest(t.core.proxyPort, host, `/?boxdesk_code=${used}`)).status, 302);
+    const again = await previewRequest(t.core.proxyPort, host, `/?boxdesk_code=${used}`);
+    assert.equal(again.status, 401);
+    assert.match(again.body, /used already or has expired/);
+    assert.match(again.body, /box open app/);
+
+    assert.equal((await t.api('POST', P, { name: 'two' })).status, 201);
+    try {
+      const unpublished = await mint('two');
+      assert.equal(unpublished.status, 409);
+      assert.match(((await unpublished.json()) as { detail: string }).detail, /box publish two --port N/);
+      assert.equal((await t.api('POST', `${P}/two/publish`, { port: 8080 })).status, 200);
+      const forApp = codeOf(((await (await mint('app')).json()) as { url: string }).url);
+      const elsewhere = await previewRequest(
+        t.core.proxyPort,
+        `two--${project}.localhost:${t.core.proxyPort}`,
+        `/?boxdesk_code=${forApp}`,
+      );
+      assert.equal(elsewhere.status, 401);
+      assert.match(elsewhere.body, /made for another URL/);
+      assert.equal((await previewRequest(t.core.proxyPort, host, `/?boxdesk_code=${forApp}`)).status, 401, 'spent');
+      // The box's own domain is another host: its cookie would not be the URL's.
+      const forDomain = codeOf(((await (await mint('app')).json()) as { url: string }).url);
+      assert.equal((await previewRequest(t.core.proxyPort, 'private.test', `/?boxdesk_code=${forDomain}`)).status, 401);
+      // Upgrades never sign in, and the code goes no further than the proxy.
+      const viaUpgrade = codeOf(((await (await mint('app')).json()) as { url: string }).url);
+      const upgrade = await rawUpgrade(t.core.proxyPort, host, {}, `/?boxdesk_code=${viaUpgrade}`);
+      assert.equal(upgrade.status, 401);
+      upgrade.socket.destroy();
+    } finally {
+      await t.api('DELETE', `${P}/two`);
+    }
+  });
+
+  test('public: the link is the URL; a token of another project: 403; no box: 404', async () => {
+    assert.equal((await t.api('POST', `${P}/app/publish`, { auth: 'public' })).status, 200);
+    try {
+      assert.deepEqual(await (await mint('app')).json(), { url: `http://${host}`, expires_at: null });
+      // A stale code on a public URL is taken off all the same: a redirect to the URL without it.
+      const stale = await previewRequest(t.core.proxyPort, host, '/cgi-bin/env?boxdesk_code=old&x=1');
+      assert.equal(stale.status, 302);
+      assert.equal(stale.headers.location, '/cgi-bin/env?x=1');
+      assert.equal(stale.headers['set-cookie'], undefined);
+    } finally {
+      assert.equal((await t.api('POST', `${P}/app/publish`, { auth: 'token' })).status, 200);
+    }
+    const stranger = await token(['read'], 'elsewhere');
+    assert.equal((await mint('app', `Bearer ${stranger.token}`)).status, 403);
+    assert.equal((await mint('nope')).status, 404);
+  });
+});

@@ -6,10 +6,11 @@ import { takeOurCredentials, type OurCredentials } from './our-credentials';
 import { hostnameOf } from './published-hosts';
 import type { ProxyRoute } from './service';
 import { splitCookies, type SessionCookies } from './session-cookie';
+import { takeSignInCode, type SignInLinks } from './sign-in-links';
 
 export type PreviewAccess =
   | { kind: 'allow' }
-  /** Our `?token=` was on the URL: redirect to `location` (without it), setting `cookie` when there is one. */
+  /** Our `?token=` or `?boxdesk_code=` was on the URL: redirect to `location` (without it), setting `cookie` when there is one. */
   | { kind: 'redirect'; location: string; cookie?: string }
   | { kind: 'deny'; status: 401 | 403; message: string };
 
@@ -19,13 +20,15 @@ export type PreviewAccess =
  * `?token=` holding one (a page load is redirected to the URL without it, so the page's own
  * scripts never read it) are taken off; an app's own credentials pass untouched.
  * `public`: anyone on this machine. `token`: a token that can read the box's project, as a
- * bearer header, as `?token=` once (answered with a session cookie and a redirect), or as that
- * cookie.
+ * bearer header, as `?token=` once, or a one-time `?boxdesk_code=` (SignInLinks: what the window
+ * and `box open` use, so no token is ever in a URL); both are answered with a session cookie and
+ * a redirect; or as that cookie.
  */
 export class PreviewAuth {
   constructor(
     private readonly auth: AuthPort,
     private readonly sessions: SessionCookies,
+    private readonly links: SignInLinks,
   ) {}
 
   check(req: IncomingMessage, row: ProxyRoute, upgrade: boolean): PreviewAccess {
@@ -33,13 +36,16 @@ export class PreviewAuth {
     const { session, rest } = splitCookies(req.headers.cookie);
     if (rest === null) delete req.headers.cookie;
     else req.headers.cookie = rest;
+    const { code, url: withoutCode } = takeSignInCode(req.url ?? '/');
+    req.url = withoutCode;
     // One indexed hash lookup per secret sent, only when a request carries one.
     const ours = takeOurCredentials(req, (secret) => this.ourToken(secret));
-    const redirect = ours.query !== undefined && !upgrade;
+    const redirect = (ours.query !== undefined || code !== undefined) && !upgrade;
     // A browser's WebSocket cannot follow a redirect: the upgrade goes on, without our token in its URL.
     if (ours.query !== undefined && upgrade) req.url = ours.url;
     if (row.url_auth !== 'token') return redirect ? { kind: 'redirect', location: ours.url } : { kind: 'allow' };
     try {
+      if (code !== undefined && redirect) return this.redeem(code, { ours, session, host, row }, ours.url);
       return this.admit(ours, session, host, row, redirect);
     } catch (err) {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return deny(err.status, err.message);
@@ -47,7 +53,7 @@ export class PreviewAuth {
     }
   }
 
-  /** `auth: token`: the first of our credentials decides (`?token=`, then the bearer header, then the cookie). */
+  /** `auth: token`: the first of our credentials decides (`?token=`, then the bearer header, then the cookie; a `?boxdesk_code=` goes first, in `redeem`). */
   private admit(
     ours: OurCredentials,
     session: string | null,
@@ -79,8 +85,30 @@ export class PreviewAuth {
     if (ours.foreignQuery || ours.foreignBearer) return deny(401, 'the token is not valid (it may have been deleted)');
     return deny(
       401,
-      `"${row.name}" is published with auth "token": open it once as ${row.url ?? 'its URL'}/?token=<a token that can read project "${row.project}">, or send "Authorization: Bearer <token>"`,
+      `"${row.name}" is published with auth "token": open it from the Boxdesk window or with "box open ${row.name} --project ${row.project}" (each signs this browser in with a one-time link), or once as ${row.url ?? 'its URL'}/?token=<a token that can read project "${row.project}">, or send "Authorization: Bearer <token>"`,
     );
+  }
+
+  /**
+   * A one-time code from the window or `box open`: spent now, and made into the session cookie. A spent
+   * one (a link opened again from the history) still leads a browser signed in already to the page.
+   */
+  private redeem(
+    code: string,
+    request: { ours: OurCredentials; session: string | null; host: string; row: ProxyRoute },
+    location: string,
+  ): PreviewAccess {
+    const { ours, session, host, row } = request;
+    const redeemed = this.links.redeem(code, row, host);
+    if ('refused' in redeemed) {
+      if (session !== null && this.admit(ours, session, host, row, false).kind === 'allow')
+        return { kind: 'redirect', location };
+      return deny(401, `${redeemed.refused}; open it again from the Boxdesk window, or with: box open ${row.name}`);
+    }
+    const token = this.auth.tokenById(redeemed.tokenId);
+    if (!token) return deny(401, 'the token that made this sign-in link was deleted; sign in again');
+    this.auth.authorize(token, 'read', row.project);
+    return { kind: 'redirect', location, cookie: this.sessions.setCookieHeader(this.sessions.issue(token.id, host)) };
   }
 
   /** The token a secret is, by the store (and its last use noted), or undefined when it is not ours. */

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../shared/errors';
 import { Box } from '../../../shared/schemas/box';
 import { BoxParams } from '../../../shared/schemas/common';
-import { PublishRequest } from '../../../shared/schemas/publishing';
+import { PublishRequest, SignInLink } from '../../../shared/schemas/publishing';
+import { requireToken } from '../http/auth-guard';
 import { problemResponses } from '../http/problem-responses';
 import { emptyBodyIsEmptyObject, resourceRoutes } from '../http/resource-routes';
 import { sendProblem } from '../http/problems';
@@ -10,7 +11,7 @@ import type { PublishingService } from './service';
 
 /** Publish and unpublish a box through the preview proxy. */
 export function registerPublishingRoutes(app: FastifyInstance, publishing: PublishingService): void {
-  const { api, write } = resourceRoutes(app, 'publishing');
+  const { api, read, write } = resourceRoutes(app, 'publishing');
   const path = '/v1/projects/:project/boxes/:name/publish';
   api.post(
     path,
@@ -34,6 +35,17 @@ export function registerPublishingRoutes(app: FastifyInstance, publishing: Publi
       response: { 200: Box, ...problemResponses(404, 409) },
     }),
     async (request) => publishing.unpublish(request.params.project, request.params.name),
+  );
+  api.post(
+    '/v1/projects/:project/boxes/:name/sign-in-link',
+    read('A one-time link that opens the published URL in a browser and signs that browser in', {
+      description:
+        'With auth "token": the URL with `?boxdesk_code=…`, a random code that works once, within 60 s, at this box\'s URL only; the proxy exchanges it for its session cookie (which admits this box only, and ends when the token that asked is deleted) and redirects to the URL without it. No token is ever in the URL. With auth "public": the URL itself. A box that is not published: 409.',
+      params: BoxParams,
+      response: { 200: SignInLink, ...problemResponses(404, 409) },
+    }),
+    async (request) =>
+      publishing.signInLink(request.params.project, request.params.name, requireToken(request.token).id),
   );
 }
 

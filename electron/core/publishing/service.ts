@@ -1,15 +1,17 @@
 import { ApiError } from '../../../shared/errors';
 import type { Box } from '../../../shared/schemas/box';
-import type { PublishRequest } from '../../../shared/schemas/publishing';
+import type { PublishRequest, SignInLink } from '../../../shared/schemas/publishing';
 import { assertTransition, toBox, type BoxRow, type BoxesPort } from '../boxes/port';
 import type { EventBus } from '../events/event-bus';
 import { ProjectScopedError } from '../http/project-scoped-error';
 import { now } from '../ids';
 import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
+import { SIGN_IN_PARAM, type SignInLinks, type SignInTarget } from './sign-in-links';
 
 export interface PublishingDeps {
   boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'published'>;
   bus: EventBus;
+  links: SignInLinks;
 }
 
 /**
@@ -117,6 +119,21 @@ export class PublishingService {
       this.deps.bus.emit('box.unpublished', { box }, project);
       return box;
     });
+  }
+
+  /** A link to the box's URL that signs a browser in once, for the token `tokenId` (see SignInLinks). */
+  signInLink(project: string, name: string, tokenId: string): SignInLink {
+    const row = this.deps.boxes.find(project, name);
+    if (!row.url || !row.url_auth)
+      throw new ApiError('conflict', `box "${name}" is not published; publish it first: box publish ${name} --port N`);
+    return this.linkFor({ project, name, url: row.url }, row.url_auth, tokenId);
+  }
+
+  /** The URL with a one-time code for `target` when it asks for a token; the URL itself when it is public. */
+  linkFor(target: SignInTarget, auth: string, tokenId: string): SignInLink {
+    if (auth !== 'token') return { url: target.url, expires_at: null };
+    const { code, expiresAt } = this.deps.links.mint(tokenId, target);
+    return { url: `${target.url}/?${SIGN_IN_PARAM}=${code}`, expires_at: expiresAt.toISOString() };
   }
 
   /** The service or published box a Host header names, or null. */

@@ -31,10 +31,10 @@ export const services = defineModule({
     });
     ports.volumes.guardDeletes((volume) => manager.refuseDeleteOfSpecVolume(volume));
     ports.publishing.routeServices((project, name) => manager.route(project, name));
-    return { store, manager, boxes: ports.boxes };
+    return { store, manager, boxes: ports.boxes, signInLink: ports.publishing.signInLink };
   },
   port: () => undefined,
-  routes: ({ app }, s) => registerServiceRoutes(app, s.manager),
+  routes: ({ app }, s) => registerServiceRoutes(app, s.manager, s.signInLink),
   // Before the API answers: deployments a crash cut short are settled, so exactly one color is live (or none).
   start: (s) => recoverDeploymentRecords(s.store, s.boxes, s.manager),
   engineUp: {

@@ -11,9 +11,11 @@ import {
   ServiceParams,
   ServiceUpdate,
 } from '../../../shared/schemas/services';
-import { requireScopeFor } from '../http/auth-guard';
+import { SignInLink } from '../../../shared/schemas/publishing';
+import { requireScopeFor, requireToken } from '../http/auth-guard';
 import { deletedResponse, problemResponses } from '../http/problem-responses';
 import { emptyBodyIsEmptyObject, noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
+import type { PublishingPort } from '../publishing/port';
 import type { ServiceManager } from './service';
 
 const base = '/v1/projects/:project/services';
@@ -30,10 +32,28 @@ const DEPLOY_NOTE =
   'Blue/green: the new color runs as the box {name}-{color} beside the live one, must pass its health check, then the route switches in one step; requests in flight on the old color finish (up to 30 s) before it stops and is removed. Deployments of a service run one at a time (later ones wait pending). Follow deployment.updated events.';
 
 /** Services and their deployments. */
-export function registerServiceRoutes(app: FastifyInstance, services: ServiceManager): void {
+export function registerServiceRoutes(
+  app: FastifyInstance,
+  services: ServiceManager,
+  signInLink: PublishingPort['signInLink'],
+): void {
   const routes = resourceRoutes(app, 'services');
   registerServiceRecordRoutes(routes, services);
   registerDeploymentRoutes(routes, services);
+  routes.api.post(
+    `${one}/sign-in-link`,
+    routes.read("A one-time link that opens the service's URL in a browser and signs that browser in", {
+      description:
+        'As for a published box (POST …/boxes/{name}/sign-in-link): with auth "token", the URL with a one-time `boxdesk_code` (60 s, once, this URL only) that the proxy exchanges for its session cookie; with "public", the URL itself.',
+      params: ServiceParams,
+      response: { 200: SignInLink, ...problemResponses(404) },
+    }),
+    async (request) => {
+      const { project, name } = request.params;
+      const service = services.get(project, name);
+      return signInLink({ project, name, url: service.url }, service.url_settings.auth, requireToken(request.token).id);
+    },
+  );
 }
 
 /** Create, list, get, update, delete. */

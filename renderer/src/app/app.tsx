@@ -10,7 +10,7 @@ import { FEATURES } from './features';
 import { AppLayout } from './layout';
 import { RegistryContext, buildRegistry } from './registry';
 import { SignInPage } from './sign-in-page';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 function makeQueryClient(): QueryClient {
   const onError = (err: unknown) => {
@@ -49,7 +49,7 @@ export function App() {
   useEffect(() => onUnauthorized(() => signOut(REVOKED)), [signOut]);
 
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="bottom-right" />

@@ -19,7 +19,7 @@ const AUTH_HELP: Record<Auth, string> = {
   public:
     'Public: any program on this machine can open the URL, no token asked. The proxy listens on 127.0.0.1 only, so nothing off this machine reaches it.',
   token:
-    'Token: the URL asks for a token with read access to this project (a bearer header, or a cookie the proxy sets after ?token= once). For previews you do not want other local programs to see.',
+    'Token: the URL asks for a token with read access to this project (a bearer header, or the cookie a browser gets when you open the URL from here or with box open). For previews you do not want other local programs to see.',
 };
 
 interface PublishValues {

@@ -1,16 +1,18 @@
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconExternalLink, IconKey } from '@tabler/icons-react';
+import { ActionIcon, Alert, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import type { Box } from '../../../../shared/schemas/box';
-import { UrlLink, useOpenWithSignIn } from './url-link';
+import { UrlLink } from './url-link';
+import { useBoxSignIn } from './use-publishing';
 
 /** The box's URL as a link, a copy button, and what to do when the page does not load. */
 export function PublishedUrl({ box }: { box: Box }) {
-  const signIn = useOpenWithSignIn();
+  const signIn = useBoxSignIn(box.project, box.name);
   const url = box.url!;
+  const needsToken = box.url_settings?.auth === 'token';
   return (
     <Stack gap="xs" component="section" aria-label="Published URL">
       <Group gap="xs" wrap="nowrap">
-        <UrlLink url={url} />
+        <UrlLink url={url} signIn={needsToken ? signIn : undefined} />
         <CopyButton value={url}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? 'Copied' : 'Copy the URL'}>
@@ -32,22 +34,19 @@ export function PublishedUrl({ box }: { box: Box }) {
           *.localhost need a hosts-file entry for 127.0.0.1).
         </Text>
       ) : null}
-      {box.url_settings?.auth === 'token' && (
-        <Alert color="blue" icon={<IconKey size={18} />} title="The browser needs a token once">
+      {needsToken && (
+        <Alert color="blue" icon={<IconKey size={18} />} title="Opening it signs the browser in">
           <Text size="sm">
-            This URL asks for a token with read access to {box.project}. “Open with sign-in” adds this window’s token to
-            the address once (<Code>?token=…</Code>); the proxy keeps it as a cookie for this preview only and drops it
-            from the address. The plain link above shows a 401 page until then.
+            This URL asks for a token with read access to {box.project}. The link above opens it with a one-time code
+            (good once, for a minute, for this box only) that the proxy turns into a cookie for this preview; no token
+            is ever in the address. The copied URL shows a 401 page in a browser that has not been signed in: open it
+            from here or with{' '}
+            <Code>
+              box open {box.name}
+              {box.project === 'default' ? '' : ` --project ${box.project}`}
+            </Code>
+            .
           </Text>
-          <Button
-            mt="xs"
-            size="xs"
-            variant="light"
-            leftSection={<IconExternalLink size={14} />}
-            onClick={() => signIn(url)}
-          >
-            Open with sign-in
-          </Button>
         </Alert>
       )}
       <Text size="sm" c="dimmed">

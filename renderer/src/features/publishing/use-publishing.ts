@@ -1,6 +1,8 @@
 import type { PublishRequest } from '../../../../shared/schemas/publishing';
+import { useClient } from '../../api/client-context';
 import { useClientMutation } from '../../api/client-mutation';
 import { upsertBoxes } from '../boxes/box-cache';
+import type { SignIn } from './url-link';
 
 /** Publishes a box (or changes what is published); the answer goes into the caches at once. */
 export function usePublishBox(project: string) {
@@ -16,4 +18,10 @@ export function useUnpublishBox(project: string) {
     (c, name: string) => c.unpublishBox(project, name),
     (qc, box) => upsertBoxes(qc, [box]),
   );
+}
+
+/** A one-time link that opens the box's URL signed in (auth "token"); nothing to cache. */
+export function useBoxSignIn(project: string, name: string): SignIn {
+  const client = useClient();
+  return () => client.createSignInLink(project, name);
 }

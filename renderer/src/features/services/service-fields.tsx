@@ -13,7 +13,7 @@ export const fieldProps = (form: Form, field: keyof ServiceValues) => ({
 
 const AUTH_HELP = {
   public: 'Anyone on this machine can open the URL.',
-  token: 'The browser needs a token that can read the project (once; then a cookie).',
+  token: 'The URL asks for a token that can read the project; opening it from this window signs the browser in.',
 };
 
 /** The command as one line for sh -c, in a monospace field; `field` is the form's input props for it. */

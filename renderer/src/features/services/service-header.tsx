@@ -2,24 +2,14 @@ import { Badge, Button, Group, Loader, Stack, Title, Tooltip } from '@mantine/co
 import { IconArrowBackUp, IconRocket } from '@tabler/icons-react';
 import type { Deployment, Service } from '../../../../shared/schemas/services';
 import { DeleteAction } from '../../kit/icon-action';
-import { UrlLink, useOpenWithSignIn } from '../publishing/url-link';
+import { UrlLink } from '../publishing/url-link';
 import { STATUS_COLOR } from './deployment-timeline';
+import { useServiceSignIn } from './use-services';
 
-/** The service's URL; with auth "token", a button that opens it once with the window's token. */
+/** The service's URL; with auth "token", opening it signs the browser in with a one-time link. */
 function ServiceUrl({ service }: { service: Service }) {
-  const signIn = useOpenWithSignIn();
-  return (
-    <Group gap="xs" wrap="nowrap">
-      <UrlLink url={service.url} />
-      {service.url_settings.auth === 'token' && (
-        <Tooltip label="The URL asks for a token: this adds the window’s token once, the proxy keeps it as a cookie">
-          <Button size="compact-xs" variant="light" onClick={() => signIn(service.url)}>
-            Open with sign-in
-          </Button>
-        </Tooltip>
-      )}
-    </Group>
-  );
+  const signIn = useServiceSignIn(service.project, service.name);
+  return <UrlLink url={service.url} signIn={service.url_settings.auth === 'token' ? signIn : undefined} />;
 }
 
 /** Which color serves the URL now, and which one is being deployed. */

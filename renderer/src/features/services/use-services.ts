@@ -2,6 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { DeployRequest, Deployment, Service, ServiceCreate } from '../../../../shared/schemas/services';
 import { useClient } from '../../api/client-context';
 import { useClientMutation } from '../../api/client-mutation';
+import type { SignIn } from '../publishing/url-link';
 
 /** The services' queries; the module's event rules patch them. */
 export const serviceKeys = {
@@ -93,4 +94,10 @@ export function useDeploy(project: string) {
 
 export function useRollback(project: string) {
   return useClientMutation((c, name: string) => c.services.rollback(project, name), upsertDeployment);
+}
+
+/** A one-time link that opens the service's URL signed in (auth "token"); nothing to cache. */
+export function useServiceSignIn(project: string, name: string): SignIn {
+  const client = useClient();
+  return () => client.services.signInLink(project, name);
 }
