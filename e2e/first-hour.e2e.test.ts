@@ -4,7 +4,6 @@ import type { Locator, Page } from 'playwright-core';
 import { AppShell } from './pages/app-shell';
 import { BoxFormDialog } from './pages/box-form-dialog';
 import { BoxListPage } from './pages/box-list-page';
-import { ConsoleView } from './pages/console-view';
 import { FilesTab } from './pages/files-tab';
 import { PublishView } from './pages/publish-view';
 import { ServicesPage } from './pages/services-page';
@@ -70,9 +69,7 @@ describe('the first hour, from the README', () => {
     await page.emulateMedia({ colorScheme: 'light' });
 
     // Console: a command and its output; it also starts the web server the box will publish.
-    await list.consoleLink(name).click();
-    const term = new ConsoleView(page);
-    await term.waitConnected();
+    const term = await list.openConsole(name);
     await term.type('echo "first-$((6*7))"; printf "<h1>first hour</h1>" > /workspace/index.html\n');
     await term.waitForText(/^first-42$/m);
     await term.type('httpd -p 8080 -h /workspace && echo serving\n');

@@ -29,9 +29,7 @@ describe('consoles and logs in the window', () => {
     await createBoxViaApi(ui, PROJECT, name);
     const page = await ui.open({ viewport: { width: 1200, height: 800 }, route: `/projects/${PROJECT}/boxes` });
     const list = new BoxListPage(page);
-    await list.consoleLink(name).click();
-    const term = new ConsoleView(page);
-    await term.waitConnected();
+    const term = await list.openConsole(name);
 
     await term.type('echo "hel""lo-$((6*7))"\n');
     await term.waitForText(/^hello-42$/m);

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { ConsoleView } from './console-view';
 import { ResourceListPage } from './page-object';
 
 /** Boxes in a project: the table, its filters, the bulk toolbar. */
@@ -38,6 +39,14 @@ export class BoxListPage extends ResourceListPage {
 
   consoleLink(name: string): Locator {
     return this.row(name).getByRole('link', { name: `Open a console in ${name}` });
+  }
+
+  /** Opens the box's console from its row, as a user would: the console, once connected. */
+  async openConsole(name: string): Promise<ConsoleView> {
+    await this.consoleLink(name).click();
+    const term = new ConsoleView(this.page);
+    await term.waitConnected();
+    return term;
   }
 
   bulk(action: 'Stop selected' | 'Resume selected' | 'Delete selected'): Locator {
