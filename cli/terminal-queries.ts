@@ -44,6 +44,7 @@ export class TerminalQueryFilter {
 }
 
 const MAX_QUERY = 64;
+// eslint-disable-next-line no-control-regex
 const CSI_QUERY = /^\x1b\[[?>=]?[0-9;]*[nc]$/;
 // eslint-disable-next-line no-control-regex
 const OSC_QUERY = /^\x1b\][0-9]+;\?(\x07|\x1b\\)$/;

@@ -270,6 +270,7 @@ describe('box CLI against a real core', () => {
     assert.equal(run.code, 5, run.stderr);
     assert.match(run.stdout, /^42\r?$/m);
     // Piped to a file, nothing answers the shell's questions to its terminal: they are not passed on.
+    // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(run.stdout, /\x1b\[[?>]?[0-9;]*[nc]/, JSON.stringify(run.stdout));
   });
 
