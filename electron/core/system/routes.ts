@@ -16,11 +16,12 @@ export interface SystemSources {
   dataDir: string;
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
+  proxyPort: () => number;
 }
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, dataDir, storage, defaultBase }: SystemSources,
+  { monitor, engineName, dataDir, storage, defaultBase, proxyPort }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -42,7 +43,8 @@ export function registerSystemRoutes(
       config: { scope: 'read' },
       schema: {
         tags: ['system'],
-        summary: "The core's data dir, what the engine can give a box, the default base and the copy-on-write store",
+        summary:
+          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store and the preview proxy's port",
         response: { 200: SystemInfo },
       },
     },
@@ -62,6 +64,7 @@ export function registerSystemRoutes(
         },
         default_base: await defaultBase(),
         storage: await storage(),
+        proxy_port: proxyPort(),
       };
     },
   );
@@ -91,9 +94,14 @@ export function registerSystemRoutes(
     },
   );
 
+  registerOpenApiRoute(app);
+}
+
+/** GET /v1/openapi.json. */
+function registerOpenApiRoute(app: FastifyInstance): void {
   // A /v1 route like the others, so it takes a token (SPEC: every /v1 route does); docs/openapi.json is
   // the same document for whoever has no core or no token at hand.
-  api.get(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v1/openapi.json',
     {
       config: { scope: 'read' },
