@@ -149,6 +149,29 @@ test('deleting a base made from a box or a tar removes its image from the engine
   assert.equal(await engineHas(imported.image_id!), false, 'no untagged image is left behind');
 });
 
+test('a base another base was made from (a box of it) is refused, naming it, until that one goes; then its image goes', async () => {
+  await s.create('first-src');
+  const first = await s.expect<Base>(
+    await t.api('POST', '/v1/bases', { name: 'first', from_box: 'first-src', project: 'bases' }),
+    201,
+  );
+  await s.create('second-src', { base: 'first' });
+  const second = await s.expect<Base>(
+    await t.api('POST', '/v1/bases', { name: 'second', from_box: 'second-src', project: 'bases' }),
+    201,
+  );
+  await s.remove('second-src');
+  await s.remove('first-src');
+  assert.match(
+    await detail(await t.api('DELETE', '/v1/bases/first'), 409),
+    /base "first" is still used by base "second" \(made from a box of it\)/,
+  );
+  assert.ok(await engineHas(first.image_id!), 'nothing was deleted');
+  await s.expect(await t.api('DELETE', '/v1/bases/second'), 204);
+  await s.expect(await t.api('DELETE', '/v1/bases/first'), 204);
+  assert.deepEqual([await engineHas(first.image_id!), await engineHas(second.image_id!)], [false, false]);
+});
+
 test('bad base requests: 400, 404, 409, and nothing made', async () => {
   const count = async () => ((await (await t.api('GET', '/v1/bases')).json()) as { items: Base[] }).items.length;
   const before = await count();
