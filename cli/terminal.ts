@@ -6,6 +6,7 @@ import {
   type ClientControl,
   type ServerControl,
 } from '../shared/protocol';
+import { TerminalQueryFilter } from './terminal-queries';
 
 export interface TerminalOptions {
   url: string;
@@ -66,6 +67,8 @@ export async function runTerminal(options: TerminalOptions): Promise<TerminalRes
   let session: string | null = null;
   let serverError: ApiError | null = null;
   const raw = tty && stdin.isTTY;
+  // A terminal's output going to a file or a pipe: its questions to the terminal would stay in it, unanswered.
+  const queries = tty && !stdout.isTTY ? new TerminalQueryFilter() : null;
   const control = (msg: ClientControl) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
 
   const onInput = (data: Buffer) => {
@@ -76,6 +79,8 @@ export async function runTerminal(options: TerminalOptions): Promise<TerminalRes
   const onResize = () =>
     stdout.columns > 0 && stdout.rows > 0 && control({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
   const cleanup = () => {
+    const held = queries?.flush();
+    if (held?.length) stdout.write(held);
     stdin.off('data', onInput);
     stdin.off('end', onEnd);
     stdout.off('resize', onResize);
@@ -103,7 +108,7 @@ export async function runTerminal(options: TerminalOptions): Promise<TerminalRes
     });
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       if (isBinary) {
-        if (tty) stdout.write(data);
+        if (tty) stdout.write(queries ? queries.push(data) : data);
         else if (data[0] === Channel.stderr) stderr.write(data.subarray(1));
         else stdout.write(data.subarray(1));
         return;

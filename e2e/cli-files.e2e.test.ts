@@ -90,3 +90,18 @@ test('box files rm, mkdir -p and changes; errors exit 1 with the detail, usage e
   assert.equal((await box(['cp', 'a', 'b'])).code, 2, 'neither side in a box');
   assert.equal((await box(['cp', `${NAME}:relative`, 'b'])).code, 2, 'a box path must be absolute');
 });
+
+test('box cp of a symlink loop says it is a loop, and writes nothing', async () => {
+  const made = await api(core, 'POST', `/v1/projects/${PROJECT}/boxes/${NAME}/exec`, {
+    command: ['sh', '-c', 'ln -s /loop-b /loop-a && ln -s /loop-a /loop-b'],
+  });
+  assert.equal(((await made.json()) as { exit_code: number }).exit_code, 0);
+  const down = await box(['cp', `${NAME}:/loop-a`, path.join(work, 'looped')]);
+  assert.equal(down.code, 1, down.stderr);
+  assert.match(down.stderr, /"\/loop-a" is a symbolic link loop/);
+  assert.equal(fs.existsSync(path.join(work, 'looped')), false);
+  fs.writeFileSync(path.join(work, 'up.txt'), 'up\n');
+  const up = await box(['cp', path.join(work, 'up.txt'), `${NAME}:/loop-a/up.txt`]);
+  assert.equal(up.code, 1, up.stderr);
+  assert.match(up.stderr, /"\/loop-a" is a symbolic link loop/);
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { boxCli, ok } from '../test-support/cli-runner';
-import { startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
+import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../test-support/core-process';
 import { previewRequest } from '../test-support/preview-http';
 import { teardown } from '../test-support/teardown';
 
@@ -94,6 +94,22 @@ test('box service create --wait follows the first deployment to live and prints 
     health_check: { interval_s: number };
   };
   assert.deepEqual([got.active_deployment.color, got.health_check.interval_s], ['blue', 0.2]);
+});
+
+test('box service create without --wait prints the URL with the proxy port, as the card and service ls show it', async () => {
+  const { proxy_port } = (await (await api(core, 'GET', '/v1/system')).json()) as { proxy_port: number };
+  assert.equal(url.port, String(proxy_port), 'the URL --wait printed');
+  const other = `${NAME}-b`;
+  const run = ok(
+    await box('service', 'create', other, '--port', '8080', '--auth', 'public', '--command', SERVE),
+    'service create',
+  );
+  assert.equal(
+    run.stdout,
+    `service ${other} created; its first deployment is under way (add --wait to follow it)\n` +
+      `http://${other}--${PROJECT}.localhost:${proxy_port}\n`,
+  );
+  ok(await box('service', 'rm', other), 'service rm');
 });
 
 test('box deploy -e VERSION=2 --wait shows the steps, ends live on green, and the URL answers v2', async () => {

@@ -263,12 +263,15 @@ describe('box CLI against a real core', () => {
     assert.equal(run.stdout, 'tty-ok\r\n', 'a terminal turns \\n into \\r\\n');
   });
 
-  test('console runs a login shell and exits with the shell’s code', async () => {
+  test('console runs a login shell and exits with the shell’s code; piped, its terminal queries stay out', async () => {
     const run = await runBox(['--url', core.url, '--token', core.token, 'console', name], {
       input: 'echo $((6*7))\nexit 5\n',
     });
     assert.equal(run.code, 5, run.stderr);
     assert.match(run.stdout, /^42\r?$/m);
+    // Piped to a file, nothing answers the shell's questions to its terminal: they are not passed on.
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(run.stdout, /\x1b\[[?>]?[0-9;]*[nc]/, JSON.stringify(run.stdout));
   });
 
   test('rm refuses a running box without -f (no terminal to ask on); with several names each is tried', async () => {

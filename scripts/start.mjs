@@ -67,13 +67,29 @@ function startElectron(executable) {
   forwardSignals(spawn(executable, [root, ...passThrough], { cwd: root, stdio: 'inherit' }));
 }
 
+/**
+ * The core's stdout comes through this process (to find the sign-in link), so the core sees a pipe:
+ * when this one prints to a terminal, ask it for readable log lines (in colour) unless told otherwise.
+ */
+function logFormatFor() {
+  const chosen =
+    passThrough.some((a) => a === '--log-format' || a.startsWith('--log-format=')) || process.env.BOXDESK_LOG_FORMAT;
+  if (chosen || !process.stdout.isTTY) return { args: [], env: process.env };
+  return {
+    args: ['--log-format', 'pretty'],
+    env: process.env.NO_COLOR ? process.env : { FORCE_COLOR: '1', ...process.env },
+  };
+}
+
 function startHeadless(reason) {
   console.warn(`boxdesk: ${reason}; serving the UI headless instead.`);
+  const log = logFormatFor();
   const child = spawn(
     process.execPath,
-    [...coreArgs(), '--ui-dir', path.join(root, 'dist', 'renderer'), ...passThrough],
+    [...coreArgs(), '--ui-dir', path.join(root, 'dist', 'renderer'), ...log.args, ...passThrough],
     {
       cwd: root,
+      env: log.env,
       stdio: ['inherit', 'pipe', 'inherit'],
     },
   );

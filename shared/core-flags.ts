@@ -66,6 +66,13 @@ export const CORE_FLAGS: readonly CoreFlag[] = [
     help: 'fatal|error|warn|info|debug (default info)',
   },
   {
+    flag: '--log-format',
+    arg: 'FORMAT',
+    env: 'BOXDESK_LOG_FORMAT',
+    key: 'logFormat',
+    help: 'pretty (readable lines) or json (one object a line); default: pretty on a terminal, else json',
+  },
+  {
     flag: '--rate-limit',
     arg: 'N',
     env: 'BOXDESK_RATE_LIMIT',

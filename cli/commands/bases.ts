@@ -87,7 +87,7 @@ export const bases: CommandModule = {
     registerCreate(base, cli);
     registerImport(base, cli);
     cli.removal(
-      base.command('rm <NAME...>').description('delete bases (refused while a box or snapshot uses one)'),
+      base.command('rm <NAME...>').description('delete bases (refused while a box, snapshot or other base uses one)'),
       (ctx, name) => ctx.client.deleteBase(name),
       (name) => `base ${name} deleted`,
     );

@@ -91,3 +91,12 @@ test('--storage-driver names a driver or auto (the default); --storage-size take
   assert.throws(() => resolveConfig(['--storage-driver', 'zfs'], {}), /--storage-driver must be auto, btrfs/);
   assert.throws(() => resolveConfig(['--storage-size', 'big'], {}), ConfigError);
 });
+
+test('--log-format: readable lines on a terminal, JSON when the log goes to a pipe or a file, or as told', () => {
+  assert.equal(resolveConfig([], {}, true).logFormat, 'pretty');
+  assert.equal(resolveConfig([], {}, false).logFormat, 'json');
+  assert.equal(resolveConfig(['--log-format', 'json'], {}, true).logFormat, 'json');
+  assert.equal(resolveConfig(['--log-format=pretty'], {}, false).logFormat, 'pretty');
+  assert.equal(resolveConfig([], { BOXDESK_LOG_FORMAT: 'json' }, true).logFormat, 'json');
+  assert.throws(() => resolveConfig(['--log-format', 'yaml'], {}, true), /--log-format must be pretty or json/);
+});

@@ -21,6 +21,8 @@ export interface CoreConfig {
   /** Exec output cap per stream, in bytes. */
   execOutputLimit: number;
   logLevel: string;
+  /** The log's lines: readable (a terminal) or JSON objects (a file, a pipe, a log collector). */
+  logFormat: LogFormat;
   /** Requests per second per token (bursts of 10x); 0 turns limiting off. */
   rateLimit: number;
   /** The largest streamed upload (application/octet-stream body), in bytes. */
@@ -124,7 +126,21 @@ function parsePort(value: string, flag: string): number {
   return n;
 }
 
-export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): CoreConfig {
+export type LogFormat = 'pretty' | 'json';
+
+/** --log-format, else readable lines where a person reads them (a terminal) and JSON where a program does. */
+export function parseLogFormat(value: string | undefined, terminal: boolean): LogFormat {
+  if (value === undefined) return terminal ? 'pretty' : 'json';
+  if (value === 'pretty' || value === 'json') return value;
+  throw new ConfigError(`--log-format must be pretty or json, got "${value}"`);
+}
+
+/** `terminal`: whether the log (stdout) goes to a terminal, for --log-format's default. */
+export function resolveConfig(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  terminal = process.stdout.isTTY === true,
+): CoreConfig {
   const raw: Partial<Record<keyof CoreConfig, string>> = {};
   for (const { env: name, key } of FLAGS) {
     const value = env[name];
@@ -175,6 +191,7 @@ export function resolveConfig(argv: string[], env: NodeJS.ProcessEnv = process.e
     sessionGraceSeconds: grace,
     execOutputLimit: 10 * 1024 * 1024,
     logLevel: raw.logLevel ?? 'info',
+    logFormat: parseLogFormat(raw.logFormat, terminal),
     rateLimit,
     uploadLimit: parseSize(raw.uploadLimit ?? '1G', '--upload-limit'),
     boxLogLimit: raw.boxLogLimit === undefined ? DEFAULT_BOX_LOG_LIMIT : parseBoxLogLimit(raw.boxLogLimit),

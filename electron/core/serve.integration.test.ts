@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, api, startCoreProcess, tempDataDir } from '../../test-support/core-process';
 import { boxProcesses } from '../../test-support/box-processes';
+import { poll } from '../../test-support/poll';
 import { WsSession } from '../../test-support/ws-session';
 
 test('serve refuses a non-loopback host and unknown flags, with the reason', (t) => {
@@ -63,4 +64,29 @@ test('a reader of its output that goes away does not take the core down; SIGTERM
   }
   assert.equal(core.child.exitCode, null, `the core is still running:\n${core.output().slice(-1500)}`);
   assert.equal(await core.stop(), 0, `exit code 0:\n${core.output().slice(-1500)}`);
+});
+
+test('the log is JSON when stdout is a pipe, readable lines with --log-format pretty; the banner either way', async () => {
+  const logOf = async (args: string[], seen: RegExp): Promise<string[]> => {
+    const core = await startCoreProcess({ args: ['--log-level', 'debug', ...args] });
+    try {
+      await fetch(`${core.url}/healthz`);
+      await poll(async () => seen.test(core.output()), { ms: 15_000, what: `${seen} in the log`, everyMs: 100 });
+      assert.match(core.output(), /^Boxdesk core listening on http:\/\/127\.0\.0\.1:\d+ /m);
+      return core
+        .output()
+        .split('\n')
+        .filter((line) => line && !/^(Boxdesk core listening|Published boxes)/.test(line));
+    } finally {
+      await core.stop();
+    }
+  };
+  const json = await logOf([], /"url":"\/healthz"/);
+  for (const line of json) assert.equal(typeof JSON.parse(line), 'object', line);
+  const pretty = await logOf(['--log-format', 'pretty'], /url: "\/healthz"/);
+  assert.ok(
+    pretty.some((line) => /^\[\d\d:\d\d:\d\d\.\d{3}\] DEBUG.*: request$/.test(line)),
+    'one readable line per request, at debug',
+  );
+  assert.ok(!pretty.some((line) => line.startsWith('{')), pretty.join('\n'));
 });

@@ -10,6 +10,10 @@ export const Snapshot = Type.Object(
     name: Type.String(),
     project: Type.String(),
     box: Type.String({ description: 'The name of the box it was taken of.' }),
+    box_id: Type.String({
+      description:
+        'The id of the box it was taken of: a box made later under the same name is another box, without these snapshots.',
+    }),
     created_at: Timestamp,
     size_bytes: Type.Integer({
       description:

@@ -62,6 +62,10 @@ export const SystemInfo = Type.Object({
   }),
   default_base: DefaultBaseInfo,
   storage: StorageInfo,
+  proxy_port: Type.Integer({
+    description:
+      "The preview proxy's port: a published box or a service is at http://{name}--{project}.localhost:{proxy_port}.",
+  }),
 });
 export type SystemInfo = Static<typeof SystemInfo>;
 

@@ -44,10 +44,14 @@ export function registerBaseAuthoringRoutes(app: FastifyInstance, authoring: Bas
 
   api.delete(
     '/v1/bases/:name',
-    options(admin, 'Delete a base; 409 while a box or snapshot uses it, naming them; "default" stays', {
-      params: BaseParams,
-      response: { ...deletedResponse, ...problemResponses(404, 409) },
-    }),
+    options(
+      admin,
+      'Delete a base and the image the core made for it; 409 while a box, snapshot or another base uses it, naming them; "default" stays',
+      {
+        params: BaseParams,
+        response: { ...deletedResponse, ...problemResponses(404, 409) },
+      },
+    ),
     async (request, reply) => noContent(reply, authoring.delete(request.params.name)),
   );
 }

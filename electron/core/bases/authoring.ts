@@ -143,7 +143,33 @@ export class BaseAuthoring {
     return base;
   }
 
-  /** 409 while a box was made from it or a snapshot descends from it; `default` stays. */
+  /**
+   * Bases whose image is built on this base's own (one made from a box of it). The engine keeps an
+   * image while another builds on it (as `docker rmi` refuses one with dependent child images), so a
+   * delete then would drop the base and leave its image behind, untagged and owned by nobody.
+   */
+  private async basesBuiltOn(row: BaseRow): Promise<string[]> {
+    if (!row.owns_image) return [];
+    const { engine } = this.deps;
+    const own = (await engine.inspectImage(row.image))?.id;
+    if (!own) return [];
+    const names: string[] = [];
+    for (const other of this.deps.bases.all()) {
+      if (other.name === row.name || !other.owns_image) continue;
+      // Up the other image's parents (a chain is flattened past 100 layers, so this ends soon).
+      let parent = (await engine.inspectImage(other.image))?.parentId;
+      for (let depth = 0; parent && depth < 200; depth++) {
+        if (parent === own) {
+          names.push(other.name);
+          break;
+        }
+        parent = (await engine.inspectImage(parent))?.parentId;
+      }
+    }
+    return names;
+  }
+
+  /** 409 while a box was made from it, or a snapshot or another base descends from it; `default` stays. */
   async delete(name: string): Promise<void> {
     if (name === DEFAULT_BASE)
       throw new ApiError(
@@ -154,7 +180,8 @@ export class BaseAuthoring {
     if (!row) throw new ApiError('not_found', `base "${name}" not found; GET /v1/bases lists them`);
     const boxes = this.deps.boxes.usersOfBase(name).map((b) => `box "${b.name}" (project ${b.project})`);
     const snapshots = this.deps.snapshots.childrenOf(name).map((s) => `snapshot "${s.name}" (${s.id})`);
-    const users = [...boxes, ...snapshots];
+    const bases = (await this.basesBuiltOn(row)).map((b) => `base "${b}" (made from a box of it)`);
+    const users = [...boxes, ...snapshots, ...bases];
     if (users.length)
       throw new ApiError('conflict', `base "${name}" is still used by ${nameList(users)}; delete those first`);
     const base = await this.deps.bases.describe(row);

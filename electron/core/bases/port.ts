@@ -23,6 +23,8 @@ export interface BasesPort {
 /** What base authoring (bases/authoring.ts, its own module) writes to the catalog. */
 export interface BaseCatalogWrites {
   get(name: string): BaseRow | undefined;
+  /** Every base, by name. */
+  all(): BaseRow[];
   /** Registers an image the engine has, under a new name (400 for a bad reference, 404 without the image). */
   register(input: BaseCreate & { image: string }): Promise<Base>;
   /** false when the name is taken. */

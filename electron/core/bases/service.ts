@@ -100,6 +100,10 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
     return this.store.get(name);
   }
 
+  all(): BaseRow[] {
+    return this.store.list();
+  }
+
   insert(row: BaseRow): boolean {
     return this.store.insert(row);
   }

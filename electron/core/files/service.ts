@@ -36,6 +36,16 @@ function toFileStat(path: string, s: PathStat): FileStat {
 const containerGone = (err: EngineError) =>
   new ApiError('conflict', `the box's container is gone (${err.message}); delete the box and create it again`);
 
+/** How the engines word ELOOP (the Docker driver and the in-memory engine alike). */
+const SYMLINK_LOOP = /too many levels of symbolic links/i;
+
+/** A path whose symlinks lead back to themselves (or past MAX_LINKS links, which Linux calls a loop too). */
+const symlinkLoop = (path: string) =>
+  new ApiError(
+    'invalid_body',
+    `"${path}" is a symbolic link loop: its links lead back to themselves (or through more than ${MAX_LINKS} links) and never reach a file; point the link elsewhere or delete it`,
+  );
+
 const notFound = (path: string) => new ApiError('not_found', `"${path}" does not exist in the box`);
 
 /** Refuses to change anything under /proc, /sys or /dev before the engine is asked (it would write where the box never looks). */
@@ -89,14 +99,31 @@ export class FileService {
       return await this.engine.statPath(id, path);
     } catch (err) {
       if (err instanceof EngineError && err.kind === 'not_found') throw containerGone(err);
+      if (err instanceof EngineError && err.kind === 'failed' && SYMLINK_LOOP.test(err.message))
+        throw symlinkLoop(await this.loopIn(id, path));
       if (err instanceof EngineError && err.kind === 'failed') {
         throw new ApiError(
           'invalid_body',
-          `"${path}" cannot be resolved in the box (a symlink loop, or a link through something that is not a directory)`,
+          `"${path}" cannot be resolved in the box (a symlink through something that is not a directory?)`,
         );
       }
       throw err;
     }
+  }
+
+  /** The first of `path` and its ancestors, from the top, that is a symlink loop (a path below one fails the same way). */
+  private async loopIn(id: string, path: string): Promise<string> {
+    const parts = path.split('/').filter(Boolean);
+    for (let i = 1; i < parts.length; i++) {
+      const prefix = `/${parts.slice(0, i).join('/')}`;
+      try {
+        await this.engine.statPath(id, prefix);
+      } catch (err) {
+        if (err instanceof EngineError && SYMLINK_LOOP.test(err.message)) return prefix;
+        break;
+      }
+    }
+    return path;
   }
 
   /** Follows symlinks (inside the box) to what they lead to; `stat` is null when that does not exist. */
@@ -107,7 +134,7 @@ export class FileService {
       if (!stat || stat.type !== 'symlink') return { path: current, stat };
       current = resolveLink(current, stat.linkTarget ?? '');
     }
-    throw new ApiError('invalid_body', `"${path}" goes through more than ${MAX_LINKS} symlinks`);
+    throw symlinkLoop(path);
   }
 
   /** What is at `path` itself (a symlink is reported as one, with its target as stored). */

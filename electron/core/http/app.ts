@@ -8,6 +8,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './framework-errors';
 import { installHardening, type HostPolicy } from './hardening';
 import { installOperationIds } from './operation-ids';
 import { coreLoggerOptions } from './log-redaction';
+import { logFormatOptions } from './log-format';
 import { installProblemResponses } from './problem-responses';
 import { installErrorHandling } from './problems';
 import { installValidators } from './validation';
@@ -27,8 +28,11 @@ export interface HttpAppDeps {
  */
 export async function createHttpApp({ config, policy, logger }: HttpAppDeps): Promise<FastifyInstance> {
   const schemas = new LazySchemas();
+  // A caller's own logger options (tests: a stream, or none) take no format.
+  const format = await logFormatOptions(logger === undefined ? config.logFormat : 'json');
   const app = Fastify({
-    logger: coreLoggerOptions(config.logLevel, logger),
+    logger: coreLoggerOptions(config.logLevel, logger, format.stream),
+    ...(format.logController ? { logController: format.logController } : {}),
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: false,
     forceCloseConnections: true,

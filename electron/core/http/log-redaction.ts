@@ -36,11 +36,16 @@ interface LoggedRequest {
 
 /**
  * Logger options for the core: no secret reaches the log through a request's URL or headers.
- * `base` is the caller's choice (false: no log; an object: pino options, e.g. a test's stream).
+ * `base` is the caller's choice (false: no log; an object: pino options, e.g. a test's stream);
+ * `stream`, without it, where the lines go (--log-format pretty).
  */
-export function coreLoggerOptions(level: string, base?: boolean | object): FastifyServerOptions['logger'] {
+export function coreLoggerOptions(
+  level: string,
+  base?: boolean | object,
+  stream?: NodeJS.WritableStream,
+): FastifyServerOptions['logger'] {
   if (base === false) return false;
-  const options = typeof base === 'object' ? base : { level };
+  const options = typeof base === 'object' ? base : { level, ...(stream ? { stream } : {}) };
   return {
     ...options,
     serializers: {

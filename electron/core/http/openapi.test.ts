@@ -58,6 +58,21 @@ test('every operation has an operationId: camelCase verb + resource, unique, as 
   );
 });
 
+test('the document needs a read token, as every /v1 route does, and says so in itself', async () => {
+  const anonymous = await fetch(`${t.url}/v1/openapi.json`);
+  assert.equal(anonymous.status, 401);
+  assert.match(((await anonymous.json()) as { detail: string }).detail, /Authorization: Bearer/);
+  const read = (await (await t.api('POST', '/v1/tokens', { name: 'reader', scopes: ['read'] })).json()) as {
+    token: string;
+  };
+  const res = await fetch(`${t.url}/v1/openapi.json`, { headers: { authorization: `Bearer ${read.token}` } });
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), doc, 'the same document whoever reads it');
+  const op = doc.paths['/v1/openapi.json']?.get as { summary?: string; responses?: Record<string, unknown> };
+  assert.match(op.summary ?? '', /needs a read token/);
+  assert.ok(op.responses?.['401'], 'its 401 is documented');
+});
+
 test('a documented route with no operationId stops the app at start-up, naming it', async () => {
   const app = Fastify({ logger: false });
   installOperationIds(app);

@@ -12,6 +12,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /healthz': 'getHealth',
   'GET /v1/system': 'getSystem',
   'GET /v1/events': 'streamEvents',
+  'GET /v1/openapi.json': 'getOpenApiDocument',
 
   'POST /v1/tokens': 'createToken',
   'GET /v1/tokens': 'listTokens',

@@ -1,6 +1,8 @@
 import { PUBLISHING_EVENTS } from '../../../shared/schemas/publishing';
 import { auth } from '../auth';
 import { boxes } from '../boxes';
+import { system } from '../system';
+import type { SystemPort } from '../system/port';
 import { defineModule, type CoreContext } from '../module';
 import type { AuthPort } from '../auth/port';
 import type { BoxesPort } from '../boxes/port';
@@ -14,9 +16,10 @@ import { PublishingService } from './service';
 import { SessionCookies, sessionKey } from './session-cookie';
 import { SignInLinks } from './sign-in-links';
 
-function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort) {
+function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort, system: SystemPort) {
   const links = new SignInLinks();
   const service = new PublishingService({ boxes, bus: ctx.bus, links });
+  system.reportProxyPort(() => service.port);
   const traffic = new ProxyTraffic();
   const access = new PreviewAuth(auth, new SessionCookies(sessionKey(ctx.db)), links);
   const proxy = new PreviewProxy(service, access, ctx.engine, ctx.log, traffic, {
@@ -41,10 +44,10 @@ function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort) {
  */
 export const publishing = defineModule({
   name: 'publishing',
-  needs: [boxes, auth],
+  needs: [boxes, auth, system],
   migrations: [],
   events: PUBLISHING_EVENTS,
-  create: (ctx, ports) => makePublishing(ctx, ports.boxes, ports.auth),
+  create: (ctx, ports) => makePublishing(ctx, ports.boxes, ports.auth, ports.system),
   port: (p) => p.port,
   routes: ({ app }, p) => {
     installPreviewOriginGuard(app, p.service);

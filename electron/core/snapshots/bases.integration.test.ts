@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Base } from '../../../shared/schemas/system';
 import { TEST_IMAGE } from '../../../test-support/core-process';
+import { docker } from '../../../test-support/docker';
 import { busyboxBinary, type SnapshotApi, tinyRootfsTar, withSnapshotCore } from '../../../test-support/snapshots';
 import { SseClient } from '../../../test-support/sse';
 import type { TestCore } from '../../../test-support/test-core';
@@ -108,6 +109,67 @@ test('a base imported from a rootfs tar runs boxes; progress comes as events', a
   assert.equal(await s.read('tiny-box', '/etc/os-release'), null, 'nothing but the archive is in the root');
   await s.remove('tiny-box');
   await s.expect(await t.api('DELETE', '/v1/bases/tiny'), 204);
+});
+
+/** Whether the engine still has the image (by id), as `docker image ls -a` would show it. */
+const engineHas = (id: string) =>
+  docker
+    .getImage(id)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
+
+test('deleting a base made from a box or a tar removes its image from the engine, once its boxes are gone', async () => {
+  await s.create('source');
+  const fromBox = await s.expect<Base>(
+    await t.api('POST', '/v1/bases', { name: 'leftover', from_box: 'source', project: 'bases' }),
+    201,
+  );
+  await s.create('user', { base: 'leftover' });
+  await s.remove('user');
+  await s.remove('source');
+  assert.ok(fromBox.image_id && (await engineHas(fromBox.image_id)));
+  await s.expect(await t.api('DELETE', '/v1/bases/leftover'), 204);
+  assert.equal(await engineHas(fromBox.image_id), false, 'no untagged image is left behind');
+
+  const tar = await tinyRootfsTar(await busyboxBinary(TEST_IMAGE), 'gone\n');
+  const imported = await s.expect<Base>(
+    await fetch(`${t.url}/v1/bases/leftover-tar/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/octet-stream' },
+      body: tar,
+    }),
+    201,
+  );
+  await s.create('tar-user', { base: 'leftover-tar' });
+  await s.remove('tar-user');
+  await s.expect(await t.api('DELETE', '/v1/bases/leftover-tar'), 204);
+  assert.equal(await engineHas(imported.image_id!), false, 'no untagged image is left behind');
+});
+
+test('a base another base was made from (a box of it) is refused, naming it, until that one goes; then its image goes', async () => {
+  await s.create('first-src');
+  const first = await s.expect<Base>(
+    await t.api('POST', '/v1/bases', { name: 'first', from_box: 'first-src', project: 'bases' }),
+    201,
+  );
+  await s.create('second-src', { base: 'first' });
+  const second = await s.expect<Base>(
+    await t.api('POST', '/v1/bases', { name: 'second', from_box: 'second-src', project: 'bases' }),
+    201,
+  );
+  await s.remove('second-src');
+  await s.remove('first-src');
+  assert.match(
+    await detail(await t.api('DELETE', '/v1/bases/first'), 409),
+    /base "first" is still used by base "second" \(made from a box of it\)/,
+  );
+  assert.ok(await engineHas(first.image_id!), 'nothing was deleted');
+  await s.expect(await t.api('DELETE', '/v1/bases/second'), 204);
+  await s.expect(await t.api('DELETE', '/v1/bases/first'), 204);
+  assert.deepEqual([await engineHas(first.image_id!), await engineHas(second.image_id!)], [false, false]);
 });
 
 test('bad base requests: 400, 404, 409, and nothing made', async () => {

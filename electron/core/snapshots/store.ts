@@ -34,6 +34,7 @@ export function toSnapshot(row: SnapshotRow): Snapshot {
     name: row.name,
     project: row.project,
     box: row.box,
+    box_id: row.box_id,
     created_at: row.created_at,
     size_bytes: row.size_bytes ?? 0,
     exclusive_bytes: row.exclusive_bytes,

@@ -2,7 +2,8 @@ import { ENGINE_EVENTS } from '../../../shared/schemas/system';
 import { defineModule } from '../module';
 import { bases } from '../bases';
 import { storage } from '../storage';
-import { registerSystemRoutes } from './routes';
+import type { SystemPort } from './port';
+import { registerSystemRoutes, type SystemSources } from './routes';
 
 /** /version, /healthz, /v1/system and the OpenAPI document; engine.status events as the engine comes and goes. */
 export const system = defineModule({
@@ -12,14 +13,18 @@ export const system = defineModule({
   events: ENGINE_EVENTS,
   create: (ctx, ports) => {
     ctx.monitor.onChange((health) => ctx.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
-    return {
+    let proxyPort = () => 0;
+    const sources: SystemSources = {
       monitor: ctx.monitor,
       engineName: ctx.engine.name,
       dataDir: ctx.config.dataDir,
       storage: async () => ports.storage.report(),
       defaultBase: () => ports.bases.defaultBase(),
+      proxyPort: () => proxyPort(),
     };
+    const port: SystemPort = { reportProxyPort: (read) => (proxyPort = read) };
+    return { sources, port };
   },
-  port: () => undefined,
-  routes: ({ app }, s) => registerSystemRoutes(app, s),
+  port: (s) => s.port,
+  routes: ({ app }, s) => registerSystemRoutes(app, s.sources),
 });

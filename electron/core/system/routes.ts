@@ -1,9 +1,13 @@
+import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Health, SystemInfo, Version, type DefaultBaseInfo } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { StorageReport } from '../storage/port';
 import { CORE_VERSION } from '../version';
+
+/** The document as an answer: an object, written as it is (its own shape is OpenAPI 3.1's). */
+const OPENAPI_DOCUMENT = Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3.1 document' });
 
 /** What the system routes report on. */
 export interface SystemSources {
@@ -12,11 +16,12 @@ export interface SystemSources {
   dataDir: string;
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
+  proxyPort: () => number;
 }
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, dataDir, storage, defaultBase }: SystemSources,
+  { monitor, engineName, dataDir, storage, defaultBase, proxyPort }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -38,7 +43,8 @@ export function registerSystemRoutes(
       config: { scope: 'read' },
       schema: {
         tags: ['system'],
-        summary: "The core's data dir, what the engine can give a box, the default base and the copy-on-write store",
+        summary:
+          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store and the preview proxy's port",
         response: { 200: SystemInfo },
       },
     },
@@ -58,6 +64,7 @@ export function registerSystemRoutes(
         },
         default_base: await defaultBase(),
         storage: await storage(),
+        proxy_port: proxyPort(),
       };
     },
   );
@@ -87,5 +94,25 @@ export function registerSystemRoutes(
     },
   );
 
-  api.get('/v1/openapi.json', { config: { scope: 'read' }, schema: { hide: true } }, async () => app.swagger());
+  registerOpenApiRoute(app);
+}
+
+/** GET /v1/openapi.json. */
+function registerOpenApiRoute(app: FastifyInstance): void {
+  // A /v1 route like the others, so it takes a token (SPEC: every /v1 route does); docs/openapi.json is
+  // the same document for whoever has no core or no token at hand.
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/v1/openapi.json',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['system'],
+        summary: 'This OpenAPI 3.1 document (needs a read token, as every /v1 route does)',
+        description:
+          'Generated from the schemas that validate requests. Without a token it is a 401; the repository holds the same document as docs/openapi.json.',
+        response: { 200: OPENAPI_DOCUMENT },
+      },
+    },
+    async () => app.swagger(),
+  );
 }

@@ -146,12 +146,31 @@ export async function renamePath(
   }
 }
 
+/** The engine's words for a path whose symlinks never end (the kernel's ELOOP). */
+const SYMLINK_LOOP = /too many (levels of symbolic )?links|ELOOP/i;
+
+/**
+ * A HEAD answer has no body, so a failed stat has no reason: the same path asked with GET gives
+ * the engine's message. A symlink loop is said the same on every engine (the in-memory one too).
+ */
+async function whyStatFailed(docker: Docker, containerId: string, path: string, failed: EngineError) {
+  try {
+    const stream = await getArchive(docker, containerId, path);
+    stream.destroy();
+    return failed;
+  } catch (err) {
+    const e = toEngineError(err);
+    return SYMLINK_LOOP.test(e.message) ? new EngineError('failed', `too many levels of symbolic links: ${path}`) : e;
+  }
+}
+
 export async function statPath(docker: Docker, containerId: string, path: string): Promise<PathStat | null> {
   let res: IncomingMessage;
   try {
     res = (await docker.getContainer(containerId).infoArchive({ path })) as IncomingMessage;
   } catch (err) {
     const e = toEngineError(err);
+    if (e.kind === 'failed') throw await whyStatFailed(docker, containerId, path, e);
     if (e.kind !== 'not_found') throw e;
     // HEAD answers 404 with no body for a missing container and a missing path alike.
     await call(() => docker.getContainer(containerId).inspect());

@@ -1,5 +1,6 @@
 import { Group, NumberInput, Select } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
+import { useSystem } from '../../api/system';
 import { notifyDone } from '../../app/notify';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { KeyValueEditor } from '../../kit/key-value-editor';
@@ -7,15 +8,22 @@ import { bindPairs } from '../../kit/pairs';
 import { NameInput } from '../../kit/name-input';
 import { useBases } from '../bases/use-bases';
 import { AccessField, CommandField, HealthCheckFields, fieldProps } from './service-fields';
-import { EMPTY_SERVICE, createBody, serviceFieldOf, serviceRules, type ServiceValues } from './service-form';
+import {
+  EMPTY_SERVICE,
+  createBody,
+  serviceFieldOf,
+  serviceRules,
+  serviceUrl,
+  type ServiceValues,
+} from './service-form';
 import { useCreateService } from './use-services';
 
-/** Name, base and port. */
-function ServiceBasics({ form, bases }: { form: UseFormReturnType<ServiceValues>; bases: string[] }) {
+/** Name (and the URL it gives), base and port. */
+function ServiceBasics({ form, bases, url }: { form: UseFormReturnType<ServiceValues>; bases: string[]; url: string }) {
   return (
     <>
       <NameInput
-        description="Its URL is http://NAME--project.localhost; lower-case letters, digits and hyphens"
+        description={`Its URL will be ${url}; lower-case letters, digits and hyphens`}
         {...form.getInputProps('name')}
       />
       <Group grow align="start">
@@ -46,6 +54,7 @@ export function CreateServiceDialog({
   onClose(): void;
 }) {
   const bases = useBases(opened);
+  const system = useSystem(opened);
   const create = useCreateService(project);
   const form = useForm<ServiceValues>({
     mode: 'controlled',
@@ -64,7 +73,7 @@ export function CreateServiceDialog({
   const submit = form.onSubmit((v) =>
     create.mutate(createBody(v), {
       onSuccess: (made) => {
-        notifyDone(`Created ${made.name}`, 'Its first deployment is starting; the page shows its steps.');
+        notifyDone(`Created ${made.name}`, `Its first deployment is starting; it will serve ${made.url}.`);
         onClose();
       },
     }),
@@ -79,7 +88,11 @@ export function CreateServiceDialog({
       onSubmit={submit}
       problemTitle="Could not create the service"
     >
-      <ServiceBasics form={form} bases={(bases.data?.items ?? []).map((b) => b.name)} />
+      <ServiceBasics
+        form={form}
+        bases={(bases.data?.items ?? []).map((b) => b.name)}
+        url={serviceUrl(form.values.name, project, system.data?.proxy_port)}
+      />
       <CommandField
         field={form.getInputProps('command')}
         description="Run with sh -c; it must keep running and serve the port. Empty: the base’s own command."

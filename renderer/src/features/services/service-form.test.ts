@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EMPTY_SERVICE, createBody, deployBody, nameError, serviceFieldOf, serviceRules } from './service-form';
+import {
+  EMPTY_SERVICE,
+  createBody,
+  deployBody,
+  nameError,
+  serviceFieldOf,
+  serviceRules,
+  serviceUrl,
+} from './service-form';
 
 test('a name follows the schema: a DNS label short enough for NAME-green', () => {
   assert.equal(nameError('web'), null);
@@ -60,4 +68,10 @@ test('a deploy sends only what changed', () => {
       environment: { VERSION: '2' },
     },
   );
+});
+
+test('the URL the create dialog promises carries the preview proxy’s port, as the card shows it', () => {
+  assert.equal(serviceUrl('web', 'shop', 7421), 'http://web--shop.localhost:7421');
+  assert.equal(serviceUrl('', 'shop', 41234), 'http://NAME--shop.localhost:41234');
+  assert.equal(serviceUrl('web', 'shop', undefined), 'http://web--shop.localhost:PORT');
 });

@@ -13,6 +13,14 @@ export const SERVICE_NAME = new RegExp(ServiceName.pattern!);
 const HEALTH_PATH = new RegExp(HealthCheck.properties.path.pattern!);
 export const NAME_RULE = `Use 1–${SERVICE_NAME_MAX} lower-case letters, digits and hyphens, starting and ending with a letter or digit (its boxes are NAME-blue and NAME-green).`;
 
+/**
+ * The URL a service gets, as its card will show it: the preview proxy's port included (from
+ * GET /v1/system; "PORT" until that answers), NAME until a name is typed.
+ */
+export function serviceUrl(name: string, project: string, proxyPort: number | undefined): string {
+  return `http://${name || 'NAME'}--${project}.localhost:${proxyPort ?? 'PORT'}`;
+}
+
 export interface ServiceValues {
   name: string;
   base: string | null;

@@ -8,6 +8,7 @@ const snap = (id: string, box: string, parent_id: string | null, minute: number)
   name: id,
   project: 'p',
   box,
+  box_id: `box_${box}`,
   created_at: `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`,
   size_bytes: 1,
   parent_id,
@@ -31,7 +32,7 @@ test("a box's snapshots hang from its base, with forks under the snapshot they c
     snap('c', 'web', 'a', 3),
     snap('x', 'other', 'default', 4),
   ];
-  const web = { name: 'web', status: 'running' as const, base: 'default', origin: 'a' };
+  const web = { id: 'box_web', name: 'web', status: 'running' as const, base: 'default', origin: 'a' };
   const boxes = [
     web,
     { name: 'fork1', status: 'running' as const, origin: 'b' },
@@ -44,15 +45,21 @@ test("a box's snapshots hang from its base, with forks under the snapshot they c
 
 test("a fork's lineage reaches up through the other box's snapshots to the base", () => {
   const snaps = [snap('a', 'web', 'default', 1), snap('f1', 'fork', 'a', 2)];
-  const fork = { name: 'fork', status: 'stopped' as const, base: null, origin: 'a' };
+  const fork = { id: 'box_fork', name: 'fork', status: 'stopped' as const, base: null, origin: 'a' };
   assert.deepEqual(shape(buildLineage(fork, snaps, [fork])), [
     { 'base:default': [{ 'snap:a': [{ 'snap:f1': [] }, 'box:fork*'] }] },
   ]);
 });
 
 test('a box without snapshots is alone under its base', () => {
-  const box = { name: 'new', status: 'running' as const, base: 'default', origin: null };
+  const box = { id: 'box_new', name: 'new', status: 'running' as const, base: 'default', origin: null };
   assert.deepEqual(shape(buildLineage(box, [snap('x', 'other', 'default', 1)], [box])), [
     { 'base:default': ['box:new*'] },
   ]);
+});
+
+test('the snapshots of a deleted box are not those of a new box of the same name', () => {
+  const gone = { ...snap('old', 'web', 'default', 1), box_id: 'box_deleted' };
+  const web = { id: 'box_web2', name: 'web', status: 'running' as const, base: 'default', origin: null };
+  assert.deepEqual(shape(buildLineage(web, [gone], [web])), [{ 'base:default': ['box:web*'] }]);
 });

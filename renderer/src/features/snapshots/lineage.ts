@@ -15,13 +15,14 @@ const byCreated = (a: Snapshot, b: Snapshot) => a.created_at.localeCompare(b.cre
  * are bases (a parent_id that is not a snapshot of the project).
  */
 export function buildLineage(
-  box: Pick<Box, 'name' | 'status' | 'base' | 'origin'>,
+  box: Pick<Box, 'id' | 'name' | 'status' | 'base' | 'origin'>,
   snapshots: Snapshot[],
   boxes: Pick<Box, 'name' | 'status' | 'origin'>[],
 ): LineageNode[] {
   const byId = new Map(snapshots.map((s) => [s.id, s]));
   const included = new Set<string>();
-  const seeds = snapshots.filter((s) => s.box === box.name).map((s) => s.id);
+  // By id: the snapshots of a deleted box of the same name are not this box's.
+  const seeds = snapshots.filter((s) => s.box_id === box.id).map((s) => s.id);
   if (box.origin && byId.has(box.origin)) seeds.push(box.origin);
   for (const seed of seeds) {
     // Up the parents until a base (or a snapshot already seen).

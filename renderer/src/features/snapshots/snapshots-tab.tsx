@@ -27,7 +27,7 @@ export function SnapshotsTab({ box }: DetailTabProps) {
     () => buildLineage(box, snapshots.data ?? [], boxes.data ?? []),
     [box, snapshots.data, boxes.data],
   );
-  const own = (snapshots.data ?? []).filter((s) => s.box === box.name).length;
+  const own = (snapshots.data ?? []).filter((s) => s.box_id === box.id).length;
 
   const onAction = (action: SnapshotAction, s: Snapshot) => {
     setFailure(null);

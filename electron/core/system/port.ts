@@ -1,0 +1,5 @@
+/** What later modules tell the system module, for GET /v1/system. */
+export interface SystemPort {
+  /** How to read the preview proxy's port (publishing, made after system, listens once the core starts). */
+  reportProxyPort(read: () => number): void;
+}
