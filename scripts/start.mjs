@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsCurrent } from './build-state.mjs';
 import { coreArgs } from './fresh-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -118,35 +119,7 @@ function electronReady() {
   return electron;
 }
 
-/** What `npm run build` makes; with none of its sources newer than the oldest of them, nothing needs building. */
-const OUTPUTS = [
-  'dist/renderer/index.html',
-  'dist/electron/main.cjs',
-  'dist/cli/box.mjs',
-  'dist/core/serve.mjs',
-  'dist/agent/manifest.json',
-];
-const SOURCES = ['renderer', 'electron', 'shared', 'cli', 'agent', 'scripts', 'package.json', 'package-lock.json'];
-
-function newestIn(entry) {
-  const st = fs.statSync(entry, { throwIfNoEntry: false });
-  if (!st) return 0;
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = 0;
-  for (const e of fs.readdirSync(entry, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
-    newest = Math.max(newest, newestIn(path.join(entry, e.name)));
-  }
-  return newest;
-}
-
-function buildIsCurrent() {
-  const built = OUTPUTS.map((o) => fs.statSync(path.join(root, o), { throwIfNoEntry: false })?.mtimeMs ?? 0);
-  if (built.some((t) => t === 0)) return false;
-  return Math.max(...SOURCES.map((s) => newestIn(path.join(root, s)))) < Math.min(...built);
-}
-
-if (buildIsCurrent()) console.log('boxdesk: the build is current (no source is newer); not building again');
+if (buildIsCurrent(root)) console.log('boxdesk: the build is current (no source is newer); not building again');
 else run('npm', ['run', '--silent', 'build']);
 const electron = electronReady();
 if (electron.executable) startElectron(electron.executable);
