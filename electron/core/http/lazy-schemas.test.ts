@@ -24,7 +24,14 @@ test('a serializer compiled on its first answer leaves out what its schema does 
   const res = await t.api('GET', '/v1/system');
   assert.equal(res.status, 200);
   const body = (await res.json()) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(body).sort(), ['data_dir', 'default_base', 'engine', 'proxy_port', 'storage', 'version']);
+  assert.deepEqual(Object.keys(body).sort(), [
+    'data_dir',
+    'default_base',
+    'engine',
+    'proxy_port',
+    'storage',
+    'version',
+  ]);
 });
 
 test("every route's validators and serializers compile (none waits for a request to fail)", () => {
