@@ -7,12 +7,14 @@ import {
   type DataMount,
   type ResolvedConfig,
 } from '../../../shared/schemas/box';
+import { DEFAULT_NETWORK, networkProblems, type ResolvedNetwork } from '../../../shared/schemas/network';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
+import { NetworkRulesError, type BoxNetworking } from '../networks/box-networking';
 import { newId, now } from '../ids';
 import { resolveConfig } from './box-config';
-import { configOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
+import { configOf, networkOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
 import type { StatusWriter } from './box-status';
 import { containerSpecOf, LABELS } from './container-spec';
 import { checkDataMounts } from './data-mounts';
@@ -42,6 +44,8 @@ export interface NewBoxFacts {
   internal: InternalCreate;
   /** The fork source, whose environment a fork inherits unless the body gives one. */
   source: Pick<ForkSource, 'environment'> | null;
+  /** Its network settings, resolved (a fork of a box starts with the box's). */
+  network: ResolvedNetwork;
   storageEnforced: boolean;
   /** Its /workspace on the store (null: none, as for a fork of a box made before the store) and its quota. */
   workspace?: Workspace | null;
@@ -66,6 +70,7 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     storage_enforced: f.storageEnforced ? 1 : 0,
     data_mounts: f.dataMounts?.length ? JSON.stringify(f.dataMounts) : null,
     environment: f.input.environment ? JSON.stringify(f.input.environment) : (f.source?.environment ?? '{}'),
+    network: JSON.stringify(f.network),
     tags: JSON.stringify(f.input.tags ?? {}),
     port: null,
     grace_seconds: null,
@@ -98,6 +103,8 @@ export interface BoxDeps {
   extensions: BoxExtensions;
   /** Boxes' /workspace items on the copy-on-write store. */
   workspaces: BoxWorkspaces;
+  /** Projects' networks and boxes' packet filters. */
+  networking: BoxNetworking;
 }
 
 export interface BoxCreationDeps extends BoxDeps {
@@ -124,6 +131,8 @@ export class BoxCreation {
     const snapshots = extensions.forkSnapshots;
     const source = input.fork !== undefined ? resolveForkSource(this.deps.boxes, snapshots, project, input.fork) : null;
     const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
+    const network = resolveNetwork(input.network, source?.kind === 'box' ? networkOf(source.row) : undefined);
+    await this.deps.networking.check(network);
     extensions.volumes.require(project, dataMounts);
     this.deps.monitor.requireUp();
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
@@ -149,6 +158,7 @@ export class BoxCreation {
         dataMounts,
         internal,
         source,
+        network,
         storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
         workspace,
         workspaceQuota: quota,
@@ -227,13 +237,14 @@ export class BoxCreation {
         [LABELS.id]: row.id,
         [LABELS.instance]: this.deps.instanceId,
       });
+      await this.deps.networking.ensure(row.project);
       containerId = existing[0]?.id ?? (await engine.createContainer(this.containerSpec(row)));
       row = store.update(row.id, { container_id: containerId }, now());
     }
     try {
-      await engine.startContainer(containerId);
+      await this.deps.networking.start({ ...row, network: networkOf(row) }, containerId);
     } catch (err) {
-      if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;
+      if (!(err instanceof EngineError) || err.kind === 'unavailable' || err instanceof NetworkRulesError) throw err;
       return this.deps.status.set(
         row,
         'error',
@@ -248,6 +259,24 @@ export class BoxCreation {
       instanceId: this.deps.instanceId,
       graceSeconds: this.deps.boxes.graceOf(row),
       mounts: this.deps.extensions.volumes.engineMounts(row),
+      network: this.deps.networking.specFor(row),
     });
   }
+}
+
+/** Network settings given (or none) over the ones a box starts from; 400 naming each bad allow entry. */
+export function resolveNetwork(
+  input: BoxCreate['network'],
+  current: ResolvedNetwork = { ...DEFAULT_NETWORK },
+): ResolvedNetwork {
+  const problems = input ? networkProblems(input) : [];
+  if (problems.length)
+    throw new ApiError(
+      'invalid_body',
+      `network.allow has entries that are not destinations: ${problems.map((p) => p.message).join('; ')}`,
+      {
+        errors: problems,
+      },
+    );
+  return { ...current, ...input };
 }

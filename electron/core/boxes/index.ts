@@ -6,10 +6,11 @@ import { now } from '../ids';
 import { defineModule, type CoreContext } from '../module';
 import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
+import { BoxNetworking } from '../networks/box-networking';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
 import { BOX_ID_PREFIX } from './box-create';
-import { toBox } from './box-row';
+import { networkOf, toBox } from './box-row';
 import { BoxExtensions } from './extensions';
 import { BOXES_MIGRATIONS } from './migrations';
 import type { BoxesPort } from './port';
@@ -49,6 +50,16 @@ function makeBoxes(
   const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
+  const networking = new BoxNetworking({
+    engine,
+    instanceId,
+    log,
+    running: () =>
+      store
+        .all()
+        .filter((row) => row.status === 'running' && row.container_id)
+        .map((row) => ({ box: { ...row, network: networkOf(row) }, containerId: row.container_id! })),
+  });
   const service = new BoxService({
     store,
     engine,
@@ -61,6 +72,7 @@ function makeBoxes(
     roots,
     extensions,
     workspaces,
+    networking,
   });
   const recreator = new BoxRecreator({ store, engine, boxes: service, roots, workspaces, bus, instanceId, log });
   const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log);

@@ -49,4 +49,6 @@ export const BOXES_MIGRATIONS: readonly Migration[] = [
   ALTER TABLE boxes ADD COLUMN size_bytes INTEGER;
   ALTER TABLE boxes ADD COLUMN exclusive_bytes INTEGER;
   ALTER TABLE boxes ADD COLUMN frozen TEXT;`,
+  // 7: its network settings (egress policy, allow list, host access) as JSON; null: the defaults.
+  `ALTER TABLE boxes ADD COLUMN network TEXT;`,
 ];

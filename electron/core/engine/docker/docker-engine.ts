@@ -108,6 +108,8 @@ export class DockerEngine implements ContainerEngine {
   ensureNetwork = this.withDocker(networks.ensureNetwork);
   removeNetwork = this.withDocker(networks.removeNetwork);
   connectNetwork = this.withDocker(networks.connectNetwork);
+  moveToNetwork = this.withDocker(networks.moveToNetwork);
+  readonly packetFilter = true;
   connect = this.withDocker(networks.connect);
 
   stats = this.withDocker(samples.stats);

@@ -31,6 +31,30 @@ export async function connectNetwork(docker: Docker, network: string, containerI
   }
 }
 
+export async function moveToNetwork(
+  docker: Docker,
+  containerId: string,
+  network: string,
+  aliases: string[],
+): Promise<void> {
+  const info = await call(() => docker.getContainer(containerId).inspect());
+  const networkId = ((await call(() => docker.getNetwork(network).inspect())) as { Id: string }).Id;
+  const attached = info.NetworkSettings.Networks ?? {};
+  for (const [name, endpoint] of Object.entries(attached)) {
+    // A network of that name made anew (the old one removed) is another network: join it afresh.
+    if (name === network && endpoint.NetworkID === networkId) continue;
+    await call(() => docker.getNetwork(name).disconnect({ Container: containerId, Force: true })).catch(
+      (err: unknown) => {
+        if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
+      },
+    );
+  }
+  if (attached[network]?.NetworkID !== networkId)
+    await call(() =>
+      docker.getNetwork(network).connect({ Container: containerId, EndpointConfig: { Aliases: aliases } }),
+    );
+}
+
 /**
  * Container addresses recently read from the engine, per engine client. A
  * proxied page opens many short connections; an inspect for each would add

@@ -200,7 +200,9 @@ export class MemoryEngine implements ContainerEngine {
       return { path: joinPath(splitPath(m.path)), root, readOnly: m.readOnly };
     });
     const id = randomBytes(32).toString('hex');
-    this.containers.set(id, new MemoryContainer(id, spec.name, spec, image, mounts, this.programs, this.events));
+    const container = new MemoryContainer(id, spec.name, spec, image, mounts, this.programs, this.events);
+    if (spec.network) this.networks.connect(spec.network.name, container);
+    this.containers.set(id, container);
     return id;
   }
 
@@ -374,6 +376,15 @@ export class MemoryEngine implements ContainerEngine {
   async connectNetwork(network: string, containerId: string): Promise<void> {
     this.networks.connect(network, this.container(containerId));
   }
+
+  async moveToNetwork(containerId: string, network: string): Promise<void> {
+    const container = this.container(containerId);
+    this.networks.connect(network, container);
+    for (const other of [...container.networks]) if (other !== network) container.networks.delete(other);
+  }
+
+  /** Its containers share the host's sockets: there is no packet filter to set. */
+  readonly packetFilter = false;
 
   async connect(containerId: string, port: number): Promise<Socket> {
     return this.container(containerId).dial(port);
