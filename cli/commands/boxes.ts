@@ -21,6 +21,7 @@ import {
 import { age, details, map } from '../output';
 import { print, printList } from '../print';
 import { commandModule } from '../program';
+import { describeNetwork, networkBody, networkOptions, type NetworkFlags } from './box-network';
 import { withSpinner } from '../progress';
 import { waitForStatus } from '../wait';
 
@@ -45,6 +46,7 @@ export function boxDetails(b: Box): string {
     ['ram_mb', b.config.ram_mb],
     ['storage_gb', `${b.config.storage_gb}${b.storage_enforced ? '' : ' (not enforced)'}`],
     ['environment', map(b.environment)],
+    ['network', b.network ? describeNetwork(b.network) : null],
     ['volumes', (b.data_mounts ?? []).map((m) => `${m.name}:${m.path}${m.read_only ? ':ro' : ''}`).join(', ')],
     ['tags', map(b.tags)],
     ['port', b.port],
@@ -92,7 +94,7 @@ async function change(
   );
 }
 
-interface CreateFlags extends WaitFlags {
+interface CreateFlags extends WaitFlags, NetworkFlags {
   base?: string;
   fork?: string;
   cpus?: number;
@@ -115,6 +117,8 @@ function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
   const tags = stringMap(opts.tag, 'tag');
   if (tags) body.tags = tags;
   if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
+  const network = networkBody(opts);
+  if (network) body.network = network;
   return body;
 }
 
@@ -126,13 +130,15 @@ async function create(ctx: Context, body: BoxCreate, opts: CreateFlags): Promise
 /** The options create and fork share. */
 function configOptions(cmd: Command): Command {
   return boxWaitOptions(
-    cmd
-      .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
-      .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
-      .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
-      .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
-      .option('--tag <K=V>', 'tag (repeatable)', collect)
-      .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),
+    networkOptions(
+      cmd
+        .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
+        .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
+        .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
+        .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
+        .option('--tag <K=V>', 'tag (repeatable)', collect)
+        .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),
+    ),
     'running',
   );
 }
@@ -195,7 +201,7 @@ function registerList(program: Command, cli: Cli): void {
   });
 }
 
-interface UpdateFlags {
+interface UpdateFlags extends NetworkFlags {
   cpus?: number;
   ramMb?: number;
   env?: string[];
@@ -210,10 +216,14 @@ async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<vo
     body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
   if (opts.port !== undefined) body.port = opts.port;
   if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
+  const network = networkBody(opts);
+  if (network) body.network = network;
   const envEdits = keyValues(opts.env, 'env', true);
   const tagEdits = keyValues(opts.tag, 'tag', true);
   if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
-    throw new UsageError('nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace');
+    throw new UsageError(
+      'nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace, --egress, --allow, --[no-]network-host',
+    );
   // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
   if (envEdits || tagEdits) {
     const current = await ctx.client.getBox(ctx.project, name);
@@ -233,7 +243,7 @@ function registerUpdate(program: Command, cli: Cli): void {
     .option('--tag <K=V>', 'set a tag; K- removes it (repeatable)', collect)
     .option('--port <N|none>', 'the port the box serves on', wholeNumberOrNone('--port'))
     .option('--grace <S|none>', 'termination grace period in seconds', wholeNumberOrNone('--grace'));
-  cli.action<UpdateFlags>(cmd, (ctx, [name], opts) => update(ctx, name!, opts));
+  cli.action<UpdateFlags>(networkOptions(cmd), (ctx, [name], opts) => update(ctx, name!, opts));
 }
 
 /** `box stop`, `box resume` and `box rm`. */

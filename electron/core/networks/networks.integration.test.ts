@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
+import { boxCli } from '../../../test-support/cli-runner';
 import { startOutsideHost, type OutsideHost } from '../../../test-support/outside-host';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
@@ -20,6 +21,7 @@ let hostServer: http.Server;
 const suffix = randomBytes(3).toString('hex');
 const alpha = `/v1/projects/alpha${suffix}/boxes`;
 const beta = `/v1/projects/beta${suffix}/boxes`;
+const box = boxCli(() => t, { project: `alpha${suffix}` });
 
 interface Run {
   exit_code: number;
@@ -121,17 +123,21 @@ test('egress none blocks TCP, UDP and DNS from the next connection on, and holds
   assert.match(await get(client, a), REFUSED);
 });
 
-test('an allow list lets exactly its entries through: a CIDR, then an address with a port', async () => {
+test('an allow list lets exactly its entries through: a CIDR, then (from the CLI) an address with a port', async () => {
   const [a, b] = outside.addresses;
   const client = `${alpha}/client`;
   await setNetwork(client, { egress: 'allowlist', allow: [`${a}/32`] });
   assert.equal(await get(client, a), `outside ${a}`);
   assert.match((await sh(client, `nslookup example.test ${a}`)).stdout, /Address: 10\.213\./);
   assert.match(await get(client, b), REFUSED);
-  const box = await setNetwork(client, { allow: [`${b}:80`] });
-  assert.deepEqual(box.network, { egress: 'allowlist', allow: [`${b}:80`], host: false });
+  const cli = await box('update', 'client', '--allow', `${b}:80`);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.match(cli.stdout, new RegExp(`network: +allowlist: ${b.replace(/\./g, '\\.')}:80; host closed`));
   assert.equal(await get(client, b), `outside ${b}`);
   assert.match(await get(client, a), REFUSED);
   const got = (await (await t.api('GET', client)).json()) as Box;
-  assert.deepEqual(got.network, box.network);
+  assert.deepEqual(got.network, { egress: 'allowlist', allow: [`${b}:80`], host: false });
+  const bad = await box('update', 'client', '--allow', '10.0.0.0/40');
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /prefix length from 0 to 32/);
 });
