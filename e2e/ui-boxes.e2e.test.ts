@@ -153,7 +153,7 @@ describe('managing boxes in the window', () => {
     assert.equal(((await read.json()) as { stdout: string }).stdout, 'forked-content\n');
   });
 
-  test('editing a box changes its memory and tags at once', async () => {
+  test('editing a box changes its memory, tags and Internet access at once', async () => {
     const { project, name } = await ui.uniqueBox('edit', 'ed', { tags: { team: 'blue' } });
     const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
@@ -163,6 +163,10 @@ describe('managing boxes in the window', () => {
     assert.equal(await form.name.isDisabled(), true, 'the name cannot change');
     await form.memory.fill('512');
     await form.addPair('tag', 'tier', 'web');
+    await form.setInternet('Only these hosts');
+    await form.allowedHosts.fill('10.9.0.0/16\n10.9.0.0/40');
+    assert.match((await form.fieldError(form.allowedHosts)) ?? '', /10\.9\.0\.0\/40: .*prefix length/);
+    await form.allowedHosts.fill('10.9.0.0/16\n192.0.2.7:443');
     await form.submit.click();
     await form.dialog.waitFor({ state: 'hidden' });
     await detail.field('Memory').getByText('512 MiB').waitFor();
@@ -170,12 +174,18 @@ describe('managing boxes in the window', () => {
       .field('Tags')
       .getByText(/tier=web/)
       .waitFor();
+    await detail
+      .field('Network')
+      .getByText('Internet: only 10.9.0.0/16, 192.0.2.7:443; this computer: closed')
+      .waitFor();
     const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as {
       config: { ram_mb: number };
       tags: Record<string, string>;
+      network: unknown;
     };
     assert.equal(box.config.ram_mb, 512);
     assert.deepEqual(box.tags, { team: 'blue', tier: 'web' });
+    assert.deepEqual(box.network, { egress: 'allowlist', allow: ['10.9.0.0/16', '192.0.2.7:443'], host: false });
   });
 
   test('the command palette opens a console in a box', async () => {

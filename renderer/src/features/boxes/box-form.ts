@@ -1,4 +1,10 @@
 import type { Box, BoxCreate, BoxUpdate } from '../../../../shared/schemas/box';
+import {
+  DEFAULT_NETWORK,
+  parseAllowEntry,
+  type EgressMode,
+  type ResolvedNetwork,
+} from '../../../../shared/schemas/network';
 import { mapToPairs, pairsRule, pairsToMap, type Pair } from '../../kit/pairs';
 import { dnsLabelError, numberError } from '../../kit/validators';
 import { mountsError, rowsToMounts, type MountRow } from '../volumes/mount-rows';
@@ -15,6 +21,11 @@ export interface BoxValues {
   environment: Pair[];
   tags: Pair[];
   mounts: MountRow[];
+  /** Internet: open, off, or only the hosts in `allow` (one a line). */
+  egress: EgressMode;
+  allow: string;
+  /** Whether it may reach this computer's own addresses (network.host). */
+  host: boolean;
 }
 
 /** The form for a new box, or filled from the box being edited. */
@@ -29,6 +40,9 @@ export function boxValues(box?: Box): BoxValues {
     environment: mapToPairs(box?.environment),
     tags: mapToPairs(box?.tags),
     mounts: [],
+    egress: box?.network.egress ?? DEFAULT_NETWORK.egress,
+    allow: (box?.network.allow ?? []).join('\n'),
+    host: box?.network.host ?? DEFAULT_NETWORK.host,
   };
 }
 
@@ -42,6 +56,9 @@ export function boxFieldOf(path: string): BoxField | null {
   if (path.startsWith('environment')) return 'environment';
   if (path.startsWith('tags')) return 'tags';
   if (path.startsWith('data_mounts')) return 'mounts';
+  if (path.startsWith('network.allow')) return 'allow';
+  if (path.startsWith('network.host')) return 'host';
+  if (path.startsWith('network')) return 'egress';
   return null;
 }
 
@@ -57,7 +74,30 @@ export function boxRules(editing: boolean, maxCpus: number | null, maxRam: numbe
     environment: pairsRule('environment'),
     tags: pairsRule('tags'),
     mounts: (v: MountRow[]) => (editing ? null : mountsError(v)),
+    allow: (v: string, values: BoxValues) => (values.egress === 'allowlist' ? allowError(v) : null),
   };
+}
+
+/** The allow list's lines: one destination each, blank lines left out. */
+function allowLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/** The first line of the allow list that is not a destination, and why. */
+export function allowError(text: string): string | null {
+  for (const line of allowLines(text)) {
+    const parsed = parseAllowEntry(line);
+    if ('error' in parsed) return `${line}: ${parsed.error}`;
+  }
+  return null;
+}
+
+/** The box's `network` as the form has it (the allow list kept while it is not used, as the API keeps it). */
+function networkOf(v: BoxValues): ResolvedNetwork {
+  return { egress: v.egress, allow: allowLines(v.allow), host: v.host };
 }
 
 function configOf(v: BoxValues) {
@@ -76,10 +116,17 @@ export function createBody(v: BoxValues): BoxCreate {
   if (v.environment.length) body.environment = pairsToMap(v.environment);
   if (v.tags.length) body.tags = pairsToMap(v.tags);
   if (v.mounts.length) body.data_mounts = rowsToMounts(v.mounts);
+  const network = { ...networkOf(v), allow: v.egress === 'allowlist' ? allowLines(v.allow) : [] };
+  if (JSON.stringify(network) !== JSON.stringify(DEFAULT_NETWORK)) body.network = network;
   return body;
 }
 
-/** PATCH /boxes/{name}: limits, environment and tags as the form has them. */
+/** PUT /boxes/{name}: limits, environment, tags and network as the form has them. */
 export function updateBody(v: BoxValues): BoxUpdate {
-  return { config: configOf(v), environment: pairsToMap(v.environment), tags: pairsToMap(v.tags) };
+  return {
+    config: configOf(v),
+    environment: pairsToMap(v.environment),
+    tags: pairsToMap(v.tags),
+    network: networkOf(v),
+  };
 }
