@@ -232,17 +232,19 @@ export class BoxCreation {
   async bringUp(row: BoxRow): Promise<BoxRow> {
     const { engine, store } = this.deps;
     let containerId = row.container_id;
+    let made = false;
     if (!containerId) {
       const existing = await engine.listContainers({
         [LABELS.id]: row.id,
         [LABELS.instance]: this.deps.instanceId,
       });
       await this.deps.networking.ensure(row.project);
+      made = !existing[0];
       containerId = existing[0]?.id ?? (await engine.createContainer(this.containerSpec(row)));
       row = store.update(row.id, { container_id: containerId }, now());
     }
     try {
-      await this.deps.networking.start({ ...row, network: networkOf(row) }, containerId);
+      await this.deps.networking.start({ ...row, network: networkOf(row) }, containerId, made);
     } catch (err) {
       if (!(err instanceof EngineError) || err.kind === 'unavailable' || err instanceof NetworkRulesError) throw err;
       return this.deps.status.set(

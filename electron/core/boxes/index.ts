@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { BOX_EVENTS } from '../../../shared/schemas/box';
 import { bases } from '../bases';
 import { idempotency } from '../idempotency';
@@ -37,6 +38,22 @@ export interface BoxesParts {
   engine: ContainerEngine;
   workspaces: BoxWorkspaces;
   port: BoxesPort;
+  networking: BoxNetworking;
+}
+
+/** Projects' networks and boxes' packet filters; the running boxes' rules follow the host's addresses. */
+function boxNetworking(ctx: CoreContext, store: BoxStore): BoxNetworking {
+  return new BoxNetworking({
+    engine: ctx.engine,
+    instanceId: ctx.instanceId,
+    log: ctx.log,
+    rulesDir: path.join(ctx.config.dataDir, 'netfilter'),
+    running: () =>
+      store
+        .all()
+        .filter((row) => row.status === 'running' && row.container_id)
+        .map((row) => ({ box: { ...row, network: networkOf(row) }, containerId: row.container_id! })),
+  });
 }
 
 function makeBoxes(
@@ -50,16 +67,7 @@ function makeBoxes(
   const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
-  const networking = new BoxNetworking({
-    engine,
-    instanceId,
-    log,
-    running: () =>
-      store
-        .all()
-        .filter((row) => row.status === 'running' && row.container_id)
-        .map((row) => ({ box: { ...row, network: networkOf(row) }, containerId: row.container_id! })),
-  });
+  const networking = boxNetworking(ctx, store);
   const service = new BoxService({
     store,
     engine,
@@ -107,7 +115,19 @@ function makeBoxes(
     holdImages: (holder) => void extensions.imageHolders.push(holder),
     guardClientDeletes: (guard) => void extensions.deleteGuards.push(guard),
   };
-  return { store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port };
+  return {
+    store,
+    service,
+    recreator,
+    reconciler,
+    extensions,
+    bases,
+    idempotency,
+    engine,
+    workspaces,
+    port,
+    networking,
+  };
 }
 
 /**
@@ -146,5 +166,8 @@ export const boxes = defineModule({
         .catch((err) => ctx.log.warn({ err }, 'could not collect orphan images'));
     },
   },
-  dispose: (parts) => parts.reconciler.dispose(),
+  dispose: async (parts) => {
+    parts.reconciler.dispose();
+    await parts.networking.settle();
+  },
 });

@@ -54,7 +54,7 @@ before(async () => {
     roots,
     extensions: new BoxExtensions(),
     workspaces,
-    networking: new BoxNetworking({ engine, instanceId, log, running: () => [] }),
+    networking: new BoxNetworking({ engine, instanceId, log, rulesDir: `${dataDir}/netfilter`, running: () => [] }),
   });
   recreator = new BoxRecreator({ store, engine, boxes, roots, workspaces, bus, instanceId, log });
 });

@@ -102,6 +102,11 @@ export interface ContainerEngine {
    */
   moveToNetwork(containerId: string, network: string, aliases: string[]): Promise<void>;
   /**
+   * The IPv4 gateways of every network the engine has: the host's own addresses on its bridges,
+   * known from the moment a network is made (the host has the address only once a container joins).
+   */
+  networkGateways(): Promise<string[]>;
+  /**
    * Whether a helper container can join another container's network namespace and set its packet
    * filter (`HelperPrivileges.networkOf`); an engine without real networking cannot.
    */

@@ -7,7 +7,7 @@ import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { KeyedMutex } from '../keyed-mutex';
 import { filterTable, needsRules, type AllowedDestination } from './egress-rules';
 import { findNetfilterFiles } from './netfilter-files';
-import { NetfilterHelper } from './netfilter-helper';
+import { NetfilterHelper, type PreparedRules } from './netfilter-helper';
 
 /** What the networking of boxes needs to know of a box. */
 export interface NetworkedBox {
@@ -21,6 +21,8 @@ export interface BoxNetworkingDeps {
   engine: ContainerEngine;
   instanceId: string;
   log: FastifyBaseLogger;
+  /** Where rules files are written for the helper (a folder of the data dir). */
+  rulesDir: string;
   /** The running boxes and their containers, whose rules follow the host's addresses. */
   running: () => { box: NetworkedBox; containerId: string }[];
 }
@@ -34,13 +36,18 @@ export class NetworkRulesError extends EngineError {
   }
 }
 
-/** The host's own IPv4 addresses, its bridges' gateways among them (loopback is the box's own). */
-function hostAddresses(): string[] {
+/** A failure to set rules as the box's callers see it; an engine that went away stays that. */
+function rulesError(err: unknown): Error {
+  if (err instanceof NetworkRulesError || (err instanceof EngineError && err.kind === 'unavailable')) return err;
+  return new NetworkRulesError(err instanceof Error ? err.message : String(err));
+}
+
+/** The host's own IPv4 addresses (loopback is the box's own). */
+function interfaceAddresses(): string[] {
   return Object.values(os.networkInterfaces())
     .flatMap((addresses) => addresses ?? [])
     .filter((a) => a.family === 'IPv4' && !a.internal)
-    .map((a) => a.address)
-    .sort();
+    .map((a) => a.address);
 }
 
 /** The allow entries as networks, host names resolved now; those that do not resolve are named. */
@@ -71,9 +78,11 @@ export async function resolveAllowed(
 export class BoxNetworking {
   private helper: NetfilterHelper | { missing: string } | null = null;
   /** The host addresses the running boxes' rules were last made with. */
-  private readonly closedHost = new Set(hostAddresses());
+  private readonly closedHost = new Set<string>();
   /** One make or removal of a project's network at a time: the engine may make two of one name at once. */
   private readonly projects = new KeyedMutex();
+  /** Projects whose network this core has made or found (until it removes it). */
+  private readonly ensured = new Set<string>();
 
   constructor(private readonly deps: BoxNetworkingDeps) {}
 
@@ -88,44 +97,71 @@ export class BoxNetworking {
 
   /** Makes the project's network unless it is there; a host address that came with it is closed to running boxes. */
   async ensure(project: string): Promise<void> {
-    await this.projects.run(project, () =>
-      this.deps.engine.ensureNetwork(this.networkName(project), {
+    if (this.ensured.has(project)) return;
+    await this.projects.run(project, async () => {
+      await this.deps.engine.ensureNetwork(this.networkName(project), {
         'boxdesk.instance': this.deps.instanceId,
         'boxdesk.project': project,
         'boxdesk.role': PROJECT_NETWORK_ROLE,
-      }),
-    );
-    if (hostAddresses().some((a) => !this.closedHost.has(a))) await this.refreshRunning();
+      });
+      this.ensured.add(project);
+    });
+    if ((await this.hostAddresses()).some((a) => !this.closedHost.has(a))) await this.refreshRunning();
+  }
+
+  /** Waits for what is still being cleaned up (ended helpers being removed). */
+  async settle(): Promise<void> {
+    if (this.helper && !('missing' in this.helper)) await this.helper.settle();
   }
 
   /** Removes the project's network (when its last box is gone); one still in use is kept. */
   async removeNetwork(project: string): Promise<void> {
     await this.projects
-      .run(project, () => this.deps.engine.removeNetwork(this.networkName(project)))
+      .run(project, () => {
+        this.ensured.delete(project);
+        return this.deps.engine.removeNetwork(this.networkName(project));
+      })
       .catch((err: unknown) => this.deps.log.debug({ err, project }, 'project network kept'));
   }
 
   /**
    * Starts the box's container on its project's network alone (a container made before networks
-   * per project moves there now), then sets its rules. Rules that cannot be set stop it again:
-   * a box never runs without them.
+   * per project moves there now; one just `made` on it is there), then sets its rules. Rules
+   * that cannot be set stop it again: a box never runs without them.
    */
-  async start(box: NetworkedBox, containerId: string): Promise<void> {
-    await this.ensure(box.project);
-    await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
-    await this.deps.engine.startContainer(containerId);
-    await this.enforce(box, containerId, true);
+  async start(box: NetworkedBox, containerId: string, made = false): Promise<void> {
+    if (!made) {
+      await this.ensure(box.project);
+      await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+    }
+    // Its helper is made while the box starts; it runs once the box does.
+    const prepared = this.deps.engine.packetFilter && needsRules(box.network) ? this.prepare(box, containerId) : null;
+    prepared?.catch(() => undefined); // awaited below, or dropped with the start
+    try {
+      await this.deps.engine.startContainer(containerId);
+    } catch (err) {
+      void prepared?.then(
+        (p) => p.discard(),
+        () => undefined,
+      );
+      throw err;
+    }
+    if (!prepared) return;
+    try {
+      await (await prepared).run();
+    } catch (err) {
+      await this.deps.engine.stopContainer(containerId, 0).catch(() => undefined);
+      throw rulesError(err);
+    }
   }
 
-  /** Sets the running box's rules (`fresh`: it has just started, with none yet). A failure stops the box. */
-  async enforce(box: NetworkedBox, containerId: string, fresh = false): Promise<void> {
-    if (!this.deps.engine.packetFilter || (fresh && !needsRules(box.network))) return;
+  /** Sets the running box's rules anew (a change of its settings, or of the host's addresses). */
+  async enforce(box: NetworkedBox, containerId: string): Promise<void> {
+    if (!this.deps.engine.packetFilter) return;
     try {
-      await this.apply(box, containerId);
+      await (await this.prepare(box, containerId)).run();
     } catch (err) {
-      if (fresh) await this.deps.engine.stopContainer(containerId, 0).catch(() => undefined);
-      if (err instanceof EngineError && err.kind === 'unavailable') throw err;
-      throw new NetworkRulesError(err instanceof Error ? err.message : String(err));
+      throw rulesError(err);
     }
   }
 
@@ -145,14 +181,15 @@ export class BoxNetworking {
   private netfilter(): NetfilterHelper {
     if (!this.helper) {
       const files = findNetfilterFiles();
-      this.helper = 'missing' in files ? files : new NetfilterHelper(this.deps.engine, this.deps.instanceId, files);
+      const { engine, instanceId, rulesDir } = this.deps;
+      this.helper = 'missing' in files ? files : new NetfilterHelper(engine, instanceId, files, rulesDir);
     }
     if ('missing' in this.helper)
       throw new NetworkRulesError(`the box's network rules cannot be set: ${this.helper.missing}`);
     return this.helper;
   }
 
-  private async apply(box: NetworkedBox, containerId: string): Promise<void> {
+  private async prepare(box: NetworkedBox, containerId: string): Promise<PreparedRules> {
     const helper = this.netfilter();
     const { allowed, unresolved } =
       box.network.egress === 'allowlist' ? await resolveAllowed(box.network.allow) : { allowed: [], unresolved: [] };
@@ -161,9 +198,9 @@ export class BoxNetworking {
         { box: box.name, project: box.project, unresolved },
         'allow entries that did not resolve stay closed',
       );
-    const addresses = hostAddresses();
+    const addresses = await this.hostAddresses();
     for (const a of addresses) this.closedHost.add(a);
-    await helper.apply(containerId, filterTable({ network: box.network, allowed, hostAddresses: addresses }));
+    return helper.prepare(containerId, filterTable({ network: box.network, allowed, hostAddresses: addresses }));
   }
 
   /** Sets the rules of every running box that keeps the host closed anew (the host has a new address). */
@@ -171,10 +208,15 @@ export class BoxNetworking {
     if (!this.deps.engine.packetFilter) return;
     for (const { box, containerId } of this.deps.running()) {
       if (box.network.host) continue;
-      await this.apply(box, containerId).catch((err: unknown) => {
+      await this.enforce(box, containerId).catch((err: unknown) => {
         this.deps.log.warn({ err, box: box.name, project: box.project }, "could not close the host's new address");
       });
     }
-    for (const a of hostAddresses()) this.closedHost.add(a);
+  }
+
+  /** The host's own addresses: its interfaces' and every engine network's gateway (each bridge's, in use or not). */
+  private async hostAddresses(): Promise<string[]> {
+    const gateways = this.deps.engine.packetFilter ? await this.deps.engine.networkGateways() : [];
+    return [...new Set([...interfaceAddresses(), ...gateways])].sort();
   }
 }

@@ -90,6 +90,9 @@ test("the host's addresses are closed unless network.host, and the box cannot ch
   const gateway = (await sh(`${alpha}/client`, "ip route | awk '/^default/ {print $3}'")).stdout.trim();
   const port = (hostServer.address() as AddressInfo).port;
   assert.match(await get(`${alpha}/client`, gateway, port), REFUSED);
+  // Another project's bridge is the host too, made after or before this box.
+  const betaGateway = (await sh(`${beta}/other`, "ip route | awk '/^default/ {print $3}'")).stdout.trim();
+  assert.match(await get(`${alpha}/client`, betaGateway, port), REFUSED);
   assert.deepEqual((await setNetwork(`${alpha}/client`, { host: true })).network, {
     egress: 'open',
     allow: [],

@@ -109,6 +109,7 @@ export class DockerEngine implements ContainerEngine {
   removeNetwork = this.withDocker(networks.removeNetwork);
   connectNetwork = this.withDocker(networks.connectNetwork);
   moveToNetwork = this.withDocker(networks.moveToNetwork);
+  networkGateways = this.withDocker(networks.networkGateways);
   readonly packetFilter = true;
   connect = this.withDocker(networks.connect);
 

@@ -55,6 +55,14 @@ export async function moveToNetwork(
     );
 }
 
+export async function networkGateways(docker: Docker): Promise<string[]> {
+  const networks = await call(() => docker.listNetworks());
+  return networks
+    .flatMap((n) => n.IPAM?.Config ?? [])
+    .map((c) => (c as { Gateway?: string }).Gateway ?? '')
+    .filter((g) => /^\d+\.\d+\.\d+\.\d+$/.test(g));
+}
+
 /**
  * Container addresses recently read from the engine, per engine client. A
  * proxied page opens many short connections; an inspect for each would add

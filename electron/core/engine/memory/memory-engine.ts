@@ -383,6 +383,10 @@ export class MemoryEngine implements ContainerEngine {
     for (const other of [...container.networks]) if (other !== network) container.networks.delete(other);
   }
 
+  async networkGateways(): Promise<string[]> {
+    return [];
+  }
+
   /** Its containers share the host's sockets: there is no packet filter to set. */
   readonly packetFilter = false;
 
