@@ -238,9 +238,10 @@ export class BoxCreation {
         [LABELS.id]: row.id,
         [LABELS.instance]: this.deps.instanceId,
       });
-      await this.deps.networking.ensure(row.project);
       made = !existing[0];
-      containerId = existing[0]?.id ?? (await engine.createContainer(this.containerSpec(row)));
+      containerId =
+        existing[0]?.id ??
+        (await this.deps.networking.onNetwork(row.project, () => engine.createContainer(this.containerSpec(row))));
       row = store.update(row.id, { container_id: containerId }, now());
     }
     try {

@@ -156,6 +156,8 @@ export const boxes = defineModule({
       await settleWorkspaces(parts.store, parts.workspaces, ctx.log);
     },
     reconcile: (parts) => parts.reconciler.resync(),
+    // Once boxes agree with the engine: project networks no box is on go (networks/box-networking.ts).
+    settled: (parts) => parts.networking.prune(),
   },
   atStart: {
     // Images nobody names go: not the boxes', the bases' or what other modules hold (snapshots).

@@ -125,8 +125,8 @@ export class BoxRecreator {
   /** The new container, made under a name of its own beside the old one; not recorded yet. */
   private async createBeside(row: BoxRow, image: string): Promise<string> {
     const spec = this.deps.boxes.containerSpec({ ...row, image });
-    await this.deps.boxes.ensureNetwork(row.project);
-    return this.deps.engine.createContainer({ ...spec, name: `${spec.name}-${randomBase32(4)}` });
+    const name = `${spec.name}-${randomBase32(4)}`;
+    return this.deps.boxes.onNetwork(row.project, () => this.deps.engine.createContainer({ ...spec, name }));
   }
 
   /** Before the swap: every container of the box but the recorded one goes, the intent is cleared. */

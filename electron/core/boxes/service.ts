@@ -274,9 +274,9 @@ export class BoxService {
     });
   }
 
-  /** Makes the box's project network unless it is there (before a container is made on it). */
-  ensureNetwork(project: string): Promise<void> {
-    return this.deps.networking.ensure(project);
+  /** Makes a container on the project's network, the network made first unless it is there. */
+  onNetwork(project: string, make: () => Promise<string>): Promise<string> {
+    return this.deps.networking.onNetwork(project, make);
   }
 
   /** Starts the box's container on its project's network, with its packet filter (networks/box-networking.ts). */

@@ -106,6 +106,8 @@ export interface ContainerEngine {
    * known from the moment a network is made (the host has the address only once a container joins).
    */
   networkGateways(): Promise<string[]>;
+  /** Removes the networks carrying all these labels that no container (running or not) is on, made before `olderThanS` seconds ago. */
+  pruneNetworks(labels: Record<string, string>, olderThanS?: number): Promise<void>;
   /**
    * Whether a helper container can join another container's network namespace and set its packet
    * filter (`HelperPrivileges.networkOf`); an engine without real networking cannot.

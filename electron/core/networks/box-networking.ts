@@ -109,6 +109,34 @@ export class BoxNetworking {
     if ((await this.hostAddresses()).some((a) => !this.closedHost.has(a))) await this.refreshRunning();
   }
 
+  /**
+   * Removes project networks no box is on: this core's (a box deleted while the core was down,
+   * or a crash between a network's making and its box's), and any core's left for an hour (a core
+   * killed for good, its data dir gone).
+   */
+  async prune(): Promise<void> {
+    const role = { 'boxdesk.role': PROJECT_NETWORK_ROLE };
+    await this.deps.engine.pruneNetworks({ ...role, 'boxdesk.instance': this.deps.instanceId });
+    await this.deps.engine.pruneNetworks(role, 3600);
+    this.ensured.clear();
+  }
+
+  /**
+   * Makes a container on the project's network (`make`), the network made first unless it is
+   * there. One removed meanwhile (the engine-up prune of a network no box was on yet) is made again.
+   */
+  async onNetwork(project: string, make: () => Promise<string>): Promise<string> {
+    await this.ensure(project);
+    try {
+      return await make();
+    } catch (err) {
+      if (!(err instanceof EngineError && err.kind === 'not_found' && /network/i.test(err.message))) throw err;
+      this.ensured.delete(project);
+      await this.ensure(project);
+      return make();
+    }
+  }
+
   /** Waits for what is still being cleaned up (ended helpers being removed). */
   async settle(): Promise<void> {
     if (this.helper && !('missing' in this.helper)) await this.helper.settle();

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { createConnection, type Socket } from 'node:net';
 import { EngineError } from '../container-engine';
-import { call, orNull, toEngineError } from './errors';
+import { call, labelFilter, orNull, toEngineError } from './errors';
 
 export async function ensureNetwork(docker: Docker, name: string, labels: Record<string, string>): Promise<string> {
   const existing = await orNull(() => docker.getNetwork(name).inspect());
@@ -53,6 +53,14 @@ export async function moveToNetwork(
     await call(() =>
       docker.getNetwork(network).connect({ Container: containerId, EndpointConfig: { Aliases: aliases } }),
     );
+}
+
+export async function pruneNetworks(docker: Docker, labels: Record<string, string>, olderThanS = 0): Promise<void> {
+  await call(() =>
+    docker.pruneNetworks({
+      filters: { label: labelFilter(labels), ...(olderThanS ? { until: [`${olderThanS}s`] } : {}) },
+    }),
+  );
 }
 
 export async function networkGateways(docker: Docker): Promise<string[]> {

@@ -387,6 +387,10 @@ export class MemoryEngine implements ContainerEngine {
     return [];
   }
 
+  async pruneNetworks(labels: Record<string, string>): Promise<void> {
+    this.reached(this.networks).prune(labels);
+  }
+
   /** Its containers share the host's sockets: there is no packet filter to set. */
   readonly packetFilter = false;
 
