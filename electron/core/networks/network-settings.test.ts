@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { DEFAULT_NETWORK, parseAllowEntry } from '../../../shared/schemas/network';
 import type { Box } from '../../../shared/schemas/box';
 import { problem, startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
+import { resolveAllowed } from './box-networking';
 import { filterTable } from './egress-rules';
 
 describe('allow entries', () => {
@@ -42,6 +43,16 @@ describe('allow entries', () => {
       assert.match(parsed.error, why, entry);
     }
   });
+});
+
+test('allow entries as the filter takes them: networks as given, host names resolved now to /32s', async () => {
+  const { allowed, unresolved } = await resolveAllowed(['10.0.0.0/8:22', '203.0.113.7', 'localhost:8080']);
+  assert.deepEqual(unresolved, []);
+  assert.deepEqual(allowed.slice(0, 2), [
+    { cidr: '10.0.0.0/8', port: 22 },
+    { cidr: '203.0.113.7/32', port: null },
+  ]);
+  assert.ok(allowed.slice(2).some((a) => a.cidr === '127.0.0.1/32' && a.port === 8080));
 });
 
 describe("a box's filter table", () => {
