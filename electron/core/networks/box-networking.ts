@@ -178,6 +178,10 @@ export class BoxNetworking {
     try {
       await (await prepared).run();
     } catch (err) {
+      // A main process that exited at once has no namespace to filter and nothing running to hold
+      // to rules: its exit is the crash-loop handling's, and its next start sets them.
+      const state = await this.deps.engine.inspectContainer(containerId).catch(() => null);
+      if (state && !state.running) return;
       await this.deps.engine.stopContainer(containerId, 0).catch(() => undefined);
       throw rulesError(err);
     }

@@ -22,12 +22,13 @@ const REFUSE = '-j REJECT --reject-with icmp-admin-prohibited';
 
 /**
  * The box's filter table, in iptables-restore's format: it replaces the whole table at once, so
- * a change is never half applied. Only what the box sends is filtered (OUTPUT); answers on
- * connections already made pass, so the core's proxy and the project's boxes still reach its
- * servers, and a change applies from the next connection on.
+ * a change is never half applied. Only what the box sends is filtered (OUTPUT). Its answers on
+ * connections made to it pass (the reply direction), so the core's proxy and the project's boxes
+ * still reach its servers; every packet of a connection the box made itself meets the rules, so a
+ * change, or the rules set just after the box started, also cut one it opened before.
  */
 export function filterTable({ network, allowed, hostAddresses }: FilterInputs): string {
-  const rules = ['-A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT'];
+  const rules = ['-A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED --ctdir REPLY -j ACCEPT'];
   // `none` closes the resolver too: it would forward any question (and so any data) to the outside.
   if (network.egress === 'none') rules.push(`-A OUTPUT -d ${EMBEDDED_DNS}/32 ${REFUSE}`);
   if (network.egress !== 'open') rules.push('-A OUTPUT -o lo -j ACCEPT');

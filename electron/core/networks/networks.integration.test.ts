@@ -114,7 +114,7 @@ test(
 );
 
 test(
-  'egress none blocks TCP, UDP and DNS from the next connection on, and holds across a restart',
+  'egress none blocks TCP, UDP and DNS at once, a connection the box already has open too, and holds across a restart',
   { skip },
   async () => {
     const [a] = outside.addresses;
@@ -125,8 +125,16 @@ test(
       new RegExp(`Address: ${a.replace(/\./g, '\\.')}`),
     );
     assert.equal((await sh(client, 'nslookup web')).exit_code, 0);
+    // A connection the box holds open (a request whose headers never end), made before the change.
+    await sh(
+      client,
+      `(printf 'GET / HTTP/1.1\\r\\n'; while true; do printf 'X-Ping: 1\\r\\n'; sleep 0.2; done) | nc ${a} 80 >/dev/null 2>&1 & echo $! > /tmp/held.pid`,
+    );
+    const held = 'for i in $(seq 1 15); do kill -0 $(cat /tmp/held.pid) 2>/dev/null || { echo cut; exit; }; sleep 0.2; done; echo open';
+    assert.equal((await sh(client, 'sleep 0.5; kill -0 $(cat /tmp/held.pid) && echo open')).stdout.trim(), 'open');
 
     assert.equal((await setNetwork(client, { egress: 'none' })).network.egress, 'none');
+    assert.equal((await sh(client, held)).stdout.trim(), 'cut', 'its next packet meets the rules');
     assert.match(await get(client, a), REFUSED);
     assert.notEqual((await sh(client, `nslookup example.test ${a}`)).exit_code, 0, 'UDP to the outside');
     assert.notEqual((await sh(client, 'nslookup web')).exit_code, 0, "the engine's resolver");
