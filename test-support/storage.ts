@@ -56,6 +56,7 @@ export async function inContainer(
     limits: { cpus: 1, ramMb: 256, pidsLimit: 64 },
     storageGb: null,
     graceSeconds: 0,
+    offline: true,
     mounts,
   });
   try {

@@ -167,6 +167,8 @@ export interface ContainerSpec {
   mounts?: VolumeMount[];
   /** Where its processes start (exec, console) unless they say otherwise; else the image's. */
   workingDir?: string;
+  /** No network at all, loopback only: Boxdesk's own helpers, which need none (and start faster without). */
+  offline?: boolean;
   /** Only Boxdesk's own privileged helper (the copy-on-write store's) has these; boxes never do. */
   helper?: HelperPrivileges;
 }
@@ -179,8 +181,6 @@ export interface HelperPrivileges {
   devices: string[];
   /** Host directories mounted into the container. */
   binds: { hostPath: string; path: string; readOnly: boolean }[];
-  /** No network at all (loopback only). */
-  noNetwork: boolean;
   /** Without the engine's AppArmor profile, which forbids mount(2), where the host has one. */
   noAppArmor: boolean;
 }

@@ -42,6 +42,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
               })),
             }
           : {}),
+        ...(spec.offline ? { NetworkMode: 'none' } : {}),
         ...(spec.helper ? helperHostConfig(spec.helper) : {}),
       },
     }),
@@ -49,13 +50,12 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
   return container.id;
 }
 
-/** The store helper's extra privileges (never a box's): capabilities, devices, host directories, no network. */
+/** The store helper's extra privileges (never a box's): capabilities, devices, host directories. */
 function helperHostConfig(helper: HelperPrivileges): Docker.HostConfig {
   return {
     CapAdd: helper.capAdd,
     Devices: helper.devices.map((path) => ({ PathOnHost: path, PathInContainer: path, CgroupPermissions: 'rwm' })),
     Binds: helper.binds.map((b) => `${b.hostPath}:${b.path}:${b.readOnly ? 'ro' : 'rw'}`),
-    ...(helper.noNetwork ? { NetworkMode: 'none' } : {}),
     ...(helper.noAppArmor ? { SecurityOpt: ['apparmor=unconfined'] } : {}),
   };
 }
