@@ -241,6 +241,7 @@ describe('box CLI against a real core', () => {
     const health = ok(await cli('health'), 'health').stdout;
     assert.match(health, /^status:\s+ok/m);
     assert.ok(health.split('\n').includes(`default base: ${TEST_IMAGE} available`), health);
+    assert.match(health, /^engine at:\s+(unix|tcp|ssh|https?):\/\/\S+ \(.+\)$/m, 'where the engine was found, and how');
     assert.match(
       health,
       new RegExp(`^storage:\\s+${TEST_STORAGE_DRIVER} at /`, 'm'),

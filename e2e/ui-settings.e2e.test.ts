@@ -64,6 +64,11 @@ describe('settings', () => {
     const settings = new SettingsPage(page);
     await settings.engineField('Data directory').getByText(ui.core().dataDir).waitFor();
     await settings.engineField('Engine state').getByText('reachable').waitFor();
+    const system = (await (await ui.api('GET', '/v1/system')).json()) as {
+      engine: { endpoint: { url: string; found_by: string } };
+    };
+    await settings.engineField('Engine at').getByText(system.engine.endpoint.url).waitFor();
+    await settings.engineField('Engine at').getByText(`found by ${system.engine.endpoint.found_by}`).waitFor();
     // The copy-on-write store (test cores run the copy store unless told otherwise).
     await settings
       .storageField('Driver')

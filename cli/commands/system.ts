@@ -118,12 +118,15 @@ function registerChecks(program: Command, cli: Cli): void {
       // The default base and the store need a token that can read; without one, health is said without them.
       const system = await ctx.client.system().catch(() => null);
       const base = system?.default_base;
-      const extra = system ? { default_base: system.default_base, storage: system.storage } : {};
+      const extra = system ? { default_base: system.default_base, storage: system.storage, engine: system.engine } : {};
       print(ctx, { ...h, ...extra }, () =>
         details([
           ['status', h.status],
           ['api', h.api],
           ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
+          ...(system
+            ? [['engine at', `${system.engine.endpoint.url} (${system.engine.endpoint.found_by})`] as [string, string]]
+            : []),
           ...(base
             ? [
                 ['default base', `${base.image} ${base.available ? 'available' : `missing: ${base.reason}`}`] as [

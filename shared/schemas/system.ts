@@ -49,6 +49,16 @@ export const SystemInfo = Type.Object({
   data_dir: Type.String({ description: "The core's data directory (database and token file)." }),
   engine: Type.Object({
     name: Type.String(),
+    endpoint: Type.Object(
+      {
+        url: Type.String({ description: 'unix://…, tcp://…, https://… or ssh://…' }),
+        found_by: Type.String({
+          description:
+            "How the core found it: DOCKER_HOST, the current Docker context, Docker's socket, or Podman's rootful or rootless socket.",
+        }),
+      },
+      { description: 'Where the engine is: the local one as SPEC "Engines and regions" finds it.' },
+    ),
     up: Type.Boolean(),
     version: Type.Union([Type.String(), Type.Null()]),
     api_version: Type.Union([Type.String(), Type.Null()]),

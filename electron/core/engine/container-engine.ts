@@ -10,6 +10,8 @@ import type { Disposable } from '../lifetime';
 export interface ContainerEngine {
   /** The engine's name as the driver reports it; user-facing hints may use it. */
   readonly name: string;
+  /** Where the engine is, and how the core found it (engine/discovery.ts). */
+  readonly endpoint: { url: string; foundBy: string };
   ping(timeoutMs?: number): Promise<void>;
   info(): Promise<EngineInfo>;
 

@@ -17,6 +17,7 @@ export const system = defineModule({
     const sources: SystemSources = {
       monitor: ctx.monitor,
       engineName: ctx.engine.name,
+      endpoint: ctx.engine.endpoint,
       dataDir: ctx.config.dataDir,
       storage: async () => ports.storage.report(),
       defaultBase: () => ports.bases.defaultBase(),

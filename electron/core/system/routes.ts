@@ -13,6 +13,7 @@ const OPENAPI_DOCUMENT = Type.Object({}, { additionalProperties: true, descripti
 export interface SystemSources {
   monitor: EngineMonitor;
   engineName: string;
+  endpoint: { url: string; foundBy: string };
   dataDir: string;
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
@@ -21,7 +22,7 @@ export interface SystemSources {
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, dataDir, storage, defaultBase, proxyPort }: SystemSources,
+  { monitor, engineName, endpoint, dataDir, storage, defaultBase, proxyPort }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -55,6 +56,7 @@ export function registerSystemRoutes(
         data_dir: dataDir,
         engine: {
           name: engineName,
+          endpoint: { url: endpoint.url, found_by: endpoint.foundBy },
           up,
           version: info?.version ?? null,
           api_version: info?.apiVersion ?? null,

@@ -71,6 +71,7 @@ import { NetworkTable, VolumeTable } from './memory-volumes';
  */
 export class MemoryEngine implements ContainerEngine {
   readonly name = 'memory';
+  readonly endpoint = { url: 'memory:', foundBy: 'in memory: a test engine' };
   readonly programs = new Map<string, Program>(Object.entries({ ...APPLETS, ...BUILTIN_PROGRAMS }));
   private readonly containers = new Map<string, MemoryContainer>();
   private readonly volumes = new VolumeTable(() => this.containers.values());

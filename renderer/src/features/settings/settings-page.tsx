@@ -27,6 +27,12 @@ function engineRows(s: SystemInfo): DetailRow[] {
       'Engine',
       `${s.engine.name} ${s.engine.version ?? ''}${s.engine.api_version ? ` (API ${s.engine.api_version})` : ''}`,
     ],
+    [
+      'Engine at',
+      <span key="endpoint">
+        <Code>{s.engine.endpoint.url}</Code> (found by {s.engine.endpoint.found_by})
+      </span>,
+    ],
     ['Engine state', s.engine.up ? 'reachable' : 'unreachable'],
     ['CPUs', s.engine.cpus === null ? '—' : String(s.engine.cpus)],
     ['Memory', formatBytes(s.engine.memory_bytes)],
