@@ -46,8 +46,16 @@ interface LiveBuild {
   controller: AbortController;
   followers: Set<PassThrough>;
   seq: number;
+  /** Lines not yet written to the database (each write is a commit with an fsync: they go in batches). */
+  pending: { seq: number; line: BuildLogLine }[];
+  /** The step it is at (written to the database when it ends). */
+  step: string | null;
+  flushTimer: NodeJS.Timeout | null;
   ended: Promise<void>;
 }
+
+/** How long a log line may wait in memory before the batch it is in is written. */
+const FLUSH_MS = 250;
 
 /**
  * Bases from a Dockerfile: the context is read and checked whole first (so a refusal leaves
@@ -79,6 +87,9 @@ export class BuildService {
       controller: new AbortController(),
       followers: new Set(),
       seq: 0,
+      pending: [],
+      step: null,
+      flushTimer: null,
       ended: new Promise((r) => (ended = r)),
     };
     this.live.set(name, entry);
@@ -107,6 +118,7 @@ export class BuildService {
     this.deps.store.insert(build);
     this.deps.bus.emit('base.build.started', { build }, null);
     void this.run(build, entry, file, query, references).finally(() => {
+      this.flush(entry);
       fs.rmSync(file, { force: true });
       this.live.delete(name);
       for (const f of entry.followers) f.end();
@@ -117,9 +129,16 @@ export class BuildService {
 
   private record(entry: LiveBuild, line: BuildLogLine): void {
     entry.seq++;
-    this.deps.store.append(entry.id, entry.seq, line);
+    entry.pending.push({ seq: entry.seq, line });
+    entry.flushTimer ??= setTimeout(() => this.flush(entry), FLUSH_MS);
     const text = `${JSON.stringify(line)}\n`;
     for (const f of entry.followers) f.write(text);
+  }
+
+  private flush(entry: LiveBuild): void {
+    if (entry.flushTimer) clearTimeout(entry.flushTimer);
+    entry.flushTimer = null;
+    this.deps.store.appendAll(entry.id, entry.pending.splice(0));
   }
 
   private async run(
@@ -129,7 +148,7 @@ export class BuildService {
     query: BaseBuildQuery,
     references: BaseReference[],
   ): Promise<void> {
-    const { store, bus, engine } = this.deps;
+    const { bus, engine } = this.deps;
     let step: string | null = null;
     let recent: string[] = [];
     const buildArgs = Object.fromEntries(
@@ -148,7 +167,7 @@ export class BuildService {
           if (line.step) {
             step = describeStep(line.step, references);
             recent = [];
-            store.update(build.id, { step });
+            entry.step = step;
             this.record(entry, { step });
             bus.emit('base.build.step', { build: { ...build, step } }, null);
             return;
@@ -204,6 +223,8 @@ export class BuildService {
 
   get(name: string, id: string): BaseBuild {
     const build = this.deps.store.get(name, id);
+    const entry = this.live.get(name);
+    if (build && entry?.id === id && build.status === 'building') return { ...build, step: entry.step };
     if (!build)
       throw new ApiError(
         'not_found',
@@ -220,9 +241,10 @@ export class BuildService {
   log(name: string, id: string, follow: boolean): Readable {
     this.get(name, id);
     const out = new PassThrough();
-    // Read and subscribe in one turn: no line falls between the two.
+    // Read, take the lines not yet written and subscribe in one turn: no line falls between them.
     for (const { line } of this.deps.store.log(id)) out.write(`${line}\n`);
     const entry = this.live.get(name);
+    if (entry?.id === id) for (const { line } of entry.pending) out.write(`${JSON.stringify(line)}\n`);
     if (follow && entry?.id === id) {
       entry.followers.add(out);
       out.on('close', () => entry.followers.delete(out));

@@ -58,16 +58,21 @@ export class BuildStore {
     return (this.db.prepare("SELECT * FROM base_builds WHERE status = 'building'").all() as BuildRow[]).map(toBuild);
   }
 
-  /** Appends a log line (its text cut to LOG_LINE_CHARS); past LOG_LINES_KEPT the oldest goes. */
-  append(id: string, seq: number, line: BuildLogLine): void {
-    const cut = Object.fromEntries(
-      Object.entries(line).map(([k, v]) => [k, (v as string).slice(0, LOG_LINE_CHARS)]),
-    ) as BuildLogLine;
-    this.db
-      .prepare('INSERT INTO base_build_log (build_id, seq, line) VALUES (?, ?, ?)')
-      .run(id, seq, JSON.stringify(cut));
-    if (seq >= LOG_LINES_KEPT)
-      this.db.prepare('DELETE FROM base_build_log WHERE build_id = ? AND seq <= ?').run(id, seq - LOG_LINES_KEPT);
+  /** Appends log lines in one transaction (each text cut to LOG_LINE_CHARS); past LOG_LINES_KEPT the oldest go. */
+  appendAll(id: string, lines: readonly { seq: number; line: BuildLogLine }[]): void {
+    if (!lines.length) return;
+    const insert = this.db.prepare('INSERT INTO base_build_log (build_id, seq, line) VALUES (?, ?, ?)');
+    this.db.transaction(() => {
+      for (const { seq, line } of lines) {
+        const cut = Object.fromEntries(
+          Object.entries(line).map(([k, v]) => [k, (v as string).slice(0, LOG_LINE_CHARS)]),
+        );
+        insert.run(id, seq, JSON.stringify(cut));
+      }
+      const last = lines.at(-1)!.seq;
+      if (last > LOG_LINES_KEPT)
+        this.db.prepare('DELETE FROM base_build_log WHERE build_id = ? AND seq <= ?').run(id, last - LOG_LINES_KEPT);
+    })();
   }
 
   /** The kept lines, in order, with their numbers. */
