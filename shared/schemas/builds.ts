@@ -1,12 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, Timestamp } from './common';
 
-export const BuildStatus = Type.Union([
-  Type.Literal('building'),
-  Type.Literal('done'),
-  Type.Literal('failed'),
-  Type.Literal('cancelled'),
-]);
+export const BUILD_STATUSES = ['building', 'done', 'failed', 'cancelled'] as const;
+export const BuildStatus = Type.Union(BUILD_STATUSES.map((s) => Type.Literal(s)));
 export type BuildStatus = Static<typeof BuildStatus>;
 
 /** A build of a base from a Dockerfile (SPEC: Snapshots and bases, "Builds"). */
