@@ -1,5 +1,6 @@
 import { withBases } from './calls/bases';
 import { withBoxes } from './calls/boxes';
+import { withBuilds } from './calls/builds';
 import { ClientCore, type ClientOptions } from './calls/client-core';
 import { withEvents } from './calls/events';
 import { withExec } from './calls/exec';
@@ -29,7 +30,9 @@ export type { ExecStreamLine } from './schemas/exec';
 export class BoxdeskClient extends withSystem(
   withBoxes(
     withPublishing(
-      withJobs(withExec(withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(ClientCore)))))))),
+      withJobs(
+        withExec(withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(withBuilds(ClientCore)))))))),
+      ),
     ),
   ),
 ) {

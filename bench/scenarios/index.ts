@@ -1,3 +1,4 @@
+import { baseRebuild } from './base-rebuild';
 import { cliStartup } from './cli-startup';
 import { consoleThroughput } from './console-throughput';
 import type { BenchScenario } from './context';
@@ -32,4 +33,5 @@ export const SCENARIOS: readonly BenchScenario[] = [
   storageOps,
   workspaceForks,
   cliStartup,
+  baseRebuild,
 ];

@@ -2,6 +2,7 @@ import { auth } from './auth';
 import { baseAuthoring } from './bases/authoring-module';
 import { bases } from './bases';
 import { boxes } from './boxes';
+import { builds } from './builds';
 import { openDatabase, type Db } from './db/database';
 import { events } from './events';
 import { exec } from './exec';
@@ -31,6 +32,7 @@ export const modules = [
   boxes,
   snapshots,
   baseAuthoring,
+  builds,
   volumes,
   files,
   jobs,

@@ -30,5 +30,7 @@ export interface BaseCatalogWrites {
   /** false when the name is taken. */
   insert(row: BaseRow): boolean;
   delete(name: string): void;
+  /** Points the base at an image the core made for it (a rebuild): the base owns it from now on. */
+  replaceImage(name: string, image: string): void;
   describe(row: BaseRow): Promise<Base>;
 }

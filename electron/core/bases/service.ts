@@ -112,6 +112,10 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
     this.store.delete(name);
   }
 
+  replaceImage(name: string, image: string): void {
+    this.store.setImage(name, image, 1);
+  }
+
   images(): string[] {
     return this.store.list().map((b) => b.image);
   }

@@ -32,9 +32,13 @@ export class BaseStore {
     );
   }
 
-  /** Points a base at another image (the default base, when --default-base names a new one). */
-  setImage(name: string, image: string): void {
-    this.db.prepare('UPDATE bases SET image = ? WHERE name = ?').run(image, name);
+  /** Points a base at another image (the default base, when --default-base names a new one; a rebuilt base, which owns it). */
+  setImage(name: string, image: string, ownsImage?: number): void {
+    if (ownsImage === undefined) this.db.prepare('UPDATE bases SET image = ? WHERE name = ?').run(image, name);
+    else
+      this.db
+        .prepare('UPDATE bases SET image = ?, owns_image = ?, from_snapshot = NULL WHERE name = ?')
+        .run(image, ownsImage, name);
   }
 
   delete(name: string): void {

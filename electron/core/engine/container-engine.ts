@@ -23,6 +23,17 @@ export interface ContainerEngine {
   removeImage(id: string): Promise<void>;
   /** Makes a single-layer image from a root filesystem tar stream; returns the image id. */
   importImage(tar: Readable, options: ImageImportOptions): Promise<string>;
+  /**
+   * Builds an image from a Dockerfile and its context (a tar stream) with the engine's own builder
+   * and its cache; `onLine` gets the output as it comes. Returns the image id. Optional: an engine
+   * without a builder leaves it out and builds are refused.
+   */
+  buildImage?(
+    context: Readable,
+    options: BuildOptions,
+    onLine: (line: BuildLine) => void,
+    signal: AbortSignal,
+  ): Promise<string>;
 
   /** Every container it creates (boxes, service boxes, helpers) has its log bounded by the driver's setting. */
   createContainer(spec: ContainerSpec): Promise<string>;
@@ -146,6 +157,22 @@ export interface ImageImportOptions {
   labels: Record<string, string>;
   /** The run configuration to give the new image (an imported tar has none). */
   config?: ImageConfig;
+}
+
+export interface BuildOptions {
+  /** The Dockerfile's path in the context. */
+  dockerfile: string;
+  buildArgs: Record<string, string>;
+  target?: string;
+  /** Labels of the image made. */
+  labels: Record<string, string>;
+}
+
+/** A line of a build's output: a step begins (`2/4 RUN make`), a piece of its output, or the failure. */
+export interface BuildLine {
+  step?: string;
+  stream?: string;
+  error?: string;
 }
 
 export interface ResourceLimits {

@@ -22,6 +22,11 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /v1/bases': 'createBase',
   'POST /v1/bases/:name/import': 'importBase',
   'DELETE /v1/bases/:name': 'deleteBase',
+  'POST /v1/bases/:name/build': 'buildBase',
+  'GET /v1/bases/:name/builds': 'listBaseBuilds',
+  'GET /v1/bases/:name/builds/:id': 'getBaseBuild',
+  'GET /v1/bases/:name/builds/:id/log': 'getBaseBuildLog',
+  'DELETE /v1/bases/:name/builds/:id': 'cancelBaseBuild',
 
   'POST /v1/projects/:project/boxes': 'createBox',
   'GET /v1/projects/:project/boxes': 'listBoxes',

@@ -3,6 +3,7 @@ import { DEFAULT_BOX_LOG_LIMIT } from '../../config';
 import './docker-modem-redirects';
 import { EngineError, type ContainerEngine, type ContainerSpec, type EngineInfo } from '../container-engine';
 import * as archive from './archive';
+import * as builds from './build';
 import * as containers from './containers';
 import { discoverEngine } from '../discovery';
 import { call } from './errors';
@@ -84,6 +85,7 @@ export class DockerEngine implements ContainerEngine {
   listImages = this.withDocker(images.listImages);
   removeImage = this.withDocker(images.removeImage);
   importImage = this.withDocker(images.importImage);
+  buildImage = this.withDocker(builds.buildImage);
 
   createContainer = (spec: ContainerSpec): Promise<string> =>
     containers.createContainer(this.docker, spec, this.logLimitBytes);

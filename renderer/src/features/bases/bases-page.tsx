@@ -1,4 +1,5 @@
-import { Code, Stack, Table } from '@mantine/core';
+import { Button, Code, Group, Stack, Table } from '@mantine/core';
+import { IconFileCode } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Base } from '../../../../shared/schemas/system';
 import { notifyDone } from '../../app/notify';
@@ -10,6 +11,7 @@ import { QueryStates } from '../../kit/query-states';
 import { TableHead } from '../../kit/table-head';
 import { Time } from '../../kit/time';
 import { TitleBar } from '../../kit/title-bar';
+import { BuildBaseDialog } from './build-base-dialog';
 import { CreateBaseDialog } from './create-base-dialog';
 import { ImportBasePanel } from './import-base-panel';
 import { useBases, useDeleteBase } from './use-bases';
@@ -22,11 +24,11 @@ function sourceOf(base: Base) {
         snapshot <Code>{base.from_snapshot}</Code>
       </>
     );
-  // An imported tar has no image name, only the engine's id.
+  // An imported tar or a build has no image name, only the engine's id.
   if (base.image.startsWith('sha256:'))
     return (
       <>
-        imported tar <Code title={base.image}>{base.image.slice(0, 19)}</Code>
+        built or imported <Code title={base.image}>{base.image.slice(0, 19)}</Code>
       </>
     );
   return <Code>{base.image}</Code>;
@@ -64,6 +66,7 @@ export function BasesPage() {
   const bases = useBases();
   const remove = useDeleteBase();
   const [creating, setCreating] = useState(false);
+  const [building, setBuilding] = useState(false);
 
   const confirmDelete = (base: Base) =>
     confirmDestroy({
@@ -78,7 +81,12 @@ export function BasesPage() {
   return (
     <Stack>
       <TitleBar title="Bases" maw={900}>
-        <CreateButton label="Create base" onClick={() => setCreating(true)} />
+        <Group gap="sm">
+          <Button variant="default" leftSection={<IconFileCode size={16} />} onClick={() => setBuilding(true)}>
+            New base from Dockerfile
+          </Button>
+          <CreateButton label="Create base" onClick={() => setCreating(true)} />
+        </Group>
       </TitleBar>
       <QueryStates
         query={bases}
@@ -90,6 +98,7 @@ export function BasesPage() {
       </QueryStates>
       <ImportBasePanel />
       <CreateBaseDialog opened={creating} onClose={() => setCreating(false)} />
+      <BuildBaseDialog opened={building} onClose={() => setBuilding(false)} />
     </Stack>
   );
 }

@@ -16,5 +16,6 @@ export const bases: FeatureModule = {
     'base.import': (qc, e) => {
       if (e.data.done) void qc.invalidateQueries({ queryKey: baseKeys.list });
     },
+    'base.build.done': (qc) => void qc.invalidateQueries({ queryKey: baseKeys.list }),
   },
 };
