@@ -1,6 +1,8 @@
 /**
  * A ustar archive of a few in-memory files, for a build context made in a browser or by an MCP
  * tool (shared/ has no Node streams). Names up to 255 bytes (split into prefix and name at a `/`).
+ * Our own, not a library's: tar-stream needs Node's streams and events in the browser, and
+ * nanotar (0.3) cuts names past 100 bytes short without a word.
  */
 export interface TarFile {
   /** Relative, with `/`. */
