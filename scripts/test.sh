@@ -14,26 +14,27 @@ bash scripts/test-env.sh
 
 echo "== build"
 npm run --silent build >/dev/null
-if command -v go >/dev/null 2>&1; then
-  echo "== agent (go test)"
-  (cd agent && GOPROXY=off go test ./...)
-fi
 
-# Typecheck, lint and the unit lane need no engine and share nothing: they run side by side,
-# each into a log printed when it is done. The unit lane is one Node process for every unit file
-# (scripts/test-unit.sh), which saves loading the core's modules once per file.
+# Typecheck, lint, the unit lane and the agent's Go tests need no engine and share nothing: they
+# run side by side, each into a log printed when it is done. The unit lane is one Node process for
+# every unit file (scripts/test-unit.sh), which saves loading the core's modules once per file.
 logs=$(mktemp -d)
 declare -A checks=([typecheck]="npm run --silent typecheck" [lint]="npm run --silent lint" [units]="bash scripts/test-unit.sh")
+names=(typecheck lint units)
+if command -v go >/dev/null 2>&1; then
+  checks[agent]="cd agent && GOPROXY=off go test ./..."
+  names+=(agent)
+fi
 declare -A pids=()
-for name in typecheck lint units; do
+for name in "${names[@]}"; do
   bash -c "${checks[$name]}" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
 done
 failed=()
-for name in typecheck lint units; do
+for name in "${names[@]}"; do
   if wait "${pids[$name]}"; then status=ok; else status=FAILED; failed+=("$name"); fi
   echo "== $name: $status"
-  if [ "$name" = units ] || [ "$status" = FAILED ]; then cat "$logs/$name.log"; fi
+  if [ "$name" = units ] || [ "$name" = agent ] || [ "$status" = FAILED ]; then cat "$logs/$name.log"; fi
 done
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "failed: ${failed[*]}" >&2
