@@ -157,21 +157,8 @@ describe('status machine', () => {
   });
 });
 
-describe('fork and logs', () => {
-  test('fork copies the root at that instant; the source keeps running', async () => {
-    await create({ name: 'source' });
-    await t.api('POST', `${P}/source/exec`, { command: ['sh', '-c', 'echo forked-state > /root/marker'] });
-    const fork = await create({ name: 'copy', fork: 'source' });
-    assert.equal(fork.status, 'running');
-    await t.api('POST', `${P}/source/exec`, { command: ['sh', '-c', 'echo later > /root/marker'] });
-    const read = (await (await t.api('POST', `${P}/copy/exec`, { command: ['cat', '/root/marker'] })).json()) as {
-      stdout: string;
-    };
-    assert.equal(read.stdout, 'forked-state\n');
-    assert.equal(((await (await t.api('GET', `${P}/source`)).json()) as Box).status, 'running');
-    assert.equal((await t.api('DELETE', `${P}/copy`)).status, 204);
-  });
-
+// A fork on the real engine: snapshots/fork.integration; its logic: box-lifecycle.test (in memory).
+describe('logs', () => {
   test('logs returns the main process output, with tail and follow', async () => {
     await t.api('POST', `${P}/alpha/exec`, {
       command: ['sh', '-c', 'echo first-line > /proc/1/fd/1; echo second-line > /proc/1/fd/1'],
