@@ -268,10 +268,14 @@ function packHeader(verdict: Verdict & { keep: true }, header: Headers): Paramet
 }
 
 /**
- * Given an entry's name, how to rewrite a regular file's content (read whole, at most REWRITE_LIMIT
- * bytes), or null to copy it as it is: a build context's Dockerfile, whose FROM lines the core resolves.
+ * Given an entry's name and type, how to rewrite a regular file's content (read whole, at most
+ * REWRITE_LIMIT bytes), or null to copy it as it is: a build context's Dockerfile, whose FROM lines
+ * the core resolves. It sees every kept entry, so it may also refuse one (by throwing).
  */
-export type EntryRewrite = (name: string) => ((content: Buffer) => Promise<Buffer>) | null;
+export type EntryRewrite = (
+  name: string,
+  type: 'file' | 'directory' | 'symlink' | 'link',
+) => ((content: Buffer) => Promise<Buffer>) | null;
 const REWRITE_LIMIT = 1024 * 1024;
 
 async function rewritten(
@@ -305,8 +309,8 @@ function packEntry(
   rewrite?: EntryRewrite,
 ): Promise<void> {
   const out = packHeader(verdict, header);
-  const rewriter = out.type === 'file' ? rewrite?.(verdict.name) : null;
-  if (rewriter) return rewritten(pack, out, entry, rewriter);
+  const rewriter = rewrite?.(verdict.name, out.type as Parameters<EntryRewrite>[1]);
+  if (rewriter && out.type === 'file') return rewritten(pack, out, entry, rewriter);
   return new Promise((resolve, reject) => {
     if (out.type !== 'file') {
       pack.entry(out, (err) => (err ? reject(err) : resolve()));

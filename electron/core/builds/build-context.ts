@@ -40,14 +40,23 @@ export async function spoolContext(body: Readable, options: SpoolOptions): Promi
   const { tar, done } = checkedArchive(
     body,
     { policy: ARCHIVE_POLICIES.buildContext, limit: options.limit, limitName: '--upload-limit' },
-    (name) =>
-      name === wanted
-        ? async (content) => {
-            const resolved = await resolveBoxdeskFrom(content.toString('utf8'), options.resolveBase);
-            references = resolved.references;
-            return Buffer.from(resolved.text, 'utf8');
-          }
-        : null,
+    (name, type) => {
+      // The Dockerfile the engine reads is the one rewritten: no second entry, link or
+      // non-directory may take its path, or a folder above it, later in the archive.
+      const above = wanted.startsWith(`${name}/`);
+      if ((name === wanted && (type !== 'file' || references !== null)) || (above && type !== 'directory'))
+        throw new ApiError(
+          'invalid_body',
+          `the build context has a second entry at "${name}", where its Dockerfile "${wanted}" is; send one Dockerfile`,
+        );
+      if (name !== wanted) return null;
+      references = [];
+      return async (content) => {
+        const resolved = await resolveBoxdeskFrom(content.toString('utf8'), options.resolveBase);
+        references = resolved.references;
+        return Buffer.from(resolved.text, 'utf8');
+      };
+    },
   );
   fs.mkdirSync(path.dirname(options.file), { recursive: true });
   try {

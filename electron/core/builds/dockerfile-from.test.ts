@@ -46,3 +46,23 @@ test('an unknown base or a tag other than latest is a 400 naming the line', asyn
   });
   await assert.rejects(resolveBoxdeskFrom('FROM boxdesk/py:3.12\n', resolve), /line 1 .*no tag but :latest/);
 });
+
+test('boxdesk/ anywhere but a FROM line of its own is a 400: the engine would pull it from a registry', async () => {
+  for (const [text, line] of [
+    ['FROM boxdesk/py AS b\nCOPY --from=boxdesk/py /x /x\n', 2],
+    ['ARG BASE=boxdesk/py\nFROM $BASE\n', 1],
+    ['FROM \\\n  boxdesk/py\n', 2],
+    ['FROM "boxdesk/py"\n', 1],
+  ] as const) {
+    await assert.rejects(resolveBoxdeskFrom(text, resolve), (err: ApiError) => {
+      assert.equal(err.code, 'invalid_body');
+      assert.match(
+        err.message,
+        new RegExp(`^line ${line} of the Dockerfile .*names boxdesk/ where Boxdesk does not read it`),
+      );
+      return true;
+    });
+  }
+  // A comment may say anything.
+  assert.equal((await resolveBoxdeskFrom('# from boxdesk/py, once\nFROM scratch\n', resolve)).references.length, 0);
+});

@@ -3,7 +3,11 @@ import { ApiError } from '../../../shared/errors';
 /** `FROM [--platform=…] boxdesk/<base>[:latest] [AS stage]`: the image part is group 2. */
 const FROM_LINE =
   /^(\s*FROM\s+(?:--\S+\s+)*)(boxdesk\/([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(?::latest)?)(\s+AS\s+\S+)?\s*$/i;
-const BOXDESK_FROM = /^\s*FROM\s+(?:--\S+\s+)*boxdesk\//i;
+/**
+ * `boxdesk/<name>` anywhere else (`COPY --from=`, an ARG default, a FROM continued on the next
+ * line): the engine would pull it from a registry, where anyone may own that name.
+ */
+const BOXDESK_ELSEWHERE = /(^|[\s=:"'])boxdesk\/[a-z0-9]/i;
 
 export interface BaseReference {
   /** The base's name. */
@@ -28,10 +32,10 @@ export async function resolveBoxdeskFrom(
     const line = lines[i]!;
     const match = FROM_LINE.exec(line.replace(/\r$/, ''));
     if (!match) {
-      if (BOXDESK_FROM.test(line))
+      if (!/^\s*#/.test(line) && BOXDESK_ELSEWHERE.test(line))
         throw new ApiError(
           'invalid_body',
-          `line ${i + 1} of the Dockerfile (${line.trim()}) names boxdesk/ in a form Boxdesk does not read; write FROM boxdesk/<base> with a base name from GET /v1/bases (no tag but :latest)`,
+          `line ${i + 1} of the Dockerfile (${line.trim()}) names boxdesk/ where Boxdesk does not read it; a base is named only on a line of its own, FROM boxdesk/<base> [AS name], with a base name from GET /v1/bases (no tag but :latest); COPY --from takes that stage's name`,
         );
       continue;
     }

@@ -77,6 +77,12 @@ export class BuildService {
     const building = this.live.get(name);
     if (building)
       throw new ApiError('conflict', `base "${name}" is being built (${building.id}); wait for it or cancel it first`);
+    const smuggled = (query.build_arg ?? []).find((kv) => /^boxdesk\//i.test(kv.slice(kv.indexOf('=') + 1)));
+    if (smuggled)
+      throw new ApiError(
+        'invalid_body',
+        `build_arg ${smuggled.slice(0, smuggled.indexOf('='))}: a build argument cannot name a Boxdesk base (the engine would pull boxdesk/… from a registry); write FROM boxdesk/<base> in the Dockerfile`,
+      );
     const { engine } = this.deps;
     if (!engine.buildImage) throw new ApiError('conflict', `the ${engine.name} engine cannot build images`);
     const id = newId('bld');
@@ -93,19 +99,13 @@ export class BuildService {
       ended: new Promise((r) => (ended = r)),
     };
     this.live.set(name, entry);
-    let references: BaseReference[];
-    try {
-      ({ references } = await spoolContext(body, {
-        file,
-        dockerfile: query.dockerfile ?? 'Dockerfile',
-        limit: this.deps.uploadLimit,
-        resolveBase: (base) => this.deps.bases.resolveImage(base),
-      }));
-    } catch (err) {
+    // Whatever happens from here, the build lets go of its name, its context and its followers.
+    const release = () => {
+      fs.rmSync(file, { force: true });
       this.live.delete(name);
+      for (const f of entry.followers) f.end();
       ended();
-      throw err;
-    }
+    };
     const build: BaseBuild = {
       id,
       base: name,
@@ -115,30 +115,46 @@ export class BuildService {
       created_at: now(),
       ended_at: null,
     };
-    this.deps.store.insert(build);
+    let references: BaseReference[];
+    try {
+      ({ references } = await spoolContext(body, {
+        file,
+        dockerfile: query.dockerfile ?? 'Dockerfile',
+        limit: this.deps.uploadLimit,
+        resolveBase: (base) => this.deps.bases.resolveImage(base),
+      }));
+      this.deps.store.insert(build);
+    } catch (err) {
+      release();
+      throw err;
+    }
     this.deps.bus.emit('base.build.started', { build }, null);
-    void this.run(build, entry, file, query, references).finally(() => {
-      this.flush(entry);
-      fs.rmSync(file, { force: true });
-      this.live.delete(name);
-      for (const f of entry.followers) f.end();
-      ended();
-    });
+    void this.run(build, entry, file, query, references)
+      .catch((err: unknown) => this.deps.log.error({ err, build: id }, 'a base build could not be recorded'))
+      .finally(() => {
+        this.flushQuietly(entry);
+        release();
+      });
     return build;
   }
 
   private record(entry: LiveBuild, line: BuildLogLine): void {
     entry.seq++;
     entry.pending.push({ seq: entry.seq, line });
-    entry.flushTimer ??= setTimeout(() => this.flush(entry), FLUSH_MS);
+    entry.flushTimer ??= setTimeout(() => this.flushQuietly(entry), FLUSH_MS);
     const text = `${JSON.stringify(line)}\n`;
     for (const f of entry.followers) f.write(text);
   }
 
-  private flush(entry: LiveBuild): void {
+  /** Writes the waiting log lines; a database that refuses them costs those lines, not the core. */
+  private flushQuietly(entry: LiveBuild): void {
     if (entry.flushTimer) clearTimeout(entry.flushTimer);
     entry.flushTimer = null;
-    this.deps.store.appendAll(entry.id, entry.pending.splice(0));
+    try {
+      this.deps.store.appendAll(entry.id, entry.pending.splice(0));
+    } catch (err) {
+      this.deps.log.error({ err, build: entry.id }, "a base build's log lines could not be written");
+    }
   }
 
   private async run(
@@ -178,7 +194,17 @@ export class BuildService {
         },
         entry.controller.signal,
       );
-      await this.adopt(build.base, image);
+      // A cancel that came as the engine finished wins: the base stays as it was.
+      if (entry.controller.signal.aborted) {
+        await engine.removeImage(image).catch(() => undefined);
+        return this.finish(build, entry, { status: 'cancelled', step });
+      }
+      try {
+        await this.adopt(build.base, image);
+      } catch (err) {
+        await engine.removeImage(image).catch(() => undefined);
+        throw err;
+      }
       this.finish(build, entry, { status: 'done', step, image });
     } catch (err) {
       if (entry.controller.signal.aborted) return this.finish(build, entry, { status: 'cancelled', step });
@@ -260,6 +286,9 @@ export class BuildService {
       throw new ApiError('conflict', `build "${id}" of base "${name}" has already ended (${build.status})`);
     entry.controller.abort();
     await entry.ended;
+    const ended = this.deps.store.get(name, id);
+    if (ended?.status === 'done')
+      throw new ApiError('conflict', `build "${id}" of base "${name}" finished before the cancel reached it`);
   }
 
   /** Builds a stopped core left `building` failed. */

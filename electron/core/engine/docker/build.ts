@@ -76,7 +76,15 @@ export async function buildImage(
       },
     );
   });
-  if (signal.aborted) throw new EngineError('conflict', 'the build was cancelled');
+  if (signal.aborted) {
+    // A cancel that came as the engine finished: the image it made goes too.
+    if (imageId)
+      await docker
+        .getImage(imageId)
+        .remove()
+        .catch(() => undefined);
+    throw new EngineError('conflict', 'the build was cancelled');
+  }
   if (failure) throw new EngineError('invalid', failure);
   if (!imageId) throw new EngineError('failed', 'the engine finished the build without naming an image');
   return imageId;
