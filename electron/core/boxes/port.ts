@@ -43,6 +43,17 @@ export interface BoxesPort {
 
   /** The running box, for commands in it (409 otherwise). */
   requireRunning(project: string, name: string, op?: BoxOperation): BoxRow;
+  /**
+   * The box for something that needs it running (exec, console, jobs, files, logs follow): used
+   * now, woken first if it is paused (the call waits in its queue, bounded), then checked for `op`.
+   */
+  awake(project: string, name: string, op?: BoxOperation): Promise<BoxRow>;
+  /** Wakes the box if it is paused (a proxy request to it); anything else is left as it is. */
+  wake(row: Pick<BoxRow, 'project' | 'name' | 'status'>): Promise<void>;
+  /** The box was used now (a proxy request): its idle clocks start again. */
+  touch(boxId: string): void;
+  /** The box is in use until the returned release is called (an open socket, a running exec). */
+  use(boxId: string): () => void;
   /** The engine refused to run something in the box's container: a 409 that says why and what to do. */
   containerRefused(row: BoxRow, err: EngineError): ApiError;
   /** Whether the kernel OOM-killed something in the container since `since` (epoch ms). */

@@ -367,8 +367,9 @@ export class ServiceManager {
         unavailable: `service "${name}" has nothing to serve: ${why}`,
       };
     }
+    // A paused live box answers: the proxy wakes it first.
     const down =
-      box.status === 'running' && box.container_id
+      (box.status === 'running' || box.status === 'paused') && box.container_id
         ? undefined
         : `service "${name}" has nothing to serve: its live box ${box.name} is ${box.status}${box.status_reason ? ` (${box.status_reason})` : ''}; resume it (box resume ${box.name}) or deploy again (box deploy ${name})`;
     return {
@@ -377,6 +378,7 @@ export class ServiceManager {
       status_reason: box.status_reason,
       container_id: box.container_id,
       port: live.port,
+      box,
       ...(down ? { unavailable: down } : {}),
     };
   }

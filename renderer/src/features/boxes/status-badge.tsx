@@ -8,6 +8,7 @@ const COLORS: Record<BoxStatus, string> = {
   stopped: 'gray',
   resuming: 'blue',
   deleting: 'orange',
+  paused: 'indigo',
   error: 'red',
 };
 
