@@ -82,6 +82,8 @@ function makeBoxes(
     withLock: (boxId, work) => service.withLock(boxId, work),
     create: (project, input, internal) => service.create(project, input, internal),
     stop: (project, name) => service.stop(project, name),
+    resume: (project, name) => service.resume(project, name),
+    setLifecycle: (project, name, lifecycle) => service.update(project, name, { lifecycle }),
     delete: (project, name) => service.delete(project, name),
     requireRunning: (project, name, op) => service.requireRunning(project, name, op),
     awake: (project, name, op) => sleep.awake(project, name, op),

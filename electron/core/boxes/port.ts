@@ -1,5 +1,6 @@
 import type { ApiError } from '../../../shared/errors';
 import type { Box, BoxCreate, DataMount } from '../../../shared/schemas/box';
+import type { LifecycleInput } from '../../../shared/schemas/box-lifecycle';
 import { EngineError } from '../engine/container-engine';
 import type { InternalCreate } from './box-create';
 import type { BoxRow, NewRoot } from './box-row';
@@ -22,6 +23,7 @@ export { assertTransition, type BoxOperation } from './box-state-machine';
 export { LABELS, MAIN_COMMAND } from './container-spec';
 export { checkDataMounts } from './data-mounts';
 export { together } from './box-freeze';
+export { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
 export type { DeleteGuard, ForkSnapshot, ForkSnapshots, ImageHolder, MountedVolumes } from './extensions';
 export type { PublishedState } from './published-boxes';
 export { IMAGE_LABELS, type ImageRole, type RootImage } from './root-images';
@@ -38,6 +40,10 @@ export interface BoxesPort {
 
   create(project: string, input: BoxCreate, internal?: InternalCreate): Promise<Box>;
   stop(project: string, name: string): Promise<Box>;
+  /** Starts a stopped box (or wakes a paused one): a service's box woken by a request. */
+  resume(project: string, name: string): Promise<Box>;
+  /** Sets the box's lifecycle clocks (given fields replace, null clears): a service's, on its live box. */
+  setLifecycle(project: string, name: string, lifecycle: LifecycleInput): Promise<Box>;
   /** The core's own delete: no client delete guard applies. */
   delete(project: string, name: string): Promise<void>;
 

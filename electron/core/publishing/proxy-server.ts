@@ -105,11 +105,11 @@ export class PreviewProxy implements Disposable {
       this.proxy.web(req, res, { target: { host: containerId, port }, agent: this.agent }, (err) => {
         sendPage(res, failureStatus(err), this.explain(err, port));
       });
-    if (route.status !== 'paused') {
+    if (route.status !== 'paused' && !route.wake) {
       void this.publishing.admitToBox(route);
       return forward();
     }
-    // A paused box wakes first: the request waits for it (its body waits unread meanwhile).
+    // A paused box (or a service's sleeping box) wakes first: the request waits for it, its body unread meanwhile.
     this.publishing.admitToBox(route).then(forward, (err: Error) => sendPage(res, 503, this.wakeFailed(route, err)));
   }
 
@@ -160,7 +160,7 @@ function failureStatus(err: Error): number {
 
 function unreachable(row: ProxyRoute): string | null {
   if (row.unavailable) return row.unavailable;
-  if ((row.status !== 'running' && row.status !== 'paused') || !row.container_id) {
+  if ((row.status !== 'running' && row.status !== 'paused' && !row.wake) || !row.container_id) {
     return `box "${row.name}" is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}; it answers once it runs (box resume ${row.name})`;
   }
   if (row.port === null)

@@ -24,6 +24,8 @@ export type ProxyRoute = Pick<
 > & {
   /** The box that answers (its id: a request is a use of it; a paused one is woken first). */
   box?: Pick<BoxRow, 'id' | 'project' | 'name' | 'status'>;
+  /** Wakes what answers before the request goes on (a service's live box, paused or stopped: services/). */
+  wake?: () => Promise<void>;
   /** Why nothing can answer (a service with no live box): a 502 saying so. */
   unavailable?: string;
 };
@@ -145,7 +147,8 @@ export class PublishingService {
   async admitToBox(route: ProxyRoute): Promise<void> {
     if (!route.box) return;
     this.deps.boxes.touch(route.box.id);
-    if (route.status === 'paused') await this.deps.boxes.wake(route.box);
+    if (route.wake) await route.wake();
+    else if (route.status === 'paused') await this.deps.boxes.wake(route.box);
   }
 
   /** An upgraded (WebSocket) connection keeps its box in use while open. */
