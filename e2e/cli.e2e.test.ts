@@ -75,6 +75,17 @@ describe('box CLI against a real core', () => {
     ok(await cli('logs', name, '--tail', '10'), 'logs');
   });
 
+  test('pause freezes the box, exec wakes it; update --auto-stop and --ttl set its clocks and ls shows the next change', async () => {
+    assert.match(ok(await cli('pause', name), 'pause').stdout, new RegExp(`^${name} paused`));
+    assert.equal(ok(await cli('exec', name, '--', 'echo', 'awake'), 'exec wakes it').stdout, 'awake\n');
+    const updated = JSON.parse(
+      ok(await cli('update', name, '--auto-stop', '1h', '--ttl', '2d', '-o', 'json'), 'update lifecycle').stdout,
+    ) as Box;
+    assert.equal(updated.lifecycle?.auto_stop_s, 3600);
+    assert.match(ok(await cli('ls'), 'ls').stdout, /stop in (59|60)m/);
+    ok(await cli('update', name, '--auto-stop', 'none', '--ttl', 'none'), 'none clears the clocks');
+  });
+
   test('stop --wait and resume --wait return once the box is there', async () => {
     const stopped = ok(await cli('stop', name, '--wait', '--timeout', '60'), 'stop --wait');
     assert.match(stopped.stdout, new RegExp(`^${name} stopped$`, 'm'));

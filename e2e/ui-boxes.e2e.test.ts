@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Box } from '../shared/schemas/box';
 import { describe, test } from 'node:test';
 import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
@@ -153,7 +154,7 @@ describe('managing boxes in the window', () => {
     assert.equal(((await read.json()) as { stdout: string }).stdout, 'forked-content\n');
   });
 
-  test('editing a box changes its memory and tags at once', async () => {
+  test('editing a box changes its memory, tags and clocks at once; Pause puts it to sleep, Wake wakes it', async () => {
     const { project, name } = await ui.uniqueBox('edit', 'ed', { tags: { team: 'blue' } });
     const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
@@ -163,6 +164,9 @@ describe('managing boxes in the window', () => {
     assert.equal(await form.name.isDisabled(), true, 'the name cannot change');
     await form.memory.fill('512');
     await form.addPair('tag', 'tier', 'web');
+    await form.clock('Pause after … idle', 10, 'minutes');
+    await form.clock('Delete … after it stops', 1, 'days');
+    await screenshots(page, 'box-lifecycle-form');
     await form.submit.click();
     await form.dialog.waitFor({ state: 'hidden' });
     await detail.field('Memory').getByText('512 MiB').waitFor();
@@ -170,12 +174,19 @@ describe('managing boxes in the window', () => {
       .field('Tags')
       .getByText(/tier=web/)
       .waitFor();
-    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as {
-      config: { ram_mb: number };
-      tags: Record<string, string>;
-    };
+    await detail
+      .nextChange()
+      .getByText(/Pauses in (9|10) minutes if left idle/)
+      .waitFor();
+    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as Box;
     assert.equal(box.config.ram_mb, 512);
     assert.deepEqual(box.tags, { team: 'blue', tier: 'web' });
+    assert.deepEqual(box.lifecycle, { auto_pause_s: 600, auto_stop_s: null, auto_delete_s: 86400, expires_at: null });
+    await detail.button('Pause').click();
+    await page.getByText('paused · wakes on use').waitFor();
+    await screenshots(page, 'box-paused');
+    await detail.button('Wake').click();
+    await detail.button('Pause').waitFor();
   });
 
   test('the command palette opens a console in a box', async () => {

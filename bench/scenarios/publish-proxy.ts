@@ -134,9 +134,47 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     () => download(direct),
     (i) => progress(`  download round ${i + 1} done`),
   );
+  const wake = await wakeLatencies(ctx, proxy, direct);
   proxy.agent.destroy();
   direct.agent.destroy();
-  return results(rps, lat, mbs, note);
+  return [...results(rps, lat, mbs, note), wakeResult(wake)];
+}
+
+const WAKE_N = 20;
+
+/** The first answer through the proxy from a paused box (it wakes for it) against a GET straight to it running. */
+async function wakeLatencies(ctx: BenchContext, proxy: Endpoint, direct: Endpoint): Promise<Runs> {
+  progress(`publish proxy: ${WAKE_N} first answers from the box paused, against direct GETs`);
+  const out: Runs = { ours: [], raw: [] };
+  for (let i = 0; i < WAKE_N; i++) {
+    await expectJson(await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${BOX}/pause`), 200, 'pause');
+    let start = performance.now();
+    await get(proxy, '/index.html');
+    out.ours.push(performance.now() - start);
+    start = performance.now();
+    await get(direct, '/index.html');
+    out.raw.push(performance.now() - start);
+  }
+  return out;
+}
+
+function wakeResult(wake: Runs): ScenarioResult {
+  const ours = summarize(wake.ours);
+  const raw = summarize(wake.raw);
+  const added = percentile(wake.ours, 95) - percentile(wake.raw, 95);
+  return {
+    name: 'publish: first answer, box paused',
+    unit: 'ms',
+    n: WAKE_N,
+    ours,
+    raw,
+    ratioKind: 'p95 ms added',
+    ratio: added,
+    target: 'p95 ≤ +100 ms',
+    verdict: added <= 100 ? 'PASS' : 'MISS',
+    notes: ['ours: a GET through the proxy to the paused box, which wakes for it; raw: a GET straight to it, running'],
+    cells: { ours: `p95 ${percentile(wake.ours, 95).toFixed(1)}`, raw: `p95 ${percentile(wake.raw, 95).toFixed(1)}` },
+  };
 }
 
 type Runs = { ours: number[]; raw: number[] };

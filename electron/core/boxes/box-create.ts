@@ -12,6 +12,8 @@ import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import { resolveConfig } from './box-config';
+import type { Lifecycle } from '../../../shared/schemas/box-lifecycle';
+import { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
 import { configOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
 import type { StatusWriter } from './box-status';
 import { containerSpecOf, LABELS } from './container-spec';
@@ -46,6 +48,8 @@ export interface NewBoxFacts {
   /** Its /workspace on the store (null: none, as for a fork of a box made before the store) and its quota. */
   workspace?: Workspace | null;
   workspaceQuota?: number | null;
+  /** Its clocks (lifecycle/clock-rules.ts mergeLifecycle), null: none. */
+  lifecycle?: Lifecycle | null;
 }
 
 /** The row of a box about to be created: status `creating`, no container yet. */
@@ -80,6 +84,9 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     size_bytes: null,
     exclusive_bytes: null,
     frozen: null,
+    lifecycle: f.lifecycle ? JSON.stringify(f.lifecycle) : null,
+    last_used_at: at,
+    status_since: at,
     created_at: at,
     updated_at: at,
   };
@@ -124,6 +131,7 @@ export class BoxCreation {
     const snapshots = extensions.forkSnapshots;
     const source = input.fork !== undefined ? resolveForkSource(this.deps.boxes, snapshots, project, input.fork) : null;
     const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
+    const lifecycle = mergeLifecycle(parseLifecycle(null), input.lifecycle, Date.now());
     extensions.volumes.require(project, dataMounts);
     this.deps.monitor.requireUp();
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
@@ -152,6 +160,7 @@ export class BoxCreation {
         storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
         workspace,
         workspaceQuota: quota,
+        lifecycle,
       });
       drop = async () => {
         if (root.ownsImage) await engine.removeImage(root.image).catch(() => undefined);

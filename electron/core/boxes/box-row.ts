@@ -6,6 +6,21 @@ import {
   type ResolvedConfig,
 } from '../../../shared/schemas/box';
 import type { ResourceLimits } from '../engine/container-engine';
+import { nextChange, parseLifecycle, type ClockFacts } from './lifecycle/clock-rules';
+
+/**
+ * What the clocks read of a row as stored: its last use as written (at most a second behind the
+ * live one, lifecycle/usage.ts), unless `live` says better.
+ */
+export function clockFacts(row: BoxRow, live: { lastUsedMs?: number; inUse?: boolean } = {}): ClockFacts {
+  return {
+    status: row.status,
+    lifecycle: row.lifecycle,
+    lastUsedMs: live.lastUsedMs ?? Date.parse(row.last_used_at ?? row.created_at),
+    statusSinceMs: Date.parse(row.status_since ?? row.updated_at),
+    inUse: live.inUse ?? false,
+  };
+}
 
 export interface BoxRow {
   id: string;
@@ -45,6 +60,10 @@ export interface BoxRow {
   exclusive_bytes: number | null;
   /** The container a snapshot or fork paused for its instant (thawed at start if the core died meanwhile). */
   frozen: string | null;
+  /** JSON of its lifecycle clocks (null: none); the last use that counts for idleness; when it took its status. */
+  lifecycle: string | null;
+  last_used_at: string | null;
+  status_since: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -82,6 +101,9 @@ export function toBox(row: BoxRow): Box {
     termination_grace_period_seconds: row.grace_seconds,
     url: row.url,
     url_settings: row.url_auth ? { auth: row.url_auth } : null,
+    lifecycle: parseLifecycle(row.lifecycle),
+    next_change: nextChange(clockFacts(row)),
+    last_used_at: row.last_used_at ?? row.created_at,
   };
 }
 

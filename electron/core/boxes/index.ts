@@ -22,6 +22,10 @@ import { BoxService } from './service';
 import { registerBoxStatsRoutes } from './stats-routes';
 import { BoxStore } from './store';
 import { BoxWorkspaces } from './workspaces';
+import { LifecycleClocks } from './lifecycle/clocks';
+import { registerSleepRoutes } from './lifecycle/routes';
+import { BoxSleep } from './lifecycle/sleep';
+import { BoxUsage } from './lifecycle/usage';
 import { settleWorkspaces } from './workspace-recovery';
 
 /** What the boxes module is made of; other modules see only `port`. */
@@ -35,6 +39,9 @@ export interface BoxesParts {
   idempotency: IdempotencyPort;
   engine: ContainerEngine;
   workspaces: BoxWorkspaces;
+  usage: BoxUsage;
+  sleep: BoxSleep;
+  clocks: LifecycleClocks;
   port: BoxesPort;
 }
 
@@ -65,6 +72,9 @@ function makeBoxes(
   const recreator = new BoxRecreator({ store, engine, boxes: service, roots, workspaces, bus, instanceId, log });
   const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log);
   const published = new PublishedBoxes(db);
+  const usage = new BoxUsage(store);
+  const sleep = new BoxSleep(service, engine, usage);
+  const clocks = new LifecycleClocks({ store, usage, sleep, boxes: service, bus, monitor, log });
   const port: BoxesPort = {
     find: (project, name) => service.find(project, name),
     lookup: (project, name) => store.get(project, name),
@@ -72,8 +82,14 @@ function makeBoxes(
     withLock: (boxId, work) => service.withLock(boxId, work),
     create: (project, input, internal) => service.create(project, input, internal),
     stop: (project, name) => service.stop(project, name),
+    resume: (project, name) => service.resume(project, name),
+    setLifecycle: (project, name, lifecycle) => service.update(project, name, { lifecycle }),
     delete: (project, name) => service.delete(project, name),
     requireRunning: (project, name, op) => service.requireRunning(project, name, op),
+    awake: (project, name, op) => sleep.awake(project, name, op),
+    wake: (row) => sleep.wake(row),
+    touch: (boxId) => usage.touch(boxId),
+    use: (boxId) => usage.hold(boxId),
     containerRefused: (row, err) => service.containerRefused(row, err),
     oomSince: (containerId, since) => service.oomSince(containerId, since),
     replaceRoot: (row, root) => recreator.recreate(row, root),
@@ -95,7 +111,10 @@ function makeBoxes(
     holdImages: (holder) => void extensions.imageHolders.push(holder),
     guardClientDeletes: (guard) => void extensions.deleteGuards.push(guard),
   };
-  return { store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port };
+  return {
+    ...{ store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port },
+    ...{ usage, sleep, clocks },
+  };
 }
 
 /**
@@ -111,7 +130,8 @@ export const boxes = defineModule({
   create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage),
   port: (parts) => parts.port,
   routes: ({ app }, parts) => {
-    registerBoxRoutes(app, parts.service, parts.idempotency);
+    registerBoxRoutes(app, parts.service, parts.idempotency, parts.sleep);
+    registerSleepRoutes(app, parts.sleep);
     registerBoxStatsRoutes(app, parts.service, parts.engine);
   },
   engineUp: {
@@ -123,7 +143,11 @@ export const boxes = defineModule({
       await parts.recreator.finishPending();
       await settleWorkspaces(parts.store, parts.workspaces, ctx.log);
     },
-    reconcile: (parts) => parts.reconciler.resync(),
+    // Then the clocks run (they sleep while the engine is away).
+    reconcile: async (parts) => {
+      await parts.reconciler.resync();
+      parts.clocks.start();
+    },
   },
   atStart: {
     // Images nobody names go: not the boxes', the bases' or what other modules hold (snapshots).
@@ -134,5 +158,8 @@ export const boxes = defineModule({
         .catch((err) => ctx.log.warn({ err }, 'could not collect orphan images'));
     },
   },
-  dispose: (parts) => parts.reconciler.dispose(),
+  dispose: async (parts) => {
+    await parts.clocks.dispose();
+    await parts.reconciler.dispose();
+  },
 });

@@ -187,6 +187,12 @@ export class Reconciler implements Disposable {
       if (row.status !== 'error' || row.container_id) this.setError(row, CONTAINER_GONE);
       return;
     }
+    if (row.status === 'paused') {
+      // Thawed outside Boxdesk: the box runs again; its main process gone meanwhile: as for a running box.
+      if (container.state === 'running') this.setStatus(row, 'running');
+      else if (!container.running) await this.mainExited(row, container);
+      return;
+    }
     if (row.status === 'error') {
       // A pause from outside that was undone outside: the box runs again.
       if (row.status_reason === PAUSED_REASON && container.state === 'running') this.setStatus(row, 'running');

@@ -6,6 +6,7 @@ import { clientGoneSignal, resourceRoutes, type ResourceRoutes } from '../http/r
 import { sendLiveStream } from '../http/streaming';
 import { IdempotencyHeaders, answerIdempotently, type IdempotencyPort } from '../idempotency/port';
 import type { BoxService } from './service';
+import type { BoxSleep } from './lifecycle/sleep';
 
 const base = '/v1/projects/:project/boxes';
 const one = `${base}/:name`;
@@ -14,9 +15,14 @@ const one = `${base}/:name`;
 const clientGone = (reply: FastifyReply) => ({ signal: clientGoneSignal(reply) });
 
 /** A box's own routes (stats: stats-routes.ts). */
-export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idempotency: IdempotencyPort): void {
+export function registerBoxRoutes(
+  app: FastifyInstance,
+  boxes: BoxService,
+  idempotency: IdempotencyPort,
+  sleep: BoxSleep,
+): void {
   const routes = resourceRoutes(app, 'boxes');
-  registerBoxRecordRoutes(routes, boxes, idempotency);
+  registerBoxRecordRoutes(routes, boxes, idempotency, sleep);
   registerBoxChangeRoutes(routes, boxes);
 }
 
@@ -25,6 +31,7 @@ function registerBoxRecordRoutes(
   { api, read, write }: ResourceRoutes,
   boxes: BoxService,
   idempotency: IdempotencyPort,
+  sleep: BoxSleep,
 ): void {
   api.post(
     base,
@@ -58,6 +65,8 @@ function registerBoxRecordRoutes(
     }),
     async (request, reply) => {
       const { tail, follow = false } = request.query;
+      // Following needs the box running: a paused one wakes, and the follow counts as a use.
+      if (follow) await sleep.awake(request.params.project, request.params.name, 'logs');
       const stream = await boxes.logs(request.params.project, request.params.name, { tail, follow });
       sendLiveStream(reply, 'text/plain; charset=utf-8', stream);
     },
@@ -98,7 +107,7 @@ function registerBoxChangeRoutes({ api, write }: ResourceRoutes, boxes: BoxServi
   );
   api.post(
     `${one}/resume`,
-    write('Resume a stopped box, or restart one in error. Idempotent.', transition),
+    write('Resume a stopped box, wake a paused one, or restart one in error. Idempotent.', transition),
     async (request, reply) => boxes.resume(request.params.project, request.params.name, clientGone(reply)),
   );
 }

@@ -36,6 +36,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/projects/:project/boxes/:name/logs': 'getBoxLogs',
   'POST /v1/projects/:project/boxes/:name/stop': 'stopBox',
   'POST /v1/projects/:project/boxes/:name/resume': 'resumeBox',
+  'POST /v1/projects/:project/boxes/:name/pause': 'pauseBox',
   'GET /v1/projects/:project/boxes/:name/stats': 'getBoxStats',
 
   'POST /v1/projects/:project/boxes/:name/exec': 'execCommand',

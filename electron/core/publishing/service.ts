@@ -9,7 +9,7 @@ import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, preview
 import { SIGN_IN_PARAM, type SignInLinks, type SignInTarget } from './sign-in-links';
 
 export interface PublishingDeps {
-  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'published'>;
+  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'published' | 'wake' | 'touch' | 'use'>;
   bus: EventBus;
   links: SignInLinks;
 }
@@ -22,6 +22,10 @@ export type ProxyRoute = Pick<
   BoxRow,
   'name' | 'project' | 'status' | 'status_reason' | 'container_id' | 'port' | 'url' | 'url_auth'
 > & {
+  /** The box that answers (its id: a request is a use of it; a paused one is woken first). */
+  box?: Pick<BoxRow, 'id' | 'project' | 'name' | 'status'>;
+  /** Wakes what answers before the request goes on (a service's live box, paused or stopped: services/). */
+  wake?: () => Promise<void>;
   /** Why nothing can answer (a service with no live box): a 502 saying so. */
   unavailable?: string;
 };
@@ -136,6 +140,22 @@ export class PublishingService {
     return { url: `${target.url}/?${SIGN_IN_PARAM}=${code}`, expires_at: expiresAt.toISOString() };
   }
 
+  /**
+   * A proxied request is a use of its box, and a paused box wakes for it (the request waits,
+   * bounded by the box's queue); `done` releases a hold (an upgraded socket) when it ends.
+   */
+  async admitToBox(route: ProxyRoute): Promise<void> {
+    if (!route.box) return;
+    this.deps.boxes.touch(route.box.id);
+    if (route.wake) await route.wake();
+    else if (route.status === 'paused') await this.deps.boxes.wake(route.box);
+  }
+
+  /** An upgraded (WebSocket) connection keeps its box in use while open. */
+  holdBox(route: ProxyRoute): () => void {
+    return route.box ? this.deps.boxes.use(route.box.id) : () => undefined;
+  }
+
   /** The service or published box a Host header names, or null. */
   route(host: string | undefined): ProxyRoute | null {
     if (!host) return null;
@@ -153,10 +173,11 @@ export class PublishingService {
       const service = this.services(project, name);
       if (service) return service;
       const row = this.store.published(project, name);
-      if (row) return row;
+      if (row) return { ...row, box: row };
     }
     if (isPreviewHostname(hostname)) return null;
-    return this.store.byDomain(hostname) ?? null;
+    const row = this.store.byDomain(hostname);
+    return row ? { ...row, box: row } : null;
   }
 
   /** Whether a browser origin is a preview page (a box's host or a published domain): it may never call the API. */

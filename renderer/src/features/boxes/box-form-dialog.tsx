@@ -5,6 +5,7 @@ import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
 import { boxFieldOf, boxRules, boxValues, createBody, updateBody, type BoxValues } from './box-form';
 import { LimitsFields, SettingsFields, SourceFields, useEngineLimits } from './box-form-fields';
+import { LifecycleFields } from './lifecycle-fields';
 import { useCreateBox, useUpdateBox } from './use-boxes';
 
 /** Create a box (name checked as you type, base or fork source, limits bounded by the engine), or edit one. */
@@ -85,6 +86,7 @@ export function BoxFormDialog({
       {!editing && <SourceFields form={form} project={project} opened={opened} />}
       <LimitsFields form={form} maxCpus={maxCpus} maxRam={maxRam} />
       <SettingsFields form={form} project={project} editing={editing} />
+      <LifecycleFields form={form} box={box} />
     </FormDialog>
   );
 }

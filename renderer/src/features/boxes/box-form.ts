@@ -2,6 +2,7 @@ import type { Box, BoxCreate, BoxUpdate } from '../../../../shared/schemas/box';
 import { mapToPairs, pairsRule, pairsToMap, type Pair } from '../../kit/pairs';
 import { dnsLabelError, numberError } from '../../kit/validators';
 import { mountsError, rowsToMounts, type MountRow } from '../volumes/mount-rows';
+import { clockError, lifecycleInput, lifecycleValues, type LifecycleValues } from './lifecycle-form';
 
 export const MIB = 1024 * 1024;
 
@@ -15,6 +16,7 @@ export interface BoxValues {
   environment: Pair[];
   tags: Pair[];
   mounts: MountRow[];
+  lifecycle: LifecycleValues;
 }
 
 /** The form for a new box, or filled from the box being edited. */
@@ -29,6 +31,7 @@ export function boxValues(box?: Box): BoxValues {
     environment: mapToPairs(box?.environment),
     tags: mapToPairs(box?.tags),
     mounts: [],
+    lifecycle: lifecycleValues(box),
   };
 }
 
@@ -42,6 +45,7 @@ export function boxFieldOf(path: string): BoxField | null {
   if (path.startsWith('environment')) return 'environment';
   if (path.startsWith('tags')) return 'tags';
   if (path.startsWith('data_mounts')) return 'mounts';
+  if (path.startsWith('lifecycle')) return 'lifecycle';
   return null;
 }
 
@@ -57,6 +61,12 @@ export function boxRules(editing: boolean, maxCpus: number | null, maxRam: numbe
     environment: pairsRule('environment'),
     tags: pairsRule('tags'),
     mounts: (v: MountRow[]) => (editing ? null : mountsError(v)),
+    lifecycle: {
+      pause: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.pause) },
+      stop: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.stop) },
+      remove: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.remove) },
+      ttl: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.ttl) },
+    },
   };
 }
 
@@ -76,10 +86,17 @@ export function createBody(v: BoxValues): BoxCreate {
   if (v.environment.length) body.environment = pairsToMap(v.environment);
   if (v.tags.length) body.tags = pairsToMap(v.tags);
   if (v.mounts.length) body.data_mounts = rowsToMounts(v.mounts);
+  const lifecycle = lifecycleInput(v.lifecycle);
+  if (Object.values(lifecycle).some((x) => x !== null)) body.lifecycle = lifecycle;
   return body;
 }
 
-/** PATCH /boxes/{name}: limits, environment and tags as the form has them. */
+/** PUT /boxes/{name}: limits, environment, tags and the clocks as the form has them. */
 export function updateBody(v: BoxValues): BoxUpdate {
-  return { config: configOf(v), environment: pairsToMap(v.environment), tags: pairsToMap(v.tags) };
+  return {
+    config: configOf(v),
+    environment: pairsToMap(v.environment),
+    tags: pairsToMap(v.tags),
+    lifecycle: lifecycleInput(v.lifecycle),
+  };
 }

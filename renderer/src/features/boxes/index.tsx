@@ -28,7 +28,7 @@ function useBoxPaletteActions({ project, go }: PaletteContext) {
         leftSection: <IconBox size={18} />,
         onClick: go(paths.box(project, b.name)),
       },
-      ...(b.status === 'running'
+      ...(b.status === 'running' || b.status === 'paused'
         ? [
             {
               id: `console:${b.name}`,
