@@ -20,7 +20,12 @@ export const LABELS = {
  */
 export function containerSpecOf(
   row: BoxRow,
-  ctx: { instanceId: string; graceSeconds: number; mounts: VolumeMount[] },
+  ctx: {
+    instanceId: string;
+    graceSeconds: number;
+    mounts: VolumeMount[];
+    network?: { name: string; aliases: string[] };
+  },
 ): ContainerSpec {
   const config = configOf(row);
   const workspace =
@@ -47,5 +52,6 @@ export function containerSpecOf(
     graceSeconds: ctx.graceSeconds,
     mounts: [...workspace, ...ctx.mounts],
     ...(row.workspace_volume && !row.command ? { workingDir: WORKSPACE_PATH } : {}),
+    ...(ctx.network ? { network: ctx.network } : {}),
   };
 }

@@ -26,6 +26,7 @@ type Patch = Partial<
     | 'status_reason'
     | 'config'
     | 'environment'
+    | 'network'
     | 'tags'
     | 'port'
     | 'grace_seconds'

@@ -53,7 +53,10 @@ export function BoxFormDialog({
         { name: box.name, body: updateBody(v) },
         {
           onSuccess: () => {
-            notifyDone(`Saved ${box.name}`, 'The new settings apply now (environment: to the next console or exec).');
+            notifyDone(
+              `Saved ${box.name}`,
+              'The new settings apply now (environment: to the next console or exec; network: to the next connection).',
+            );
             onClose();
           },
         },

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DEFAULT_NETWORK, parseAllowEntry } from '../../../shared/schemas/network';
+import type { Box } from '../../../shared/schemas/box';
+import { problem, startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
+import { resolveAllowed } from './box-networking';
+import { filterTable } from './egress-rules';
+
+describe('allow entries', () => {
+  test('addresses, CIDRs and host names, each with an optional port', () => {
+    assert.deepEqual(parseAllowEntry('10.0.0.0/8'), { kind: 'cidr', address: '10.0.0.0', prefix: 8, port: null });
+    assert.deepEqual(parseAllowEntry('203.0.113.7:443'), {
+      kind: 'cidr',
+      address: '203.0.113.7',
+      prefix: 32,
+      port: 443,
+    });
+    assert.deepEqual(parseAllowEntry('10.1.0.0/16:5432'), {
+      kind: 'cidr',
+      address: '10.1.0.0',
+      prefix: 16,
+      port: 5432,
+    });
+    assert.deepEqual(parseAllowEntry('API.example.com:443'), { kind: 'host', host: 'api.example.com', port: 443 });
+  });
+
+  test('what is not a destination says why', () => {
+    const bad: [string, RegExp][] = [
+      ['10.0.0.0/33', /prefix length from 0 to 32/],
+      ['10.0.0.0/', /prefix length/],
+      ['300.1.1.1', /not an IPv4 address/],
+      ['10.1.1', /not an IPv4 address/],
+      ['10.0.0.1:0', /between 1 and 65535/],
+      ['10.0.0.1:70000', /between 1 and 65535/],
+      ['example.com:http', /not a number/],
+      ['*.example.com', /wildcard domains need the egress proxy/],
+      ['exa mple.com', /not a host name/],
+      ['-bad-.com', /not a host name/],
+    ];
+    for (const [entry, why] of bad) {
+      const parsed = parseAllowEntry(entry);
+      assert.ok('error' in parsed, `${entry} was taken: ${JSON.stringify(parsed)}`);
+      assert.match(parsed.error, why, entry);
+    }
+  });
+});
+
+test('allow entries as the filter takes them: networks as given, host names resolved now to /32s', async () => {
+  const { allowed, unresolved } = await resolveAllowed(['10.0.0.0/8:22', '203.0.113.7', 'localhost:8080']);
+  assert.deepEqual(unresolved, []);
+  assert.deepEqual(allowed.slice(0, 2), [
+    { cidr: '10.0.0.0/8', port: 22 },
+    { cidr: '203.0.113.7/32', port: null },
+  ]);
+  assert.ok(allowed.slice(2).some((a) => a.cidr === '127.0.0.1/32' && a.port === 8080));
+});
+
+describe("a box's filter table", () => {
+  const hostAddresses = ['192.168.1.20', '172.17.0.1'];
+
+  test('open: only the host closed; with host true, nothing at all', () => {
+    const rules = filterTable({ network: DEFAULT_NETWORK, allowed: [], hostAddresses });
+    assert.match(rules, /-A OUTPUT -d 192\.168\.1\.20\/32 -j REJECT/);
+    assert.match(rules, /-A OUTPUT -d 172\.17\.0\.1\/32 -j REJECT/);
+    assert.doesNotMatch(rules, /-A OUTPUT -j REJECT/);
+    const open = filterTable({ network: { ...DEFAULT_NETWORK, host: true }, allowed: [], hostAddresses });
+    assert.doesNotMatch(open, /REJECT/);
+  });
+
+  test('none: the resolver refused before loopback is let through, then everything else', () => {
+    const rules = filterTable({ network: { egress: 'none', allow: [], host: true }, allowed: [], hostAddresses });
+    const lines = rules.split('\n');
+    const dns = lines.indexOf('-A OUTPUT -d 127.0.0.11/32 -j REJECT --reject-with icmp-admin-prohibited');
+    assert.ok(dns > 0 && dns < lines.indexOf('-A OUTPUT -o lo -j ACCEPT'));
+    assert.equal(lines.at(-3), '-A OUTPUT -j REJECT --reject-with icmp-admin-prohibited');
+    assert.equal(lines.at(-2), 'COMMIT');
+  });
+
+  test("allowlist: the host's addresses closed before any entry (0.0.0.0/0 does not open it), a port for TCP and UDP", () => {
+    const rules = filterTable({
+      network: { egress: 'allowlist', allow: [], host: false },
+      allowed: [
+        { cidr: '0.0.0.0/0', port: null },
+        { cidr: '10.0.0.0/8', port: 443 },
+      ],
+      hostAddresses,
+    });
+    const lines = rules.split('\n');
+    assert.ok(
+      lines.indexOf('-A OUTPUT -d 172.17.0.1/32 -j REJECT --reject-with icmp-admin-prohibited') <
+        lines.indexOf('-A OUTPUT -d 0.0.0.0/0 -j ACCEPT'),
+    );
+    assert.ok(lines.includes('-A OUTPUT -d 10.0.0.0/8 -p tcp --dport 443 -j ACCEPT'));
+    assert.ok(lines.includes('-A OUTPUT -d 10.0.0.0/8 -p udp --dport 443 -j ACCEPT'));
+    assert.doesNotMatch(rules, /127\.0\.0\.11/, "the engine's resolver stays open: names must resolve");
+  });
+});
+
+describe('network in the API', () => {
+  let t: MemoryCore;
+  const P = '/v1/projects/net/boxes';
+  before(async () => {
+    t = await startMemoryCore();
+  });
+  after(() => t.close());
+
+  test('a box has the default network; a bad allow entry is a 400 at its field and changes nothing', async () => {
+    const created = await t.api('POST', P, { name: 'a' });
+    assert.equal(created.status, 201);
+    assert.deepEqual(((await created.json()) as Box).network, DEFAULT_NETWORK);
+    const refused = await t.api('POST', P, {
+      name: 'b',
+      network: { egress: 'allowlist', allow: ['10.0.0.0/8', '10.0.0.0/33'] },
+    });
+    const body = await problem(refused, 400, 'invalid_body');
+    assert.deepEqual(
+      body.errors?.map((e) => e.path),
+      ['body.network.allow.1'],
+    );
+    assert.equal((await t.api('GET', `${P}/b`)).status, 404);
+    const update = await t.api('PUT', `${P}/a`, { network: { egress: 'allowlist', allow: ['1.2.3.4:99999'] } });
+    await problem(update, 400, 'invalid_body');
+    assert.deepEqual(((await (await t.api('GET', `${P}/a`)).json()) as Box).network, DEFAULT_NETWORK);
+    await problem(await t.api('PUT', `${P}/a`, { network: { egress: 'closed' } }), 400, 'invalid_body');
+  });
+
+  test('an update changes the fields it gives; a fork of a box starts with its settings', async () => {
+    const res = await t.api('PUT', `${P}/a`, { network: { egress: 'allowlist', allow: ['10.0.0.0/8'] } });
+    assert.equal(res.status, 200);
+    const updated = await t.api('PUT', `${P}/a`, { network: { host: true } });
+    const expected = { egress: 'allowlist', allow: ['10.0.0.0/8'], host: true };
+    assert.deepEqual(((await updated.json()) as Box).network, expected);
+    const fork = await t.api('POST', P, { name: 'f', fork: 'a' });
+    assert.equal(fork.status, 201, await fork.clone().text());
+    assert.deepEqual(((await fork.json()) as Box).network, expected);
+  });
+});
