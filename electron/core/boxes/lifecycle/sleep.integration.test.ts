@@ -122,7 +122,8 @@ test('lifecycle clocks: idle pause, then idle stop, then auto_delete; expiry del
         .map((e) => (JSON.parse(e.data) as { data: { box: string; action: string; reason: string } }).data)
         .filter((d) => d.box === name)
         .map((d) => `${d.action}:${d.reason}`);
-    await events.waitFor(() => lifecycle('doomed').length > 0);
+    // Each delete's event follows its delete: wait for both, whichever came first.
+    await events.waitFor(() => lifecycle('doomed').length > 0 && lifecycle('idle').length >= 3);
     assert.deepEqual(lifecycle('idle'), ['pause:idle', 'stop:idle', 'delete:auto_delete']);
     assert.deepEqual(lifecycle('doomed'), ['delete:expired']);
   } finally {
