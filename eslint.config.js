@@ -53,7 +53,7 @@ const parserCountingTypeImports = {
 /**
  * The core's modules talk through ports (STYLE.md, "A resource is a module"): from another
  * module's folder a core file may import its `port.ts` and its module (`index.ts`), nothing
- * else. The folders that are no module (the engine driver, HTTP, the database, the event bus, boxes' networks,
+ * else. The folders that are no module (the engine driver, HTTP, the database, the event bus,
  * archives, the window's files) may be imported anywhere.
  */
 const modulePorts = {
@@ -63,7 +63,7 @@ const modulePorts = {
       paths: [noDockerode],
       patterns: [
         {
-          regex: '^\\.\\./(?!(?:engine|http|db|events|archives|ui|networks)/)[a-z-]+/(?!(?:port|index)$).+$',
+          regex: '^\\.\\./(?!(?:engine|http|db|events|archives|ui)/)[a-z-]+/(?!(?:port|index)$).+$',
           message:
             "Another module's files are its own: import its port.ts (the interface it offers) or, for `needs`, its index.ts.",
         },

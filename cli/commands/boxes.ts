@@ -21,7 +21,6 @@ import {
 import { age, details, map } from '../output';
 import { print, printList } from '../print';
 import { commandModule } from '../program';
-import { describeNetwork, networkBody, networkOptions, type NetworkFlags } from './box-network';
 import { withSpinner } from '../progress';
 import { waitForStatus } from '../wait';
 import {
@@ -54,7 +53,6 @@ export function boxDetails(b: Box): string {
     ['ram_mb', b.config.ram_mb],
     ['storage_gb', `${b.config.storage_gb}${b.storage_enforced ? '' : ' (not enforced)'}`],
     ['environment', map(b.environment)],
-    ['network', b.network ? describeNetwork(b.network) : null],
     ['volumes', (b.data_mounts ?? []).map((m) => `${m.name}:${m.path}${m.read_only ? ':ro' : ''}`).join(', ')],
     ['tags', map(b.tags)],
     ['port', b.port],
@@ -104,7 +102,7 @@ async function change(
   );
 }
 
-interface CreateFlags extends WaitFlags, LifecycleFlags, NetworkFlags {
+interface CreateFlags extends WaitFlags, LifecycleFlags {
   base?: string;
   fork?: string;
   cpus?: number;
@@ -129,8 +127,6 @@ function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
   if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
   const lifecycle = lifecycleBody(opts);
   if (lifecycle) body.lifecycle = lifecycle;
-  const network = networkBody(opts);
-  if (network) body.network = network;
   return body;
 }
 
@@ -142,17 +138,13 @@ async function create(ctx: Context, body: BoxCreate, opts: CreateFlags): Promise
 /** The options create and fork share. */
 function configOptions(cmd: Command): Command {
   return boxWaitOptions(
-    lifecycleOptions(
-      networkOptions(
-        cmd
-          .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
-          .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
-          .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
-          .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
-          .option('--tag <K=V>', 'tag (repeatable)', collect)
-          .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),
-      ),
-    ),
+    lifecycleOptions(cmd)
+      .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
+      .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
+      .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
+      .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
+      .option('--tag <K=V>', 'tag (repeatable)', collect)
+      .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),
     'running',
   );
 }
@@ -215,7 +207,7 @@ function registerList(program: Command, cli: Cli): void {
   });
 }
 
-interface UpdateFlags extends LifecycleFlags, NetworkFlags {
+interface UpdateFlags extends LifecycleFlags {
   cpus?: number;
   ramMb?: number;
   env?: string[];
@@ -232,13 +224,11 @@ async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<vo
   if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
   const lifecycle = lifecycleBody(opts);
   if (lifecycle) body.lifecycle = lifecycle;
-  const network = networkBody(opts);
-  if (network) body.network = network;
   const envEdits = keyValues(opts.env, 'env', true);
   const tagEdits = keyValues(opts.tag, 'tag', true);
   if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
     throw new UsageError(
-      'nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace, --auto-pause, --auto-stop, --auto-delete, --ttl, --egress, --allow, --[no-]network-host',
+      'nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace, --auto-pause, --auto-stop, --auto-delete, --ttl',
     );
   // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
   if (envEdits || tagEdits) {
@@ -259,7 +249,7 @@ function registerUpdate(program: Command, cli: Cli): void {
     .option('--tag <K=V>', 'set a tag; K- removes it (repeatable)', collect)
     .option('--port <N|none>', 'the port the box serves on', wholeNumberOrNone('--port'))
     .option('--grace <S|none>', 'termination grace period in seconds', wholeNumberOrNone('--grace'));
-  cli.action<UpdateFlags>(lifecycleOptions(networkOptions(cmd)), (ctx, [name], opts) => update(ctx, name!, opts));
+  cli.action<UpdateFlags>(lifecycleOptions(cmd), (ctx, [name], opts) => update(ctx, name!, opts));
 }
 
 /** `box stop`, `box resume`, `box pause` and `box rm`. */

@@ -10,7 +10,6 @@ export class BoxFormDialog extends PageObject {
   readonly memory: Locator;
   readonly submit: Locator;
   readonly progress: Locator;
-  readonly allowedHosts: Locator;
 
   constructor(page: Page, title: string | RegExp = 'Create a box') {
     super(page);
@@ -20,12 +19,6 @@ export class BoxFormDialog extends PageObject {
     this.memory = this.dialog.getByRole('textbox', { name: 'Memory (MiB)' });
     this.submit = this.dialog.getByRole('button', { name: /^(Create|Save)$/ });
     this.progress = this.dialog.getByRole('status', { name: 'Progress' });
-    this.allowedHosts = this.dialog.getByRole('textbox', { name: 'Allowed hosts' });
-  }
-
-  /** Internet: open, off, or only these hosts. */
-  async setInternet(choice: 'Open' | 'Off' | 'Only these hosts'): Promise<void> {
-    await this.dialog.getByRole('radiogroup', { name: 'Internet' }).getByText(choice, { exact: true }).click();
   }
 
   /** The text of the error shown at a field (null when the field is valid). */

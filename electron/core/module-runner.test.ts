@@ -57,7 +57,7 @@ describe("the core's modules", () => {
     assert.deepEqual(declared, contract);
   });
 
-  test("engine-up: the store, root replacements, volume and upload repair, the reconciler, then the default base, unused project networks, jobs and services' stray colours", () => {
+  test("engine-up: the store, root replacements, volume and upload repair, the reconciler, then jobs, the default base and services' stray colours", () => {
     const order = ENGINE_UP_PHASES.flatMap((phase) =>
       modules.filter((m) => m.engineUp?.[phase]).map((m) => `${m.name}.${phase}`),
     );
@@ -68,7 +68,6 @@ describe("the core's modules", () => {
       'files.repair',
       'boxes.reconcile',
       'bases.settled',
-      'boxes.settled',
       'jobs.settled',
       'services.settled',
     ]);

@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
-import { NetworkSettings, ResolvedNetwork } from './network';
 import { SnapshotId } from './snapshots';
 import { Lifecycle, LifecycleInput, NextChange, type LifecycleAction, type LifecycleReason } from './box-lifecycle';
 
@@ -95,7 +94,6 @@ export const Box = Type.Object(
     ),
     data_mounts: Type.Union([Type.Array(DataMount), Type.Null()]),
     environment: Type.Record(Type.String(), Type.String()),
-    network: ResolvedNetwork,
     port: Type.Union([Type.Integer(), Type.Null()]),
     published_domains: Type.Union([Type.Array(Type.String()), Type.Null()]),
     tags: Type.Record(Type.String(), Type.String()),
@@ -121,7 +119,6 @@ export const BoxCreate = Type.Object(
     config: Type.Optional(Config),
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     environment: Type.Optional(EnvironmentMap),
-    network: Type.Optional(NetworkSettings),
     fork: Type.Optional(
       Type.Union([DnsLabel, SnapshotId], {
         description: 'A box of this project (its root at this instant) or a snapshot id of this project.',
@@ -138,7 +135,6 @@ export const BoxUpdate = Type.Object(
   {
     config: Type.Optional(Config),
     environment: Type.Optional(EnvironmentMap),
-    network: Type.Optional(NetworkSettings),
     port: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
     tags: Type.Optional(TagMap),
     termination_grace_period_seconds: Type.Optional(
@@ -203,7 +199,7 @@ export interface BoxEvents {
 
 export const BOX_EVENTS = {
   'box.created': 'a box was recorded (status creating)',
-  'box.updated': 'a box changed: its config, environment, network, tags, port, mounts or root',
+  'box.updated': 'a box changed: its config, environment, tags, port, mounts or root',
   'box.status': "a box's status (or status reason) changed",
   'box.deleted': 'a box and its container are gone',
   'box.oom': 'the kernel killed a process of the box for memory',

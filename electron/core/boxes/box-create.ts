@@ -7,16 +7,14 @@ import {
   type DataMount,
   type ResolvedConfig,
 } from '../../../shared/schemas/box';
-import { DEFAULT_NETWORK, networkProblems, type ResolvedNetwork } from '../../../shared/schemas/network';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { EventBus } from '../events/event-bus';
-import { NetworkRulesError, type BoxNetworking } from '../networks/box-networking';
 import { newId, now } from '../ids';
 import { resolveConfig } from './box-config';
 import type { Lifecycle } from '../../../shared/schemas/box-lifecycle';
 import { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
-import { configOf, networkOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
+import { configOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
 import type { StatusWriter } from './box-status';
 import { containerSpecOf, LABELS } from './container-spec';
 import { checkDataMounts } from './data-mounts';
@@ -46,8 +44,6 @@ export interface NewBoxFacts {
   internal: InternalCreate;
   /** The fork source, whose environment a fork inherits unless the body gives one. */
   source: Pick<ForkSource, 'environment'> | null;
-  /** Its network settings, resolved (a fork of a box starts with the box's). */
-  network: ResolvedNetwork;
   storageEnforced: boolean;
   /** Its /workspace on the store (null: none, as for a fork of a box made before the store) and its quota. */
   workspace?: Workspace | null;
@@ -74,7 +70,6 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     storage_enforced: f.storageEnforced ? 1 : 0,
     data_mounts: f.dataMounts?.length ? JSON.stringify(f.dataMounts) : null,
     environment: f.input.environment ? JSON.stringify(f.input.environment) : (f.source?.environment ?? '{}'),
-    network: JSON.stringify(f.network),
     tags: JSON.stringify(f.input.tags ?? {}),
     port: null,
     grace_seconds: null,
@@ -110,8 +105,6 @@ export interface BoxDeps {
   extensions: BoxExtensions;
   /** Boxes' /workspace items on the copy-on-write store. */
   workspaces: BoxWorkspaces;
-  /** Projects' networks and boxes' packet filters. */
-  networking: BoxNetworking;
 }
 
 export interface BoxCreationDeps extends BoxDeps {
@@ -139,8 +132,6 @@ export class BoxCreation {
     const source = input.fork !== undefined ? resolveForkSource(this.deps.boxes, snapshots, project, input.fork) : null;
     const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
     const lifecycle = mergeLifecycle(parseLifecycle(null), input.lifecycle, Date.now());
-    const network = resolveNetwork(input.network, source?.kind === 'box' ? networkOf(source.row) : undefined);
-    await this.deps.networking.check(network);
     extensions.volumes.require(project, dataMounts);
     this.deps.monitor.requireUp();
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
@@ -166,7 +157,6 @@ export class BoxCreation {
         dataMounts,
         internal,
         source,
-        network,
         storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
         workspace,
         workspaceQuota: quota,
@@ -241,22 +231,18 @@ export class BoxCreation {
   async bringUp(row: BoxRow): Promise<BoxRow> {
     const { engine, store } = this.deps;
     let containerId = row.container_id;
-    let made = false;
     if (!containerId) {
       const existing = await engine.listContainers({
         [LABELS.id]: row.id,
         [LABELS.instance]: this.deps.instanceId,
       });
-      made = !existing[0];
-      containerId =
-        existing[0]?.id ??
-        (await this.deps.networking.onNetwork(row.project, () => engine.createContainer(this.containerSpec(row))));
+      containerId = existing[0]?.id ?? (await engine.createContainer(this.containerSpec(row)));
       row = store.update(row.id, { container_id: containerId }, now());
     }
     try {
-      await this.deps.networking.start({ ...row, network: networkOf(row) }, containerId, made);
+      await engine.startContainer(containerId);
     } catch (err) {
-      if (!(err instanceof EngineError) || err.kind === 'unavailable' || err instanceof NetworkRulesError) throw err;
+      if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;
       return this.deps.status.set(
         row,
         'error',
@@ -271,24 +257,6 @@ export class BoxCreation {
       instanceId: this.deps.instanceId,
       graceSeconds: this.deps.boxes.graceOf(row),
       mounts: this.deps.extensions.volumes.engineMounts(row),
-      network: this.deps.networking.specFor(row),
     });
   }
-}
-
-/** Network settings given (or none) over the ones a box starts from; 400 naming each bad allow entry. */
-export function resolveNetwork(
-  input: BoxCreate['network'],
-  current: ResolvedNetwork = { ...DEFAULT_NETWORK },
-): ResolvedNetwork {
-  const problems = input ? networkProblems(input) : [];
-  if (problems.length)
-    throw new ApiError(
-      'invalid_body',
-      `network.allow has entries that are not destinations: ${problems.map((p) => p.message).join('; ')}`,
-      {
-        errors: problems,
-      },
-    );
-  return { ...current, ...input };
 }

@@ -5,7 +5,6 @@ import {
   type DataMount,
   type ResolvedConfig,
 } from '../../../shared/schemas/box';
-import { DEFAULT_NETWORK, type ResolvedNetwork } from '../../../shared/schemas/network';
 import type { ResourceLimits } from '../engine/container-engine';
 import { nextChange, parseLifecycle, type ClockFacts } from './lifecycle/clock-rules';
 
@@ -41,8 +40,6 @@ export interface BoxRow {
   storage_enforced: number;
   data_mounts: string | null;
   environment: string;
-  /** JSON of its network settings (ResolvedNetwork); null: the defaults. */
-  network: string | null;
   tags: string;
   port: number | null;
   grace_seconds: number | null;
@@ -76,11 +73,6 @@ export function configOf(row: Pick<BoxRow, 'config'>): ResolvedConfig {
   return { ...DEFAULT_CONFIG, ...(JSON.parse(row.config) as Partial<ResolvedConfig>) };
 }
 
-/** The box's network settings; fields added since the row was written take their defaults. */
-export function networkOf(row: Pick<BoxRow, 'network'>): ResolvedNetwork {
-  return { ...DEFAULT_NETWORK, ...(row.network ? (JSON.parse(row.network) as Partial<ResolvedNetwork>) : {}) };
-}
-
 /** The limits the engine enforces for a config. */
 export function limitsOf(config: ResolvedConfig): ResourceLimits {
   return { cpus: config.cpus, ramMb: config.ram_mb, pidsLimit: config.pids_limit };
@@ -103,7 +95,6 @@ export function toBox(row: BoxRow): Box {
     exclusive_bytes: row.exclusive_bytes,
     data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
     environment: JSON.parse(row.environment) as Record<string, string>,
-    network: networkOf(row),
     port: row.port,
     published_domains: row.published_domains ? (JSON.parse(row.published_domains) as string[]) : null,
     tags: JSON.parse(row.tags) as Record<string, string>,

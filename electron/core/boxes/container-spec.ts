@@ -20,12 +20,7 @@ export const LABELS = {
  */
 export function containerSpecOf(
   row: BoxRow,
-  ctx: {
-    instanceId: string;
-    graceSeconds: number;
-    mounts: VolumeMount[];
-    network?: { name: string; aliases: string[] };
-  },
+  ctx: { instanceId: string; graceSeconds: number; mounts: VolumeMount[] },
 ): ContainerSpec {
   const config = configOf(row);
   const workspace =
@@ -52,6 +47,5 @@ export function containerSpecOf(
     graceSeconds: ctx.graceSeconds,
     mounts: [...workspace, ...ctx.mounts],
     ...(row.workspace_volume && !row.command ? { workingDir: WORKSPACE_PATH } : {}),
-    ...(ctx.network ? { network: ctx.network } : {}),
   };
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { BOX_EVENTS } from '../../../shared/schemas/box';
 import { bases } from '../bases';
 import { idempotency } from '../idempotency';
@@ -7,11 +6,10 @@ import { now } from '../ids';
 import { defineModule, type CoreContext } from '../module';
 import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
-import { BoxNetworking } from '../networks/box-networking';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
 import { BOX_ID_PREFIX } from './box-create';
-import { networkOf, toBox } from './box-row';
+import { toBox } from './box-row';
 import { BoxExtensions } from './extensions';
 import { BOXES_MIGRATIONS } from './migrations';
 import type { BoxesPort } from './port';
@@ -45,22 +43,6 @@ export interface BoxesParts {
   sleep: BoxSleep;
   clocks: LifecycleClocks;
   port: BoxesPort;
-  networking: BoxNetworking;
-}
-
-/** Projects' networks and boxes' packet filters; the running boxes' rules follow the host's addresses. */
-function boxNetworking(ctx: CoreContext, store: BoxStore): BoxNetworking {
-  return new BoxNetworking({
-    engine: ctx.engine,
-    instanceId: ctx.instanceId,
-    log: ctx.log,
-    rulesDir: path.join(ctx.config.dataDir, 'netfilter'),
-    running: () =>
-      store
-        .all()
-        .filter((row) => row.status === 'running' && row.container_id)
-        .map((row) => ({ box: { ...row, network: networkOf(row) }, containerId: row.container_id! })),
-  });
 }
 
 function makeBoxes(
@@ -74,7 +56,6 @@ function makeBoxes(
   const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
-  const networking = boxNetworking(ctx, store);
   const service = new BoxService({
     store,
     engine,
@@ -87,7 +68,6 @@ function makeBoxes(
     roots,
     extensions,
     workspaces,
-    networking,
   });
   const recreator = new BoxRecreator({ store, engine, boxes: service, roots, workspaces, bus, instanceId, log });
   const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log);
@@ -133,7 +113,7 @@ function makeBoxes(
   };
   return {
     ...{ store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port },
-    ...{ usage, sleep, clocks, networking },
+    ...{ usage, sleep, clocks },
   };
 }
 
@@ -168,8 +148,6 @@ export const boxes = defineModule({
       await parts.reconciler.resync();
       parts.clocks.start();
     },
-    // Once boxes agree with the engine: project networks no box is on go (networks/box-networking.ts).
-    settled: (parts) => parts.networking.prune(),
   },
   atStart: {
     // Images nobody names go: not the boxes', the bases' or what other modules hold (snapshots).
@@ -183,6 +161,5 @@ export const boxes = defineModule({
   dispose: async (parts) => {
     await parts.clocks.dispose();
     await parts.reconciler.dispose();
-    await parts.networking.settle();
   },
 });

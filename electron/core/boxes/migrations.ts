@@ -54,6 +54,4 @@ export const BOXES_MIGRATIONS: readonly Migration[] = [
   `ALTER TABLE boxes ADD COLUMN lifecycle TEXT;
   ALTER TABLE boxes ADD COLUMN last_used_at TEXT;
   ALTER TABLE boxes ADD COLUMN status_since TEXT;`,
-  // 8: its network settings (egress policy, allow list, host access) as JSON; null: the defaults.
-  `ALTER TABLE boxes ADD COLUMN network TEXT;`,
 ];

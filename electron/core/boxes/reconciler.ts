@@ -206,7 +206,7 @@ export class Reconciler implements Disposable {
     } else if (row.status === 'running' && !container.running) {
       await this.mainExited(row, container);
     } else if (row.status === 'resuming') {
-      await this.boxes.startBox(row, container.id);
+      await this.engine.startContainer(container.id);
       this.setStatus(row, 'running');
     }
   }
@@ -246,7 +246,7 @@ export class Reconciler implements Disposable {
    */
   private async restartMain(row: BoxRow, container: ContainerState): Promise<void> {
     try {
-      await this.boxes.startBox(row, container.id);
+      await this.engine.startContainer(container.id);
       this.refusedRestarts.delete(row.id);
     } catch (err) {
       if (!(err instanceof EngineError) || err.kind === 'unavailable') throw err;

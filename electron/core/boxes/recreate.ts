@@ -79,7 +79,7 @@ export class BoxRecreator {
         const image = await this.deps.roots.commit(row.container_id, row.image, 'root', row.id);
         target = { image: image.id, ownsImage: true, origin: row.origin };
       } catch (err) {
-        if (run) await this.deps.boxes.startBox(row, row.container_id).catch(() => undefined);
+        if (run) await this.deps.engine.startContainer(row.container_id).catch(() => undefined);
         throw err;
       }
     } else {
@@ -125,8 +125,7 @@ export class BoxRecreator {
   /** The new container, made under a name of its own beside the old one; not recorded yet. */
   private async createBeside(row: BoxRow, image: string): Promise<string> {
     const spec = this.deps.boxes.containerSpec({ ...row, image });
-    const name = `${spec.name}-${randomBase32(4)}`;
-    return this.deps.boxes.onNetwork(row.project, () => this.deps.engine.createContainer({ ...spec, name }));
+    return this.deps.engine.createContainer({ ...spec, name: `${spec.name}-${randomBase32(4)}` });
   }
 
   /** Before the swap: every container of the box but the recorded one goes, the intent is cleared. */
@@ -137,7 +136,7 @@ export class BoxRecreator {
       if (c.id !== row.container_id) await this.deps.engine.removeContainer(c.id);
     // A recreate stopped the box to commit its root: it runs again as it did.
     if (pending.kind === 'recreate' && pending.run && row.container_id)
-      await this.deps.boxes.startBox(row, row.container_id).catch(() => undefined);
+      await this.deps.engine.startContainer(row.container_id).catch(() => undefined);
     if (pending.kind === 'recreate' && pending.ownsImage)
       await this.deps.engine.removeImage(pending.image).catch(() => undefined);
     await this.deps.workspaces.remove(pending.workspace?.item ?? null);
@@ -230,7 +229,7 @@ export class BoxRecreator {
       if (previous.owned && previous.image !== target.image)
         await engine.removeImage(previous.image).catch(() => undefined);
     };
-    await Promise.all([removeOld(), target.run ? this.deps.boxes.startBox(row, containerId) : Promise.resolve()]);
+    await Promise.all([removeOld(), target.run ? engine.startContainer(containerId) : Promise.resolve()]);
     row = store.update(row.id, { pending_root: null }, now());
     this.deps.bus.emit('box.updated', { box: toBox(row) }, row.project);
     return row;

@@ -79,7 +79,7 @@ function registerBoxChangeRoutes({ api, write }: ResourceRoutes, boxes: BoxServi
     one,
     write('Update a box; answers with the full representation', {
       description:
-        'config.cpus and config.ram_mb apply live; environment applies to every exec and console started afterwards; port, tags and termination_grace_period_seconds apply at once. Given maps replace the stored ones. network applies to new connections at once, without a restart; its fields given replace the stored ones (allow as a whole list).',
+        'config.cpus and config.ram_mb apply live; environment applies to every exec and console started afterwards; port, tags and termination_grace_period_seconds apply at once. Given maps replace the stored ones.',
       params: BoxParams,
       body: BoxUpdate,
       response: { 200: Box, ...problemResponses(404, 409) },

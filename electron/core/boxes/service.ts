@@ -15,10 +15,9 @@ import {
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import { now } from '../ids';
 import { KeyedMutex, QueueWaitError } from '../keyed-mutex';
-import type { ResolvedNetwork } from '../../../shared/schemas/network';
-import { BoxCreation, resolveNetwork, type BoxDeps, type InternalCreate } from './box-create';
+import { BoxCreation, type BoxDeps, type InternalCreate } from './box-create';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
-import { configOf, limitsOf, networkOf, toBox, type BoxRow } from './box-row';
+import { configOf, limitsOf, toBox, type BoxRow } from './box-row';
 import { assertTransition, type BoxOperation } from './box-state-machine';
 import { applyBoxUpdate } from './box-update';
 import { freeze, thawFrozen } from './box-freeze';
@@ -267,7 +266,7 @@ export class BoxService {
           await this.engine.unpauseContainer(id);
           await this.engine.updateContainer(id, limitsOf(configOf(row)));
         }
-        await this.startBox(row, id);
+        await this.engine.startContainer(id);
       }).catch((err: unknown) => {
         if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
         this.store.update(row.id, { container_id: null }, now());
@@ -278,16 +277,6 @@ export class BoxService {
       });
       return this.setStatus(row, 'running');
     });
-  }
-
-  /** Makes a container on the project's network, the network made first unless it is there. */
-  onNetwork(project: string, make: () => Promise<string>): Promise<string> {
-    return this.deps.networking.onNetwork(project, make);
-  }
-
-  /** Starts the box's container on its project's network, with its packet filter (networks/box-networking.ts). */
-  startBox(row: BoxRow, containerId: string): Promise<void> {
-    return this.deps.networking.start({ ...row, network: networkOf(row) }, containerId);
   }
 
   /** DELETE of a box by a client: the guards others registered first (409 naming what owns it), then the delete. */
@@ -353,8 +342,6 @@ export class BoxService {
     if (row.container_id) this.ooms.delete(row.container_id);
     this.store.delete(row.id);
     this.deps.bus.emit('box.deleted', { box: toBox(row) }, row.project);
-    if (!this.store.list(row.project, { tags: [], limit: 1 }).length)
-      await this.deps.networking.removeNetwork(row.project);
   }
 
   update(project: string, name: string, input: BoxUpdate, options: CallOptions = {}): Promise<Box> {
@@ -364,31 +351,14 @@ export class BoxService {
         const row = this.find(project, name);
         this.check(row, 'update');
         const config = this.resolveConfig(input.config, configOf(row));
-        const network = input.network ? resolveNetwork(input.network, networkOf(row)) : undefined;
-        if (network) await this.deps.networking.check(network);
         const deps = { store: this.store, engine: this.engine, workspaces: this.deps.workspaces };
-        let next = await applyBoxUpdate({ ...deps, requireEngine: () => this.requireEngine() }, row, input, config);
-        if (network) next = await this.applyNetwork(next, network);
+        const next = await applyBoxUpdate({ ...deps, requireEngine: () => this.requireEngine() }, row, input, config);
         const box = toBox(next);
         this.deps.bus.emit('box.updated', { box }, project);
         return box;
       },
       options,
     );
-  }
-
-  /** Records the box's new network settings; a running box's rules change at once (none recorded if they cannot). */
-  private async applyNetwork(row: BoxRow, network: ResolvedNetwork): Promise<BoxRow> {
-    const next = this.store.update(row.id, { network: JSON.stringify(network) }, now());
-    if (row.status !== 'running' || !row.container_id) return next;
-    this.requireEngine();
-    try {
-      await this.deps.networking.enforce({ ...next, network }, row.container_id);
-    } catch (err) {
-      this.store.update(row.id, { network: row.network }, now());
-      throw err;
-    }
-    return next;
   }
 
   async logs(project: string, name: string, options: { tail?: number; follow: boolean }): Promise<Readable> {

@@ -26,7 +26,6 @@ type Patch = Partial<
     | 'status_reason'
     | 'config'
     | 'environment'
-    | 'network'
     | 'tags'
     | 'port'
     | 'grace_seconds'

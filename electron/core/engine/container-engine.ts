@@ -109,23 +109,6 @@ export interface ContainerEngine {
   removeNetwork(name: string): Promise<void>;
   /** Connects a container to a network (already connected is not an error). */
   connectNetwork(network: string, containerId: string): Promise<void>;
-  /**
-   * Leaves the container on `network` alone, reached there by `aliases` as well as its name: connects
-   * it (running or not) and disconnects it from every other network. Already so is not an error.
-   */
-  moveToNetwork(containerId: string, network: string, aliases: string[]): Promise<void>;
-  /**
-   * The IPv4 gateways of every network the engine has: the host's own addresses on its bridges,
-   * known from the moment a network is made (the host has the address only once a container joins).
-   */
-  networkGateways(): Promise<string[]>;
-  /** Removes the networks carrying all these labels that no container (running or not) is on, made before `olderThanS` seconds ago. */
-  pruneNetworks(labels: Record<string, string>, olderThanS?: number): Promise<void>;
-  /**
-   * Whether a helper container can join another container's network namespace and set its packet
-   * filter (`HelperPrivileges.networkOf`); an engine without real networking cannot.
-   */
-  readonly packetFilter: boolean;
 
   /** A TCP connection from the core to `port` inside the running container. */
   connect(containerId: string, port: number): Promise<Socket>;
@@ -215,13 +198,11 @@ export interface ContainerSpec {
   workingDir?: string;
   /** No network at all, loopback only: Boxdesk's own helpers, which need none (and start faster without). */
   offline?: boolean;
-  /** The network it is created on, reached there by `aliases` as well as its name; else the engine's default. */
-  network?: { name: string; aliases: string[] };
-  /** Only Boxdesk's own privileged helpers (the copy-on-write store's, the packet filter's) have these; boxes never do. */
+  /** Only Boxdesk's own privileged helper (the copy-on-write store's) has these; boxes never do. */
   helper?: HelperPrivileges;
 }
 
-/** What a helper container needs beyond the engine's defaults (docs/security.md). */
+/** What the store's helper container needs beyond the engine's defaults (docs/security.md). */
 export interface HelperPrivileges {
   /** Capabilities added to the engine's default set, e.g. SYS_ADMIN. */
   capAdd: string[];
@@ -229,8 +210,6 @@ export interface HelperPrivileges {
   devices: string[];
   /** Host directories mounted into the container. */
   binds: { hostPath: string; path: string; readOnly: boolean }[];
-  /** Joins this container's network namespace instead (to set its packet filter); no hostname of its own. */
-  networkOf?: string;
   /** Without the engine's AppArmor profile, which forbids mount(2), where the host has one. */
   noAppArmor: boolean;
 }

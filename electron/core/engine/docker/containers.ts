@@ -14,8 +14,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
       Image: spec.image,
       Cmd: spec.command,
       Entrypoint: [],
-      // A helper in another container's network namespace has that container's hostname.
-      ...(spec.helper?.networkOf ? {} : { Hostname: spec.hostname }),
+      Hostname: spec.hostname,
       ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
       Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
       Labels: spec.labels,
@@ -44,24 +43,19 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
             }
           : {}),
         ...(spec.offline ? { NetworkMode: 'none' } : {}),
-        ...(spec.network ? { NetworkMode: spec.network.name } : {}),
         ...(spec.helper ? helperHostConfig(spec.helper) : {}),
       },
-      ...(spec.network
-        ? { NetworkingConfig: { EndpointsConfig: { [spec.network.name]: { Aliases: spec.network.aliases } } } }
-        : {}),
     }),
   );
   return container.id;
 }
 
-/** A helper's extra privileges (never a box's): capabilities, devices, host directories, its network. */
+/** The store helper's extra privileges (never a box's): capabilities, devices, host directories. */
 function helperHostConfig(helper: HelperPrivileges): Docker.HostConfig {
   return {
     CapAdd: helper.capAdd,
     Devices: helper.devices.map((path) => ({ PathOnHost: path, PathInContainer: path, CgroupPermissions: 'rwm' })),
     Binds: helper.binds.map((b) => `${b.hostPath}:${b.path}:${b.readOnly ? 'ro' : 'rw'}`),
-    ...(helper.networkOf ? { NetworkMode: `container:${helper.networkOf}` } : {}),
     ...(helper.noAppArmor ? { SecurityOpt: ['apparmor=unconfined'] } : {}),
   };
 }

@@ -123,10 +123,6 @@ export class DockerEngine implements ContainerEngine {
   ensureNetwork = this.withDocker(networks.ensureNetwork);
   removeNetwork = this.withDocker(networks.removeNetwork);
   connectNetwork = this.withDocker(networks.connectNetwork);
-  moveToNetwork = this.withDocker(networks.moveToNetwork);
-  networkGateways = this.withDocker(networks.networkGateways);
-  pruneNetworks = this.withDocker(networks.pruneNetworks);
-  readonly packetFilter = true;
   connect = this.withDocker(networks.connect);
 
   stats = this.withDocker(samples.stats);

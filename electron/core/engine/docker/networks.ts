@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { createConnection, type Socket } from 'node:net';
 import { EngineError } from '../container-engine';
-import { call, labelFilter, orNull, toEngineError } from './errors';
+import { call, orNull, toEngineError } from './errors';
 
 export async function ensureNetwork(docker: Docker, name: string, labels: Record<string, string>): Promise<string> {
   const existing = await orNull(() => docker.getNetwork(name).inspect());
@@ -29,46 +29,6 @@ export async function connectNetwork(docker: Docker, network: string, containerI
     if (/already exists in network|already attached/i.test(e.message)) return;
     throw e;
   }
-}
-
-export async function moveToNetwork(
-  docker: Docker,
-  containerId: string,
-  network: string,
-  aliases: string[],
-): Promise<void> {
-  const info = await call(() => docker.getContainer(containerId).inspect());
-  const networkId = ((await call(() => docker.getNetwork(network).inspect())) as { Id: string }).Id;
-  const attached = info.NetworkSettings.Networks ?? {};
-  for (const [name, endpoint] of Object.entries(attached)) {
-    // A network of that name made anew (the old one removed) is another network: join it afresh.
-    if (name === network && endpoint.NetworkID === networkId) continue;
-    await call(() => docker.getNetwork(name).disconnect({ Container: containerId, Force: true })).catch(
-      (err: unknown) => {
-        if (!(err instanceof EngineError && err.kind === 'not_found')) throw err;
-      },
-    );
-  }
-  if (attached[network]?.NetworkID !== networkId)
-    await call(() =>
-      docker.getNetwork(network).connect({ Container: containerId, EndpointConfig: { Aliases: aliases } }),
-    );
-}
-
-export async function pruneNetworks(docker: Docker, labels: Record<string, string>, olderThanS = 0): Promise<void> {
-  await call(() =>
-    docker.pruneNetworks({
-      filters: { label: labelFilter(labels), ...(olderThanS ? { until: [`${olderThanS}s`] } : {}) },
-    }),
-  );
-}
-
-export async function networkGateways(docker: Docker): Promise<string[]> {
-  const networks = await call(() => docker.listNetworks());
-  return networks
-    .flatMap((n) => n.IPAM?.Config ?? [])
-    .map((c) => (c as { Gateway?: string }).Gateway ?? '')
-    .filter((g) => /^\d+\.\d+\.\d+\.\d+$/.test(g));
 }
 
 /**

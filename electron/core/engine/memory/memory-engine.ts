@@ -201,9 +201,7 @@ export class MemoryEngine implements ContainerEngine {
       return { path: joinPath(splitPath(m.path)), root, readOnly: m.readOnly };
     });
     const id = randomBytes(32).toString('hex');
-    const container = new MemoryContainer(id, spec.name, spec, image, mounts, this.programs, this.events);
-    if (spec.network) this.networks.connect(spec.network.name, container);
-    this.containers.set(id, container);
+    this.containers.set(id, new MemoryContainer(id, spec.name, spec, image, mounts, this.programs, this.events));
     return id;
   }
 
@@ -377,23 +375,6 @@ export class MemoryEngine implements ContainerEngine {
   async connectNetwork(network: string, containerId: string): Promise<void> {
     this.networks.connect(network, this.container(containerId));
   }
-
-  async moveToNetwork(containerId: string, network: string): Promise<void> {
-    const container = this.container(containerId);
-    this.networks.connect(network, container);
-    for (const other of [...container.networks]) if (other !== network) container.networks.delete(other);
-  }
-
-  async networkGateways(): Promise<string[]> {
-    return [];
-  }
-
-  async pruneNetworks(labels: Record<string, string>): Promise<void> {
-    this.reached(this.networks).prune(labels);
-  }
-
-  /** Its containers share the host's sockets: there is no packet filter to set. */
-  readonly packetFilter = false;
 
   async connect(containerId: string, port: number): Promise<Socket> {
     return this.container(containerId).dial(port);

@@ -66,14 +66,6 @@ export class NetworkTable {
     this.networks.delete(name);
   }
 
-  /** Removes the networks with all these labels that no container is on. */
-  prune(labels: Record<string, string>): void {
-    for (const [name, network] of this.networks) {
-      const labelled = Object.entries(labels).every(([k, v]) => network.labels[k] === v);
-      if (labelled && ![...this.containers()].some((c) => c.networks.has(name))) this.networks.delete(name);
-    }
-  }
-
   connect(name: string, container: MemoryContainer): void {
     if (!this.networks.has(name)) throw new EngineError('not_found', `network ${name} not found`);
     container.networks.add(name);

@@ -11,10 +11,7 @@ import { useCreateBox, useUpdateBox } from './use-boxes';
 /** After Save: what applies when, then the dialog closes. */
 function saved(name: string, onClose: () => void): () => void {
   return () => {
-    notifyDone(
-      `Saved ${name}`,
-      'The new settings apply now (environment: to the next console or exec; network: to the next connection).',
-    );
+    notifyDone(`Saved ${name}`, 'The new settings apply now (environment: to the next console or exec).');
     onClose();
   };
 }

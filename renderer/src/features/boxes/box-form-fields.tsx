@@ -8,7 +8,6 @@ import { bindPairs } from '../../kit/pairs';
 import { useBases } from '../bases/use-bases';
 import { MountsEditor } from '../volumes/mounts-editor';
 import { MIB, type BoxValues } from './box-form';
-import { NetworkFields } from './network-fields';
 import { useBoxes } from './use-boxes';
 
 type Form = UseFormReturnType<BoxValues>;
@@ -91,11 +90,10 @@ export function LimitsFields({ form, maxCpus, maxRam }: { form: Form; maxCpus: n
   );
 }
 
-/** Internet and host access, environment and tags; at create, the volumes to mount. */
+/** Environment and tags; at create, the volumes to mount. */
 export function SettingsFields({ form, project, editing }: { form: Form; project: string; editing: boolean }) {
   return (
     <>
-      <NetworkFields form={form} />
       <KeyValueEditor kind="environment" label="Environment" {...bindPairs(form, 'environment')} />
       <KeyValueEditor kind="tags" label="Tags" {...bindPairs(form, 'tags')} />
       {!editing && (

@@ -11,8 +11,6 @@ test("a problem's errors[].path (without its body. prefix) names the form field"
   assert.equal(boxFieldOf('tags'), 'tags');
   assert.equal(boxFieldOf('fork'), 'fork');
   assert.equal(boxFieldOf('data_mounts.0.path'), 'mounts');
-  assert.equal(boxFieldOf('network.allow.2'), 'allow');
-  assert.equal(boxFieldOf('network.egress'), 'egress');
   assert.equal(boxFieldOf('limit'), null);
 });
 
@@ -27,9 +25,6 @@ const values = (patch: Partial<BoxValues>): BoxValues => ({
   tags: [],
   mounts: [],
   lifecycle: boxValues().lifecycle,
-  egress: 'open',
-  allow: '',
-  host: false,
   ...patch,
 });
 
@@ -70,22 +65,4 @@ test('the clocks in words: "pause after 10 minutes idle" is 600 s; empty is neve
   const rules = boxRules(false, null, null);
   const zero = values({ lifecycle: { ...clocks, stop: { amount: 0, unit: 'hours' } } });
   assert.match(rules.lifecycle.stop.amount(null, zero) ?? '', /at least 1/);
-});
-
-test('Internet: the create body has a network only when it is not the default; the allow list is checked line by line', () => {
-  assert.equal(createBody(values({ allow: '10.0.0.0/8' })).network, undefined, 'open: the list is not sent');
-  assert.deepEqual(createBody(values({ egress: 'allowlist', allow: ' 10.0.0.0/8\n\napi.example.com:443 ' })).network, {
-    egress: 'allowlist',
-    allow: ['10.0.0.0/8', 'api.example.com:443'],
-    host: false,
-  });
-  assert.deepEqual(updateBody(values({ egress: 'none', host: true })).network, {
-    egress: 'none',
-    allow: [],
-    host: true,
-  });
-  const rules = boxRules(false, null, null);
-  const form = values({ egress: 'allowlist' });
-  assert.match(rules.allow('10.0.0.0/8\n10.0.0.0/33', form) ?? '', /^10\.0\.0\.0\/33: .*prefix length/);
-  assert.equal(rules.allow('10.0.0.0/33', values({ egress: 'open' })), null, 'an unused list is not checked');
 });

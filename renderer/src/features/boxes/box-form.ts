@@ -1,10 +1,4 @@
 import type { Box, BoxCreate, BoxUpdate } from '../../../../shared/schemas/box';
-import {
-  DEFAULT_NETWORK,
-  parseAllowEntry,
-  type EgressMode,
-  type ResolvedNetwork,
-} from '../../../../shared/schemas/network';
 import { mapToPairs, pairsRule, pairsToMap, type Pair } from '../../kit/pairs';
 import { dnsLabelError, numberError } from '../../kit/validators';
 import { mountsError, rowsToMounts, type MountRow } from '../volumes/mount-rows';
@@ -23,11 +17,6 @@ export interface BoxValues {
   tags: Pair[];
   mounts: MountRow[];
   lifecycle: LifecycleValues;
-  /** Internet: open, off, or only the hosts in `allow` (one a line). */
-  egress: EgressMode;
-  allow: string;
-  /** Whether it may reach this computer's own addresses (network.host). */
-  host: boolean;
 }
 
 /** The form for a new box, or filled from the box being edited. */
@@ -43,9 +32,6 @@ export function boxValues(box?: Box): BoxValues {
     tags: mapToPairs(box?.tags),
     mounts: [],
     lifecycle: lifecycleValues(box),
-    egress: box?.network.egress ?? DEFAULT_NETWORK.egress,
-    allow: (box?.network.allow ?? []).join('\n'),
-    host: box?.network.host ?? DEFAULT_NETWORK.host,
   };
 }
 
@@ -60,9 +46,6 @@ export function boxFieldOf(path: string): BoxField | null {
   if (path.startsWith('tags')) return 'tags';
   if (path.startsWith('data_mounts')) return 'mounts';
   if (path.startsWith('lifecycle')) return 'lifecycle';
-  if (path.startsWith('network.allow')) return 'allow';
-  if (path.startsWith('network.host')) return 'host';
-  if (path.startsWith('network')) return 'egress';
   return null;
 }
 
@@ -84,30 +67,7 @@ export function boxRules(editing: boolean, maxCpus: number | null, maxRam: numbe
       remove: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.remove) },
       ttl: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.ttl) },
     },
-    allow: (v: string, values: BoxValues) => (values.egress === 'allowlist' ? allowError(v) : null),
   };
-}
-
-/** The allow list's lines: one destination each, blank lines left out. */
-function allowLines(text: string): string[] {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-}
-
-/** The first line of the allow list that is not a destination, and why. */
-export function allowError(text: string): string | null {
-  for (const line of allowLines(text)) {
-    const parsed = parseAllowEntry(line);
-    if ('error' in parsed) return `${line}: ${parsed.error}`;
-  }
-  return null;
-}
-
-/** The box's `network` as the form has it (the allow list kept while it is not used, as the API keeps it). */
-function networkOf(v: BoxValues): ResolvedNetwork {
-  return { egress: v.egress, allow: allowLines(v.allow), host: v.host };
 }
 
 function configOf(v: BoxValues) {
@@ -128,18 +88,15 @@ export function createBody(v: BoxValues): BoxCreate {
   if (v.mounts.length) body.data_mounts = rowsToMounts(v.mounts);
   const lifecycle = lifecycleInput(v.lifecycle);
   if (Object.values(lifecycle).some((x) => x !== null)) body.lifecycle = lifecycle;
-  const network = { ...networkOf(v), allow: v.egress === 'allowlist' ? allowLines(v.allow) : [] };
-  if (JSON.stringify(network) !== JSON.stringify(DEFAULT_NETWORK)) body.network = network;
   return body;
 }
 
-/** PUT /boxes/{name}: limits, environment, tags, the clocks and network as the form has them. */
+/** PUT /boxes/{name}: limits, environment, tags and the clocks as the form has them. */
 export function updateBody(v: BoxValues): BoxUpdate {
   return {
     config: configOf(v),
     environment: pairsToMap(v.environment),
     tags: pairsToMap(v.tags),
     lifecycle: lifecycleInput(v.lifecycle),
-    network: networkOf(v),
   };
 }

@@ -5,7 +5,6 @@ import type { DetailTabProps } from '../../app/feature-module';
 import { DetailsTable, type DetailRow } from '../../kit/details-table';
 import { Time } from '../../kit/time';
 import { lifecycleText } from './lifecycle-form';
-import { networkText } from './network-fields';
 
 function mapText(map: Record<string, string>): ReactNode {
   const entries = Object.entries(map);
@@ -44,7 +43,6 @@ export function OverviewTab({ box }: DetailTabProps) {
     ],
     ['Region', box.config.region],
     ['Environment', mapText(box.environment)],
-    ['Network', networkText(box.network)],
     ['Tags', mapText(box.tags)],
     [
       'Data mounts',

@@ -15,7 +15,6 @@ export function sampleBox(name: string, status: Box['status'], patch: Partial<Bo
     storage_enforced: false,
     data_mounts: null,
     environment: {},
-    network: { egress: 'open', allow: [], host: false },
     port: null,
     published_domains: null,
     tags: {},
