@@ -92,7 +92,27 @@ test('projectFiles leaves out .git and what .gitignore and .boxdeskignore say, i
     'secret.txt': 'x',
     '.git/HEAD': 'x',
   });
-  const files = projectFiles(dir, ['.gitignore', '.boxdeskignore']);
+  const files = projectFiles(dir, { git: ['.gitignore', '.boxdeskignore'] });
   assert.deepEqual(files.files, ['.boxdeskignore', '.gitignore', 'src/.gitignore', 'src/app.ts', 'src/keep.txt']);
   assert.deepEqual(files.dirs, ['src']);
+});
+
+test('projectFiles with .dockerignore reads it as Docker does: from the root only, patterns anchored there', () => {
+  const dir = folder({
+    '.dockerignore': '*.md\nbuild\n!build/keep.txt\n',
+    'README.md': 'x',
+    'docs/guide.md': 'kept: *.md matches the root only',
+    'build/out.bin': 'x',
+    'build/keep.txt': 'an exception',
+    'sub/.dockerignore': '*\n',
+    'sub/a.txt': 'a nested .dockerignore is not read',
+  });
+  const files = projectFiles(dir, 'dockerignore');
+  assert.deepEqual(files.files.sort(), [
+    '.dockerignore',
+    'build/keep.txt',
+    'docs/guide.md',
+    'sub/.dockerignore',
+    'sub/a.txt',
+  ]);
 });

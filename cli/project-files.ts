@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import dockerignore from '@balena/dockerignore';
 import ignore, { type Ignore } from 'ignore';
 import tar from 'tar-stream';
 
@@ -12,14 +13,19 @@ export interface ProjectFiles {
   skipped: string[];
 }
 
+/** Which rules leave files out: `.gitignore`-like files in every folder, or Docker's `.dockerignore`. */
+export type IgnoreRules = { git: readonly string[] } | 'dockerignore';
+
 /**
- * The files of `root` minus what its ignore files say (`.gitignore` rules, as git reads them, in
- * the folder they stand in and below; `names` lists which files are read, e.g. `.gitignore` and
- * `.boxdeskignore`). `.git` itself is never sent.
+ * The files of `root` minus what its ignore files say: with `{git: names}`, `.gitignore` rules as
+ * git reads them, in the folder they stand in and below (`names` lists which files are read, e.g.
+ * `.gitignore` and `.boxdeskignore`); with `'dockerignore'`, the root's `.dockerignore` as Docker
+ * reads it (@balena/dockerignore: patterns from the root, no file in subfolders). `.git` itself is
+ * never sent.
  */
-export function projectFiles(root: string, names: readonly string[]): ProjectFiles {
+export function projectFiles(root: string, rules: IgnoreRules): ProjectFiles {
   const out: ProjectFiles = { dirs: [], files: [], skipped: [] };
-  const walk = (rel: string, rules: { base: string; ig: Ignore }[]) => {
+  const walk = (rel: string, inherited: { base: string; ig: Pick<Ignore, 'ignores'> }[]) => {
     const abs = path.join(root, rel);
     const here = ignore();
     let any = false;
@@ -30,7 +36,7 @@ export function projectFiles(root: string, names: readonly string[]): ProjectFil
         any = true;
       }
     }
-    const scoped = any ? [...rules, { base: rel, ig: here }] : rules;
+    const scoped = any ? [...inherited, { base: rel, ig: here }] : inherited;
     const entries = fs.readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       const child = rel ? `${rel}/${entry.name}` : entry.name;
@@ -38,8 +44,15 @@ export function projectFiles(root: string, names: readonly string[]): ProjectFil
       const dir = entry.isDirectory();
       const ignored = scoped.some(({ base, ig }) => {
         const inside = base ? child.slice(base.length + 1) : child;
-        return ig.ignores(dir ? `${inside}/` : inside);
+        return ig.ignores(dir && !docker ? `${inside}/` : inside);
       });
+      if (dir && ignored && exceptions) {
+        // Docker looks inside a left-out folder for what a `!` pattern brings back.
+        const [dirsBefore, filesBefore] = [out.dirs.length, out.files.length];
+        walk(child, scoped);
+        if (out.dirs.length > dirsBefore || out.files.length > filesBefore) out.dirs.splice(dirsBefore, 0, child);
+        continue;
+      }
       if (ignored) continue;
       if (dir) {
         out.dirs.push(child);
@@ -48,7 +61,12 @@ export function projectFiles(root: string, names: readonly string[]): ProjectFil
       else out.skipped.push(child);
     }
   };
-  walk('', []);
+  const docker = rules === 'dockerignore';
+  const names = docker ? [] : rules.git;
+  const file = path.join(root, '.dockerignore');
+  const text = docker && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+  const exceptions = text !== null && /^\s*!/m.test(text);
+  walk('', text !== null ? [{ base: '', ig: dockerignore().add(text) }] : []);
   return out;
 }
 

@@ -94,7 +94,7 @@ export function buildContext(
   const file = path.resolve(dockerfile ?? path.join(dir, 'Dockerfile'));
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile())
     throw new UsageError(`no Dockerfile at ${file}: name one with -f`);
-  const files = projectFiles(dir, ['.dockerignore']);
+  const files = projectFiles(dir, 'dockerignore');
   const inside = path.relative(path.resolve(dir), file).split(path.sep).join('/');
   if (!inside.startsWith('../') && files.files.includes(inside))
     return { tar: packFiles(dir, files), dockerfile: inside };

@@ -71,7 +71,7 @@ async function runLifecycle(
 
 /** Copies the folder's files (minus .gitignore'd and .boxdeskignore'd ones) into the box, a few at a time. */
 async function copyFiles(ctx: Context, dir: string, box: string, target: string): Promise<number> {
-  const files = projectFiles(dir, ['.gitignore', '.boxdeskignore']);
+  const files = projectFiles(dir, { git: ['.gitignore', '.boxdeskignore'] });
   await ctx.client.makeDirectory(ctx.project, box, target, { parents: true });
   for (const d of files.dirs) await ctx.client.makeDirectory(ctx.project, box, `${target}/${d}`, { parents: true });
   const fs = await import('node:fs');

@@ -19,17 +19,20 @@ function toBuild(row: BuildRow): BaseBuild {
 export class BuildStore {
   constructor(private readonly db: Db) {}
 
+  /** The new build and the pruning of the oldest past BUILDS_KEPT, in one transaction. */
   insert(build: BaseBuild): void {
-    this.db
-      .prepare(
-        'INSERT INTO base_builds (id, base, status, step, error, image, created_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(build.id, build.base, build.status, build.step, build.error ?? null, build.image, build.created_at, null);
-    const old = this.db
-      .prepare('SELECT id FROM base_builds WHERE base = ? ORDER BY created_at DESC LIMIT -1 OFFSET ?')
-      .pluck()
-      .all(build.base, BUILDS_KEPT) as string[];
-    for (const id of old) this.remove(id);
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          'INSERT INTO base_builds (id, base, status, step, error, image, created_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(build.id, build.base, build.status, build.step, build.error ?? null, build.image, build.created_at, null);
+      const old = this.db
+        .prepare('SELECT id FROM base_builds WHERE base = ? ORDER BY created_at DESC LIMIT -1 OFFSET ?')
+        .pluck()
+        .all(build.base, BUILDS_KEPT) as string[];
+      for (const id of old) this.remove(id);
+    })();
   }
 
   get(base: string, id: string): BaseBuild | undefined {
@@ -83,6 +86,7 @@ export class BuildStore {
     }[];
   }
 
+  /** A build and its log; called inside a transaction. */
   private remove(id: string): void {
     this.db.prepare('DELETE FROM base_build_log WHERE build_id = ?').run(id);
     this.db.prepare('DELETE FROM base_builds WHERE id = ?').run(id);
