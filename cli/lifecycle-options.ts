@@ -1,4 +1,5 @@
 /** The lifecycle flags of `box create|fork|update` and `box service create|update`, and how `box ls` shows the next change. */
+import { orNull } from './options';
 import type { Command } from 'commander';
 import type { Box } from '../shared/schemas/box';
 import type { LifecycleInput } from '../shared/schemas/box-lifecycle';
@@ -29,8 +30,6 @@ export interface LifecycleFlags {
   autoDelete?: number | 'none';
   ttl?: number | 'none';
 }
-
-const orNull = (v: number | 'none') => (v === 'none' ? null : v);
 
 export function lifecycleOptions(cmd: Command): Command {
   return cmd

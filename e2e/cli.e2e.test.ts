@@ -57,11 +57,16 @@ describe('box CLI against a real core', () => {
     assert.deepEqual([piped.code, piped.stdout], [0, 'SHOUT\n']);
   });
 
-  test('update --env adds to the environment, and the next exec sees it', async () => {
+  test('update --env adds to the environment, and the next exec sees it; --port none clears the port', async () => {
     const updated = JSON.parse(
-      ok(await cli('update', name, '--env', 'COLOR=blue', '-o', 'json'), 'update').stdout,
+      ok(await cli('update', name, '--env', 'COLOR=blue', '--port', '8080', '-o', 'json'), 'update').stdout,
     ) as Box;
     assert.deepEqual(updated.environment, { GREETING: 'hello', COLOR: 'blue' });
+    assert.equal(updated.port, 8080);
+    const cleared = JSON.parse(
+      ok(await cli('update', name, '--port', 'none', '-o', 'json'), 'port none').stdout,
+    ) as Box;
+    assert.equal(cleared.port ?? null, null);
     const run = ok(await cli('exec', name, '--', 'sh', '-c', 'echo "$GREETING $COLOR"'), 'exec after update');
     assert.equal(run.stdout, 'hello blue\n');
   });

@@ -15,6 +15,7 @@ import {
   stringMap,
   waitOptions,
   wholeNumber,
+  orNull,
   wholeNumberOrNone,
   type WaitFlags,
 } from '../options';
@@ -212,16 +213,16 @@ interface UpdateFlags extends LifecycleFlags {
   ramMb?: number;
   env?: string[];
   tag?: string[];
-  port?: number | null;
-  grace?: number | null;
+  port?: number | 'none';
+  grace?: number | 'none';
 }
 
 async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<void> {
   const body: BoxUpdate = {};
   if (opts.cpus !== undefined || opts.ramMb !== undefined)
     body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
-  if (opts.port !== undefined) body.port = opts.port;
-  if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
+  if (opts.port !== undefined) body.port = orNull(opts.port);
+  if (opts.grace !== undefined) body.termination_grace_period_seconds = orNull(opts.grace);
   const lifecycle = lifecycleBody(opts);
   if (lifecycle) body.lifecycle = lifecycle;
   const envEdits = keyValues(opts.env, 'env', true);
