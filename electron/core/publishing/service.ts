@@ -147,8 +147,16 @@ export class PublishingService {
   async admitToBox(route: ProxyRoute): Promise<void> {
     if (!route.box) return;
     this.deps.boxes.touch(route.box.id);
-    if (route.wake) await route.wake();
-    else if (route.status === 'paused') await this.deps.boxes.wake(route.box);
+    if (!route.wake && route.status !== 'paused') return;
+    // Requests waiting for the wake hold the box in use: its idle clocks never put it back to
+    // sleep under them (a service's box probed for health a while after it started).
+    const release = this.deps.boxes.use(route.box.id);
+    try {
+      if (route.wake) await route.wake();
+      else await this.deps.boxes.wake(route.box);
+    } finally {
+      release();
+    }
   }
 
   /** An upgraded (WebSocket) connection keeps its box in use while open. */
