@@ -12,7 +12,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconFolderOpen } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { notifyDone } from '../../app/notify';
 import { describeError } from '../../api/session';
 import { dnsLabelError } from '../../kit/validators';
@@ -67,6 +67,15 @@ function BuildFields({
 }) {
   const { wrong } = parseArgs(fields.argsText);
   const count = fields.files.length;
+  // What the two text areas share: the field they edit, growing with their text, off while building.
+  const area = (key: 'dockerfile' | 'argsText', minRows: number, maxRows: number) => ({
+    value: fields[key],
+    onChange: (e: ChangeEvent<HTMLTextAreaElement>) => set({ [key]: e.currentTarget.value }),
+    autosize: true,
+    minRows,
+    maxRows,
+    disabled,
+  });
   return (
     <>
       <TextInput
@@ -82,14 +91,9 @@ function BuildFields({
       <Textarea
         label="Dockerfile"
         description="FROM boxdesk/<base> starts from a Boxdesk base, offline"
-        value={fields.dockerfile}
-        onChange={(e) => set({ dockerfile: e.currentTarget.value })}
-        autosize
-        minRows={5}
-        maxRows={14}
+        {...area('dockerfile', 5, 14)}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         error={touched && fields.dockerfile.trim() === '' ? 'Write the Dockerfile' : null}
-        disabled={disabled}
       />
       <Group gap="sm">
         <FileButton
@@ -110,14 +114,9 @@ function BuildFields({
       <Textarea
         label="Build arguments"
         description="one NAME=VALUE a line (ARG in the Dockerfile)"
-        value={fields.argsText}
-        onChange={(e) => set({ argsText: e.currentTarget.value })}
-        autosize
-        minRows={1}
-        maxRows={4}
+        {...area('argsText', 1, 4)}
         error={wrong ? `"${wrong}" is not NAME=VALUE` : null}
         errorProps={{ role: 'alert' }}
-        disabled={disabled}
       />
     </>
   );
