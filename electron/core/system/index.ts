@@ -19,7 +19,7 @@ export const system = defineModule({
       engineName: ctx.engine.name,
       endpoint: ctx.engine.endpoint,
       dataDir: ctx.config.dataDir,
-      storage: async () => ports.storage.report(),
+      storage: () => ports.storage.measuredReport(),
       defaultBase: () => ports.bases.defaultBase(),
       proxyPort: () => proxyPort(),
     };
