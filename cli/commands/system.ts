@@ -118,7 +118,9 @@ function registerChecks(program: Command, cli: Cli): void {
       // The default base and the store need a token that can read; without one, health is said without them.
       const system = await ctx.client.system().catch(() => null);
       const base = system?.default_base;
-      const extra = system ? { default_base: system.default_base, storage: system.storage, engine: system.engine } : {};
+      const extra = system
+        ? { default_base: system.default_base, storage: system.storage, engine: system.engine, agent: system.agent }
+        : {};
       print(ctx, { ...h, ...extra }, () =>
         details([
           ['status', h.status],
@@ -136,6 +138,14 @@ function registerChecks(program: Command, cli: Cli): void {
               ]
             : []),
           ...(system ? [['storage', describeStorage(system.storage)] as [string, string]] : []),
+          ...(system
+            ? [
+                [
+                  'box agent',
+                  system.agent.available ? `version ${system.agent.version}` : `not used: ${system.agent.reason}`,
+                ] as [string, string],
+              ]
+            : []),
           ['checked', h.cluster.checked_at],
         ]),
       );

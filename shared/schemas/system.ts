@@ -44,6 +44,18 @@ export const DefaultBaseInfo = Type.Object({
 });
 export type DefaultBaseInfo = Static<typeof DefaultBaseInfo>;
 
+/** Whether boxes run Boxdesk's agent (fast exec, consoles and jobs without the engine in the path), and why not. */
+export const AgentInfo = Type.Object({
+  available: Type.Boolean(),
+  version: Type.Union([Type.String(), Type.Null()], {
+    description: "The agent's version; null where it is not built.",
+  }),
+  reason: Type.Optional(
+    Type.String({ description: 'Why boxes do not get it (exec, consoles and jobs then go through the engine).' }),
+  ),
+});
+export type AgentInfo = Static<typeof AgentInfo>;
+
 export const SystemInfo = Type.Object({
   version: Type.String(),
   data_dir: Type.String({ description: "The core's data directory (database and token file)." }),
@@ -72,6 +84,7 @@ export const SystemInfo = Type.Object({
   }),
   default_base: DefaultBaseInfo,
   storage: StorageInfo,
+  agent: AgentInfo,
   proxy_port: Type.Integer({
     description:
       "The preview proxy's port: a published box or a service is at http://{name}--{project}.localhost:{proxy_port}.",

@@ -200,7 +200,18 @@ export interface ContainerSpec {
   offline?: boolean;
   /** Only Boxdesk's own privileged helper (the copy-on-write store's) has these; boxes never do. */
   helper?: HelperPrivileges;
+  /** Boxdesk's box agent runs the command (agent/, docs/protocol.md): its binary and the box's host directory. */
+  agent?: BoxAgentMounts;
 }
+
+/** Where the box agent comes from on the engine's host: mounted at AGENT_BINARY_PATH (read-only) and AGENT_RUN_DIR. */
+export interface BoxAgentMounts {
+  binary: string;
+  runDir: string;
+}
+
+export const AGENT_BINARY_PATH = '/.boxdesk/agent';
+export const AGENT_RUN_DIR = '/.boxdesk/run';
 
 /** What the store's helper container needs beyond the engine's defaults (docs/security.md). */
 export interface HelperPrivileges {

@@ -19,6 +19,7 @@ export const system = defineModule({
       engineName: ctx.engine.name,
       endpoint: ctx.engine.endpoint,
       dataDir: ctx.config.dataDir,
+      agent: ctx.agent,
       storage: () => ports.storage.measuredReport(),
       defaultBase: () => ports.bases.defaultBase(),
       proxyPort: () => proxyPort(),

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Health, SystemInfo, Version, type DefaultBaseInfo } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
+import type { AgentReport } from '../engine/agent';
 import type { StorageReport } from '../storage/port';
 import { CORE_VERSION } from '../version';
 
@@ -15,6 +16,7 @@ export interface SystemSources {
   engineName: string;
   endpoint: { url: string; foundBy: string };
   dataDir: string;
+  agent: AgentReport;
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
   proxyPort: () => number;
@@ -22,7 +24,7 @@ export interface SystemSources {
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, endpoint, dataDir, storage, defaultBase, proxyPort }: SystemSources,
+  { monitor, engineName, endpoint, dataDir, agent, storage, defaultBase, proxyPort }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -45,7 +47,7 @@ export function registerSystemRoutes(
       schema: {
         tags: ['system'],
         summary:
-          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store and the preview proxy's port",
+          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store, the box agent and the preview proxy's port",
         response: { 200: SystemInfo },
       },
     },
@@ -66,6 +68,7 @@ export function registerSystemRoutes(
         },
         default_base: await defaultBase(),
         storage: await storage(),
+        agent,
         proxy_port: proxyPort(),
       };
     },

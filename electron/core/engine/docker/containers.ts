@@ -1,6 +1,13 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import type { ContainerSpec, ContainerState, HelperPrivileges, ResourceLimits } from '../container-engine';
+import {
+  AGENT_BINARY_PATH,
+  AGENT_RUN_DIR,
+  type ContainerSpec,
+  type ContainerState,
+  type HelperPrivileges,
+  type ResourceLimits,
+} from '../container-engine';
 import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
 import { logConfig } from './logs';
 
@@ -12,7 +19,8 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
     docker.createContainer({
       name: spec.name,
       Image: spec.image,
-      Cmd: spec.command,
+      // With the box agent, it runs the command (and serves exec); tini stays PID 1 and reaps.
+      Cmd: spec.agent ? [AGENT_BINARY_PATH, 'box', '--', ...spec.command] : spec.command,
       Entrypoint: [],
       Hostname: spec.hostname,
       ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
@@ -44,6 +52,9 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
           : {}),
         ...(spec.offline ? { NetworkMode: 'none' } : {}),
         ...(spec.helper ? helperHostConfig(spec.helper) : {}),
+        ...(spec.agent
+          ? { Binds: [`${spec.agent.binary}:${AGENT_BINARY_PATH}:ro`, `${spec.agent.runDir}:${AGENT_RUN_DIR}:rw`] }
+          : {}),
       },
     }),
   );

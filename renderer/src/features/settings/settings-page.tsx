@@ -37,6 +37,12 @@ function engineRows(s: SystemInfo): DetailRow[] {
     ['CPUs', s.engine.cpus === null ? '—' : String(s.engine.cpus)],
     ['Memory', formatBytes(s.engine.memory_bytes)],
     ['Storage limits', storage === null ? '—' : storage ? 'enforced' : 'recorded, not enforced by this engine'],
+    [
+      'Box agent',
+      s.agent.available
+        ? `in every new box (version ${s.agent.version}): exec, consoles and jobs skip the engine`
+        : `not used: ${s.agent.reason ?? 'unknown'}`,
+    ],
   ];
 }
 
