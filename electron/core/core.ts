@@ -77,7 +77,10 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
     const agent = setUpBoxAgent(
       options.engine ?? new DockerEngine(undefined, { logLimitBytes: config.boxLogLimit }),
       config.dataDir,
-      (labels) => (labels[LABELS.box] ? (labels[LABELS.id] ?? null) : null),
+      {
+        idOf: (labels) => (labels[LABELS.box] ? (labels[LABELS.id] ?? null) : null),
+        labelsOf: (boxId) => ({ [LABELS.id]: boxId }),
+      },
       app.log,
     );
     const engine = agent.engine;

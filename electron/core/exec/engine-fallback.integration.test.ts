@@ -4,3 +4,5 @@
 process.env.BOXDESK_NO_AGENT = '1';
 await import('./exec-http.integration.test');
 await import('./exec-socket.integration.test');
+
+export {};

@@ -13,6 +13,8 @@ export interface BoxAgentOptions {
   binary: string;
   /** The box id of a container with these labels, or null for what is not a box (helpers). */
   boxIdOf: (labels: Record<string, string>) => string | null;
+  /** The labels that find every container of a box. */
+  labelsOf: (boxId: string) => Record<string, string>;
   log: FastifyBaseLogger;
 }
 
@@ -24,7 +26,7 @@ export interface BoxAgentOptions {
  * own exec: same calls, same answers. Everything else is the engine's.
  */
 export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions): ContainerEngine {
-  const { hub, binary, boxIdOf, log } = options;
+  const { hub, binary, boxIdOf, labelsOf, log } = options;
   /** Container id → box id (null: not a box), learnt at create or from one inspect. */
   const boxes = new Map<string, string | null>();
 
@@ -71,8 +73,8 @@ export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions):
       const boxId = await boxOf(id);
       await engine.removeContainer(id);
       boxes.delete(id);
-      // The box's directory goes with its last container (a recreate makes the next one at once).
-      if (boxId && ![...boxes.values()].includes(boxId)) await hub.close(boxId);
+      // The box's directory goes with its last container (a recreate makes the next one beside the old).
+      if (boxId && (await engine.listContainers(labelsOf(boxId))).length === 0) await hub.close(boxId);
     },
     async createExec(containerId: string, spec: ExecSpec): Promise<string> {
       const boxId = await boxOf(containerId);

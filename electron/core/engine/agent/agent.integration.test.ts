@@ -101,6 +101,15 @@ test('after the core is killed and started again, the agents dial back in; a box
   await poll(throughAgent, { ms: 15_000, everyMs: 200, what: 'an exec through the agent again' });
   for (const action of ['stop', 'resume'])
     assert.equal((await api(core!, 'POST', `${P}/boxes/new/${action}`)).status, 200);
+  const since = Date.now();
   assert.equal(await shOk(core!, P, 'new', 'echo up'), 'up\n');
-  assert.equal(await engineExecs('new'), 0, 'a new container, whose first exec already went through its agent');
+  assert.equal(await engineExecs('new', since), 0, 'the restarted box has its agent at once');
+});
+
+test('a box recreated (restored from a snapshot: a new container beside the old) keeps its agent', async () => {
+  const snap = (await (await api(core!, 'POST', `${P}/boxes/new/snapshots`, {})).json()) as { id: string };
+  assert.equal((await api(core!, 'POST', `${P}/boxes/new/restore`, { snapshot_id: snap.id })).status, 200);
+  const since = Date.now();
+  assert.equal(await shOk(core!, P, 'new', 'echo again'), 'again\n');
+  assert.equal(await engineExecs('new', since), 0);
 });

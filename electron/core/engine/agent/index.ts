@@ -30,7 +30,10 @@ const MAX_SOCKET_PATH = 107;
 export function setUpBoxAgent(
   engine: ContainerEngine,
   dataDir: string,
-  boxIdOf: (labels: Record<string, string>) => string | null,
+  boxes: {
+    idOf: (labels: Record<string, string>) => string | null;
+    labelsOf: (boxId: string) => Record<string, string>;
+  },
   log: FastifyBaseLogger,
 ): BoxAgentSetup {
   const files = findAgentFiles();
@@ -51,7 +54,7 @@ export function setUpBoxAgent(
     return without(`the data dir's path is too long for a Unix socket under it (${root})`);
   const hub = new AgentHub(root, log);
   return {
-    engine: withBoxAgent(engine, { hub, binary: files.binary, boxIdOf, log }),
+    engine: withBoxAgent(engine, { hub, binary: files.binary, boxIdOf: boxes.idOf, labelsOf: boxes.labelsOf, log }),
     report: { available: true, version: files.version },
     hub,
   };
