@@ -7,6 +7,7 @@ import type { ContainerEngine } from './engine/container-engine';
 import { DockerEngine } from './engine/docker/docker-engine';
 import { EngineMonitor } from './engine/engine-monitor';
 import { setUpBoxAgent } from './engine/agent';
+import { BOX_ID_PREFIX } from './boxes/box-create';
 import { LABELS } from './boxes/container-spec';
 import { EventBus } from './events/event-bus';
 import { createHttpApp } from './http/app';
@@ -78,7 +79,8 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
       options.engine ?? new DockerEngine(undefined, { logLimitBytes: config.boxLogLimit }),
       config.dataDir,
       {
-        idOf: (labels) => (labels[LABELS.box] ? (labels[LABELS.id] ?? null) : null),
+        // Boxes, and warm-pool containers made as boxes (their id is the box's-to-be); helpers carry none.
+        idOf: (labels) => (labels[LABELS.id]?.startsWith(`${BOX_ID_PREFIX}_`) ? labels[LABELS.id]! : null),
         labelsOf: (boxId) => ({ [LABELS.id]: boxId }),
       },
       app.log,
