@@ -25,7 +25,8 @@ func Main(args []string, version string, stderr io.Writer) int {
 		return 2
 	}
 	cwd, _ := os.Getwd()
-	execs := newExecTable(cwd)
+	children := newReaper()
+	execs := newExecTable(cwd, children)
 	go serve(RunDir+"/core.sock", newHandler(execs, version))
 
 	signals := make(chan os.Signal, 16)
@@ -33,7 +34,8 @@ func Main(args []string, version string, stderr io.Writer) int {
 	main := exec.Command(args[0], args[1:]...)
 	main.Stdin, main.Stdout, main.Stderr = os.Stdin, os.Stdout, os.Stderr
 	main.Env = os.Environ()
-	if err := main.Start(); err != nil {
+	exited, err := children.start(main)
+	if err != nil {
 		fmt.Fprintf(stderr, "boxdesk-agent: could not start the box's main process %q: %v\n", args[0], err)
 		return 127
 	}
@@ -42,19 +44,5 @@ func Main(args []string, version string, stderr io.Writer) int {
 			_ = main.Process.Signal(sig)
 		}
 	}()
-	return exitCode(main.Wait(), main.ProcessState)
-}
-
-// exitCode is a finished process's code as a shell reports it: 128+N when signal N ended it.
-func exitCode(err error, state *os.ProcessState) int {
-	if state == nil {
-		if err != nil {
-			return 127
-		}
-		return 0
-	}
-	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	return state.ExitCode()
+	return codeOf(<-exited)
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +23,8 @@ type core struct {
 	ln    net.Listener
 	conns chan net.Conn
 }
+
+var testReaper = newReaper()
 
 func startCore(t *testing.T) *core {
 	path := filepath.Join(t.TempDir(), "core.sock")
@@ -39,7 +43,9 @@ func startCore(t *testing.T) *core {
 		}
 	}()
 	listener := newDialListener(path)
-	go func() { _ = (&http.Server{Handler: newHandler(newExecTable(t.TempDir()), "test")}).Serve(listener) }()
+	go func() {
+		_ = (&http.Server{Handler: newHandler(newExecTable(t.TempDir(), testReaper), "test")}).Serve(listener)
+	}()
 	t.Cleanup(func() { listener.Close(); ln.Close() })
 	return c
 }
@@ -175,4 +181,51 @@ func TestExitCodeOfASignalledProcessIs128PlusTheSignal(t *testing.T) {
 	if code != 137 {
 		t.Fatalf("got %d", code)
 	}
+}
+
+// zombies counts this process's children that have exited and not been reaped.
+func zombies(t *testing.T) int {
+	entries, _ := filepath.Glob("/proc/[0-9]*/stat")
+	n := 0
+	self := fmt.Sprint(os.Getpid())
+	for _, path := range entries {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+		if len(fields) > 1 && fields[0] == "Z" && fields[1] == self {
+			n++
+		}
+	}
+	return n
+}
+
+func TestOrphansLeftByAnExecAreReaped(t *testing.T) {
+	c := startCore(t)
+	_, _, code := c.run(execSpec{Command: []string{"sh", "-c", "sleep 0.2 & sleep 0.2 & exit 0"}}, "")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	time.Sleep(300 * time.Millisecond)
+	for zombies(t) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d orphans left unreaped", zombies(t))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestATerminalsOutputEndsWithItsProcessNotWithABackgroundJob(t *testing.T) {
+	c := startCore(t)
+	out, _, code := c.run(execSpec{Command: []string{"sh", "-c", `f=$(mktemp); (trap '' HUP; echo up > $f; exec sleep 31) & until [ -s $f ]; do :; done; rm $f; echo bye; exit 5`}, Tty: true}, "")
+	if !strings.Contains(out, "bye") || code != 5 {
+		t.Fatalf("got %q %d", out, code)
+	}
+	job, err := exec.Command("pgrep", "-f", "sleep 31").Output()
+	if err != nil || len(job) == 0 {
+		t.Fatal("the output ended only once the background job had gone")
+	}
+	_ = exec.Command("pkill", "-f", "sleep 31").Run()
 }

@@ -34,26 +34,28 @@ type execState struct {
 }
 
 type boxExec struct {
-	spec    execSpec
-	cwd     string
-	mu      sync.Mutex
-	started bool
-	st      execState
-	pty     *os.File
+	spec     execSpec
+	cwd      string
+	children *reaper
+	mu       sync.Mutex
+	started  bool
+	st       execState
+	pty      *os.File
 }
 
 // keptExecs bounds the finished execs kept for GET (the core asks right after the output ends).
 const keptExecs = 1000
 
 type execTable struct {
-	cwd   string
-	mu    sync.Mutex
-	execs map[string]*boxExec
-	order []string
+	cwd      string
+	children *reaper
+	mu       sync.Mutex
+	execs    map[string]*boxExec
+	order    []string
 }
 
-func newExecTable(cwd string) *execTable {
-	return &execTable{cwd: cwd, execs: map[string]*boxExec{}}
+func newExecTable(cwd string, children *reaper) *execTable {
+	return &execTable{cwd: cwd, children: children, execs: map[string]*boxExec{}}
 }
 
 func (t *execTable) add(spec execSpec) string {
@@ -62,7 +64,7 @@ func (t *execTable) add(spec execSpec) string {
 	id := hex.EncodeToString(b)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.execs[id] = &boxExec{spec: spec, cwd: t.cwd}
+	t.execs[id] = &boxExec{spec: spec, cwd: t.cwd, children: t.children}
 	t.order = append(t.order, id)
 	if len(t.order) > keptExecs {
 		for _, old := range t.order[:len(t.order)-keptExecs] {
@@ -242,7 +244,7 @@ func (e *boxExec) startWithPipes(cmd *exec.Cmd, in *bufio.Reader, out closeWrite
 		cmd.Stdin = stdinR
 		defer stdinR.Close()
 	}
-	startErr := cmd.Start()
+	exited, startErr := e.children.start(cmd)
 	outW.Close()
 	errW.Close()
 	if startErr != nil {
@@ -285,8 +287,8 @@ func (e *boxExec) startWithPipes(cmd *exec.Cmd, in *bufio.Reader, out closeWrite
 	go pump(1, outR)
 	go pump(2, errR)
 	return func() {
-		err := cmd.Wait()
+		status := <-exited
 		pumps.Wait()
-		e.finish(exitCode(err, cmd.ProcessState))
+		e.finish(codeOf(status))
 	}, nil
 }

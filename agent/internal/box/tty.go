@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -34,8 +35,19 @@ func openPty() (master, slave *os.File, err error) {
 	return master, slave, nil
 }
 
+// ioctl on f's descriptor without f.Fd(), which would put the file in blocking mode (and its reads past deadlines).
 func ioctl(f *os.File, req uint, arg uintptr) error {
-	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), uintptr(req), arg); errno != 0 {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var errno syscall.Errno
+	if err := raw.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, uintptr(req), arg)
+	}); err != nil {
+		return err
+	}
+	if errno != 0 {
 		return errno
 	}
 	return nil
@@ -45,6 +57,9 @@ func setWinsize(f *os.File, cols, rows uint16) error {
 	ws := struct{ Row, Col, X, Y uint16 }{Row: rows, Col: cols}
 	return ioctl(f, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
 }
+
+// ttyDrain is how long the terminal is read after its process exits, for what it wrote last.
+const ttyDrain = 150 * time.Millisecond
 
 // startWithTty runs cmd on a new terminal: its output, raw, onto out; input from in to the terminal.
 func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter) (func(), error) {
@@ -56,7 +71,7 @@ func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr.Setctty = true
 	cmd.SysProcAttr.Ctty = 0
-	startErr := cmd.Start()
+	exited, startErr := e.children.start(cmd)
 	slave.Close()
 	if startErr != nil {
 		master.Close()
@@ -70,13 +85,20 @@ func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter)
 		go func() { _, _ = io.Copy(master, in) }()
 	}
 	return func() {
-		// The terminal's output ends (EIO) once every process holding it is gone.
-		_, _ = io.Copy(out, master)
-		err := cmd.Wait()
+		copied := make(chan struct{})
+		go func() {
+			_, _ = io.Copy(out, master)
+			close(copied)
+		}()
+		status := <-exited
+		// As the engine's exec: the output ends with the process, not with the last holder of the
+		// terminal (a background job left running keeps it open). What it wrote is still read.
+		_ = master.SetReadDeadline(time.Now().Add(ttyDrain))
+		<-copied
 		e.mu.Lock()
 		e.pty = nil
 		e.mu.Unlock()
 		master.Close()
-		e.finish(exitCode(err, cmd.ProcessState))
+		e.finish(codeOf(status))
 	}, nil
 }

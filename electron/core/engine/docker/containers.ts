@@ -19,7 +19,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
     docker.createContainer({
       name: spec.name,
       Image: spec.image,
-      // With the box agent, it runs the command (and serves exec); tini stays PID 1 and reaps.
+      // With the box agent, it is PID 1: it runs the command, reaps orphans and serves exec; else tini is.
       Cmd: spec.agent ? [AGENT_BINARY_PATH, 'box', '--', ...spec.command] : spec.command,
       Entrypoint: [],
       Hostname: spec.hostname,
@@ -31,7 +31,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
       Tty: false,
       OpenStdin: false,
       HostConfig: {
-        Init: true,
+        Init: !spec.agent,
         NanoCpus: spec.limits.cpus * NANO,
         Memory: spec.limits.ramMb * 1024 * 1024,
         MemorySwap: spec.limits.ramMb * 1024 * 1024,
