@@ -21,6 +21,13 @@ export const PublishRequest = Type.Object(
         description: "The box's port to publish (sets the box's port); omitted: the box's current port.",
       }),
     ),
+    ports: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1, maximum: 65535 }), {
+        maxItems: 16,
+        description:
+          "More of the box's ports to publish, each at its own URL http://{port}.{box}--{project}.localhost:{proxy_port} (port_urls), with the same auth; omitted: unchanged (none on first publish), [] removes them.",
+      }),
+    ),
     domains: Type.Optional(
       Type.Array(PublishedDomain, {
         maxItems: 32,

@@ -5,7 +5,14 @@ import { assertTransition, toBox, type BoxRow, type BoxesPort } from '../boxes/p
 import type { EventBus } from '../events/event-bus';
 import { ProjectScopedError } from '../http/project-scoped-error';
 import { now } from '../ids';
-import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
+import {
+  checkDomains,
+  hostnameOf,
+  isPreviewHostname,
+  portHostname,
+  previewCandidates,
+  previewUrl,
+} from './published-hosts';
 import { SIGN_IN_PARAM, type SignInLinks, type SignInTarget } from './sign-in-links';
 
 export interface PublishingDeps {
@@ -88,9 +95,12 @@ export class PublishingService {
           ? (JSON.parse(row.published_domains) as string[])
           : [];
       const auth = input.auth ?? row.url_auth ?? 'token';
+      const ports = (input.ports ?? (row.published_ports ? (JSON.parse(row.published_ports) as number[]) : [])).filter(
+        (p, i, all) => p !== port && all.indexOf(p) === i,
+      );
       const clash = this.store.publish(
         row.id,
-        { port, url: previewUrl(name, project, this.proxyPort), auth, domains },
+        { port, url: previewUrl(name, project, this.proxyPort), auth, domains, ports },
         now(),
       );
       if (clash) {
@@ -177,6 +187,16 @@ export class PublishingService {
   }
 
   private lookup(hostname: string): ProxyRoute | null {
+    const byPort = portHostname(hostname);
+    if (byPort) {
+      // {port}.{box}--{project}.localhost: a published box's other port, if it publishes that one.
+      for (const { name, project } of previewCandidates(byPort.hostname)) {
+        const row = this.store.published(project, name);
+        const ports = row?.published_ports ? (JSON.parse(row.published_ports) as number[]) : [];
+        if (row && ports.includes(byPort.port)) return { ...row, port: byPort.port, box: row };
+      }
+      return null;
+    }
     for (const { name, project } of previewCandidates(hostname)) {
       const service = this.services(project, name);
       if (service) return service;
