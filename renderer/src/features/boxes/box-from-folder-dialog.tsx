@@ -112,6 +112,26 @@ function UpProgress({ up, project }: { up: ReturnType<typeof useBoxUp>; project:
   );
 }
 
+/** Cancel while it runs, else Close; and the submit. */
+function Actions({ running, onCancel, onClose }: { running: boolean; onCancel(): void; onClose(): void }) {
+  return (
+    <Group justify="flex-end">
+      {running ? (
+        <Button variant="default" color="red" onClick={onCancel}>
+          Cancel
+        </Button>
+      ) : (
+        <Button variant="default" onClick={onClose}>
+          Close
+        </Button>
+      )}
+      <Button type="submit" loading={running}>
+        Make box
+      </Button>
+    </Group>
+  );
+}
+
 /** "Box from folder": a project folder sent to `box up`, its progress and log live, cancel, the box at the end. */
 export function BoxFromFolderDialog({
   project,
@@ -177,20 +197,7 @@ export function BoxFromFolderDialog({
             disabled={up.running}
           />
           <UpProgress up={up} project={project} />
-          <Group justify="flex-end">
-            {up.running ? (
-              <Button variant="default" color="red" onClick={up.cancel}>
-                Cancel
-              </Button>
-            ) : (
-              <Button variant="default" onClick={onClose}>
-                Close
-              </Button>
-            )}
-            <Button type="submit" loading={up.running}>
-              Make box
-            </Button>
-          </Group>
+          <Actions running={up.running} onCancel={up.cancel} onClose={onClose} />
         </Stack>
       </form>
     </Modal>
