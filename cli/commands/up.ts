@@ -52,6 +52,11 @@ async function up(ctx: Context, dir: string, name: string | undefined): Promise<
       if (line.type === 'done') done = line;
       if (line.type === 'error') failed = true;
     }
+  } catch (err) {
+    // Ctrl-C closes the answer: the core cancels a build in progress and stops a running command.
+    if (!controller.signal.aborted) throw err;
+    ctx.stderr.write('box up: cancelled (a box already made is kept; box up again to finish it)\n');
+    return 130;
   } finally {
     process.off('SIGINT', stop);
   }

@@ -179,7 +179,15 @@ export class UpService {
         type: 'note',
         message: `containerEnv/remoteEnv changed; box ${name} keeps the environment it was made with: remove it and box up again to take the new one`,
       });
+    // Remembered before and after the copy: a box up cancelled from here on leaves a box a next up updates.
+    const remember = (files: Record<string, string>) =>
+      this.deps.store.put(
+        { box_id: row.id, base: up.base?.name ?? 'default', image, environment: plan.environment, files },
+        now(),
+      );
+    remember(existing?.record.files ?? {});
     await this.copy(up, row, changes, emit);
+    remember(Object.fromEntries(folder.digests));
     let code = 0;
     if (!existing) code = await this.lifecycle(up, 'postCreateCommand', plan.postCreateCommand, emit, signal);
     else if (plan.postCreateCommand !== undefined)
@@ -191,27 +199,10 @@ export class UpService {
         type: 'note',
         message: `postStartCommand runs when box ${name} starts; it was running, so it does not run again`,
       });
+    if (signal.aborted) throw new ApiError('conflict', `box up was cancelled; box ${name} is kept as it is`);
     if (code !== 0)
       emit({ type: 'note', message: `a lifecycle command exited ${code}; the box ${name} is kept as it is` });
-    const urls: UpDone['urls'] = [];
-    // The first port is the box's own URL; the others each get theirs ({port}.{box}--{project}.localhost).
-    const [first, ...more] = plan.ports;
-    if (first !== undefined) {
-      const box = await this.deps.publishing.publish(project, name, { port: first, ports: more });
-      urls.push({ port: first, url: box.url ?? '' }, ...(box.port_urls ?? []));
-      for (const { port, url } of urls)
-        emit({ type: 'progress', phase: 'publish', message: `port ${port} published at ${url}` });
-    }
-    this.deps.store.put(
-      {
-        box_id: row.id,
-        base: up.base?.name ?? 'default',
-        image,
-        environment: plan.environment,
-        files: Object.fromEntries(folder.digests),
-      },
-      now(),
-    );
+    const urls = await this.publish(up, emit);
     return {
       type: 'done',
       box: name,
@@ -224,6 +215,17 @@ export class UpService {
       urls,
       exit_code: code,
     };
+  }
+
+  /** Every forwardPorts entry: the first at the box's own URL, the others each at theirs ({port}.{box}--{project}.localhost). */
+  private async publish(up: PreparedUp, emit: (line: UpLine) => void): Promise<UpDone['urls']> {
+    const [first, ...more] = up.plan.ports;
+    if (first === undefined) return [];
+    const box = await this.deps.publishing.publish(up.project, up.name, { port: first, ports: more });
+    const urls = [{ port: first, url: box.url ?? '' }, ...(box.port_urls ?? [])];
+    for (const { port, url } of urls)
+      emit({ type: 'progress', phase: 'publish', message: `port ${port} published at ${url}` });
+    return urls;
   }
 
   private async create(up: PreparedUp, emit: (line: UpLine) => void): Promise<BoxRow> {
