@@ -28,10 +28,10 @@ async function folderTar(files: Record<string, string | Buffer>): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
-function up(body: Buffer | string, query = ''): Promise<Response> {
+function up(body: Buffer | string, query = '', token = t.token): Promise<Response> {
   return fetch(`${t.url}/v1/projects/${P}/up${query}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/x-tar' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-tar' },
     body,
   });
 }
@@ -142,8 +142,11 @@ test('an upload past the upload limit is a 413, and nothing is made', async () =
   assert.equal((await t.api('GET', `${boxes}/too-big`)).status, 404);
 });
 
-test('bad input is a 4xx that changes nothing: not a tar, bad JSON, a path outside the folder, no name, a box not made by up', async () => {
+test('bad input is a 4xx that changes nothing: not a tar, bad JSON, a path outside the folder, no name, a build without admin, a box not made by up', async () => {
   const before = await (await t.api('GET', boxes)).text();
+  const made = await t.api('POST', '/v1/tokens', { name: 'no-admin', scopes: ['write', 'exec'] });
+  assert.equal(made.status, 201);
+  const noAdmin = ((await made.json()) as { token: string }).token;
   const refusals: [Response, number, RegExp][] = [
     [await up('not a tar at all', '?name=bad-one'), 400, /not a readable tar/],
     [await up(await folderTar({ '.devcontainer.json': '{ nope' }), '?name=bad-two'), 400, /not valid JSON/],
@@ -154,14 +157,14 @@ test('bad input is a 4xx that changes nothing: not a tar, bad JSON, a path outsi
     ],
     [await up(await folderTar({ 'a.txt': 'x' })), 400, /name the box/],
     [await up(await folderTar({ 'a.txt': 'x' }), '?name=Not_A_Name'), 400, /name/],
+    [await up(await folderTar({ Dockerfile: 'FROM boxdesk/default\n' }), '?name=bad-four', noAdmin), 403, /"admin"/],
   ];
   for (const [res, status, detail] of refusals) {
     assert.equal(res.status, status);
     assert.match(((await res.json()) as { detail: string }).detail, detail);
   }
   assert.equal(await (await t.api('GET', boxes)).text(), before, 'no box was made');
-  const made = await t.api('POST', boxes, { name: 'by-hand' });
-  assert.equal(made.status, 201);
+  assert.equal((await t.api('POST', boxes, { name: 'by-hand' })).status, 201);
   const taken = await up(await folderTar({ 'a.txt': 'x' }), '?name=by-hand');
   assert.equal(taken.status, 409);
   assert.match(((await taken.json()) as { detail: string }).detail, /was not made by box up; give another name/);
