@@ -8,6 +8,7 @@ import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxFormDialog } from './pages/box-form-dialog';
 import { BoxListPage } from './pages/box-list-page';
+import { PublishView } from './pages/publish-view';
 import { createBoxViaApi, dialogCloses, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
 
 describe('managing boxes in the window', () => {
@@ -314,6 +315,13 @@ describe('managing boxes in the window', () => {
       await d.status.getByText('Cancelled', { exact: true }).waitFor();
       await d.close.click();
       await dialogCloses(d.dialog);
+
+      // The box's Publish tab shows both ports' URLs, and the form its other port.
+      const tab = await ui.open({ route: `/projects/${project}/boxes/${name}/publish` });
+      const publish = new PublishView(tab, name);
+      await publish.urlSection.getByRole('link', { name: /^Open http:\/\/9090\./ }).waitFor();
+      assert.equal(await publish.port.inputValue(), '8080');
+      await publish.form.getByText('9090', { exact: true }).waitFor();
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

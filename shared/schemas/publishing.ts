@@ -48,6 +48,16 @@ export const PublishRequest = Type.Object(
 );
 export type PublishRequest = Static<typeof PublishRequest>;
 
+export const SignInQuery = Type.Object(
+  {
+    port: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 65535, description: "One of the box's other published ports (port_urls)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SignInQuery = Static<typeof SignInQuery>;
+
 /** A link that opens a published URL in a browser and signs that browser in, without a token in it. */
 export const SignInLink = Type.Object(
   {

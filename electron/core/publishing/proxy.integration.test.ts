@@ -96,6 +96,13 @@ describe('more ports of a box', () => {
     assert.equal((await previewRequest(t.core.proxyPort, host('web'), '/')).body, 'hello from 8080');
     assert.equal((await previewRequest(t.core.proxyPort, `8082.${host('web')}`, '/')).status, 404, 'not published');
     assert.deepEqual((await publish('web', {})).port_urls, box.port_urls, 'omitted: kept');
+    const link = await t.api('POST', `${P}/web/sign-in-link?port=8081`);
+    assert.deepEqual(
+      await link.json(),
+      { url: `http://8081.${host('web')}`, expires_at: null },
+      'public: the URL itself',
+    );
+    assert.equal((await t.api('POST', `${P}/web/sign-in-link?port=8082`)).status, 409, 'a port it does not publish');
     const cleared = await publish('web', { ports: [] });
     assert.equal(cleared.port_urls, undefined);
     assert.equal((await previewRequest(t.core.proxyPort, `8081.${host('web')}`, '/')).status, 404);

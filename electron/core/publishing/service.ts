@@ -136,11 +136,19 @@ export class PublishingService {
   }
 
   /** A link to the box's URL that signs a browser in once, for the token `tokenId` (see SignInLinks). */
-  signInLink(project: string, name: string, tokenId: string): SignInLink {
+  signInLink(project: string, name: string, tokenId: string, port?: number): SignInLink {
     const row = this.deps.boxes.find(project, name);
     if (!row.url || !row.url_auth)
       throw new ApiError('conflict', `box "${name}" is not published; publish it first: box publish ${name} --port N`);
-    return this.linkFor({ project, name, url: row.url }, row.url_auth, tokenId);
+    if (port === undefined || port === row.port)
+      return this.linkFor({ project, name, url: row.url }, row.url_auth, tokenId);
+    const ports = row.published_ports ? (JSON.parse(row.published_ports) as number[]) : [];
+    if (!ports.includes(port))
+      throw new ApiError(
+        'conflict',
+        `box "${name}" does not publish port ${port}; publish it first: box publish ${name} --also-port ${port}`,
+      );
+    return this.linkFor({ project, name, url: row.url.replace('://', `://${port}.`) }, row.url_auth, tokenId);
   }
 
   /** The URL with a one-time code for `target` when it asks for a token; the URL itself when it is public. */
