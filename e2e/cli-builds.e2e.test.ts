@@ -97,7 +97,10 @@ test('box up: a devcontainer.json folder becomes a box with its files, env, comm
   const got = JSON.parse(ok(await box('get', 'up-app', '-o', 'json'), 'get').stdout) as Box;
   assert.equal(got.port, 8080);
   assert.match(got.url ?? '', /^http:\/\/up-app--cliup\.localhost:/);
-  const taken = await box('up', dir);
-  assert.equal(taken.code, 1);
-  assert.match(taken.stderr, /box up-app already exists in project cliup; remove it \(box rm up-app\) or give --name/);
+  // Again on the same folder: the same box, the base from the engine's cache, nothing to copy.
+  const again = ok(await box('up', dir), 'up again');
+  assert.equal(again.stdout, 'up-app\n');
+  assert.match(again.stderr, /box up-app exists \(made by an earlier box up\): bringing it up to date/);
+  assert.match(again.stderr, /^base up-cliup-up-app built; 1 of 2 steps from the cache, nothing changed$/m);
+  assert.match(again.stderr, /^no file changed since the last box up of up-app$/m);
 });

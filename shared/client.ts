@@ -11,9 +11,11 @@ import { ServicesClient } from './calls/services';
 import { withSnapshots } from './calls/snapshots';
 import { withSystem } from './calls/system';
 import { withTokens } from './calls/tokens';
+import { withUp } from './calls/up';
 import { withVolumes } from './calls/volumes';
 
 export type { BoxListFilter } from './calls/boxes';
+export type { UpOptions } from './calls/up';
 export {
   queryString,
   type ClientOptions,
@@ -31,7 +33,9 @@ export class BoxdeskClient extends withSystem(
   withBoxes(
     withPublishing(
       withJobs(
-        withExec(withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(withBuilds(ClientCore)))))))),
+        withExec(
+          withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(withBuilds(withUp(ClientCore)))))))),
+        ),
       ),
     ),
   ),

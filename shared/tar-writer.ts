@@ -42,15 +42,20 @@ function splitName(name: Uint8Array): [Uint8Array, Uint8Array] | null {
 }
 
 function header(file: TarFile): Uint8Array {
+  return tarHeader(file.name, file.bytes.length, file.mode);
+}
+
+/** A regular file's ustar header block. */
+export function tarHeader(fileName: string, size: number, mode = 0o644): Uint8Array {
   const block = new Uint8Array(BLOCK);
-  const split = splitName(utf8(file.name));
-  if (!split) throw new Error(`the file name "${file.name}" is too long for the archive`);
+  const split = splitName(utf8(fileName));
+  if (!split) throw new Error(`the file name "${fileName}" is too long for the archive`);
   const [prefix, name] = split;
   block.set(name, 0);
-  block.set(octal(file.mode ?? 0o644, 8), 100);
+  block.set(octal(mode, 8), 100);
   block.set(octal(0, 8), 108);
   block.set(octal(0, 8), 116);
-  block.set(octal(file.bytes.length, 12), 124);
+  block.set(octal(size, 12), 124);
   block.set(octal(Math.floor(Date.now() / 1000), 12), 136);
   block.set(ascii('        '), 148);
   block[156] = 0x30; // '0': a regular file
@@ -81,3 +86,11 @@ export function tarArchive(files: readonly TarFile[]): Uint8Array {
 export function textFile(name: string, text: string): TarFile {
   return { name, bytes: utf8(text) };
 }
+
+/** The zeros after a file's content of `size` bytes, up to its 512-byte block. */
+export function tarPadding(size: number): Uint8Array {
+  return new Uint8Array((BLOCK - (size % BLOCK)) % BLOCK);
+}
+
+/** The two empty blocks that end an archive. */
+export const TAR_END_LENGTH = 2 * BLOCK;

@@ -15,6 +15,7 @@ import { services } from './services';
 import { snapshots } from './snapshots';
 import { storage } from './storage';
 import { system } from './system';
+import { up } from './up';
 import { volumes } from './volumes';
 
 /**
@@ -39,6 +40,7 @@ export const modules = [
   exec,
   publishing,
   services,
+  up,
   mcp,
 ] as const;
 

@@ -100,6 +100,12 @@ export const Box = Type.Object(
     termination_grace_period_seconds: Type.Union([Type.Integer(), Type.Null()]),
     url: Type.Union([Type.String(), Type.Null()]),
     url_settings: Type.Union([UrlSettings, Type.Null()]),
+    port_urls: Type.Optional(
+      Type.Array(Type.Object({ port: Type.Integer(), url: Type.String() }), {
+        description:
+          'Ports published besides `port` (publish `ports`), each at its own URL: http://{port}.{box}--{project}.localhost:{proxy_port}.',
+      }),
+    ),
     lifecycle: Type.Optional(Lifecycle),
     next_change: Type.Optional(NextChange),
     last_used_at: Type.Optional(

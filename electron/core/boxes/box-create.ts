@@ -77,6 +77,7 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     url: null,
     url_auth: null,
     published_domains: null,
+    published_ports: null,
     command: f.internal.command ? JSON.stringify(f.internal.command) : null,
     workspace_item: f.workspace?.item ?? null,
     workspace_volume: f.workspace?.volume ?? null,

@@ -48,6 +48,8 @@ export interface BoxRow {
   url: string | null;
   url_auth: 'public' | 'token' | null;
   published_domains: string | null;
+  /** A JSON array of published ports besides `port`, each at its own host (null: none). */
+  published_ports: string | null;
   /** JSON of the main process a service gave the box (services/); null: MAIN_COMMAND. Not part of the public Box. */
   command: string | null;
   /** Its /workspace: a store item and the engine volume showing it; null for a box made before the store. */
@@ -101,10 +103,19 @@ export function toBox(row: BoxRow): Box {
     termination_grace_period_seconds: row.grace_seconds,
     url: row.url,
     url_settings: row.url_auth ? { auth: row.url_auth } : null,
+    ...portUrls(row),
     lifecycle: parseLifecycle(row.lifecycle),
     next_change: nextChange(clockFacts(row)),
     last_used_at: row.last_used_at ?? row.created_at,
   };
+}
+
+/** The URLs of the ports published besides the box's port: the box's URL under `{port}.` (omitted when none). */
+function portUrls(row: BoxRow): { port_urls?: { port: number; url: string }[] } {
+  if (!row.url || !row.published_ports) return {};
+  const ports = JSON.parse(row.published_ports) as number[];
+  if (!ports.length) return {};
+  return { port_urls: ports.map((port) => ({ port, url: row.url!.replace('://', `://${port}.`) })) };
 }
 
 /** A box's /workspace on the store: the item and the engine volume that shows it. */

@@ -54,4 +54,6 @@ export const BOXES_MIGRATIONS: readonly Migration[] = [
   `ALTER TABLE boxes ADD COLUMN lifecycle TEXT;
   ALTER TABLE boxes ADD COLUMN last_used_at TEXT;
   ALTER TABLE boxes ADD COLUMN status_since TEXT;`,
+  // 8: more published ports than the box's port (publishing/), a JSON array; each at {port}.{box}--{project}.localhost.
+  `ALTER TABLE boxes ADD COLUMN published_ports TEXT;`,
 ];

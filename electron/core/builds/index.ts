@@ -5,6 +5,7 @@ import { boxes } from '../boxes';
 import { defineModule } from '../module';
 import { BUILDS_MIGRATIONS } from './migrations';
 import { registerBuildRoutes } from './routes';
+import type { BuildsPort } from './port';
 import { BuildService } from './service';
 import { BuildStore } from './store';
 
@@ -29,7 +30,7 @@ export const builds = defineModule({
     service.recover();
     return service;
   },
-  port: () => undefined,
+  port: (service): BuildsPort => service,
   routes: ({ app }, service) => registerBuildRoutes(app, service),
   dispose: (service) => service.dispose(),
 });

@@ -27,6 +27,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/bases/:name/builds/:id': 'getBaseBuild',
   'GET /v1/bases/:name/builds/:id/log': 'getBaseBuildLog',
   'DELETE /v1/bases/:name/builds/:id': 'cancelBaseBuild',
+  'POST /v1/projects/:project/up': 'makeBoxFromFolder',
 
   'POST /v1/projects/:project/boxes': 'createBox',
   'GET /v1/projects/:project/boxes': 'listBoxes',

@@ -5,7 +5,14 @@ import { assertTransition, toBox, type BoxRow, type BoxesPort } from '../boxes/p
 import type { EventBus } from '../events/event-bus';
 import { ProjectScopedError } from '../http/project-scoped-error';
 import { now } from '../ids';
-import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
+import {
+  checkDomains,
+  hostnameOf,
+  isPreviewHostname,
+  portHostname,
+  previewCandidates,
+  previewUrl,
+} from './published-hosts';
 import { SIGN_IN_PARAM, type SignInLinks, type SignInTarget } from './sign-in-links';
 
 export interface PublishingDeps {
@@ -88,9 +95,12 @@ export class PublishingService {
           ? (JSON.parse(row.published_domains) as string[])
           : [];
       const auth = input.auth ?? row.url_auth ?? 'token';
+      const ports = (input.ports ?? (row.published_ports ? (JSON.parse(row.published_ports) as number[]) : [])).filter(
+        (p, i, all) => p !== port && all.indexOf(p) === i,
+      );
       const clash = this.store.publish(
         row.id,
-        { port, url: previewUrl(name, project, this.proxyPort), auth, domains },
+        { port, url: previewUrl(name, project, this.proxyPort), auth, domains, ports },
         now(),
       );
       if (clash) {
@@ -126,11 +136,19 @@ export class PublishingService {
   }
 
   /** A link to the box's URL that signs a browser in once, for the token `tokenId` (see SignInLinks). */
-  signInLink(project: string, name: string, tokenId: string): SignInLink {
+  signInLink(project: string, name: string, tokenId: string, port?: number): SignInLink {
     const row = this.deps.boxes.find(project, name);
     if (!row.url || !row.url_auth)
       throw new ApiError('conflict', `box "${name}" is not published; publish it first: box publish ${name} --port N`);
-    return this.linkFor({ project, name, url: row.url }, row.url_auth, tokenId);
+    if (port === undefined || port === row.port)
+      return this.linkFor({ project, name, url: row.url }, row.url_auth, tokenId);
+    const ports = row.published_ports ? (JSON.parse(row.published_ports) as number[]) : [];
+    if (!ports.includes(port))
+      throw new ApiError(
+        'conflict',
+        `box "${name}" does not publish port ${port}; publish it first: box publish ${name} --also-port ${port}`,
+      );
+    return this.linkFor({ project, name, url: row.url.replace('://', `://${port}.`) }, row.url_auth, tokenId);
   }
 
   /** The URL with a one-time code for `target` when it asks for a token; the URL itself when it is public. */
@@ -177,6 +195,16 @@ export class PublishingService {
   }
 
   private lookup(hostname: string): ProxyRoute | null {
+    const byPort = portHostname(hostname);
+    if (byPort) {
+      // {port}.{box}--{project}.localhost: a published box's other port, if it publishes that one.
+      for (const { name, project } of previewCandidates(byPort.hostname)) {
+        const row = this.store.published(project, name);
+        const ports = row?.published_ports ? (JSON.parse(row.published_ports) as number[]) : [];
+        if (row && ports.includes(byPort.port)) return { ...row, port: byPort.port, box: row };
+      }
+      return null;
+    }
     for (const { name, project } of previewCandidates(hostname)) {
       const service = this.services(project, name);
       if (service) return service;

@@ -1,20 +1,9 @@
-import {
-  Alert,
-  Button,
-  Code,
-  FileButton,
-  Group,
-  Modal,
-  ScrollArea,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, FileButton, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconFolderOpen } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useState, type ChangeEvent } from 'react';
 import { notifyDone } from '../../app/notify';
 import { describeError } from '../../api/session';
+import { LiveLog } from '../../kit/live-log';
 import { dnsLabelError } from '../../kit/validators';
 import { useBuildBase } from './use-build-base';
 
@@ -27,21 +16,6 @@ function parseArgs(text: string): { args: string[]; wrong: string | null } {
     .map((l) => l.trim())
     .filter(Boolean);
   return { args, wrong: args.find((a) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) ?? null };
-}
-
-/** The build's log as it streams, kept scrolled to its end. */
-function BuildLog({ text }: { text: string }) {
-  const viewport = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    viewport.current?.scrollTo({ top: viewport.current.scrollHeight });
-  }, [text]);
-  return (
-    <ScrollArea h={240} viewportRef={viewport} type="auto">
-      <Code block role="log" aria-label="Build log" style={{ whiteSpace: 'pre-wrap', minHeight: 240 }}>
-        {text || 'Waiting for the engine…'}
-      </Code>
-    </ScrollArea>
-  );
 }
 
 interface Fields {
@@ -141,7 +115,7 @@ function BuildProgress({ run }: { run: ReturnType<typeof useBuildBase> }) {
           <Text size="sm" role="status" aria-label="Build status">
             {words}
           </Text>
-          <BuildLog text={run.log} />
+          <LiveLog text={run.log} label="Build log" waiting="Waiting for the engine…" />
         </Stack>
       )}
       {status === 'failed' && (

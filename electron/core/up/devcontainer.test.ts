@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { commandsOf, parseJsonc, planFor } from './devcontainer';
-import { projectFiles } from './project-files';
+import { commandsOf, parseJsonc, planFor, type FolderFiles } from './devcontainer';
 
-function folder(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'box-up-'));
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), content);
-  }
-  return dir;
+/** An uploaded folder of these files. */
+function folder(files: Record<string, string>): FolderFiles {
+  return { has: (name) => name in files, read: (name) => files[name] ?? '' };
 }
 
 test('parseJsonc takes comments and trailing commas, never inside strings', () => {
@@ -22,6 +14,7 @@ test('parseJsonc takes comments and trailing commas, never inside strings', () =
 
 test('a devcontainer.json: the common subset read, paths from its own folder, other properties named as ignored', () => {
   const dir = folder({
+    '.devcontainer/Dockerfile': 'FROM boxdesk/default\n',
     '.devcontainer/devcontainer.json': JSON.stringify({
       name: 'My App',
       build: { dockerfile: 'Dockerfile', context: '..', args: { V: '1' } },
@@ -35,16 +28,16 @@ test('a devcontainer.json: the common subset read, paths from its own folder, ot
     }),
   });
   const plan = planFor(dir);
-  assert.equal(plan.source, path.join('.devcontainer', 'devcontainer.json'));
+  assert.equal(plan.source, '.devcontainer/devcontainer.json');
   assert.equal(plan.name, 'My App');
   assert.deepEqual(plan.build, {
-    context: dir,
-    dockerfile: path.join(dir, '.devcontainer', 'Dockerfile'),
+    context: '',
+    dockerfile: '.devcontainer/Dockerfile',
     args: ['V=1'],
   });
   assert.deepEqual(plan.environment, { A: 'a', B: 'b' });
   assert.equal(plan.workspaceFolder, '/workspace');
-  assert.deepEqual(plan.ports, [3000, 5000]);
+  assert.deepEqual(plan.ports, [3000, 5000], 'every forwardPorts number is published');
   assert.deepEqual(commandsOf(plan.postCreateCommand), [{ label: '', argv: ['sh', '-c', 'make'] }]);
   assert.deepEqual(commandsOf(plan.postStartCommand), [
     { label: 'web', argv: ['npm', 'start'] },
@@ -54,17 +47,27 @@ test('a devcontainer.json: the common subset read, paths from its own folder, ot
   assert.match(notes, /"features" is ignored \(features are fetched from a registry\)/);
   assert.match(notes, /"customizations" is ignored/);
   assert.match(notes, /forwardPorts "db:5432" is left out/);
-  assert.match(notes, /port 3000 is published and 5000 not/);
 });
 
 test('no devcontainer.json: the root Dockerfile, else the default base', () => {
   const withDockerfile = folder({ Dockerfile: 'FROM boxdesk/default\n' });
   assert.equal(planFor(withDockerfile).source, 'Dockerfile');
-  assert.equal(planFor(withDockerfile).build?.context, withDockerfile);
+  assert.equal(planFor(withDockerfile).build?.context, '');
   const plain = planFor(folder({ 'a.txt': 'x' }));
   assert.equal(plain.source, null);
   assert.equal(plain.build, undefined);
   assert.throws(() => planFor(folder({ '.devcontainer.json': '{ nope' })), /\.devcontainer\.json is not valid JSON/);
+  assert.throws(() => planFor(folder({ '.devcontainer.json': '[1]' })), /must hold one JSON object/);
+});
+
+test('paths that leave the folder and a relative workspaceFolder are refused: only the folder is sent', () => {
+  const refused = (json: object, pattern: RegExp) =>
+    assert.throws(() => planFor(folder({ '.devcontainer.json': JSON.stringify(json), Dockerfile: '' })), pattern);
+  refused({ build: { dockerfile: '../Dockerfile' } }, /build.dockerfile "..\/Dockerfile" is outside the folder/);
+  refused({ build: { dockerfile: 'Dockerfile', context: '../..' } }, /build.context "..\/.." is outside the folder/);
+  refused({ build: { dockerfile: 'Missing' } }, /there is no Missing in the folder/);
+  refused({ workspaceFolder: 'work' }, /workspaceFolder "work" must be an absolute path/);
+  refused({ forwardPorts: 3000 }, /forwardPorts must be a list/);
 });
 
 test('an image that is not one image reference is refused: it would become lines of a Dockerfile', () => {
@@ -77,42 +80,4 @@ test('an image that is not one image reference is refused: it would become lines
     planFor(folder({ '.devcontainer.json': '{"image": "docker.io/library/python:3.12@sha256:ab"}' })).image,
     'docker.io/library/python:3.12@sha256:ab',
   );
-});
-
-test('projectFiles leaves out .git and what .gitignore and .boxdeskignore say, in the folder they stand in and below', () => {
-  const dir = folder({
-    '.gitignore': 'node_modules/\n*.log\n',
-    '.boxdeskignore': 'secret.txt\n',
-    'src/app.ts': 'x',
-    'src/.gitignore': 'gen/\n',
-    'src/gen/out.js': 'x',
-    'src/keep.txt': 'x',
-    'debug.log': 'x',
-    'node_modules/m/index.js': 'x',
-    'secret.txt': 'x',
-    '.git/HEAD': 'x',
-  });
-  const files = projectFiles(dir, { git: ['.gitignore', '.boxdeskignore'] });
-  assert.deepEqual(files.files, ['.boxdeskignore', '.gitignore', 'src/.gitignore', 'src/app.ts', 'src/keep.txt']);
-  assert.deepEqual(files.dirs, ['src']);
-});
-
-test('projectFiles with .dockerignore reads it as Docker does: from the root only, patterns anchored there', () => {
-  const dir = folder({
-    '.dockerignore': '*.md\nbuild\n!build/keep.txt\n',
-    'README.md': 'x',
-    'docs/guide.md': 'kept: *.md matches the root only',
-    'build/out.bin': 'x',
-    'build/keep.txt': 'an exception',
-    'sub/.dockerignore': '*\n',
-    'sub/a.txt': 'a nested .dockerignore is not read',
-  });
-  const files = projectFiles(dir, 'dockerignore');
-  assert.deepEqual(files.files.sort(), [
-    '.dockerignore',
-    'build/keep.txt',
-    'docs/guide.md',
-    'sub/.dockerignore',
-    'sub/a.txt',
-  ]);
 });
