@@ -4,6 +4,7 @@ import { consoleThroughput } from './console-throughput';
 import type { BenchScenario } from './context';
 import { execRoundTrip } from './exec-round-trip';
 import { fileTransfer } from './file-transfer';
+import { idleCost } from './idle-cost';
 import { lifecycle } from './lifecycle';
 import { mcpExec } from './mcp-exec';
 import { publishProxy } from './publish-proxy';
@@ -28,6 +29,7 @@ export const SCENARIOS: readonly BenchScenario[] = [
   uiList,
   uiEcho,
   publishProxy,
+  idleCost,
   volumeCopies,
   serviceDeploy,
   storageOps,

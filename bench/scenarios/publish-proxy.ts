@@ -1,16 +1,19 @@
+import autocannon from 'autocannon';
 import http from 'node:http';
+import { startKeepAliveServer } from '../keepalive-server';
 import type { ScenarioResult } from '../report';
 import { containerOfBox, docker } from '../raw-engine';
 import { alternate, percentile, progress, summarize } from '../stats';
 import { api } from '../../test-support/core-process';
-import { createBox, execInBox, expectJson, type BenchContext, type BenchScenario } from './context';
+import { createBox, expectJson, type BenchContext, type BenchScenario } from './context';
 
 const BOX = 'pubweb';
 const BIG = 100 * 1024 * 1024;
 const LATENCY_N = 1000;
-const LOAD_S = 3;
+const LOAD_S = 5;
 const CONCURRENCY = 8;
-const ROUNDS = 2;
+const ROUNDS = 3;
+const PORT = 8080;
 
 interface Endpoint {
   host: string;
@@ -51,19 +54,17 @@ async function latencies(ep: Endpoint, n: number): Promise<number[]> {
   return out;
 }
 
-/** CONCURRENCY clients for LOAD_S seconds: requests per second. */
+/** autocannon: CONCURRENCY keep-alive connections for LOAD_S seconds; requests per second. */
 async function requestsPerSecond(ep: Endpoint): Promise<number> {
-  const until = performance.now() + LOAD_S * 1000;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        await get(ep, '/index.html');
-        done++;
-      }
-    }),
-  );
-  return done / LOAD_S;
+  const result = await autocannon({
+    url: `http://${ep.host}:${ep.port}/index.html`,
+    headers: { host: ep.hostHeader },
+    connections: CONCURRENCY,
+    duration: LOAD_S,
+  });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  if (failed > 0) throw new Error(`${failed} of ${result.requests.total} requests to ${ep.hostHeader} failed`);
+  return result.requests.total / LOAD_S;
 }
 
 async function download(ep: Endpoint): Promise<number> {
@@ -73,22 +74,12 @@ async function download(ep: Endpoint): Promise<number> {
   return bytes / 1024 / 1024 / ((performance.now() - start) / 1000);
 }
 
-/** A busybox httpd in the box, published (auth public): the endpoint through the proxy and the one straight to the container. */
+/** The bench's keep-alive server in a box, published (auth public): the endpoint through the proxy and the one straight to the container. */
 async function publishedServer(ctx: BenchContext): Promise<{ proxy: Endpoint; direct: Endpoint; note: string }> {
   await createBox(ctx, BOX);
-  const made = await execInBox(
-    ctx,
-    BOX,
-    [
-      'sh',
-      '-c',
-      `mkdir -p /www && echo ok > /www/index.html && head -c ${BIG} /dev/zero > /www/big && httpd -p 8080 -h /www`,
-    ],
-    60,
-  );
-  if (made.exit_code !== 0) throw new Error(`could not start httpd: ${JSON.stringify(made)}`);
+  await startKeepAliveServer(ctx, BOX, PORT);
   const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${BOX}/publish`, {
-    port: 8080,
+    port: PORT,
     auth: 'public',
   });
   const url = new URL((await expectJson<{ url: string }>(res, 200, 'publish')).url);
@@ -96,18 +87,18 @@ async function publishedServer(ctx: BenchContext): Promise<{ proxy: Endpoint; di
   const address = Object.values(info.NetworkSettings.Networks)
     .map((n) => n.IPAddress)
     .find(Boolean)!;
-  // Clients keep connections alive on both sides; busybox httpd itself closes after each answer.
+  // Clients keep connections alive on both sides, and so does the server.
   const agent = () => new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   return {
     proxy: { host: '127.0.0.1', port: Number(url.port), hostHeader: url.host, agent: agent() },
-    direct: { host: address, port: 8080, hostHeader: `${address}:8080`, agent: agent() },
-    note: `proxy: 127.0.0.1:${url.port} with Host ${url.host}; direct: ${address}:8080`,
+    direct: { host: address, port: PORT, hostHeader: `${address}:${PORT}`, agent: agent() },
+    note: `proxy: 127.0.0.1:${url.port} with Host ${url.host}; direct: ${address}:${PORT}`,
   };
 }
 
 /**
- * A busybox httpd in a box, published (auth public), against the same server
- * reached directly at the container's address, in the same run.
+ * A keep-alive HTTP server in a box, published (auth public), against the same
+ * server reached directly at the container's address, in the same run.
  */
 async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const { proxy, direct, note } = await publishedServer(ctx);
@@ -189,7 +180,7 @@ function results(rps: Runs, lat: Runs, mbs: Runs, note: string): ScenarioResult[
   const mbRatio = m.ours.p50 / m.raw.p50;
   return [
     {
-      name: 'publish: requests/s (c=8)',
+      name: `publish: requests/s, keep-alive (c=${CONCURRENCY})`,
       unit: 'req/s',
       n: ROUNDS,
       ours: r.ours,
