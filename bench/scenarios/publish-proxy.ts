@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import http from 'node:http';
+import { startBareNodeProxy } from '../bare-node-proxy';
 import { startKeepAliveServer } from '../keepalive-server';
 import type { ScenarioResult } from '../report';
 import { containerOfBox, docker } from '../raw-engine';
@@ -125,10 +126,58 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     () => download(direct),
     (i) => progress(`  download round ${i + 1} done`),
   );
+  const reference = await bareProxyRuns(direct);
   const wake = await wakeLatencies(ctx, proxy, direct);
   proxy.agent.destroy();
   direct.agent.destroy();
-  return [...results(rps, lat, mbs, note), wakeResult(wake)];
+  return [...results(rps, lat, mbs, note), ...referenceResults(reference, rps, mbs), wakeResult(wake)];
+}
+
+/** The same load through a bare Node proxy (bench/bare-node-proxy.ts) against direct, alternating. */
+async function bareProxyRuns(direct: Endpoint): Promise<{ rps: Runs; mbs: Runs }> {
+  progress('publish proxy: the same through a bare Node proxy, for reference');
+  const bare = await startBareNodeProxy(direct.host, direct.port);
+  const ep: Endpoint = { ...direct, host: '127.0.0.1', port: bare.port, agent: new http.Agent({ keepAlive: true }) };
+  try {
+    const rps = await alternate(
+      ROUNDS,
+      () => requestsPerSecond(ep),
+      () => requestsPerSecond(direct),
+    );
+    const mbs = await alternate(
+      ROUNDS + 1,
+      () => download(ep),
+      () => download(direct),
+    );
+    return { rps, mbs };
+  } finally {
+    ep.agent.destroy();
+    bare.stop();
+  }
+}
+
+/** Reported, not judged: what Node's http module alone allows here, and the preview proxy against it. */
+function referenceResults(bare: { rps: Runs; mbs: Runs }, rps: Runs, mbs: Runs): ScenarioResult[] {
+  const row = (what: string, unit: string, runs: Runs, ours: number[]): ScenarioResult => {
+    const b = summarize(runs.ours);
+    const d = summarize(runs.raw);
+    return {
+      name: `publish: bare Node proxy, ${what}`,
+      unit,
+      n: runs.ours.length,
+      ours: b,
+      raw: d,
+      ratioKind: 'bare/direct median',
+      ratio: b.p50 / d.p50,
+      target: 'reported',
+      verdict: '—',
+      notes: [
+        `the preview proxy against the bare Node proxy: ${(summarize(ours).p50 / b.p50).toFixed(2)} (their medians)`,
+      ],
+      cells: { ours: b.p50.toFixed(0), raw: d.p50.toFixed(0) },
+    };
+  };
+  return [row('requests/s', 'req/s', bare.rps, rps.ours), row('100 MiB download', 'MiB/s', bare.mbs, mbs.ours)];
 }
 
 const WAKE_N = 20;
