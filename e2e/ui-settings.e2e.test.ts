@@ -69,7 +69,10 @@ describe('settings', () => {
     };
     await settings.engineField('Engine at').getByText(system.engine.endpoint.url).waitFor();
     await settings.engineField('Engine at').getByText(`found by ${system.engine.endpoint.found_by}`).waitFor();
-    await settings.engineField('Box agent').getByText(/^in every new box \(version \S+\)/).waitFor();
+    await settings
+      .engineField('Box agent')
+      .getByText(/^in every new box \(version \S+\)/)
+      .waitFor();
     // The copy-on-write store (test cores run the copy store unless told otherwise).
     await settings
       .storageField('Driver')
