@@ -1,16 +1,15 @@
 import type { Readable } from 'node:stream';
+import { BuildCacheTally } from '../shared/build-cache';
 import { readNdjson } from '../shared/calls/byte-stream';
 import type { BuildBaseOptions } from '../shared/calls/builds';
 import type { BaseBuild, BuildLogLine } from '../shared/schemas/builds';
 import type { Context } from './context';
 import { prepareDrawing } from './progress';
 
-/** A finished build, how many of its steps the engine took from its cache, and the first it ran again. */
+/** A finished build, and how much of it the engine took from its cache ("; 3 of 4 steps from the cache, …"). */
 export interface BuildOutcome {
   build: BaseBuild;
-  steps: number;
-  cached: number;
-  firstRun: string | null;
+  reuse: string;
 }
 
 /**
@@ -33,46 +32,24 @@ export async function buildAndFollow(
     ctx.stderr.write(text);
     spinner?.render();
   };
-  let steps = 0;
-  let cached = 0;
-  let firstRun: string | null = null;
-  // A step that ran rather than came from the cache (FROM steps do neither).
-  let step: { label: string; fromCache: boolean } | null = null;
-  const closeStep = () => {
-    if (step && !step.fromCache && !/^\S+ FROM /i.test(step.label)) firstRun ??= step.label;
-  };
+  const tally = new BuildCacheTally();
   try {
     for await (const line of readNdjson<BuildLogLine>(res.body as AsyncIterable<Uint8Array>)) {
+      tally.see(line);
       if (line.step) {
-        closeStep();
-        step = { label: line.step, fromCache: false };
-        steps++;
         if (spinner) spinner.text = `building ${name}: ${line.step}`;
         write(`Step ${line.step}\n`);
-      } else if (line.stream) {
-        if (/^\s*---> Using cache/.test(line.stream) && step) {
-          step.fromCache = true;
-          cached++;
-        }
-        if (line.stream.trim()) write(line.stream.endsWith('\n') ? line.stream : `${line.stream}\n`);
-      }
+      } else if (line.stream?.trim()) write(line.stream.endsWith('\n') ? line.stream : `${line.stream}\n`);
     }
   } finally {
     spinner?.stop();
   }
-  closeStep();
-  return { build: await ctx.client.getBaseBuild(name, started.id), steps, cached, firstRun };
+  return { build: await ctx.client.getBaseBuild(name, started.id), reuse: tally.summary() };
 }
 
-/** The line `box base build` and `box up` end a build with on stderr. */
-export function buildSummary(name: string, outcome: BuildOutcome): string {
-  const { build, steps, cached, firstRun } = outcome;
+/** The line `box base build` ends a build with on stderr. */
+export function buildSummary(name: string, { build, reuse }: BuildOutcome): string {
   if (build.status === 'failed') return `box: the build of base ${name} failed: ${build.error ?? 'no reason given'}\n`;
   if (build.status === 'cancelled') return `box: the build of base ${name} was cancelled\n`;
-  const reuse = !steps
-    ? ''
-    : firstRun
-      ? `; ${cached} of ${steps} steps from the cache, run again from step ${firstRun}`
-      : `; ${cached} of ${steps} steps from the cache, nothing changed`;
   return `base ${name} built${reuse}\n`;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { UpDone, UpLine } from '../../shared/schemas/up';
+import { upLineText } from '../../shared/calls/up';
+import type { UpDone } from '../../shared/schemas/up';
 import type { Context } from '../context';
 import { UsageError } from '../options';
 import { print } from '../print';
@@ -7,25 +8,6 @@ import type { CommandModule } from '../program';
 import { packFiles, projectFiles } from '../project-files';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** How a line of the core's answer reads on stderr (the box's name alone goes to stdout, last). */
-function lineText(line: UpLine): string {
-  switch (line.type) {
-    case 'progress':
-      return `${line.message}\n`;
-    case 'note':
-      return `note: ${line.message}\n`;
-    case 'build':
-      if (line.step) return `Step ${line.step}\n`;
-      return line.stream?.trim() ? (line.stream.endsWith('\n') ? line.stream : `${line.stream}\n`) : '';
-    case 'output':
-      return line.data;
-    case 'error':
-      return `box: ${line.message}\n`;
-    default:
-      return '';
-  }
-}
 
 /**
  * Sends the folder (minus what .gitignore and .boxdeskignore say) to POST …/up and shows its
@@ -48,7 +30,7 @@ async function up(ctx: Context, dir: string, name: string | undefined): Promise<
       signal: controller.signal,
     });
     for await (const line of lines) {
-      ctx.stderr.write(lineText(line));
+      ctx.stderr.write(upLineText(line, 'box: '));
       if (line.type === 'done') done = line;
       if (line.type === 'error') failed = true;
     }

@@ -31,3 +31,25 @@ export function withUp<B extends ClientConstructor>(Base: B) {
     }
   };
 }
+
+/**
+ * How a line of the answer reads in a log (`box up` on stderr, the window's dialog); an error line
+ * starts with `errorPrefix`. The box's name (the `done` line) is the caller's to show.
+ */
+export function upLineText(line: UpLine, errorPrefix: string): string {
+  switch (line.type) {
+    case 'progress':
+      return `${line.message}\n`;
+    case 'note':
+      return `note: ${line.message}\n`;
+    case 'build':
+      if (line.step) return `Step ${line.step}\n`;
+      return line.stream?.trim() ? (line.stream.endsWith('\n') ? line.stream : `${line.stream}\n`) : '';
+    case 'output':
+      return line.data;
+    case 'error':
+      return `${errorPrefix}${line.message}\n`;
+    default:
+      return '';
+  }
+}

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { BuildCacheTally } from '../../../shared/build-cache';
 import { readNdjson } from '../../../shared/calls/byte-stream';
 import { ApiError } from '../../../shared/errors';
 import type { BaseBuild, BuildLogLine } from '../../../shared/schemas/builds';
@@ -29,34 +30,17 @@ export async function buildBase(
   });
   const cancel = () => void builds.cancel(base, started.id).catch(() => undefined);
   signal.addEventListener('abort', cancel, { once: true });
-  let steps = 0;
-  let cached = 0;
-  let firstRun: string | null = null;
-  // A step that ran rather than came from the cache (FROM steps do neither).
-  let step: { label: string; fromCache: boolean } | null = null;
-  const closeStep = () => {
-    if (step && !step.fromCache && !/^\S+ FROM /i.test(step.label)) firstRun ??= step.label;
-  };
+  const tally = new BuildCacheTally();
   try {
     const log = builds.log(base, started.id, true);
     for await (const line of readNdjson<BuildLogLine>(log as AsyncIterable<Uint8Array>)) {
-      if (line.step) {
-        closeStep();
-        step = { label: line.step, fromCache: false };
-        steps++;
-        emit({ type: 'build', step: line.step });
-      } else if (line.stream) {
-        if (/^\s*---> Using cache/.test(line.stream) && step && !step.fromCache) {
-          step.fromCache = true;
-          cached++;
-        }
-        emit({ type: 'build', stream: line.stream });
-      }
+      tally.see(line);
+      if (line.step) emit({ type: 'build', step: line.step });
+      else if (line.stream) emit({ type: 'build', stream: line.stream });
     }
   } finally {
     signal.removeEventListener('abort', cancel);
   }
-  closeStep();
   const build = builds.get(base, started.id);
   if (build.status !== 'done')
     throw new ApiError(
@@ -65,10 +49,5 @@ export async function buildBase(
         ? `the build of base ${base} was cancelled`
         : `the build of base ${base} failed: ${build.error ?? 'no reason given'}`,
     );
-  const reuse = !steps
-    ? ''
-    : firstRun
-      ? `; ${cached} of ${steps} steps from the cache, run again from step ${firstRun}`
-      : `; ${cached} of ${steps} steps from the cache, nothing changed`;
-  return { build, summary: `base ${base} built${reuse}` };
+  return { build, summary: `base ${base} built${tally.summary()}` };
 }

@@ -1,30 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import type { UpDone, UpLine } from '../../../../shared/schemas/up';
+import { upLineText } from '../../../../shared/calls/up';
+import type { UpDone } from '../../../../shared/schemas/up';
 import { useApi } from '../../api/client-context';
 import { streamingUploadClient } from '../../api/xhr-fetch';
 import { folderTar, type ChosenFolder } from './folder-tar';
 
 /** The newest part of the log the dialog keeps. */
 const MAX_LOG_CHARS = 1024 * 1024;
-
-/** How a line of the answer reads in the dialog's log (as `box up` prints it). */
-function logText(line: UpLine): string {
-  switch (line.type) {
-    case 'progress':
-      return `${line.message}\n`;
-    case 'note':
-      return `note: ${line.message}\n`;
-    case 'build':
-      if (line.step) return `Step ${line.step}\n`;
-      return line.stream?.trim() ? (line.stream.endsWith('\n') ? line.stream : `${line.stream}\n`) : '';
-    case 'output':
-      return line.data;
-    case 'error':
-      return `\n${line.message}\n`;
-    default:
-      return '';
-  }
-}
 
 export interface UpState {
   /** Bytes of the folder sent, while it is sent. */
@@ -77,7 +59,7 @@ export function useBoxUp(project: string) {
       );
       const lines = client.up(project, body, { ...(name ? { name } : {}), folder: folder.name || undefined });
       for await (const line of lines) {
-        let log = current.log + logText(line);
+        let log = current.log + upLineText(line, '\n');
         if (log.length > MAX_LOG_CHARS) log = log.slice(log.length - MAX_LOG_CHARS);
         update({
           log,
