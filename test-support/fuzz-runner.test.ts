@@ -87,7 +87,7 @@ test('a 2xx body off its schema or of another type fails', () => {
 });
 
 test('an ndjson answer is judged a line at a time: empty passes, each line must match', () => {
-  const thing = op.responses['200']!['application/json'];
+  const thing = op.responses['200']!['application/json']!;
   const stream: Operation = { ...op, responses: { ...op.responses, '200': { 'application/x-ndjson': thing } } };
   const ndjson = 'application/x-ndjson; charset=utf-8';
   assert.deepEqual(checker.check(stream, answer(200, ndjson, '')), []);

@@ -16,7 +16,7 @@ test('no token reaches the log: not in a query string, not in a header', async (
       done();
     },
   });
-  const core = await startCore(resolveConfig(['--port', '0', '--data-dir', dir, '--default-base', TEST_IMAGE]), {
+  const core = await startCore(resolveConfig(['--port', '0', '--data-dir', dir, '--default-base', TEST_IMAGE, '--default-warm', '0']), {
     logger: { level: 'info', stream },
   });
   t.after(async () => {

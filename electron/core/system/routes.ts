@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Health, SystemInfo, Version, type DefaultBaseInfo } from '../../../shared/schemas/system';
+import { Health, SystemInfo, Version, type DefaultBaseInfo, type PoolInfo } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { StorageReport } from '../storage/port';
 import { CORE_VERSION } from '../version';
@@ -18,11 +18,13 @@ export interface SystemSources {
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
   proxyPort: () => number;
+  /** The warm pools (boxes/pool/warm-pool.ts). */
+  pools: () => PoolInfo[];
 }
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, endpoint, dataDir, storage, defaultBase, proxyPort }: SystemSources,
+  { monitor, engineName, endpoint, dataDir, storage, defaultBase, proxyPort, pools }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -45,7 +47,7 @@ export function registerSystemRoutes(
       schema: {
         tags: ['system'],
         summary:
-          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store and the preview proxy's port",
+          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store, the preview proxy's port and the warm pools",
         response: { 200: SystemInfo },
       },
     },
@@ -67,6 +69,7 @@ export function registerSystemRoutes(
         default_base: await defaultBase(),
         storage: await storage(),
         proxy_port: proxyPort(),
+        pools: pools(),
       };
     },
   );
