@@ -61,10 +61,13 @@ export async function claimFromPool(deps: ClaimDeps, f: ClaimFacts): Promise<Box
   });
 }
 
-/** The engine's side of a claim: thaw, limits, quota, name. */
+/** The engine's side of a claim: thaw (and check it runs), limits, quota, name. */
 async function fit(deps: ClaimDeps, member: PoolMember, row: BoxRow, quota: number | null): Promise<void> {
   const { engine } = deps;
   await engine.unpauseContainer(member.containerId);
+  // One the engine stopped meanwhile (its restart, a docker stop) is no ready container: the create goes cold.
+  const state = await engine.inspectContainer(member.containerId);
+  if (state?.state !== 'running') throw new Error(`the pool container is ${state?.state ?? 'gone'}`);
   const limits = limitsOf(configOf(row));
   if (limitsDiffer(limits, member.limits)) await engine.updateContainer(member.containerId, limits);
   if (member.workspace && quota !== member.quota) await deps.workspaces.setQuota(member.workspace.item, quota);

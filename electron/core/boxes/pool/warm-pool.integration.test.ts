@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Box } from '../../../../shared/schemas/box';
 import type { PoolInfo } from '../../../../shared/schemas/system';
-import { api, startCoreProcess, tempDataDir, TEST_IMAGE, type CoreProcess } from '../../../../test-support/core-process';
+import {
+  api,
+  startCoreProcess,
+  tempDataDir,
+  TEST_IMAGE,
+  type CoreProcess,
+} from '../../../../test-support/core-process';
 import { cleanUpDataDir, instanceIdOf, readDb } from '../../../../test-support/crash-data-dir';
 import { containersOfInstance, docker, waitFor } from '../../../../test-support/docker';
 import { SseClient } from '../../../../test-support/sse';
@@ -63,7 +69,9 @@ async function assertNoOrphans(): Promise<void> {
     assert.equal(c.State, 'paused', `pool container ${c.Names[0]} is paused`);
   }
   const boxes = await json<{ items: Box[] }>(api(core, 'GET', `${P}?limit=500`));
-  const owners = new Set([...boxes.items, ...pool.map((c) => ({ id: c.Labels['boxdesk.id']! }))].map((b) => `box:${b.id}`));
+  const owners = new Set(
+    [...boxes.items, ...pool.map((c) => ({ id: c.Labels['boxdesk.id']! }))].map((b) => `box:${b.id}`),
+  );
   const items = readDb(dataDir, (db) =>
     db.prepare("SELECT owner FROM storage_items WHERE owner LIKE 'box:%'").pluck().all(),
   ) as string[];
@@ -118,7 +126,10 @@ test('a create that fits takes a paused pool container: the same 201 Box as a co
   const { NanoCpus, Memory, PidsLimit } = info.HostConfig;
   assert.deepEqual([NanoCpus, Memory, PidsLimit], [2e9, 256 * 1024 * 1024, 100]);
   // Inside: the box's environment, its hostname (fixed when made), its own /workspace.
-  assert.equal(await sh('warm-a', 'echo "$GREETING $(hostname) $(pwd)"'), `hello box-${box.id.slice(4, 12)} /workspace`);
+  assert.equal(
+    await sh('warm-a', 'echo "$GREETING $(hostname) $(pwd)"'),
+    `hello box-${box.id.slice(4, 12)} /workspace`,
+  );
   await sh('warm-a', 'echo mine > /workspace/secret');
   const second = await json<Box>(api(core, 'POST', P, { name: 'warm-b' }));
   made.push('warm-b');
@@ -169,7 +180,11 @@ test('kill -9 of the core while the pool refills: no orphan after the restart, a
   await waitFor(async () => (await poolContainers()).length === 0, 30_000, 'the pool to drain');
   await api(core, 'PUT', '/v1/bases/default', { warm: 2 });
   // Caught between the container's making and its pause.
-  await waitFor(async () => (await poolContainers()).some((c) => c.State !== 'paused'), 30_000, 'a pool container in the making');
+  await waitFor(
+    async () => (await poolContainers()).some((c) => c.State !== 'paused'),
+    30_000,
+    'a pool container in the making',
+  );
   await core.kill();
   core = await startCoreProcess({ dataDir, args: WARM });
   await filled('default', 2);

@@ -195,7 +195,15 @@ export class WarmPool implements Disposable {
     if (item ? !storeUp || !this.deps.workspaces.exists(item) : storeUp) return null;
     const workspace = item ? { item, volume: await this.deps.workspaces.mountName(item) } : null;
     const quota = item ? this.deps.workspaces.quotaFor(POOL_CONFIG.storage_gb) : null;
-    return { id: c.labels[LABELS.id]!, base, image, containerId: c.id, workspace, quota, limits: limitsOf(POOL_CONFIG) };
+    return {
+      id: c.labels[LABELS.id]!,
+      base,
+      image,
+      containerId: c.id,
+      workspace,
+      quota,
+      limits: limitsOf(POOL_CONFIG),
+    };
   }
 
   private targets(): Map<string, WarmTarget> {

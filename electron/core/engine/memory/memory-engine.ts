@@ -277,7 +277,10 @@ export class MemoryEngine implements ContainerEngine {
     const c = this.container(id);
     const taken = [...this.containers.values()].find((other) => other.name === name && other !== c);
     if (taken)
-      throw new EngineError('conflict', `Conflict. The container name "/${name}" is already in use by container "${taken.id}".`);
+      throw new EngineError(
+        'conflict',
+        `Conflict. The container name "/${name}" is already in use by container "${taken.id}".`,
+      );
     c.name = name;
   }
 
