@@ -11,6 +11,7 @@ import {
 } from '../../../../test-support/core-process';
 import { cleanUpDataDir, instanceIdOf, readDb } from '../../../../test-support/crash-data-dir';
 import { containersOfInstance, docker, waitFor } from '../../../../test-support/docker';
+import { ok, runBox } from '../../../../test-support/cli-runner';
 import { SseClient } from '../../../../test-support/sse';
 
 // The warm pool against the real engine, through a real core process (killed with SIGKILL in the
@@ -173,6 +174,21 @@ test('deleting a base drains its pool', async () => {
   assert.equal(await poolOf('pooled'), undefined);
   assert.ok((await poolContainers()).every((c) => c.Labels['boxdesk.pool'] !== 'pooled'));
   await assertNoOrphans();
+});
+
+test('the CLI: box base update --warm sets the count, box health shows each pool', async () => {
+  const box = (...args: string[]) => runBox(['--url', core.url, '--token', core.token, ...args]);
+  assert.match(
+    ok(await box('base', 'update', 'default', '--warm', '3'), 'base update').stdout,
+    /^base default: warm 3$/m,
+  );
+  const refused = await box('base', 'update', 'default', '--warm', '33');
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /warm/);
+  assert.equal((await box('base', 'update', 'default')).code, 2, 'no --warm is a usage error');
+  const health = ok(await box('health'), 'health').stdout;
+  assert.match(health, /^warm pools:\s+default \d\/3 ready, \d+ hits?$/m);
+  await api(core, 'PUT', '/v1/bases/default', { warm: 2 });
 });
 
 test('kill -9 of the core while the pool refills: no orphan after the restart, and the pool fills again', async () => {
