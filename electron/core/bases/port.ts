@@ -30,7 +30,7 @@ export interface BasesPort {
   defaultBase(): Promise<DefaultBaseInfo>;
   /** Each base's image and warm count, for the warm pools. */
   warmTargets(): WarmTarget[];
-  /** Calls `listener` after any base is added, deleted, given another image or another warm count. */
+  /** Calls `listener` after any base is added, deleted, given another image or another warm count, and when the default base's image is pulled. */
   onChange(listener: () => void): void;
 }
 

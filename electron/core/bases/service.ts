@@ -14,7 +14,7 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
   /** Why the default base is unusable, when it is. */
   private defaultProblem: string | null = null;
   private pulling: Promise<void> | null = null;
-  /** Told of every change of a base's image, warm count or existence (the warm pools follow them). */
+  /** Told of every change of a base's image (or its arrival in the engine), warm count or existence (the warm pools follow them). */
   private readonly listeners: (() => void)[] = [];
 
   constructor(
@@ -82,6 +82,8 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
       });
       this.defaultProblem = null;
       this.bus.emit('base.pull', { name: base.name, image: base.image, progress: 'done', done: true }, null);
+      // Its warm pool can be made now.
+      this.changed();
       this.log.info({ image: base.image }, 'pulled');
     } catch (err) {
       const reason = err instanceof EngineError ? err.message : String(err);

@@ -61,7 +61,11 @@ export class WarmPool implements Disposable {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: WarmPoolDeps) {
-    deps.bases.onChange(() => this.sync());
+    // A base changed (or its image arrived): news worth trying again for at once.
+    deps.bases.onChange(() => {
+      for (const s of this.state.values()) s.retryAt = 0;
+      this.sync();
+    });
   }
 
   /** Whether the container of this box id is the pool's (ready, being made or being claimed). */
