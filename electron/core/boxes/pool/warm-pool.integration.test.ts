@@ -235,3 +235,14 @@ test('kill -9 of the core during a claim: an answered box survives, no orphan, n
   await filled('default', 2);
   await assertNoOrphans();
 });
+
+test('what a claim cut short before its record leaves (a thawed pool container, no box) goes at the next start', async () => {
+  await filled('default', 2);
+  const [victim] = await poolContainers();
+  await core.kill();
+  await docker.getContainer(victim!.Id).unpause();
+  core = await startCoreProcess({ dataDir, args: WARM });
+  await assert.rejects(docker.getContainer(victim!.Id).inspect(), /no such container/i);
+  await filled('default', 2);
+  await assertNoOrphans();
+});
