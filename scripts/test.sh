@@ -67,6 +67,7 @@ SLOW_FIRST=(
   electron/core/snapshots/deep-fork-chain.integration.test.ts
   e2e/cli.e2e.test.ts
   electron/core/boxes/crash-recovery.integration.test.ts
+  electron/core/boxes/pool/warm-pool.integration.test.ts
   e2e/ui-services.e2e.test.ts
   electron/core/volumes/volumes-on-btrfs.integration.test.ts
   e2e/first-hour.e2e.test.ts

@@ -15,11 +15,13 @@ import { storageOps } from './storage';
 import { uiEcho } from './ui-echo';
 import { uiList } from './ui-list';
 import { volumeCopies } from './volume-copies';
+import { warmPool } from './warm-pool';
 import { workspaceForks } from './workspace-forks';
 
 /** Every scenario of `npm run bench`, in the order they run: a new one is its file and one line here. */
 export const SCENARIOS: readonly BenchScenario[] = [
   lifecycle,
+  warmPool,
   execRoundTrip,
   mcpExec,
   consoleThroughput,

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Base } from '../../shared/schemas/system';
 import type { Cli } from '../actions';
 import { buildAndFollow, buildSummary } from '../follow-build';
-import { collect, UsageError } from '../options';
+import { collect, UsageError, wholeNumber } from '../options';
 import { packFiles, projectFiles } from '../project-files';
 import { age, formatBytes } from '../output';
 import { print, printList } from '../print';
@@ -15,6 +15,7 @@ const baseColumns = [
   { header: 'NAME', get: (b: Base) => b.name },
   { header: 'IMAGE', get: (b: Base) => b.image },
   { header: 'SIZE', get: (b: Base) => (b.size_bytes === null ? null : formatBytes(b.size_bytes)) },
+  { header: 'WARM', get: (b: Base) => String(b.warm) },
   { header: 'AGE', get: (b: Base) => age(b.created_at) },
 ];
 
@@ -130,17 +131,33 @@ function registerBuild(base: Command, cli: Cli): void {
   );
 }
 
+/** `box base update NAME --warm N`: the base's warm pool. */
+function registerUpdate(base: Command, cli: Cli): void {
+  cli.action<{ warm?: number }>(
+    base
+      .command('update <NAME>')
+      .description("change a base's settings: its warm pool (paused containers kept ready for fast creates)")
+      .option('--warm <N>', 'containers to keep ready, 0 to 32 (0: none)', wholeNumber('--warm')),
+    async (ctx, [name], opts) => {
+      if (opts.warm === undefined) throw new UsageError('give --warm N (0 to 32)');
+      const updated = await ctx.client.updateBase(name!, { warm: opts.warm });
+      print(ctx, updated, () => `base ${updated.name}: warm ${updated.warm}\n`);
+    },
+  );
+}
+
 /** `box base …`: the templates boxes start from. `box snapshot` and `box create --base` use them. */
 export const bases: CommandModule = {
   name: 'bases',
   register(program, cli) {
-    const base = program.command('base').description('base templates: ls, add, create, import, build, rm');
+    const base = program.command('base').description('base templates: ls, add, create, import, build, update, rm');
     cli.action(base.command('ls').description('list base templates'), async (ctx) =>
       printList(ctx, await ctx.client.listBases(), baseColumns, 'no bases'),
     );
     registerCreate(base, cli);
     registerImport(base, cli);
     registerBuild(base, cli);
+    registerUpdate(base, cli);
     cli.removal(
       base.command('rm <NAME...>').description('delete bases (refused while a box, snapshot or other base uses one)'),
       (ctx, name) => ctx.client.deleteBase(name),

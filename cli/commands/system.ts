@@ -1,6 +1,13 @@
 import { Option, type Command } from 'commander';
 import { ApiError } from '../../shared/errors';
-import { SCOPES, type Scope, type StorageInfo, type Token, type TokenCreate } from '../../shared/schemas/system';
+import {
+  SCOPES,
+  type Scope,
+  type PoolInfo,
+  type StorageInfo,
+  type Token,
+  type TokenCreate,
+} from '../../shared/schemas/system';
 import type { Cli } from '../actions';
 import { askOrRefuse } from '../confirm';
 import type { Context } from '../context';
@@ -90,6 +97,12 @@ async function refuseOwnToken(ctx: Context, id: string): Promise<void> {
   });
 }
 
+/** Each base's warm pool: `default 2/2 ready, 5 hits`. */
+function describePools(pools: PoolInfo[]): string {
+  if (pools.length === 0) return 'none';
+  return pools.map((p) => `${p.base} ${p.ready}/${p.size} ready, ${p.hits} hit${p.hits === 1 ? '' : 's'}`).join('; ');
+}
+
 /** `box version` and `box health`. */
 function registerChecks(program: Command, cli: Cli): void {
   cli.action(program.command('version').description('show the core and engine versions'), async (ctx) => {
@@ -119,7 +132,13 @@ function registerChecks(program: Command, cli: Cli): void {
       const system = await ctx.client.system().catch(() => null);
       const base = system?.default_base;
       const extra = system
-        ? { default_base: system.default_base, storage: system.storage, engine: system.engine, agent: system.agent }
+        ? {
+            default_base: system.default_base,
+            storage: system.storage,
+            engine: system.engine,
+            agent: system.agent,
+            pools: system.pools,
+          }
         : {};
       print(ctx, { ...h, ...extra }, () =>
         details([
@@ -146,6 +165,7 @@ function registerChecks(program: Command, cli: Cli): void {
                 ] as [string, string],
               ]
             : []),
+          ...(system ? [['warm pools', describePools(system.pools)] as [string, string]] : []),
           ['checked', h.cluster.checked_at],
         ]),
       );

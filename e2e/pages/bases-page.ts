@@ -33,6 +33,21 @@ export class BasesPage extends ResourceListPage {
     };
   }
 
+  editButton(name: string): Locator {
+    return this.row(name).getByRole('button', { name: `Edit base ${name}`, exact: true });
+  }
+
+  /** The "Edit base NAME" dialog: its warm count. */
+  editDialog(name: string) {
+    const dialog = this.page.getByRole('dialog', { name: `Edit base ${name}` });
+    return {
+      dialog,
+      warm: dialog.getByRole('textbox', { name: 'Warm containers' }),
+      save: dialog.getByRole('button', { name: 'Save', exact: true }),
+      alert: dialog.getByRole('alert'),
+    };
+  }
+
   deleteButton(name: string): Locator {
     return this.row(name).getByRole('button', { name: `Delete base ${name}`, exact: true });
   }

@@ -8,6 +8,8 @@ export interface BaseRow {
   owns_image?: number;
   /** The snapshot the base's root descends from, if any. */
   from_snapshot?: string | null;
+  /** The warm pool's size: paused containers kept ready for creates of this base. */
+  warm?: number;
 }
 
 export class BaseStore {
@@ -26,9 +28,10 @@ export class BaseStore {
     return (
       this.db
         .prepare(
-          'INSERT INTO bases (name, image, created_at, owns_image, from_snapshot) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING',
+          'INSERT INTO bases (name, image, created_at, owns_image, from_snapshot, warm) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING',
         )
-        .run(row.name, row.image, row.created_at, row.owns_image ?? 0, row.from_snapshot ?? null).changes > 0
+        .run(row.name, row.image, row.created_at, row.owns_image ?? 0, row.from_snapshot ?? null, row.warm ?? 0)
+        .changes > 0
     );
   }
 
@@ -39,6 +42,10 @@ export class BaseStore {
       this.db
         .prepare('UPDATE bases SET image = ?, owns_image = ?, from_snapshot = NULL WHERE name = ?')
         .run(image, ownsImage, name);
+  }
+
+  setWarm(name: string, warm: number): void {
+    this.db.prepare('UPDATE bases SET warm = ? WHERE name = ?').run(warm, name);
   }
 
   delete(name: string): void {

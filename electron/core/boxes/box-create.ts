@@ -19,6 +19,8 @@ import type { StatusWriter } from './box-status';
 import { containerSpecOf, LABELS } from './container-spec';
 import { checkDataMounts } from './data-mounts';
 import type { BoxExtensions } from './extensions';
+import { claimFromPool } from './pool/pool-claim';
+import { poolMisfit, type PoolClaims } from './pool/pool-fit';
 import { forkRoot, resolveForkSource, type ForkBoxes, type ForkSource } from './fork-source';
 import type { RootImages } from './root-images';
 import type { BoxStore } from './store';
@@ -119,6 +121,9 @@ export interface BoxCreationDeps extends BoxDeps {
  * started. Nothing half-made survives a failed create.
  */
 export class BoxCreation {
+  /** The warm pools (boxes/pool/), once the boxes module has made them. */
+  pool: PoolClaims | null = null;
+
   constructor(private readonly deps: BoxCreationDeps) {}
 
   async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
@@ -139,6 +144,13 @@ export class BoxCreation {
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
     if (store.get(project, input.name))
       throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
+    const storageEnforced = Boolean(this.deps.monitor.current.info?.storageLimit);
+    const fits = !poolMisfit(input, { command: Boolean(internal.command), config, rootSizeEnforced: storageEnforced });
+    if (this.pool && fits) {
+      const facts = { project, input, baseName: baseName!, config, dataMounts, internal, storageEnforced, lifecycle };
+      const claimed = await this.claim(facts);
+      if (claimed) return claimed;
+    }
     const id = newId(BOX_ID_PREFIX);
     const { workspaces } = this.deps;
     // The workspace's quota for storage_gb where the store enforces one (undefined: no store, no workspace item).
@@ -158,7 +170,7 @@ export class BoxCreation {
         dataMounts,
         internal,
         source,
-        storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
+        storageEnforced,
         workspace,
         workspaceQuota: quota,
         lifecycle,
@@ -197,6 +209,31 @@ export class BoxCreation {
         throw err;
       }
     });
+  }
+
+  /** A warm-pool container of the base as the box (pool/pool-claim.ts); null: the cold path. */
+  private claim(f: Omit<NewBoxFacts, 'root' | 'source'> & { baseName: string }): Promise<Box | null> {
+    const { store, engine, workspaces, bus } = this.deps;
+    const deps = { pool: this.pool!, store, engine, workspaces, bus, status: this.deps.status };
+    return claimFromPool(
+      {
+        ...deps,
+        withLock: (id, work) => this.deps.boxes.withLock(id, work),
+        containerSpec: (row) => this.containerSpec(row),
+      },
+      {
+        ...{ project: f.project, name: f.input.name, baseName: f.baseName, storageGb: f.config.storage_gb },
+        rowFor: (member, quota) =>
+          newBoxRow({
+            ...f,
+            id: member.id,
+            root: { image: member.image, ownsImage: false, origin: null },
+            source: null,
+            workspace: member.workspace,
+            workspaceQuota: quota,
+          }),
+      },
+    );
   }
 
   private resolveConfig(input: BoxCreate['config'], current: ResolvedConfig): ResolvedConfig {

@@ -8,6 +8,9 @@ import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
+import { system } from '../system';
+import type { SystemPort } from '../system/port';
+import { WarmPool } from './pool/warm-pool';
 import { BOX_ID_PREFIX } from './box-create';
 import { toBox } from './box-row';
 import { BoxExtensions } from './extensions';
@@ -42,6 +45,7 @@ export interface BoxesParts {
   usage: BoxUsage;
   sleep: BoxSleep;
   clocks: LifecycleClocks;
+  pool: WarmPool;
   port: BoxesPort;
 }
 
@@ -50,6 +54,7 @@ function makeBoxes(
   bases: BasesPort,
   idempotency: IdempotencyPort,
   storagePort: StoragePort,
+  systemPort: SystemPort,
 ): BoxesParts {
   const { db, engine, bus, monitor, instanceId, log } = ctx;
   const store = new BoxStore(db);
@@ -69,8 +74,15 @@ function makeBoxes(
     extensions,
     workspaces,
   });
+  const pool = new WarmPool({
+    ...{ engine, bases, workspaces, monitor, instanceId, log },
+    containerSpec: (row) => service.containerSpec(row),
+    hasBox: (id) => store.getById(id) !== undefined,
+  });
+  service.usePool(pool);
+  systemPort.reportPools(() => pool.report());
   const recreator = new BoxRecreator({ store, engine, boxes: service, roots, workspaces, bus, instanceId, log });
-  const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log);
+  const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log, pool);
   const published = new PublishedBoxes(db);
   const usage = new BoxUsage(store);
   const sleep = new BoxSleep(service, engine, usage);
@@ -106,6 +118,7 @@ function makeBoxes(
       return next;
     },
     published,
+    drainPool: (base) => pool.drain(base),
     useForkSnapshots: (snapshots) => extensions.useForkSnapshots(snapshots),
     useVolumes: (volumes) => extensions.useVolumes(volumes),
     holdImages: (holder) => void extensions.imageHolders.push(holder),
@@ -113,7 +126,7 @@ function makeBoxes(
   };
   return {
     ...{ store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port },
-    ...{ usage, sleep, clocks },
+    ...{ usage, sleep, clocks, pool },
   };
 }
 
@@ -123,11 +136,11 @@ function makeBoxes(
  */
 export const boxes = defineModule({
   name: 'boxes',
-  needs: [bases, idempotency, storage],
+  needs: [bases, idempotency, storage, system],
   migrations: BOXES_MIGRATIONS,
   events: BOX_EVENTS,
   idPrefixes: [BOX_ID_PREFIX],
-  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage),
+  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage, ports.system),
   port: (parts) => parts.port,
   routes: ({ app }, parts) => {
     registerBoxRoutes(app, parts.service, parts.idempotency, parts.sleep);
@@ -141,12 +154,15 @@ export const boxes = defineModule({
       await parts.workspaces.available();
       await parts.service.thawFrozen();
       await parts.recreator.finishPending();
+      // Warm-pool containers to keep are sorted first: the store items they hold are no box's yet.
+      await parts.pool.reconcile();
       await settleWorkspaces(parts.store, parts.workspaces, ctx.log);
     },
     // Then the clocks run (they sleep while the engine is away).
     reconcile: async (parts) => {
       await parts.reconciler.resync();
       parts.clocks.start();
+      parts.pool.start();
     },
   },
   atStart: {
@@ -159,6 +175,7 @@ export const boxes = defineModule({
     },
   },
   dispose: async (parts) => {
+    await parts.pool.dispose();
     await parts.clocks.dispose();
     await parts.reconciler.dispose();
   },

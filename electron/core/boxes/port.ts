@@ -101,6 +101,11 @@ export interface BoxesPort {
   setDataMounts(boxId: string, mounts: DataMount[]): BoxRow;
   /** A box's published state (its url, url_auth and published_domains columns). */
   readonly published: PublishedBoxes;
+  /**
+   * Removes the base's warm-pool containers that no longer match it (all once it is deleted, those of
+   * its old image once it has another) and waits for them: its image can go once this answers.
+   */
+  drainPool(base: string): Promise<void>;
 
   /** Forks from snapshots go through these (snapshots/ registers them). */
   useForkSnapshots(snapshots: ForkSnapshots): void;

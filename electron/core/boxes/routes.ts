@@ -37,7 +37,7 @@ function registerBoxRecordRoutes(
     base,
     write('Create a box; answers when it is running', {
       description:
-        'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it. N simultaneous creates of one name give one 201 and N-1 409. With an Idempotency-Key header a retry answers the first success again.',
+        'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it; a create of a base with a warm pool that needs nothing fixed at container creation (no data_mounts) takes one of its paused containers instead (docs/api.md "Warm pool"; its hostname is then box- and 8 characters of its id). N simultaneous creates of one name give one 201 and N-1 409. With an Idempotency-Key header a retry answers the first success again.',
       params: ProjectParams,
       headers: IdempotencyHeaders,
       body: BoxCreate,

@@ -25,6 +25,7 @@ import { StatusWriter } from './box-status';
 import { thaw } from './lifecycle/sleep';
 import { LABELS } from './container-spec';
 import { CrashLoopDetector } from './crash-loop';
+import type { PoolClaims } from './pool/pool-fit';
 import type { BoxStore } from './store';
 
 export interface BoxServiceDeps extends BoxDeps {
@@ -62,6 +63,11 @@ export class BoxService {
     this.queueWaitMs = deps.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS;
     this.status = new StatusWriter(deps.store, deps.bus);
     this.creation = new BoxCreation({ ...deps, status: this.status, boxes: this });
+  }
+
+  /** Creates that fit take a warm-pool container (boxes/pool/). */
+  usePool(pool: PoolClaims): void {
+    this.creation.pool = pool;
   }
 
   /** Runs `work` with the box paused for one instant of its root and workspace (box-freeze.ts). */

@@ -16,7 +16,7 @@ import type { BuildStore } from './store';
 export interface BuildDeps {
   store: BuildStore;
   bases: Pick<BasesPort, 'resolveImage'> & Pick<BaseCatalogWrites, 'get' | 'insert' | 'replaceImage'>;
-  boxes: Pick<BoxesPort, 'roots'>;
+  boxes: Pick<BoxesPort, 'roots' | 'drainPool'>;
   engine: ContainerEngine;
   bus: EventBus;
   log: FastifyBaseLogger;
@@ -225,7 +225,8 @@ export class BuildService {
       throw new ApiError('already_exists', `base "${name}" was made by another request during the build`);
     }
     bases.replaceImage(name, image);
-    // The engine keeps an image a box's container or another image is made from.
+    // The engine keeps an image a box's container or another image is made from: the old warm pool goes first.
+    await this.deps.boxes.drainPool(name);
     if (old.owns_image && old.image !== image) await engine.removeImage(old.image).catch(() => undefined);
   }
 

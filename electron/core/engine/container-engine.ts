@@ -50,6 +50,8 @@ export interface ContainerEngine {
   inspectContainer(id: string): Promise<ContainerState | null>;
   listContainers(labels: Record<string, string>): Promise<ContainerState[]>;
   updateContainer(id: string, limits: ResourceLimits): Promise<void>;
+  /** Gives the container another name (a warm-pool container becomes a box's). */
+  renameContainer(id: string, name: string): Promise<void>;
   /** Commits the container's writable layer to a new image; returns the image id. */
   commitContainer(id: string, labels: Record<string, string>): Promise<string>;
   /** The container's whole filesystem (its image and writable layer, flattened) as a tar stream. */

@@ -29,6 +29,7 @@ test('a serializer compiled on its first answer leaves out what its schema does 
     'data_dir',
     'default_base',
     'engine',
+    'pools',
     'proxy_port',
     'storage',
     'version',

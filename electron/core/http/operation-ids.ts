@@ -21,6 +21,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/bases': 'listBases',
   'POST /v1/bases': 'createBase',
   'POST /v1/bases/:name/import': 'importBase',
+  'PUT /v1/bases/:name': 'updateBase',
   'DELETE /v1/bases/:name': 'deleteBase',
   'POST /v1/bases/:name/build': 'buildBase',
   'GET /v1/bases/:name/builds': 'listBaseBuilds',

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Health, SystemInfo, Version, type DefaultBaseInfo } from '../../../shared/schemas/system';
+import { Health, SystemInfo, Version, type DefaultBaseInfo, type PoolInfo } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { AgentReport } from '../engine/agent';
 import type { StorageReport } from '../storage/port';
@@ -20,11 +20,13 @@ export interface SystemSources {
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
   proxyPort: () => number;
+  /** The warm pools (boxes/pool/warm-pool.ts). */
+  pools: () => PoolInfo[];
 }
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, endpoint, dataDir, agent, storage, defaultBase, proxyPort }: SystemSources,
+  { monitor, engineName, endpoint, dataDir, agent, storage, defaultBase, proxyPort, pools }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -47,7 +49,7 @@ export function registerSystemRoutes(
       schema: {
         tags: ['system'],
         summary:
-          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store, the box agent and the preview proxy's port",
+          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store, the box agent, the preview proxy's port and the warm pools",
         response: { 200: SystemInfo },
       },
     },
@@ -70,6 +72,7 @@ export function registerSystemRoutes(
         storage: await storage(),
         agent,
         proxy_port: proxyPort(),
+        pools: pools(),
       };
     },
   );

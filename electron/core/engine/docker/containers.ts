@@ -163,6 +163,10 @@ export async function updateContainer(docker: Docker, id: string, limits: Resour
   );
 }
 
+export async function renameContainer(docker: Docker, id: string, name: string): Promise<void> {
+  await call(() => docker.getContainer(id).rename({ name }));
+}
+
 export async function commitContainer(docker: Docker, id: string, labels: Record<string, string>): Promise<string> {
   const result = (await call(() =>
     docker.getContainer(id).commit({ pause: true, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) }),

@@ -98,6 +98,7 @@ export class DockerEngine implements ContainerEngine {
   inspectContainer = this.withDocker(containers.inspectContainer);
   listContainers = this.withDocker(containers.listContainers);
   updateContainer = this.withDocker(containers.updateContainer);
+  renameContainer = this.withDocker(containers.renameContainer);
   commitContainer = this.withDocker(containers.commitContainer);
   exportContainer = this.withDocker(containers.exportContainer);
   logs = this.withDocker(logStreams.logs);

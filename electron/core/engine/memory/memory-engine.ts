@@ -273,6 +273,17 @@ export class MemoryEngine implements ContainerEngine {
     c.limits = { ...limits };
   }
 
+  async renameContainer(id: string, name: string): Promise<void> {
+    const c = this.container(id);
+    const taken = [...this.containers.values()].find((other) => other.name === name && other !== c);
+    if (taken)
+      throw new EngineError(
+        'conflict',
+        `Conflict. The container name "/${name}" is already in use by container "${taken.id}".`,
+      );
+    c.name = name;
+  }
+
   async commitContainer(id: string, labels: Record<string, string>): Promise<string> {
     const c = this.container(id);
     // The engine pauses a running container for its commit.

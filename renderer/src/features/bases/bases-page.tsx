@@ -1,18 +1,19 @@
 import { Button, Code, Group, Stack, Table } from '@mantine/core';
-import { IconFileCode } from '@tabler/icons-react';
+import { IconEdit, IconFileCode } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Base } from '../../../../shared/schemas/system';
 import { notifyDone } from '../../app/notify';
 import { confirmDestroy } from '../../kit/confirm-destroy';
 import { CreateButton } from '../../kit/create-button';
 import { formatBytes } from '../../kit/format';
-import { DeleteAction } from '../../kit/icon-action';
+import { DeleteAction, IconAction } from '../../kit/icon-action';
 import { QueryStates } from '../../kit/query-states';
 import { TableHead } from '../../kit/table-head';
 import { Time } from '../../kit/time';
 import { TitleBar } from '../../kit/title-bar';
 import { BuildBaseDialog } from './build-base-dialog';
 import { CreateBaseDialog } from './create-base-dialog';
+import { EditBaseDialog } from './edit-base-dialog';
 import { ImportBasePanel } from './import-base-panel';
 import { useBases, useDeleteBase } from './use-bases';
 
@@ -34,20 +35,35 @@ function sourceOf(base: Base) {
   return <Code>{base.image}</Code>;
 }
 
-function BasesTable({ bases, onDelete }: { bases: Base[]; onDelete(base: Base): void }) {
+function BasesTable({
+  bases,
+  onEdit,
+  onDelete,
+}: {
+  bases: Base[];
+  onEdit(base: Base): void;
+  onDelete(base: Base): void;
+}) {
   return (
     <Table aria-label="Bases" striped maw={900}>
-      <TableHead columns={['Name', 'Source', 'Size', 'Created']} actions />
+      <TableHead columns={['Name', 'Source', 'Size', 'Warm', 'Created']} actions />
       <Table.Tbody>
         {bases.map((base) => (
           <Table.Tr key={base.name}>
             <Table.Th scope="row">{base.name}</Table.Th>
             <Table.Td>{sourceOf(base)}</Table.Td>
             <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(base.size_bytes)}</Table.Td>
+            <Table.Td>{base.warm}</Table.Td>
             <Table.Td>
               <Time at={base.created_at} />
             </Table.Td>
-            <Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              <IconAction
+                label={`Edit base ${base.name}`}
+                tip={`Edit ${base.name}`}
+                icon={IconEdit}
+                onClick={() => onEdit(base)}
+              />
               <DeleteAction
                 label={`Delete base ${base.name}`}
                 tip={`Delete ${base.name}`}
@@ -67,6 +83,7 @@ export function BasesPage() {
   const remove = useDeleteBase();
   const [creating, setCreating] = useState(false);
   const [building, setBuilding] = useState(false);
+  const [editing, setEditing] = useState<Base | null>(null);
 
   const confirmDelete = (base: Base) =>
     confirmDestroy({
@@ -94,11 +111,12 @@ export function BasesPage() {
         isEmpty={(d) => d.items.length === 0}
         empty="No bases yet. Create one from a snapshot, a box or an image, or import a root filesystem tar below."
       >
-        {(d) => <BasesTable bases={d.items} onDelete={confirmDelete} />}
+        {(d) => <BasesTable bases={d.items} onEdit={setEditing} onDelete={confirmDelete} />}
       </QueryStates>
       <ImportBasePanel />
       <CreateBaseDialog opened={creating} onClose={() => setCreating(false)} />
       <BuildBaseDialog opened={building} onClose={() => setBuilding(false)} />
+      <EditBaseDialog base={editing} onClose={() => setEditing(null)} />
     </Stack>
   );
 }

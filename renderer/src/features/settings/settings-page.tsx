@@ -14,6 +14,7 @@ import { DetailsTable, type DetailRow } from '../../kit/details-table';
 import { formatBytes } from '../../kit/format';
 import { options } from '../../kit/options';
 import { QueryStates } from '../../kit/query-states';
+import { PoolsPanel } from './pools-panel';
 import { StoragePanel } from './storage-panel';
 import { TokensPanel } from './tokens-panel';
 
@@ -85,6 +86,12 @@ export function SettingsPage() {
           Copy-on-write store
         </Title>
         <StoragePanel />
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="pools-heading">
+        <Title order={3} size="h4" id="pools-heading" mb="xs">
+          Warm pools
+        </Title>
+        <PoolsPanel />
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="tokens-heading">
         <TokensPanel headingId="tokens-heading" />
