@@ -62,17 +62,8 @@ function makeBoxes(
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
   const service = new BoxService({
-    store,
-    engine,
-    bases,
-    bus,
-    monitor,
-    instanceId,
-    log,
+    ...{ store, engine, bases, bus, monitor, instanceId, log, roots, extensions, workspaces },
     queueWaitMs: ctx.boxQueueWaitMs,
-    roots,
-    extensions,
-    workspaces,
   });
   const pool = new WarmPool({
     ...{ engine, bases, workspaces, monitor, instanceId, log },

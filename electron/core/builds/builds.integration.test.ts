@@ -7,6 +7,7 @@ import tar from 'tar-stream';
 import type { BaseBuild, BuildLogLine } from '../../../shared/schemas/builds';
 import { docker } from '../../../test-support/docker';
 import { poll } from '../../../test-support/poll';
+import { ndjsonLines } from '../../../test-support/ndjson';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
@@ -43,13 +44,7 @@ async function started(name: string, files: Record<string, string>, query = ''):
 
 /** The whole log, followed until the build ends. */
 async function followLog(name: string, id: string): Promise<BuildLogLine[]> {
-  const res = await t.api('GET', `/v1/bases/${name}/builds/${id}/log?follow=1`);
-  assert.equal(res.status, 200);
-  assert.match(res.headers.get('content-type') ?? '', /application\/x-ndjson/);
-  return (await res.text())
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as BuildLogLine);
+  return ndjsonLines<BuildLogLine>(await t.api('GET', `/v1/bases/${name}/builds/${id}/log?follow=1`));
 }
 
 async function getBuild(name: string, id: string): Promise<BaseBuild> {

@@ -4,6 +4,7 @@ import tar from 'tar-stream';
 import type { Box } from '../../../shared/schemas/box';
 import type { UpDone, UpLine } from '../../../shared/schemas/up';
 import { previewRequest } from '../../../test-support/preview-http';
+import { ndjsonLines } from '../../../test-support/ndjson';
 import { deleteBoxes, startTestCore, type TestCore } from '../../../test-support/test-core';
 
 const P = 'upint';
@@ -38,13 +39,7 @@ function up(body: Buffer | string, query = '', token = t.token): Promise<Respons
 
 /** The answer's lines, read as they stream to its end. */
 async function upLines(body: Buffer, query = ''): Promise<UpLine[]> {
-  const res = await up(body, query);
-  assert.equal(res.status, 200, await res.clone().text());
-  assert.match(res.headers.get('content-type') ?? '', /application\/x-ndjson/);
-  return (await res.text())
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as UpLine);
+  return ndjsonLines<UpLine>(await up(body, query));
 }
 
 async function exec(box: string, script: string): Promise<string> {

@@ -1,9 +1,10 @@
-import { Alert, Button, FileButton, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconFolderOpen } from '@tabler/icons-react';
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { notifyDone } from '../../app/notify';
 import { describeError } from '../../api/session';
 import { LiveLog } from '../../kit/live-log';
+import { TaskDialog } from '../../kit/task-dialog';
 import { dnsLabelError } from '../../kit/validators';
 import { useBuildBase } from './use-build-base';
 
@@ -160,42 +161,20 @@ export function BuildBaseDialog({ opened, onClose }: { opened: boolean; onClose(
     if (ended?.status === 'done') notifyDone(`Base ${ended.base} built`, 'New boxes can start from it.');
   };
 
-  const title = 'New base from Dockerfile';
   return (
-    <Modal
+    <TaskDialog
+      title="New base from Dockerfile"
       opened={opened}
-      onClose={() => !building && onClose()}
-      title={title}
-      size="xl"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      running={building}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      onCancel={() => void run.cancel()}
+      cancelLabel="Cancel build"
+      cancelDisabled={run.sending}
+      submitLabel="Build base"
     >
-      <form
-        aria-label={title}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="sm">
-          <BuildFields fields={fields} set={set} touched={touched} disabled={building} />
-          <BuildProgress run={run} />
-          <Group justify="flex-end">
-            {building ? (
-              <Button variant="default" color="red" onClick={() => void run.cancel()} disabled={run.sending}>
-                Cancel build
-              </Button>
-            ) : (
-              <Button variant="default" onClick={onClose}>
-                Close
-              </Button>
-            )}
-            <Button type="submit" loading={building}>
-              Build base
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <BuildFields fields={fields} set={set} touched={touched} disabled={building} />
+      <BuildProgress run={run} />
+    </TaskDialog>
   );
 }

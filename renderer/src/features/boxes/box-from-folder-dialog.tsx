@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, FileButton, Group, Modal, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, FileButton, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconFolderOpen } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { notifyDone } from '../../app/notify';
 import { describeError } from '../../api/session';
 import { formatBytes } from '../../kit/format';
 import { LiveLog } from '../../kit/live-log';
+import { TaskDialog } from '../../kit/task-dialog';
 import { dnsLabelError } from '../../kit/validators';
 import { chooseFolder, type ChosenFolder } from './folder-tar';
 import { useBoxUp } from './use-box-up';
@@ -113,25 +114,6 @@ function UpProgress({ up, project }: { up: ReturnType<typeof useBoxUp>; project:
 }
 
 /** Cancel while it runs, else Close; and the submit. */
-function Actions({ running, onCancel, onClose }: { running: boolean; onCancel(): void; onClose(): void }) {
-  return (
-    <Group justify="flex-end">
-      {running ? (
-        <Button variant="default" color="red" onClick={onCancel}>
-          Cancel
-        </Button>
-      ) : (
-        <Button variant="default" onClick={onClose}>
-          Close
-        </Button>
-      )}
-      <Button type="submit" loading={running}>
-        Make box
-      </Button>
-    </Group>
-  );
-}
-
 /** "Box from folder": a project folder sent to `box up`, its progress and log live, cancel, the box at the end. */
 export function BoxFromFolderDialog({
   project,
@@ -162,44 +144,34 @@ export function BoxFromFolderDialog({
     if (done) notifyDone(`Box ${done.box} is ready`, `${done.files} files in ${done.workspace}`, done.exit_code === 0);
   };
 
-  const title = 'Box from folder';
   return (
-    <Modal
+    <TaskDialog
+      title="Box from folder"
       opened={opened}
-      onClose={() => !up.running && onClose()}
-      title={title}
-      size="xl"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      running={up.running}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      onCancel={up.cancel}
+      cancelLabel="Cancel"
+      submitLabel="Make box"
     >
-      <form
-        aria-label={title}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack gap="sm">
-          <FolderField
-            folder={folder}
-            onPick={(files) => void chooseFolder(files).then(setFolder)}
-            disabled={up.running}
-            missing={touched && !folder}
-          />
-          <TextInput
-            label="Name"
-            description="optional: devcontainer.json's name, else the folder's; a box made by an earlier box up of the folder is brought up to date"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={nameError}
-            errorProps={{ role: 'alert' }}
-            autoComplete="off"
-            disabled={up.running}
-          />
-          <UpProgress up={up} project={project} />
-          <Actions running={up.running} onCancel={up.cancel} onClose={onClose} />
-        </Stack>
-      </form>
-    </Modal>
+      <FolderField
+        folder={folder}
+        onPick={(files) => void chooseFolder(files).then(setFolder)}
+        disabled={up.running}
+        missing={touched && !folder}
+      />
+      <TextInput
+        label="Name"
+        description="optional: devcontainer.json's name, else the folder's; a box made by an earlier box up of the folder is brought up to date"
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={nameError}
+        errorProps={{ role: 'alert' }}
+        autoComplete="off"
+        disabled={up.running}
+      />
+      <UpProgress up={up} project={project} />
+    </TaskDialog>
   );
 }
