@@ -137,7 +137,7 @@ test('a deliberate close ends the session at once, without waiting out the grace
       tty: true,
     });
     const ready = await s.waitForControl('ready');
-    s.type('sleep 9001 & echo bg\r');
+    s.type('sleep 9001 & echo b""g\r');
     await s.waitForText(/bg/);
     s.close();
     await s.closed;
