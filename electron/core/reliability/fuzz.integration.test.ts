@@ -108,6 +108,19 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/**
+ * A base's warm count above 1 becomes 1: the core would make that many containers in the
+ * background (up to 32), which takes the CPU from every test running beside this one. The
+ * count's range is still fuzzed: 0, 1 and values out of range (33, -1, 2.5) go as generated.
+ */
+function warmCapped(op: Operation, req: FuzzRequest): FuzzRequest {
+  const json = req.json as { warm?: unknown } | null | undefined;
+  if (op.id !== 'PUT /v1/bases/{name}' || typeof json?.warm !== 'number') return req;
+  if (!Number.isInteger(json.warm) || json.warm <= 1 || json.warm > 32) return req;
+  const capped = { ...json, warm: 1 };
+  return { ...req, json: capped, body: JSON.stringify(capped), kind: `${req.kind}, warm capped at 1` };
+}
+
 /** Creates beyond the budget get an unknown field, so the server must refuse them (400) without making anything. */
 function capped(op: Operation, req: FuzzRequest, created: number): FuzzRequest {
   const makes = Object.hasOwn(op.responses, '201');
@@ -167,7 +180,9 @@ async function fuzz(seed: number, concurrency = 1): Promise<string[]> {
     });
     let created = 0;
     for (let i = 0; i < requests.length; i += concurrency) {
-      const batch = requests.slice(i, i + concurrency).map((generated) => capped(op, generated, created));
+      const batch = requests
+        .slice(i, i + concurrency)
+        .map((generated) => capped(op, warmCapped(op, generated), created));
       const statuses = await Promise.all(batch.map((req) => exercise(op, req, failures)));
       created += statuses.filter((st) => st === 201).length;
       if (coreExited()) return failures;
