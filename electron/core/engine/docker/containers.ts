@@ -7,9 +7,11 @@ import {
   type ContainerState,
   type HelperPrivileges,
   type ResourceLimits,
+  EngineError,
 } from '../container-engine';
 import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
 import { logConfig } from './logs';
+import { forgetAddress } from './networks';
 
 const NANO = 1_000_000_000;
 
@@ -71,7 +73,32 @@ function helperHostConfig(helper: HelperPrivileges): Docker.HostConfig {
   };
 }
 
+/**
+ * A call that freezes the container's processes (a pause; a commit pauses too). The runtime gives
+ * up when the cgroup does not report frozen in time, which a busy host or a process in the middle
+ * of a write can cause; it thaws the container then, so asking again is safe.
+ */
+async function freezing<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = toEngineError(err);
+      if (!/unable to freeze/i.test(e.message)) throw e;
+      if (attempt >= FREEZE_ATTEMPTS)
+        throw new EngineError(
+          'failed',
+          `${e.message}: the engine could not freeze the box's processes ${FREEZE_ATTEMPTS} times in a row; a process may be stuck in the kernel (on a slow disk or a hung mount); try again, or stop the box first`,
+        );
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
+const FREEZE_ATTEMPTS = 4;
+
 export async function startContainer(docker: Docker, id: string): Promise<void> {
+  forgetAddress(docker, id);
   try {
     await docker.getContainer(id).start();
   } catch (err) {
@@ -87,11 +114,13 @@ export async function stopContainer(docker: Docker, id: string, graceSeconds: nu
   } catch (err) {
     if ((err as DockerErrorLike).statusCode === 304) return;
     throw toEngineError(err);
+  } finally {
+    forgetAddress(docker, id); // a dial during the stop may have cached the address it is giving up
   }
 }
 
 export async function pauseContainer(docker: Docker, id: string): Promise<void> {
-  await call(() => docker.getContainer(id).pause());
+  await freezing(() => docker.getContainer(id).pause());
 }
 
 export async function waitContainer(docker: Docker, id: string): Promise<number> {
@@ -111,6 +140,7 @@ export async function unpauseContainer(docker: Docker, id: string): Promise<void
 
 /** A container full of processes (a fork bomb) can make one removal fail or time out: kill it and try again. */
 export async function removeContainer(docker: Docker, id: string): Promise<void> {
+  forgetAddress(docker, id);
   for (let attempt = 1; ; attempt++) {
     try {
       await docker.getContainer(id).remove({ force: true, v: true });
@@ -168,7 +198,7 @@ export async function renameContainer(docker: Docker, id: string, name: string):
 }
 
 export async function commitContainer(docker: Docker, id: string, labels: Record<string, string>): Promise<string> {
-  const result = (await call(() =>
+  const result = (await freezing(() =>
     docker.getContainer(id).commit({ pause: true, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) }),
   )) as { Id: string };
   return result.Id;
