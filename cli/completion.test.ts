@@ -37,7 +37,7 @@ describe('box completion', () => {
     assert.deepEqual(complete('st'), topLevel.filter((c) => c.startsWith('st')).sort());
     assert.ok(complete('st').includes('stop'));
     assert.deepEqual(complete('token', ''), ['create', 'ls', 'rm']);
-    assert.deepEqual(complete('base', ''), ['add', 'create', 'import', 'ls', 'rm']);
+    assert.deepEqual(complete('base', ''), ['add', 'build', 'create', 'import', 'ls', 'rm', 'update']);
     assert.deepEqual(complete('create', 'web', '--w'), ['--wait']);
     assert.ok(complete('token', 'create', '--').includes('--scope'), 'a group command’s own options');
     assert.ok(complete('ls', '--').includes('--url'), 'global options on every command');

@@ -26,6 +26,7 @@ import { services } from './commands/services';
 import { snapshots } from './commands/snapshots';
 import { stats } from './commands/stats';
 import { system } from './commands/system';
+import { upCommand } from './commands/up';
 import { volumes } from './commands/volumes';
 import type { Io } from './context';
 import { realPlatform } from '../sdk/src/connection';
@@ -46,6 +47,7 @@ export const COMMANDS: readonly CommandModule[] = [
   serve,
   mcp,
   completion,
+  upCommand,
 ];
 
 /** Runs one command line; returns the exit status. */

@@ -26,9 +26,15 @@ export function wholeNumber(flag: string, min = 0): (raw: string) => number {
 }
 
 /** Like wholeNumber, but `none` means null (clear the field). */
-export function wholeNumberOrNone(flag: string): (raw: string) => number | null {
+export function wholeNumberOrNone(flag: string): (raw: string) => number | 'none' {
   const parse = wholeNumber(flag);
-  return (raw) => (raw === 'none' ? null : parse(raw));
+  // 'none', not null: commander turns a parser's null into ''.
+  return (raw) => (raw === 'none' ? 'none' : parse(raw));
+}
+
+/** A `…OrNone` flag's value as the API takes it: 'none' is null. */
+export function orNull<T>(value: T | 'none'): T | null {
+  return value === 'none' ? null : value;
 }
 
 /** `K=V` pairs into a map; with allowRemove, `K-` maps K to null (remove it). */

@@ -2,8 +2,9 @@
 import { Option, type Command } from 'commander';
 import type { HealthCheck, ServiceCreate, ServiceUpdate } from '../shared/schemas/services';
 import { UsageError, applyEdits, collect, dataMount, keyValues, stringMap, wholeNumber } from './options';
+import { lifecycleBody, lifecycleOptions, type LifecycleFlags } from './lifecycle-options';
 
-export interface SpecFlags {
+export interface SpecFlags extends LifecycleFlags {
   base?: string;
   command?: string;
   env?: string[];
@@ -70,6 +71,8 @@ export function createBody(name: string, opts: SpecFlags, argv: string[]): Servi
   const health = healthOf(opts);
   if (health) body.health_check = health;
   if (opts.auth) body.auth = opts.auth;
+  const lifecycle = lifecycleBody(opts);
+  if (lifecycle) body.lifecycle = lifecycle;
   return body;
 }
 
@@ -96,6 +99,8 @@ export async function updateBody(
   const health = healthOf(opts);
   if (health) body.health_check = health;
   if (opts.auth) body.auth = opts.auth;
+  const lifecycle = lifecycleBody(opts);
+  if (lifecycle) body.lifecycle = lifecycle;
   const envEdits = keyValues(opts.env, 'env', true);
   if (envEdits) body.environment = applyEdits(await environment(), envEdits);
   if (Object.keys(body).length === 0)
@@ -105,7 +110,8 @@ export async function updateBody(
 
 /** The options create and update share: the spec of the next deployment. */
 export function specOptions(cmd: Command, verb: 'create' | 'update'): Command {
-  return cmd
+  // The clocks (--auto-pause, --auto-stop, …) apply to the live box; a request to the URL wakes it.
+  return lifecycleOptions(cmd)
     .option('--port <N>', 'the port the command serves HTTP on inside the box', wholeNumber('--port', 1))
     .option('--base <BASE>', 'base template (default: the default base)')
     .option(

@@ -38,6 +38,9 @@ test('box publish prints the URL, which serves the box; box unpublish takes it a
   assert.equal(url.hostname, `${NAME}--${PROJECT}.localhost`);
   assert.equal((await previewRequest(Number(url.port), url.host, '/')).body, 'from the cli box');
   assert.equal((await previewRequest(Number(url.port), `${NAME}.test`, '/')).body, 'from the cli box');
+  // Another port beside it, at its own URL (printed after the box's).
+  const more = ok(await box(['publish', NAME, '--also-port', '9090']), 'publish --also-port').stdout.split('\n');
+  assert.deepEqual(more.slice(0, 2), [url.origin, `http://9090.${url.host}`]);
 
   const json = JSON.parse(
     ok(await box(['publish', NAME, '--auth', 'token', '-o', 'json']), 'publish -o json').stdout,
@@ -84,6 +87,7 @@ test('box open starts the system browser with a one-time sign-in link (never a t
 test('bad command lines exit 2; an unpublished box cannot be opened', async () => {
   assert.equal((await box(['publish', NAME, '--auth', 'everyone'])).code, 2);
   assert.equal((await box(['publish', NAME, '--port', 'http'])).code, 2);
+  assert.equal((await box(['publish', NAME, '--also-port', '70000'])).code, 2);
   ok(await box(['unpublish', NAME]), 'unpublish');
   const open = await box(['open', NAME, '--print']);
   assert.notEqual(open.code, 0);

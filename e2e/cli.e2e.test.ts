@@ -57,11 +57,16 @@ describe('box CLI against a real core', () => {
     assert.deepEqual([piped.code, piped.stdout], [0, 'SHOUT\n']);
   });
 
-  test('update --env adds to the environment, and the next exec sees it', async () => {
+  test('update --env adds to the environment, and the next exec sees it; --port none clears the port', async () => {
     const updated = JSON.parse(
-      ok(await cli('update', name, '--env', 'COLOR=blue', '-o', 'json'), 'update').stdout,
+      ok(await cli('update', name, '--env', 'COLOR=blue', '--port', '8080', '-o', 'json'), 'update').stdout,
     ) as Box;
     assert.deepEqual(updated.environment, { GREETING: 'hello', COLOR: 'blue' });
+    assert.equal(updated.port, 8080);
+    const cleared = JSON.parse(
+      ok(await cli('update', name, '--port', 'none', '-o', 'json'), 'port none').stdout,
+    ) as Box;
+    assert.equal(cleared.port ?? null, null);
     const run = ok(await cli('exec', name, '--', 'sh', '-c', 'echo "$GREETING $COLOR"'), 'exec after update');
     assert.equal(run.stdout, 'hello blue\n');
   });
@@ -73,6 +78,17 @@ describe('box CLI against a real core', () => {
     assert.ok(refused.stderr.trim().length > 0);
     assert.match(ok(await cli('resume', name), 'resume').stdout, new RegExp(`^${name} running`));
     ok(await cli('logs', name, '--tail', '10'), 'logs');
+  });
+
+  test('pause freezes the box, exec wakes it; update --auto-stop and --ttl set its clocks and ls shows the next change', async () => {
+    assert.match(ok(await cli('pause', name), 'pause').stdout, new RegExp(`^${name} paused`));
+    assert.equal(ok(await cli('exec', name, '--', 'echo', 'awake'), 'exec wakes it').stdout, 'awake\n');
+    const updated = JSON.parse(
+      ok(await cli('update', name, '--auto-stop', '1h', '--ttl', '2d', '-o', 'json'), 'update lifecycle').stdout,
+    ) as Box;
+    assert.equal(updated.lifecycle?.auto_stop_s, 3600);
+    assert.match(ok(await cli('ls'), 'ls').stdout, /stop in (59|60)m/);
+    ok(await cli('update', name, '--auto-stop', 'none', '--ttl', 'none'), 'none clears the clocks');
   });
 
   test('stop --wait and resume --wait return once the box is there', async () => {
@@ -241,6 +257,7 @@ describe('box CLI against a real core', () => {
     const health = ok(await cli('health'), 'health').stdout;
     assert.match(health, /^status:\s+ok/m);
     assert.ok(health.split('\n').includes(`default base: ${TEST_IMAGE} available`), health);
+    assert.match(health, /^engine at:\s+(unix|tcp|ssh|https?):\/\/\S+ \(.+\)$/m, 'where the engine was found, and how');
     assert.match(
       health,
       new RegExp(`^storage:\\s+${TEST_STORAGE_DRIVER} at /`, 'm'),

@@ -53,6 +53,7 @@ test('the Electron window shows the core version', async (t) => {
         BOXDESK_PORT: '0',
         BOXDESK_PROXY_PORT: '0',
         BOXDESK_DEFAULT_BASE: TEST_IMAGE,
+        BOXDESK_DEFAULT_WARM: '0',
         BOXDESK_LOG_LEVEL: 'warn',
       },
       timeout: 60_000,

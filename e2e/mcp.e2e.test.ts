@@ -95,6 +95,7 @@ const SPEC_TOOLS = [
   'fork_box',
   'publish_box',
   'get_logs',
+  'create_base',
 ];
 
 /** Every tool, in the order an agent would use them, on a box of its own. */
@@ -195,6 +196,33 @@ for (const transport of ['stdio', 'http'] as const) {
     });
   });
 }
+
+test('create_base builds a base from a Dockerfile text and its files, and a failed build is an isError result', async () => {
+  const c = await connect('http');
+  const nonce = Date.now();
+  const built = await ok(c, 'create_base', {
+    name: 'agent-base',
+    dockerfile: `FROM boxdesk/default\nCOPY note.txt /note.txt\nRUN cat /note.txt\n`,
+    files: { 'note.txt': `from the agent ${nonce}\n` },
+  });
+  assert.equal((built.build as { status: string }).status, 'done');
+  assert.match(String(built.log), new RegExp(`from the agent ${nonce}`));
+  const failed = await call(c, 'create_base', {
+    name: 'agent-broken',
+    dockerfile: `FROM boxdesk/default\nRUN exit ${(nonce % 7) + 2}\n`,
+  });
+  assert.equal(failed.isError, true);
+  assert.match(failed.text, /step 2\/2 RUN exit \d failed/);
+  assert.equal(
+    (
+      await fetch(`${core.url}/v1/bases/agent-base`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${core.token}` },
+      })
+    ).status,
+    204,
+  );
+});
 
 test('/v1/mcp refuses what is not MCP as a problem document, like every /v1 route', async () => {
   const post = (headers: Record<string, string>, body: unknown) =>

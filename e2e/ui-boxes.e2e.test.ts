@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Box } from '../shared/schemas/box';
 import { describe, test } from 'node:test';
 import { AppShell } from './pages/app-shell';
 import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxFormDialog } from './pages/box-form-dialog';
 import { BoxListPage } from './pages/box-list-page';
+import { PublishView } from './pages/publish-view';
 import { createBoxViaApi, dialogCloses, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
 
 describe('managing boxes in the window', () => {
@@ -153,7 +158,7 @@ describe('managing boxes in the window', () => {
     assert.equal(((await read.json()) as { stdout: string }).stdout, 'forked-content\n');
   });
 
-  test('editing a box changes its memory, tags and Internet access at once', async () => {
+  test('editing a box changes its memory, tags, clocks and Internet access at once; Pause puts it to sleep, Wake wakes it', async () => {
     const { project, name } = await ui.uniqueBox('edit', 'ed', { tags: { team: 'blue' } });
     const page = await ui.open({ route: `/projects/${project}/boxes/${name}/overview` });
     const detail = new BoxDetailPage(page, name);
@@ -163,6 +168,9 @@ describe('managing boxes in the window', () => {
     assert.equal(await form.name.isDisabled(), true, 'the name cannot change');
     await form.memory.fill('512');
     await form.addPair('tag', 'tier', 'web');
+    await form.clock('Pause after … idle', 10, 'minutes');
+    await form.clock('Delete … after it stops', 1, 'days');
+    await screenshots(page, 'box-lifecycle-form');
     await form.setInternet('Only these hosts');
     await form.allowedHosts.fill('10.9.0.0/16\n10.9.0.0/40');
     assert.match((await form.fieldError(form.allowedHosts)) ?? '', /10\.9\.0\.0\/40: .*prefix length/);
@@ -175,17 +183,23 @@ describe('managing boxes in the window', () => {
       .getByText(/tier=web/)
       .waitFor();
     await detail
+      .nextChange()
+      .getByText(/Pauses in (9|10) minutes if left idle/)
+      .waitFor();
+    await detail
       .field('Network')
       .getByText('Internet: only 10.9.0.0/16, 192.0.2.7:443; this computer: closed')
       .waitFor();
-    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as {
-      config: { ram_mb: number };
-      tags: Record<string, string>;
-      network: unknown;
-    };
+    const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as Box;
     assert.equal(box.config.ram_mb, 512);
     assert.deepEqual(box.tags, { team: 'blue', tier: 'web' });
+    assert.deepEqual(box.lifecycle, { auto_pause_s: 600, auto_stop_s: null, auto_delete_s: 86400, expires_at: null });
     assert.deepEqual(box.network, { egress: 'allowlist', allow: ['10.9.0.0/16', '192.0.2.7:443'], host: false });
+    await detail.button('Pause').click();
+    await page.getByText('paused · wakes on use').waitFor();
+    await screenshots(page, 'box-paused');
+    await detail.button('Wake').click();
+    await detail.button('Pause').waitFor();
   });
 
   test('the command palette opens a console in a box', async () => {
@@ -244,5 +258,81 @@ describe('managing boxes in the window', () => {
     await list.row(one).waitFor({ state: 'detached' });
     await list.row(two).waitFor();
     await list.count.getByText('1 of 2 boxes').waitFor();
+  });
+
+  test('a box from a folder in the window: the folder sent, the log live, its ports published, the box named; a slow one cancelled', async () => {
+    const { project, name } = ui.uniqueNames('fold', 'app');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-ui-up-'));
+    const folder = (dir: string, postCreate: string) => {
+      const files: Record<string, string> = {
+        '.devcontainer/devcontainer.json': JSON.stringify({
+          image: 'boxdesk/default',
+          containerEnv: { WHO: 'window' },
+          forwardPorts: [8080, 9090],
+          postCreateCommand: postCreate,
+          features: { 'ghcr.io/devcontainers/features/node:1': {} },
+        }),
+        'src/app.txt': 'the app\n',
+        '.gitignore': 'node_modules/\n',
+        'node_modules/dep/index.js': 'left out\n',
+      };
+      for (const [file, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(root, dir, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, dir, file), text);
+      }
+      return path.join(root, dir);
+    };
+    try {
+      const page = await ui.open({ project });
+      const list = new BoxListPage(page);
+      await list.heading(project).waitFor();
+      await list.fromFolderButton.click();
+      const d = list.fromFolderDialog();
+      await d.folder.setInputFiles(folder('web', 'echo made for $WHO && cat src/app.txt'));
+      await d.chosen
+        .filter({ hasText: /^web: 3 files, .* \(1 left out by \.gitignore, \.boxdeskignore or \.git\)$/ })
+        .waitFor();
+      await d.name.fill(name);
+      await d.submit.click();
+      await d.status.getByText(`Box ${name} is ready`).waitFor({ timeout: 60_000 });
+      const log = await d.log.innerText();
+      assert.match(log, /note: \.devcontainer\/devcontainer\.json: "features" is ignored/);
+      assert.match(log, /^made for window\nthe app$/m, "the command's output is in the log");
+      assert.match(log, /port 9090 published at http:\/\/9090\./);
+      await d.dialog.getByRole('link', { name: `Open box ${name}` }).waitFor();
+      await screenshots(page, 'box-from-folder');
+      const box = (await (await ui.api('GET', `/v1/projects/${project}/boxes/${name}`)).json()) as Box;
+      assert.equal(box.port, 8080);
+      assert.deepEqual(
+        box.port_urls?.map((p) => p.port),
+        [9090],
+      );
+      const ls = await ui.api('POST', `/v1/projects/${project}/boxes/${name}/exec`, {
+        command: ['sh', '-c', 'cd /workspace && find . -type f | sort'],
+      });
+      assert.equal(
+        ((await ls.json()) as { stdout: string }).stdout,
+        './.devcontainer/devcontainer.json\n./.gitignore\n./src/app.txt\n',
+      );
+
+      // A slow command, cancelled from the dialog: the answer stops, and so does the command.
+      await d.folder.setInputFiles(folder('slow', 'echo waiting && sleep 60'));
+      await d.name.fill(`${name}-slow`);
+      await d.submit.click();
+      await d.log.getByText('waiting').waitFor({ timeout: 60_000 });
+      await d.cancel.click();
+      await d.status.getByText('Cancelled', { exact: true }).waitFor();
+      await d.close.click();
+      await dialogCloses(d.dialog);
+
+      // The box's Publish tab shows both ports' URLs, and the form its other port.
+      const tab = await ui.open({ route: `/projects/${project}/boxes/${name}/publish` });
+      const publish = new PublishView(tab, name);
+      await publish.urlSection.getByRole('link', { name: /^Open http:\/\/9090\./ }).waitFor();
+      assert.equal(await publish.port.inputValue(), '8080');
+      await publish.form.getByText('9090', { exact: true }).waitFor();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -126,7 +126,7 @@ describe('consoles and logs in the window', () => {
     const { page, term } = await consoleOfNewBox('flood');
     await term.type('yes flood-line-$((2*21))\n');
     await term.waitForText(/^flood-line-42$/m);
-    await page.waitForTimeout(2000);
+    await page.waitForTimeout(800);
 
     // While the flood runs the window still answers: typing in a field lands at once, the palette opens.
     const search = page.getByRole('textbox', { name: 'Search Console 1' });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AppShell } from './pages/app-shell';
+import { BasesPage } from './pages/bases-page';
 import { SettingsPage } from './pages/settings-page';
 import { screenshots, uiFixture } from './support/ui-fixture';
 
@@ -64,6 +65,15 @@ describe('settings', () => {
     const settings = new SettingsPage(page);
     await settings.engineField('Data directory').getByText(ui.core().dataDir).waitFor();
     await settings.engineField('Engine state').getByText('reachable').waitFor();
+    const system = (await (await ui.api('GET', '/v1/system')).json()) as {
+      engine: { endpoint: { url: string; found_by: string } };
+    };
+    await settings.engineField('Engine at').getByText(system.engine.endpoint.url).waitFor();
+    await settings.engineField('Engine at').getByText(`found by ${system.engine.endpoint.found_by}`).waitFor();
+    await settings
+      .engineField('Box agent')
+      .getByText(/^in every new box \(version \S+\)/)
+      .waitFor();
     // The copy-on-write store (test cores run the copy store unless told otherwise).
     await settings
       .storageField('Driver')
@@ -80,5 +90,30 @@ describe('settings', () => {
     assert.equal(await scheme(), 'dark', 'the choice is kept');
     await settings.chooseTheme('Follow the system');
     assert.equal(await scheme(), 'light');
+  });
+
+  test("a base's warm count is set in its Edit dialog, and Settings shows its warm pool", async () => {
+    const page = await ui.open({ route: '/bases' });
+    const bases = new BasesPage(page);
+    try {
+      await bases.editButton('default').click();
+      const edit = bases.editDialog('default');
+      await edit.warm.fill('40');
+      await edit.alert.getByText('A whole number from 0 to 32').waitFor();
+      await edit.warm.fill('1');
+      await edit.save.click();
+      await edit.dialog.waitFor({ state: 'detached' });
+      await bases.row('default').getByRole('cell', { name: '1', exact: true }).waitFor();
+      const { items } = (await (await ui.api('GET', '/v1/bases')).json()) as {
+        items: { name: string; warm: number }[];
+      };
+      assert.equal(items.find((b) => b.name === 'default')?.warm, 1, 'the core keeps it');
+
+      await new AppShell(page).navLink('Settings').click();
+      const settings = new SettingsPage(page);
+      await settings.poolRow('default').waitFor();
+    } finally {
+      await ui.api('PUT', '/v1/bases/default', { warm: 0 });
+    }
   });
 });

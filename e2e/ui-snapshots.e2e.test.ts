@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { TEST_IMAGE } from '../test-support/core-process';
 import { busyboxBinary, tinyRootfsTar } from '../test-support/snapshots';
@@ -227,6 +230,52 @@ describe('snapshots and bases in the window', () => {
       await bases.row(base).waitFor({ state: 'detached' });
     } finally {
       for (const b of made) await ui.api('DELETE', `/v1/bases/${b}`).then((r) => r.arrayBuffer());
+    }
+  });
+
+  test('a base built from a Dockerfile in the window: context folder, build arguments, the log live; a slow build cancelled', async () => {
+    const base = uniqueName('built');
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-ui-context-'));
+    fs.mkdirSync(path.join(folder, 'ctx'));
+    const nonce = Date.now();
+    fs.writeFileSync(path.join(folder, 'ctx', 'motd.txt'), `from the folder ${nonce}\n`);
+    try {
+      const page = await ui.open({ route: '/bases' });
+      const bases = new BasesPage(page);
+      await bases.row('default').waitFor();
+      await bases.buildButton.click();
+      const d = bases.buildDialog();
+      await d.name.fill(base);
+      await d.dockerfile.fill(
+        `FROM boxdesk/default\nARG WHO\nCOPY motd.txt /etc/motd\nRUN cat /etc/motd && echo "for $WHO"\n`,
+      );
+      await d.buildArgs.fill('WHO=window');
+      await d.contextFolder.setInputFiles(path.join(folder, 'ctx'));
+      await d.dialog.getByText('1 file: COPY takes them').waitFor();
+      await d.build.click();
+      await d.log.getByText(`from the folder ${nonce}`).waitFor({ timeout: 60_000 });
+      await d.status.getByText(`Built: base ${base} is ready`).waitFor({ timeout: 60_000 });
+      const log = await d.log.innerText();
+      assert.ok(log.indexOf('Step 4/4 RUN') < log.indexOf(`from the folder ${nonce}`), 'the log is in order');
+      assert.match(log, /^for window$/m);
+      await screenshots(page, 'base-build-dialog');
+      await d.close.click();
+      await bases.row(base).waitFor();
+
+      // A slow build, cancelled from the dialog: nothing of it is kept.
+      const slow = uniqueName('slow');
+      await bases.buildButton.click();
+      await d.name.fill(slow);
+      await d.dockerfile.fill(`FROM boxdesk/default\nRUN echo waiting-${nonce} && sleep 60\n`);
+      await d.build.click();
+      await d.log.getByText(`waiting-${nonce}`).waitFor({ timeout: 60_000 });
+      await d.cancel.click();
+      await d.status.getByText('Cancelled: nothing was kept').waitFor({ timeout: 30_000 });
+      const names = ((await (await ui.api('GET', '/v1/bases')).json()) as { items: { name: string }[] }).items;
+      assert.ok(!names.some((b) => b.name === slow), 'a cancelled build makes no base');
+    } finally {
+      await ui.api('DELETE', `/v1/bases/${base}`).then((r) => r.arrayBuffer());
+      fs.rmSync(folder, { recursive: true, force: true });
     }
   });
 });

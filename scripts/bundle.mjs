@@ -32,6 +32,8 @@ export async function bundle({ entry, dir, name, selfContained = false, banner =
           chunkNames: 'chunks/[name]-[hash]',
           // ws's optional native speed-ups: it runs without them.
           external: ['bufferutil', 'utf-8-validate'],
+          // jsonc-parser's main is a UMD build whose require() calls esbuild cannot follow: its ES build.
+          alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
           banner: { js: `${banner}${REQUIRE_SHIM}` },
         }
       : { packages: 'external', ...(banner ? { banner: { js: banner } } : {}) }),

@@ -1,5 +1,6 @@
 import { withBases } from './calls/bases';
 import { withBoxes } from './calls/boxes';
+import { withBuilds } from './calls/builds';
 import { ClientCore, type ClientOptions } from './calls/client-core';
 import { withEvents } from './calls/events';
 import { withExec } from './calls/exec';
@@ -10,9 +11,11 @@ import { ServicesClient } from './calls/services';
 import { withSnapshots } from './calls/snapshots';
 import { withSystem } from './calls/system';
 import { withTokens } from './calls/tokens';
+import { withUp } from './calls/up';
 import { withVolumes } from './calls/volumes';
 
 export type { BoxListFilter } from './calls/boxes';
+export type { UpOptions } from './calls/up';
 export {
   queryString,
   type ClientOptions,
@@ -29,7 +32,11 @@ export type { ExecStreamLine } from './schemas/exec';
 export class BoxdeskClient extends withSystem(
   withBoxes(
     withPublishing(
-      withJobs(withExec(withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(ClientCore)))))))),
+      withJobs(
+        withExec(
+          withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(withBuilds(withUp(ClientCore)))))))),
+        ),
+      ),
     ),
   ),
 ) {

@@ -44,6 +44,13 @@ export const CORE_FLAGS: readonly CoreFlag[] = [
     help: 'image of the base "default" (debian:bookworm-slim)',
   },
   {
+    flag: '--default-warm',
+    arg: 'N',
+    env: 'BOXDESK_DEFAULT_WARM',
+    key: 'defaultWarm',
+    help: 'warm pool of the base "default": paused containers kept ready, 0-32 (2 on a new data dir; given, it sets it at each start)',
+  },
+  {
     flag: '--allowed-origin',
     arg: 'URL',
     env: 'BOXDESK_ALLOWED_ORIGINS',

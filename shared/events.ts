@@ -1,4 +1,5 @@
 import type { BoxEvents } from './schemas/box';
+import type { BuildEvents } from './schemas/builds';
 import type { JobEvents } from './schemas/jobs';
 import type { PublishingEvents } from './schemas/publishing';
 import type { ServiceEvents } from './schemas/services';
@@ -20,7 +21,8 @@ export interface EventMap
     VolumeEvents,
     ServiceEvents,
     EngineEvents,
-    JobEvents {}
+    JobEvents,
+    BuildEvents {}
 
 export type EventType = keyof EventMap;
 

@@ -112,7 +112,8 @@ export async function startBoxServe(
   args: readonly string[],
   options: CliOptions = {},
 ): Promise<CoreProcess> {
-  const child = spawnBox(['serve', '--data-dir', dataDir, ...args], options);
+  // No warm pool unless the test asks for one (its containers would compete with the test's for the CPUs).
+  const child = spawnBox(['serve', '--data-dir', dataDir, '--default-warm', '0', ...args], options);
   child.stdin!.end();
   const { url, output, exited } = await waitForListening(child, 'box serve');
   const signal = async (name: NodeJS.Signals) => {

@@ -87,6 +87,9 @@ export async function startCoreProcess(options: CoreOptions = {}): Promise<CoreP
     dataDir,
     '--default-base',
     TEST_IMAGE,
+    // No warm pool unless a test asks for one (its containers would compete with the test's for the CPUs).
+    '--default-warm',
+    '0',
     '--storage-driver',
     TEST_STORAGE_DRIVER,
     '--log-level',

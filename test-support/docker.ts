@@ -36,6 +36,7 @@ export async function imageWithShell(baseImage: string, tag: string, script: str
     Entrypoint: [],
     Cmd: ['/bin/busybox', 'sh', '-c', setup],
     Labels: { 'boxdesk.test': 'image-builder' },
+    HostConfig: { NetworkMode: 'none' },
   });
   try {
     await container.start();

@@ -86,6 +86,16 @@ test('a 2xx body off its schema or of another type fails', () => {
   );
 });
 
+test('an ndjson answer is judged a line at a time: empty passes, each line must match', () => {
+  const thing = op.responses['200']!['application/json']!;
+  const stream: Operation = { ...op, responses: { ...op.responses, '200': { 'application/x-ndjson': thing } } };
+  const ndjson = 'application/x-ndjson; charset=utf-8';
+  assert.deepEqual(checker.check(stream, answer(200, ndjson, '')), []);
+  assert.deepEqual(checker.check(stream, answer(200, ndjson, '{"id":"a"}\n{"id":"b"}\n')), []);
+  assert.match(checker.check(stream, answer(200, ndjson, '{"id":"a"}\n{"id":')).join(), /not JSON/);
+  assert.match(checker.check(stream, answer(200, ndjson, '{"id":3}\n')).join(), /does not match the documented schema/);
+});
+
 const request = (body: string | undefined, hidden?: string[]): FuzzRequest => ({
   op: op.id,
   method: 'GET',

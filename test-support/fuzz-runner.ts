@@ -185,12 +185,22 @@ export class ResponseChecker {
     const entry = Object.entries(documented).find(([ct]) => ct.toLowerCase() === mediaType);
     if (Object.keys(documented).length > 0 && !entry)
       out.push(`2xx content type ${res.contentType} is not one documented (${Object.keys(documented).join(', ')})`);
-    if (entry && !res.cut && /json$/.test(mediaType)) {
+    if (!entry || res.cut) return out;
+    // An ndjson answer is zero or more documents, one a line (a stream that ended before its first sample is empty).
+    const documents = /ndjson$/.test(mediaType)
+      ? res.body
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+      : /json$/.test(mediaType)
+        ? [res.body.toString('utf8')]
+        : [];
+    for (const text of documents) {
       let value: unknown;
       try {
-        value = JSON.parse(res.body.toString('utf8'));
+        value = JSON.parse(text);
       } catch {
-        out.push(`2xx body is not JSON: ${res.body.toString('utf8').slice(0, 120)}`);
+        out.push(`2xx body is not JSON: ${text.slice(0, 120)}`);
         return out;
       }
       const errors = this.schemaErrors(entry[1], value);

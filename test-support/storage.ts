@@ -8,7 +8,7 @@ import { openCoreDatabase } from '../electron/core/modules';
 import type { ContainerEngine, VolumeMount } from '../electron/core/engine/container-engine';
 import { DockerEngine } from '../electron/core/engine/docker/docker-engine';
 import { randomBase32 } from '../electron/core/ids';
-import { findAgentFiles } from '../electron/core/storage/agent-files';
+import { findAgentFiles } from '../electron/core/engine/agent/files';
 import { STORE_ID_LABEL } from '../electron/core/storage/engine-volumes';
 import { HELPER_IMAGE_LABELS, STORE_HELPER_ROLE } from '../electron/core/storage/store-helper';
 import { Storage, type StorageDeps } from '../electron/core/storage/storage';
@@ -56,6 +56,7 @@ export async function inContainer(
     limits: { cpus: 1, ramMb: 256, pidsLimit: 64 },
     storageGb: null,
     graceSeconds: 0,
+    offline: true,
     mounts,
   });
   try {

@@ -34,6 +34,8 @@ export async function startTestCore(options: TestCoreOptions = {}): Promise<Test
   const config = resolveConfig(
     [
       ...['--port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--default-base', TEST_IMAGE],
+      // No warm pool unless a test asks for one (its containers would compete with the test's for the CPUs).
+      ...['--default-warm', '0'],
       ...['--storage-driver', TEST_STORAGE_DRIVER, ...(options.args ?? [])],
     ],
     options.env ?? {},

@@ -16,8 +16,8 @@ export interface BenchContext {
   boxes: Set<string>;
 }
 
-export async function createBox(ctx: BenchContext, name: string): Promise<void> {
-  const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes`, { name });
+export async function createBox(ctx: BenchContext, name: string, body: Record<string, unknown> = {}): Promise<void> {
+  const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes`, { name, ...body });
   ctx.boxes.add(name);
   await expectJson(res, 201, `create box ${name}`);
 }

@@ -3,7 +3,7 @@ import { rawCreateAndStart, rawExec } from '../raw-engine';
 import { alternate, percentile, progress, timed } from '../stats';
 import { createBox, execInBox, type BenchContext, type BenchScenario } from './context';
 
-const TARGET = 1.15;
+const TARGET = 0.2;
 const WARMUP = 3;
 const BOX = 'exec';
 

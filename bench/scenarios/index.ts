@@ -1,8 +1,10 @@
+import { baseRebuild } from './base-rebuild';
 import { cliStartup } from './cli-startup';
 import { consoleThroughput } from './console-throughput';
 import type { BenchScenario } from './context';
 import { execRoundTrip } from './exec-round-trip';
 import { fileTransfer } from './file-transfer';
+import { idleCost } from './idle-cost';
 import { lifecycle } from './lifecycle';
 import { mcpExec } from './mcp-exec';
 import { publishProxy } from './publish-proxy';
@@ -13,11 +15,13 @@ import { storageOps } from './storage';
 import { uiEcho } from './ui-echo';
 import { uiList } from './ui-list';
 import { volumeCopies } from './volume-copies';
+import { warmPool } from './warm-pool';
 import { workspaceForks } from './workspace-forks';
 
 /** Every scenario of `npm run bench`, in the order they run: a new one is its file and one line here. */
 export const SCENARIOS: readonly BenchScenario[] = [
   lifecycle,
+  warmPool,
   execRoundTrip,
   mcpExec,
   consoleThroughput,
@@ -27,9 +31,11 @@ export const SCENARIOS: readonly BenchScenario[] = [
   uiList,
   uiEcho,
   publishProxy,
+  idleCost,
   volumeCopies,
   serviceDeploy,
   storageOps,
   workspaceForks,
   cliStartup,
+  baseRebuild,
 ];

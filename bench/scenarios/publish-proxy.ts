@@ -1,16 +1,20 @@
+import autocannon from 'autocannon';
 import http from 'node:http';
+import { startBareNodeProxy } from '../bare-node-proxy';
+import { startKeepAliveServer } from '../keepalive-server';
 import type { ScenarioResult } from '../report';
 import { containerOfBox, docker } from '../raw-engine';
 import { alternate, percentile, progress, summarize } from '../stats';
 import { api } from '../../test-support/core-process';
-import { createBox, execInBox, expectJson, type BenchContext, type BenchScenario } from './context';
+import { createBox, expectJson, type BenchContext, type BenchScenario } from './context';
 
 const BOX = 'pubweb';
 const BIG = 100 * 1024 * 1024;
 const LATENCY_N = 1000;
-const LOAD_S = 3;
+const LOAD_S = 5;
 const CONCURRENCY = 8;
-const ROUNDS = 2;
+const ROUNDS = 3;
+const PORT = 8080;
 
 interface Endpoint {
   host: string;
@@ -51,19 +55,17 @@ async function latencies(ep: Endpoint, n: number): Promise<number[]> {
   return out;
 }
 
-/** CONCURRENCY clients for LOAD_S seconds: requests per second. */
+/** autocannon: CONCURRENCY keep-alive connections for LOAD_S seconds; requests per second. */
 async function requestsPerSecond(ep: Endpoint): Promise<number> {
-  const until = performance.now() + LOAD_S * 1000;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        await get(ep, '/index.html');
-        done++;
-      }
-    }),
-  );
-  return done / LOAD_S;
+  const result = await autocannon({
+    url: `http://${ep.host}:${ep.port}/index.html`,
+    headers: { host: ep.hostHeader },
+    connections: CONCURRENCY,
+    duration: LOAD_S,
+  });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  if (failed > 0) throw new Error(`${failed} of ${result.requests.total} requests to ${ep.hostHeader} failed`);
+  return result.requests.total / LOAD_S;
 }
 
 async function download(ep: Endpoint): Promise<number> {
@@ -73,22 +75,12 @@ async function download(ep: Endpoint): Promise<number> {
   return bytes / 1024 / 1024 / ((performance.now() - start) / 1000);
 }
 
-/** A busybox httpd in the box, published (auth public): the endpoint through the proxy and the one straight to the container. */
+/** The bench's keep-alive server in a box, published (auth public): the endpoint through the proxy and the one straight to the container. */
 async function publishedServer(ctx: BenchContext): Promise<{ proxy: Endpoint; direct: Endpoint; note: string }> {
   await createBox(ctx, BOX);
-  const made = await execInBox(
-    ctx,
-    BOX,
-    [
-      'sh',
-      '-c',
-      `mkdir -p /www && echo ok > /www/index.html && head -c ${BIG} /dev/zero > /www/big && httpd -p 8080 -h /www`,
-    ],
-    60,
-  );
-  if (made.exit_code !== 0) throw new Error(`could not start httpd: ${JSON.stringify(made)}`);
+  await startKeepAliveServer(ctx, BOX, PORT);
   const res = await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${BOX}/publish`, {
-    port: 8080,
+    port: PORT,
     auth: 'public',
   });
   const url = new URL((await expectJson<{ url: string }>(res, 200, 'publish')).url);
@@ -96,18 +88,18 @@ async function publishedServer(ctx: BenchContext): Promise<{ proxy: Endpoint; di
   const address = Object.values(info.NetworkSettings.Networks)
     .map((n) => n.IPAddress)
     .find(Boolean)!;
-  // Clients keep connections alive on both sides; busybox httpd itself closes after each answer.
+  // Clients keep connections alive on both sides, and so does the server.
   const agent = () => new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   return {
     proxy: { host: '127.0.0.1', port: Number(url.port), hostHeader: url.host, agent: agent() },
-    direct: { host: address, port: 8080, hostHeader: `${address}:8080`, agent: agent() },
-    note: `proxy: 127.0.0.1:${url.port} with Host ${url.host}; direct: ${address}:8080`,
+    direct: { host: address, port: PORT, hostHeader: `${address}:${PORT}`, agent: agent() },
+    note: `proxy: 127.0.0.1:${url.port} with Host ${url.host}; direct: ${address}:${PORT}`,
   };
 }
 
 /**
- * A busybox httpd in a box, published (auth public), against the same server
- * reached directly at the container's address, in the same run.
+ * A keep-alive HTTP server in a box, published (auth public), against the same
+ * server reached directly at the container's address, in the same run.
  */
 async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const { proxy, direct, note } = await publishedServer(ctx);
@@ -134,9 +126,95 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     () => download(direct),
     (i) => progress(`  download round ${i + 1} done`),
   );
+  const reference = await bareProxyRuns(direct);
+  const wake = await wakeLatencies(ctx, proxy, direct);
   proxy.agent.destroy();
   direct.agent.destroy();
-  return results(rps, lat, mbs, note);
+  return [...results(rps, lat, mbs, note), ...referenceResults(reference, rps, mbs), wakeResult(wake)];
+}
+
+/** The same load through a bare Node proxy (bench/bare-node-proxy.ts) against direct, alternating. */
+async function bareProxyRuns(direct: Endpoint): Promise<{ rps: Runs; mbs: Runs }> {
+  progress('publish proxy: the same through a bare Node proxy, for reference');
+  const bare = await startBareNodeProxy(direct.host, direct.port);
+  const ep: Endpoint = { ...direct, host: '127.0.0.1', port: bare.port, agent: new http.Agent({ keepAlive: true }) };
+  try {
+    const rps = await alternate(
+      ROUNDS,
+      () => requestsPerSecond(ep),
+      () => requestsPerSecond(direct),
+    );
+    const mbs = await alternate(
+      ROUNDS + 1,
+      () => download(ep),
+      () => download(direct),
+    );
+    return { rps, mbs };
+  } finally {
+    ep.agent.destroy();
+    bare.stop();
+  }
+}
+
+/** Reported, not judged: what Node's http module alone allows here, and the preview proxy against it. */
+function referenceResults(bare: { rps: Runs; mbs: Runs }, rps: Runs, mbs: Runs): ScenarioResult[] {
+  const row = (what: string, unit: string, runs: Runs, ours: number[]): ScenarioResult => {
+    const b = summarize(runs.ours);
+    const d = summarize(runs.raw);
+    return {
+      name: `publish: bare Node proxy, ${what}`,
+      unit,
+      n: runs.ours.length,
+      ours: b,
+      raw: d,
+      ratioKind: 'bare/direct median',
+      ratio: b.p50 / d.p50,
+      target: 'reported',
+      verdict: '—',
+      notes: [
+        `the preview proxy against the bare Node proxy: ${(summarize(ours).p50 / b.p50).toFixed(2)} (their medians)`,
+      ],
+      cells: { ours: b.p50.toFixed(0), raw: d.p50.toFixed(0) },
+    };
+  };
+  return [row('requests/s', 'req/s', bare.rps, rps.ours), row('100 MiB download', 'MiB/s', bare.mbs, mbs.ours)];
+}
+
+const WAKE_N = 20;
+
+/** The first answer through the proxy from a paused box (it wakes for it) against a GET straight to it running. */
+async function wakeLatencies(ctx: BenchContext, proxy: Endpoint, direct: Endpoint): Promise<Runs> {
+  progress(`publish proxy: ${WAKE_N} first answers from the box paused, against direct GETs`);
+  const out: Runs = { ours: [], raw: [] };
+  for (let i = 0; i < WAKE_N; i++) {
+    await expectJson(await api(ctx.core, 'POST', `/v1/projects/${ctx.project}/boxes/${BOX}/pause`), 200, 'pause');
+    let start = performance.now();
+    await get(proxy, '/index.html');
+    out.ours.push(performance.now() - start);
+    start = performance.now();
+    await get(direct, '/index.html');
+    out.raw.push(performance.now() - start);
+  }
+  return out;
+}
+
+function wakeResult(wake: Runs): ScenarioResult {
+  const ours = summarize(wake.ours);
+  const raw = summarize(wake.raw);
+  const added = percentile(wake.ours, 95) - percentile(wake.raw, 95);
+  return {
+    name: 'publish: first answer, box paused',
+    unit: 'ms',
+    n: WAKE_N,
+    ours,
+    raw,
+    ratioKind: 'p95 ms added',
+    ratio: added,
+    target: 'p95 ≤ +100 ms',
+    verdict: added <= 100 ? 'PASS' : 'MISS',
+    notes: ['ours: a GET through the proxy to the paused box, which wakes for it; raw: a GET straight to it, running'],
+    cells: { ours: `p95 ${percentile(wake.ours, 95).toFixed(1)}`, raw: `p95 ${percentile(wake.raw, 95).toFixed(1)}` },
+  };
 }
 
 type Runs = { ours: number[]; raw: number[] };
@@ -151,7 +229,7 @@ function results(rps: Runs, lat: Runs, mbs: Runs, note: string): ScenarioResult[
   const mbRatio = m.ours.p50 / m.raw.p50;
   return [
     {
-      name: 'publish: requests/s (c=8)',
+      name: `publish: requests/s, keep-alive (c=${CONCURRENCY})`,
       unit: 'req/s',
       n: ROUNDS,
       ours: r.ours,

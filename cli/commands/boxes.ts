@@ -15,6 +15,7 @@ import {
   stringMap,
   waitOptions,
   wholeNumber,
+  orNull,
   wholeNumberOrNone,
   type WaitFlags,
 } from '../options';
@@ -24,6 +25,13 @@ import { commandModule } from '../program';
 import { describeNetwork, networkBody, networkOptions, type NetworkFlags } from './box-network';
 import { withSpinner } from '../progress';
 import { waitForStatus } from '../wait';
+import {
+  lifecycleBody,
+  lifecycleOptions,
+  lifecycleText,
+  nextChangeText,
+  type LifecycleFlags,
+} from '../lifecycle-options';
 
 const boxColumns = [
   { header: 'NAME', get: (b: Box) => b.name },
@@ -33,6 +41,7 @@ const boxColumns = [
   { header: 'RAM_MB', get: (b: Box) => b.config.ram_mb },
   { header: 'TAGS', get: (b: Box) => map(b.tags) },
   { header: 'AGE', get: (b: Box) => age(b.created_at) },
+  { header: 'NEXT', get: (b: Box) => nextChangeText(b) },
 ];
 
 export function boxDetails(b: Box): string {
@@ -51,6 +60,8 @@ export function boxDetails(b: Box): string {
     ['tags', map(b.tags)],
     ['port', b.port],
     ['grace_seconds', b.termination_grace_period_seconds],
+    ['lifecycle', lifecycleText(b)],
+    ['next', nextChangeText(b)],
     ['url', b.url],
     ['created', b.created_at],
     ['updated', b.updated_at],
@@ -94,7 +105,7 @@ async function change(
   );
 }
 
-interface CreateFlags extends WaitFlags, NetworkFlags {
+interface CreateFlags extends WaitFlags, LifecycleFlags, NetworkFlags {
   base?: string;
   fork?: string;
   cpus?: number;
@@ -117,6 +128,8 @@ function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
   const tags = stringMap(opts.tag, 'tag');
   if (tags) body.tags = tags;
   if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
+  const lifecycle = lifecycleBody(opts);
+  if (lifecycle) body.lifecycle = lifecycle;
   const network = networkBody(opts);
   if (network) body.network = network;
   return body;
@@ -130,14 +143,16 @@ async function create(ctx: Context, body: BoxCreate, opts: CreateFlags): Promise
 /** The options create and fork share. */
 function configOptions(cmd: Command): Command {
   return boxWaitOptions(
-    networkOptions(
-      cmd
-        .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
-        .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
-        .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
-        .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
-        .option('--tag <K=V>', 'tag (repeatable)', collect)
-        .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),
+    lifecycleOptions(
+      networkOptions(
+        cmd
+          .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
+          .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
+          .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
+          .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
+          .option('--tag <K=V>', 'tag (repeatable)', collect)
+          .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),
+      ),
     ),
     'running',
   );
@@ -201,28 +216,30 @@ function registerList(program: Command, cli: Cli): void {
   });
 }
 
-interface UpdateFlags extends NetworkFlags {
+interface UpdateFlags extends LifecycleFlags, NetworkFlags {
   cpus?: number;
   ramMb?: number;
   env?: string[];
   tag?: string[];
-  port?: number | null;
-  grace?: number | null;
+  port?: number | 'none';
+  grace?: number | 'none';
 }
 
 async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<void> {
   const body: BoxUpdate = {};
   if (opts.cpus !== undefined || opts.ramMb !== undefined)
     body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
-  if (opts.port !== undefined) body.port = opts.port;
-  if (opts.grace !== undefined) body.termination_grace_period_seconds = opts.grace;
+  if (opts.port !== undefined) body.port = orNull(opts.port);
+  if (opts.grace !== undefined) body.termination_grace_period_seconds = orNull(opts.grace);
+  const lifecycle = lifecycleBody(opts);
+  if (lifecycle) body.lifecycle = lifecycle;
   const network = networkBody(opts);
   if (network) body.network = network;
   const envEdits = keyValues(opts.env, 'env', true);
   const tagEdits = keyValues(opts.tag, 'tag', true);
   if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
     throw new UsageError(
-      'nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace, --egress, --allow, --[no-]network-host',
+      'nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace, --auto-pause, --auto-stop, --auto-delete, --ttl, --egress, --allow, --[no-]network-host',
     );
   // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
   if (envEdits || tagEdits) {
@@ -243,20 +260,26 @@ function registerUpdate(program: Command, cli: Cli): void {
     .option('--tag <K=V>', 'set a tag; K- removes it (repeatable)', collect)
     .option('--port <N|none>', 'the port the box serves on', wholeNumberOrNone('--port'))
     .option('--grace <S|none>', 'termination grace period in seconds', wholeNumberOrNone('--grace'));
-  cli.action<UpdateFlags>(networkOptions(cmd), (ctx, [name], opts) => update(ctx, name!, opts));
+  cli.action<UpdateFlags>(lifecycleOptions(networkOptions(cmd)), (ctx, [name], opts) => update(ctx, name!, opts));
 }
 
-/** `box stop`, `box resume` and `box rm`. */
+/** `box stop`, `box resume`, `box pause` and `box rm`. */
 function registerLifecycle(program: Command, cli: Cli): void {
   const transitions = [
     ['stop', 'stop a box (SIGTERM, then SIGKILL after its grace period)', 'stopping', 'stopped'],
-    ['resume', 'start a stopped box again', 'resuming', 'running'],
+    ['resume', 'start a stopped box again, or wake a paused one', 'resuming', 'running'],
+    [
+      'pause',
+      'freeze a running box in place (no CPU, memory kept); any use of it, or resume, wakes it',
+      'pausing',
+      'paused',
+    ],
   ] as const;
   for (const [verb, description, doing, target] of transitions) {
     const cmd = boxWaitOptions(program.command(verb).description(description).argument('<NAME>'), target);
     cli.action<WaitFlags>(cmd, async (ctx, [name], opts) => {
-      const request = () =>
-        verb === 'stop' ? ctx.client.stopBox(ctx.project, name!) : ctx.client.resumeBox(ctx.project, name!);
+      const calls = { stop: 'stopBox', resume: 'resumeBox', pause: 'pauseBox' } as const;
+      const request = () => ctx.client[calls[verb]](ctx.project, name!);
       const box = await change(ctx, opts, `${doing} box ${name}`, target, request);
       printBox(ctx, box, `${box.name} ${box.status}\n`);
     });
@@ -303,7 +326,7 @@ function registerLogs(program: Command, cli: Cli): void {
   });
 }
 
-/** `box create|fork|ls|get|update|stop|resume|rm|logs`: boxes, at the top level. */
+/** `box create|fork|ls|get|update|stop|resume|pause|rm|logs`: boxes, at the top level. */
 export const boxes = commandModule('boxes', [
   registerCreate,
   registerList,

@@ -13,6 +13,7 @@ function printPublished(ctx: Context, box: Box): void {
   print(ctx, box, () =>
     box.url
       ? `${box.url}\n` +
+        (box.port_urls ?? []).map((p) => `${p.url}\n`).join('') +
         (ctx.stderr.isTTY
           ? details([
               ['port', box.port],
@@ -44,11 +45,16 @@ async function browserUrl(
 }
 
 function registerPublish(program: Command, cli: Cli): void {
-  cli.action<{ port?: number; domain?: string[]; auth?: 'public' | 'token' }>(
+  cli.action<{ port?: number; alsoPort?: string[]; domain?: string[]; auth?: 'public' | 'token' }>(
     program
       .command('publish <NAME>')
       .description("publish a box's web server at http://NAME--PROJECT.localhost:PROXY_PORT (prints the URL)")
       .option('--port <N>', "the box's port to publish (default: the box's port)", wholeNumber('--port', 1))
+      .option(
+        '--also-port <N>',
+        'publish another port of the box too, at http://N.NAME--PROJECT.localhost:PROXY_PORT (repeatable)',
+        collect,
+      )
       .option('--domain <HOST>', 'also answer to this hostname (repeatable)', collect)
       .addOption(
         new Option(
@@ -61,6 +67,12 @@ function registerPublish(program: Command, cli: Cli): void {
         throw new UsageError(`--port must be at most 65535, got ${opts.port}`);
       const body: PublishRequest = {};
       if (opts.port !== undefined) body.port = opts.port;
+      if (opts.alsoPort) {
+        const ports = opts.alsoPort.map(Number);
+        const wrong = opts.alsoPort.find((p, i) => !/^\d+$/.test(p) || ports[i]! < 1 || ports[i]! > 65535);
+        if (wrong !== undefined) throw new UsageError(`--also-port ${wrong}: give a port number from 1 to 65535`);
+        body.ports = ports;
+      }
       if (opts.domain) body.domains = opts.domain;
       if (opts.auth) body.auth = opts.auth;
       printPublished(ctx, await ctx.client.publishBox(ctx.project, name!, body));

@@ -1,6 +1,13 @@
 import { Option, type Command } from 'commander';
 import { ApiError } from '../../shared/errors';
-import { SCOPES, type Scope, type StorageInfo, type Token, type TokenCreate } from '../../shared/schemas/system';
+import {
+  SCOPES,
+  type Scope,
+  type PoolInfo,
+  type StorageInfo,
+  type Token,
+  type TokenCreate,
+} from '../../shared/schemas/system';
 import type { Cli } from '../actions';
 import { askOrRefuse } from '../confirm';
 import type { Context } from '../context';
@@ -90,6 +97,12 @@ async function refuseOwnToken(ctx: Context, id: string): Promise<void> {
   });
 }
 
+/** Each base's warm pool: `default 2/2 ready, 5 hits`. */
+function describePools(pools: PoolInfo[]): string {
+  if (pools.length === 0) return 'none';
+  return pools.map((p) => `${p.base} ${p.ready}/${p.size} ready, ${p.hits} hit${p.hits === 1 ? '' : 's'}`).join('; ');
+}
+
 /** `box version` and `box health`. */
 function registerChecks(program: Command, cli: Cli): void {
   cli.action(program.command('version').description('show the core and engine versions'), async (ctx) => {
@@ -118,12 +131,23 @@ function registerChecks(program: Command, cli: Cli): void {
       // The default base and the store need a token that can read; without one, health is said without them.
       const system = await ctx.client.system().catch(() => null);
       const base = system?.default_base;
-      const extra = system ? { default_base: system.default_base, storage: system.storage } : {};
+      const extra = system
+        ? {
+            default_base: system.default_base,
+            storage: system.storage,
+            engine: system.engine,
+            agent: system.agent,
+            pools: system.pools,
+          }
+        : {};
       print(ctx, { ...h, ...extra }, () =>
         details([
           ['status', h.status],
           ['api', h.api],
           ['engine', `${h.cluster.engine} ${h.cluster.status}${h.cluster.reason ? ` (${h.cluster.reason})` : ''}`],
+          ...(system
+            ? [['engine at', `${system.engine.endpoint.url} (${system.engine.endpoint.found_by})`] as [string, string]]
+            : []),
           ...(base
             ? [
                 ['default base', `${base.image} ${base.available ? 'available' : `missing: ${base.reason}`}`] as [
@@ -133,6 +157,15 @@ function registerChecks(program: Command, cli: Cli): void {
               ]
             : []),
           ...(system ? [['storage', describeStorage(system.storage)] as [string, string]] : []),
+          ...(system
+            ? [
+                [
+                  'box agent',
+                  system.agent.available ? `version ${system.agent.version}` : `not used: ${system.agent.reason}`,
+                ] as [string, string],
+              ]
+            : []),
+          ...(system ? [['warm pools', describePools(system.pools)] as [string, string]] : []),
           ['checked', h.cluster.checked_at],
         ]),
       );

@@ -13,6 +13,41 @@ export class BasesPage extends ResourceListPage {
     super(page, 'Bases', 'Create base');
   }
 
+  readonly buildButton = this.page.getByRole('button', { name: 'New base from Dockerfile' });
+
+  /** The "New base from Dockerfile" dialog and its parts. */
+  buildDialog() {
+    const dialog = this.page.getByRole('dialog', { name: 'New base from Dockerfile' });
+    return {
+      dialog,
+      name: dialog.getByRole('textbox', { name: 'Name' }),
+      dockerfile: dialog.getByRole('textbox', { name: 'Dockerfile' }),
+      buildArgs: dialog.getByRole('textbox', { name: 'Build arguments' }),
+      contextFolder: dialog.getByLabel('Context folder'),
+      build: dialog.getByRole('button', { name: 'Build base', exact: true }),
+      cancel: dialog.getByRole('button', { name: 'Cancel build', exact: true }),
+      close: dialog.getByRole('button', { name: 'Close', exact: true }).last(),
+      status: dialog.getByRole('status', { name: 'Build status' }),
+      log: dialog.getByRole('log', { name: 'Build log' }),
+      alert: dialog.getByRole('alert'),
+    };
+  }
+
+  editButton(name: string): Locator {
+    return this.row(name).getByRole('button', { name: `Edit base ${name}`, exact: true });
+  }
+
+  /** The "Edit base NAME" dialog: its warm count. */
+  editDialog(name: string) {
+    const dialog = this.page.getByRole('dialog', { name: `Edit base ${name}` });
+    return {
+      dialog,
+      warm: dialog.getByRole('textbox', { name: 'Warm containers' }),
+      save: dialog.getByRole('button', { name: 'Save', exact: true }),
+      alert: dialog.getByRole('alert'),
+    };
+  }
+
   deleteButton(name: string): Locator {
     return this.row(name).getByRole('button', { name: `Delete base ${name}`, exact: true });
   }

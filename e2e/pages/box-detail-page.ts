@@ -25,7 +25,12 @@ export class BoxDetailPage extends PageObject {
     return this.cellOf(this.details, label);
   }
 
-  button(label: 'Stop' | 'Resume' | 'Edit' | 'Delete'): Locator {
+  button(label: 'Stop' | 'Resume' | 'Pause' | 'Wake' | 'Edit' | 'Delete'): Locator {
     return this.page.getByRole('main').getByRole('button', { name: label, exact: true });
+  }
+
+  /** What the box's clocks do next ("Pauses in 10 minutes if left idle"). */
+  nextChange(): Locator {
+    return this.page.getByRole('main').getByLabel('Next change', { exact: true });
   }
 }

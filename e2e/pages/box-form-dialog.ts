@@ -40,6 +40,13 @@ export class BoxFormDialog extends PageObject {
     await this.dialog.getByRole('textbox', { name: `${noun} ${n} value` }).fill(value);
   }
 
+  /** Sets a clock as the form words it: `clock('Pause after … idle', 10, 'minutes')`; an empty amount is never. */
+  async clock(sentence: string, amount: number | '', unit: 'seconds' | 'minutes' | 'hours' | 'days'): Promise<void> {
+    await this.dialog.getByRole('textbox', { name: sentence, exact: true }).fill(String(amount));
+    await this.dialog.getByRole('combobox', { name: `${sentence}: unit` }).click();
+    await this.page.getByRole('option', { name: unit, exact: true }).click();
+  }
+
   /** Adds a data volume mount row: the volume picked from its list, the path, read-only or not. */
   async addMount(volume: string, path: string, readOnly = false): Promise<void> {
     await this.dialog.getByRole('button', { name: 'Add volume mount' }).click();

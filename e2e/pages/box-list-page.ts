@@ -15,6 +15,24 @@ export class BoxListPage extends ResourceListPage {
     super(page, 'Boxes', 'Create box');
   }
 
+  readonly fromFolderButton = this.page.getByRole('button', { name: 'Box from folder', exact: true });
+
+  /** The "Box from folder" dialog and its parts. */
+  fromFolderDialog() {
+    const dialog = this.page.getByRole('dialog', { name: 'Box from folder' });
+    return {
+      dialog,
+      folder: dialog.getByLabel('Project folder'),
+      chosen: dialog.getByLabel('Chosen folder'),
+      name: dialog.getByRole('textbox', { name: 'Name' }),
+      submit: dialog.getByRole('button', { name: 'Make box', exact: true }),
+      cancel: dialog.getByRole('button', { name: 'Cancel', exact: true }),
+      close: dialog.getByRole('button', { name: 'Close', exact: true }).last(),
+      status: dialog.getByRole('status', { name: 'Box up status' }),
+      log: dialog.getByRole('log', { name: 'Box up log' }),
+    };
+  }
+
   heading(project: string): Locator {
     return this.page.getByRole('heading', { name: `Boxes in ${project}`, exact: true });
   }

@@ -24,7 +24,7 @@ export class PublishView extends PageObject {
     super(page);
     this.tab = page.getByRole('tab', { name: 'Publish', exact: true });
     this.form = page.getByRole('form', { name: `Publish ${name}` });
-    this.port = this.form.getByRole('textbox', { name: 'Port' });
+    this.port = this.form.getByRole('textbox', { name: /^Port/ });
     this.access = this.form.getByRole('radiogroup', { name: 'Access' });
     this.domains = this.form.getByRole('combobox', { name: 'Domains' });
     this.publishButton = this.form.getByRole('button', { name: 'Publish', exact: true });

@@ -6,6 +6,11 @@ export class SettingsPage extends PageObject {
   readonly createToken = this.page.getByRole('button', { name: 'Create token' });
   readonly engine = this.page.getByRole('table', { name: 'Engine and data' });
   readonly storage = this.page.getByRole('table', { name: 'Copy-on-write store' });
+  readonly pools = this.page.getByRole('table', { name: 'Warm pools' });
+
+  poolRow(base: string): Locator {
+    return this.rowOf(this.pools, base);
+  }
 
   storageField(label: string): Locator {
     return this.cellOf(this.storage, label);

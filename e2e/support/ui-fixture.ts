@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
 import { boxCli, type CliRun } from '../../test-support/cli-runner';
@@ -60,8 +60,12 @@ export function uiFixture(
     });
     state.browser = await launchChromium(options.browserArgs);
   });
+  // A page left open keeps its event stream and re-renders on every event of the tests after
+  // it: each test closes what it opened (eight idle pages took a core of CPU in ui-boxes).
+  const closeContexts = () => Promise.allSettled(state.contexts.splice(0).map((c) => c.close()));
+  afterEach(closeContexts);
   after(async () => {
-    await Promise.allSettled(state.contexts.map((c) => c.close()));
+    await closeContexts();
     await state.browser?.close().catch(() => undefined);
     await teardown(state.core, { projects: [...state.projects] });
   });

@@ -12,6 +12,8 @@ export interface CoreConfig {
   defaultBase: string;
   /** Whether --default-base (or BOXDESK_DEFAULT_BASE) named it: then it replaces the image an older data dir holds. */
   defaultBaseGiven: boolean;
+  /** --default-warm: the default base's warm count, set at this start; null keeps the data dir's (2 on a new one). */
+  defaultWarm: number | null;
   /** Extra origins allowed to call the API from a browser (e.g. a Vite dev server). */
   allowedOrigins: string[];
   /** Directory of the built renderer to serve at `/`, or null. */
@@ -119,6 +121,13 @@ function parseStorageDriver(value: string): 'auto' | StorageDriverName {
   throw new ConfigError(`--storage-driver must be auto, ${STORAGE_DRIVERS.join(', ')}; got "${value}"`);
 }
 
+function parseWarm(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 32)
+    throw new ConfigError(`--default-warm must be a whole number from 0 to 32, got "${value}"`);
+  return n;
+}
+
 function parsePort(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
@@ -183,6 +192,7 @@ export function resolveConfig(
     dataDir: path.resolve(raw.dataDir ?? defaultDataDir()),
     defaultBase,
     defaultBaseGiven: raw.defaultBase !== undefined,
+    defaultWarm: raw.defaultWarm === undefined ? null : parseWarm(raw.defaultWarm),
     allowedOrigins: (raw.allowedOrigins ?? '')
       .split(',')
       .map((s) => s.trim())

@@ -6,6 +6,9 @@ import { getMeta, openDatabase, setMeta, type Db } from './db/database';
 import type { ContainerEngine } from './engine/container-engine';
 import { DockerEngine } from './engine/docker/docker-engine';
 import { EngineMonitor } from './engine/engine-monitor';
+import { setUpBoxAgent } from './engine/agent';
+import { BOX_ID_PREFIX } from './boxes/box-create';
+import { LABELS } from './boxes/container-spec';
 import { EventBus } from './events/event-bus';
 import { createHttpApp } from './http/app';
 import { installAuthGuard } from './http/auth-guard';
@@ -72,7 +75,22 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   let app: FastifyInstance | null = null;
   try {
     app = await createHttpApp({ config, policy, logger: options.logger });
-    const engine = options.engine ?? new DockerEngine(undefined, { logLimitBytes: config.boxLogLimit });
+    const agent = setUpBoxAgent(
+      options.engine ?? new DockerEngine(undefined, { logLimitBytes: config.boxLogLimit }),
+      config.dataDir,
+      {
+        // Boxes, and warm-pool containers made as boxes (their id is the box's-to-be); helpers carry none.
+        idOf: (labels) => (labels[LABELS.id]?.startsWith(`${BOX_ID_PREFIX}_`) ? labels[LABELS.id]! : null),
+        labelsOf: (boxId) => ({ [LABELS.id]: boxId }),
+      },
+      app.log,
+    );
+    const engine = agent.engine;
+    if (agent.hub) {
+      const hub = agent.hub;
+      await hub.start();
+      owned.add(toDisposable(() => hub.stop()));
+    }
     const monitor = owned.add(new EngineMonitor(engine, app.log));
     const bus = new EventBus();
     bus.declareKinds(modules.flatMap((m) => Object.keys(m.events)));
@@ -80,6 +98,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
       config,
       db,
       engine,
+      agent: agent.report,
       monitor,
       bus,
       log: app.log,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BOX_EVENTS } from '../../shared/schemas/box';
+import { BUILD_EVENTS } from '../../shared/schemas/builds';
 import { JOB_EVENTS } from '../../shared/schemas/jobs';
 import { PUBLISHING_EVENTS } from '../../shared/schemas/publishing';
 import { SERVICE_EVENTS } from '../../shared/schemas/services';
@@ -51,6 +52,7 @@ describe("the core's modules", () => {
       ...SERVICE_EVENTS,
       ...ENGINE_EVENTS,
       ...JOB_EVENTS,
+      ...BUILD_EVENTS,
     }).sort();
     assert.deepEqual(declared, contract);
   });

@@ -3,6 +3,7 @@ import type { EventDescriptions } from '../../shared/events';
 import type { CoreConfig } from './config';
 import type { Db } from './db/database';
 import type { Migration } from './db/migrate';
+import type { AgentReport } from './engine/agent';
 import type { ContainerEngine } from './engine/container-engine';
 import type { EngineMonitor } from './engine/engine-monitor';
 import type { EventBus } from './events/event-bus';
@@ -14,6 +15,8 @@ export interface CoreContext {
   /** The one database; a module reads and writes only the tables its own migrations made. */
   db: Db;
   engine: ContainerEngine;
+  /** Whether boxes get Boxdesk's agent (engine/agent/), and why not. */
+  agent: AgentReport;
   monitor: EngineMonitor;
   bus: EventBus;
   log: FastifyBaseLogger;

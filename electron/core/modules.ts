@@ -2,6 +2,7 @@ import { auth } from './auth';
 import { baseAuthoring } from './bases/authoring-module';
 import { bases } from './bases';
 import { boxes } from './boxes';
+import { builds } from './builds';
 import { openDatabase, type Db } from './db/database';
 import { events } from './events';
 import { exec } from './exec';
@@ -14,6 +15,7 @@ import { services } from './services';
 import { snapshots } from './snapshots';
 import { storage } from './storage';
 import { system } from './system';
+import { up } from './up';
 import { volumes } from './volumes';
 
 /**
@@ -31,12 +33,14 @@ export const modules = [
   boxes,
   snapshots,
   baseAuthoring,
+  builds,
   volumes,
   files,
   jobs,
   exec,
   publishing,
   services,
+  up,
   mcp,
 ] as const;
 

@@ -35,7 +35,7 @@ test('SIGTERM shuts the core down cleanly and ends its sessions: no stray proces
     tty: true,
   });
   await s.waitForControl('ready');
-  s.type('sleep 7001 & echo started\r');
+  s.type('sleep 7001 & echo st""arted\r');
   await s.waitForText(/started/);
   assert.equal(await core.stop(), 0, 'exit code 0');
   core = await startCoreProcess({ dataDir });

@@ -1,7 +1,8 @@
 import { readEvents, type StreamedEvent } from '../../shared/calls/event-stream';
-import { BoxdeskClient, type FetchLike } from '../../shared/client';
+import { BoxdeskClient, type FetchLike, type RequestBody, type UpOptions } from '../../shared/client';
 import { ApiError } from '../../shared/errors';
 import type { Box as BoxInfo, BoxCreate } from '../../shared/schemas/box';
+import type { UpLine } from '../../shared/schemas/up';
 import { Box, type BoxHost } from './box';
 import { realPlatform, resolveConnection } from './connection';
 import { DEFAULT_RETRY, retryingFetch, type RetryPolicy } from './retry';
@@ -50,6 +51,17 @@ export class Boxes {
 
   async get(name: string, options: { project?: string } = {}): Promise<Box> {
     return new Box(this.#bd.host, await this.#bd.client.getBox(options.project ?? this.#bd.project, name));
+  }
+
+  /**
+   * `box up`: a box from a project folder sent as a tar (a stream is sent as read; leave out what
+   * .gitignore says), made by the core from its devcontainer.json. Yields the core's lines as they
+   * come: progress, notes, the build log, command output, and last `done` naming the box (or
+   * `error`). Again on the same folder, the same box is brought up to date.
+   */
+  up(folder: RequestBody, options: UpOptions & { project?: string } = {}): AsyncGenerator<UpLine> {
+    const { project, ...rest } = options;
+    return this.#bd.client.up(project ?? this.#bd.project, folder, rest);
   }
 
   /** Every box of the project (all pages), optionally of one status or with tags (`key:value`). */

@@ -1,7 +1,7 @@
-import type { Base, BaseCreate } from '../schemas/system';
+import type { Base, BaseCreate, BaseUpdate } from '../schemas/system';
 import { type ClientConstructor, type RequestBody, enc } from './client-core';
 
-/** Bases: list, make (from an image, a snapshot, a box or a tar), delete. */
+/** Bases: list, make (from an image, a snapshot, a box or a tar), update (the warm count), delete. */
 export function withBases<B extends ClientConstructor>(Base: B) {
   return class BaseCalls extends Base {
     listBases(): Promise<{ items: Base[] }> {
@@ -10,6 +10,10 @@ export function withBases<B extends ClientConstructor>(Base: B) {
 
     createBase(body: BaseCreate): Promise<Base> {
       return this.request('POST', '/v1/bases', body);
+    }
+
+    updateBase(name: string, body: BaseUpdate): Promise<Base> {
+      return this.request('PUT', `/v1/bases/${enc(name)}`, body);
     }
 
     deleteBase(name: string): Promise<void> {

@@ -50,6 +50,11 @@ export function withBoxes<B extends ClientConstructor>(Base: B) {
       return this.request('POST', boxPath(project, name, '/resume'));
     }
 
+    /** Freezes the box in place; resume, or anything that needs it running, wakes it. */
+    pauseBox(project: string, name: string): Promise<Box> {
+      return this.request('POST', boxPath(project, name, '/pause'));
+    }
+
     logs(
       project: string,
       name: string,

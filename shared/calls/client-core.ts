@@ -83,6 +83,7 @@ export class ClientCore {
     path: string,
     body: RequestBody,
     headers: Record<string, string> = {},
+    signal?: unknown,
   ): Promise<FetchResponse> {
     const h: Record<string, string> = {
       accept: 'application/json',
@@ -90,7 +91,7 @@ export class ClientCore {
       ...headers,
     };
     if (this.#options.token) h.authorization = `Bearer ${this.#options.token}`;
-    return this.#send(method, path, h, body);
+    return this.#send(method, path, h, body, signal);
   }
 
   async #send(

@@ -15,8 +15,9 @@ export function withPublishing<B extends ClientConstructor>(Base: B) {
     }
 
     /** A link that opens the box's URL in a browser and signs it in once (a one-time code, never a token). */
-    createSignInLink(project: string, name: string): Promise<SignInLink> {
-      return this.request('POST', boxPath(project, name, '/sign-in-link'));
+    /** A one-time link to the box's URL (or, with `port`, to one of its other published ports' URL). */
+    createSignInLink(project: string, name: string, port?: number): Promise<SignInLink> {
+      return this.request('POST', boxPath(project, name, `/sign-in-link${port === undefined ? '' : `?port=${port}`}`));
     }
   };
 }

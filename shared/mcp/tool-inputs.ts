@@ -2,6 +2,7 @@ import { Type, type TProperties } from '@sinclair/typebox';
 import { BoxCreate, BoxListQuery, LogsQuery } from '../schemas/box';
 import { DNS_LABEL_PATTERN, DnsLabel } from '../schemas/common';
 import { ExecRequest } from '../schemas/exec';
+import { BaseBuildQuery } from '../schemas/builds';
 import { BoxPath, FileDeleteQuery, FileWriteQuery } from '../schemas/files';
 import { JobOutputQuery, JobParams } from '../schemas/jobs';
 import { PublishRequest } from '../schemas/publishing';
@@ -69,6 +70,22 @@ export const ToolInputs = {
   }),
   publish_box: input({ box, ...PublishRequest.properties }),
   get_logs: input({ box, tail: LogsQuery.properties.tail }),
+  // Bases are the machine's: `project` is taken, like every tool's, and means nothing here.
+  create_base: input({
+    name: label("The base's name (a base that exists is rebuilt)"),
+    dockerfile: Type.String({
+      minLength: 1,
+      maxLength: 1024 * 1024,
+      description: 'The Dockerfile text; FROM boxdesk/<base> names a Boxdesk base (GET /v1/bases lists them)',
+    }),
+    files: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 255 }), Type.String(), {
+        description: 'Files of the build context, by relative path: their text (COPY takes them)',
+      }),
+    ),
+    build_args: BaseBuildQuery.properties.build_arg,
+    target: BaseBuildQuery.properties.target,
+  }),
 };
 
 export type ToolName = keyof typeof ToolInputs;

@@ -1,5 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { BoxdeskClient } from '../client';
+import { readNdjson, type ByteStream } from '../calls/byte-stream';
+import type { BuildLogLine } from '../schemas/builds';
+import { tarArchive, textFile } from '../tar-writer';
 import { ToolInputs, type ToolName } from './tool-inputs';
 
 /** What a tool answers: its structured content, and the text a model reads. */
@@ -206,6 +209,33 @@ export const MCP_TOOLS = [
       const bytes = await bodyBytes(res.body);
       const logs = codec.utf8(bytes) ?? codec.base64(bytes);
       return { structured: { box, logs }, text: logs || `box ${box}'s main process has written nothing` };
+    },
+  }),
+  tool({
+    name: 'create_base',
+    description:
+      'Build a base (what boxes start from) from a Dockerfile text and optional context files, with the engine; waits for the build and answers it with the last lines of its log. create_box takes the base by name.',
+    run: async ({ client: c }, { name, dockerfile, files = {}, build_args, target }) => {
+      const context = tarArchive([
+        ...Object.entries(files).map(([path, text]) => textFile(path, text)),
+        textFile('.boxdesk.Dockerfile', dockerfile),
+      ]);
+      const started = await c.buildBase(name, context, {
+        dockerfile: '.boxdesk.Dockerfile',
+        buildArgs: build_args,
+        target,
+      });
+      const res = await c.baseBuildLog(name, started.id, { follow: true });
+      const lines: string[] = [];
+      for await (const line of readNdjson<BuildLogLine>(res.body as ByteStream)) {
+        const text = line.step ? `Step ${line.step}` : (line.stream ?? '').trimEnd();
+        if (text) lines.push(...text.split('\n'));
+        if (lines.length > 60) lines.splice(0, lines.length - 30);
+      }
+      const build = await c.getBaseBuild(name, started.id);
+      if (build.status !== 'done') throw new Error(build.error ?? `the build of base ${name} was ${build.status}`);
+      const log = lines.slice(-30).join('\n');
+      return { structured: { build, log }, text: `base ${name} built (${build.image})\n${log}` };
     },
   }),
 ] as const satisfies readonly McpTool<ToolName>[];

@@ -2,11 +2,21 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
 import { NetworkSettings, ResolvedNetwork } from './network';
 import { SnapshotId } from './snapshots';
+import { Lifecycle, LifecycleInput, NextChange, type LifecycleAction, type LifecycleReason } from './box-lifecycle';
 
 /** The longest a stop waits between SIGTERM and SIGKILL, whatever the box asks: a stop always ends. */
 export const MAX_GRACE_SECONDS = 300;
 
-export const BOX_STATUSES = ['creating', 'running', 'stopping', 'stopped', 'resuming', 'deleting', 'error'] as const;
+export const BOX_STATUSES = [
+  'creating',
+  'running',
+  'paused',
+  'stopping',
+  'stopped',
+  'resuming',
+  'deleting',
+  'error',
+] as const;
 export const BoxStatus = Type.Union(BOX_STATUSES.map((s) => Type.Literal(s)));
 export type BoxStatus = Static<typeof BoxStatus>;
 
@@ -92,6 +102,19 @@ export const Box = Type.Object(
     termination_grace_period_seconds: Type.Union([Type.Integer(), Type.Null()]),
     url: Type.Union([Type.String(), Type.Null()]),
     url_settings: Type.Union([UrlSettings, Type.Null()]),
+    port_urls: Type.Optional(
+      Type.Array(Type.Object({ port: Type.Integer(), url: Type.String() }), {
+        description:
+          'Ports published besides `port` (publish `ports`), each at its own URL: http://{port}.{box}--{project}.localhost:{proxy_port}.',
+      }),
+    ),
+    lifecycle: Type.Optional(Lifecycle),
+    next_change: Type.Optional(NextChange),
+    last_used_at: Type.Optional(
+      Type.Union([Timestamp, Type.Null()], {
+        description: 'The last use that counts for the idle clocks (an API call on the box or a proxy request to it).',
+      }),
+    ),
   },
   {},
 );
@@ -111,6 +134,7 @@ export const BoxCreate = Type.Object(
       }),
     ),
     tags: Type.Optional(TagMap),
+    lifecycle: Type.Optional(LifecycleInput),
   },
   { additionalProperties: false },
 );
@@ -128,6 +152,7 @@ export const BoxUpdate = Type.Object(
         description: `Seconds between SIGTERM and SIGKILL on stop (default 10). Stored as given; values above ${MAX_GRACE_SECONDS} act as ${MAX_GRACE_SECONDS}.`,
       }),
     ),
+    lifecycle: Type.Optional(LifecycleInput),
   },
   { additionalProperties: false },
 );
@@ -178,6 +203,8 @@ export interface BoxEvents {
   'box.deleted': { box: Box };
   /** The kernel killed a process of the box for memory: its main process, or one started by exec or a console. */
   'box.oom': { box: string; id: string; process: 'main' | 'exec'; at: string };
+  /** The clocks changed the box: paused or stopped it for idleness, or deleted it (auto_delete, expired). */
+  'box.lifecycle': { box: string; id: string; action: LifecycleAction; reason: LifecycleReason; at: string };
 }
 
 export const BOX_EVENTS = {
@@ -186,4 +213,5 @@ export const BOX_EVENTS = {
   'box.status': "a box's status (or status reason) changed",
   'box.deleted': 'a box and its container are gone',
   'box.oom': 'the kernel killed a process of the box for memory',
+  'box.lifecycle': "the box's lifecycle clocks paused, stopped or deleted it (reason idle, expired or auto_delete)",
 } as const satisfies Record<keyof BoxEvents, string>;

@@ -21,6 +21,13 @@ export const PublishRequest = Type.Object(
         description: "The box's port to publish (sets the box's port); omitted: the box's current port.",
       }),
     ),
+    ports: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1, maximum: 65535 }), {
+        maxItems: 16,
+        description:
+          "More of the box's ports to publish, each at its own URL http://{port}.{box}--{project}.localhost:{proxy_port} (port_urls), with the same auth; omitted: unchanged (none on first publish), [] removes them.",
+      }),
+    ),
     domains: Type.Optional(
       Type.Array(PublishedDomain, {
         maxItems: 32,
@@ -40,6 +47,16 @@ export const PublishRequest = Type.Object(
   { additionalProperties: false },
 );
 export type PublishRequest = Static<typeof PublishRequest>;
+
+export const SignInQuery = Type.Object(
+  {
+    port: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 65535, description: "One of the box's other published ports (port_urls)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SignInQuery = Static<typeof SignInQuery>;
 
 /** A link that opens a published URL in a browser and signs that browser in, without a token in it. */
 export const SignInLink = Type.Object(

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DataMount, UrlSettings } from './box';
 import { DnsLabel, EnvironmentMap, PrefixedId, Timestamp, prefixedIdPattern } from './common';
+import { Lifecycle } from './box-lifecycle';
 import { URL_AUTH_MODES } from './publishing';
 
 /**
@@ -128,6 +129,7 @@ export const Service = Type.Object({
     description: 'http://{name}--{project}.localhost:{proxy_port}, served by the proxy from the live color.',
   }),
   url_settings: UrlSettings,
+  lifecycle: Type.Optional(Lifecycle),
   active_deployment: Type.Union([Deployment, Type.Null()], {
     description: 'The live deployment; null while none is (before the first goes live, or when every one failed).',
   }),
@@ -154,6 +156,13 @@ const Base = Type.String({
   description: 'A base name; omitted at create: the default base.',
 });
 
+/** A service's clocks apply to its live box; a stopped live box is started again by the next request to the URL. */
+const SERVICE_LIFECYCLE = Type.Partial(Type.Object(Lifecycle.properties, { additionalProperties: false }), {
+  additionalProperties: false,
+  description:
+    "The live box's lifecycle clocks (as a box's): idle means no request to the service's URL. A live box paused or stopped for idleness is woken by the next request, which waits for its health check.",
+});
+
 export const ServiceCreate = Type.Object(
   {
     name: ServiceName,
@@ -164,6 +173,7 @@ export const ServiceCreate = Type.Object(
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     health_check: Type.Optional(HealthCheckInput),
     auth: Type.Optional(AuthMode),
+    lifecycle: Type.Optional(SERVICE_LIFECYCLE),
   },
   { additionalProperties: false },
 );
@@ -178,10 +188,12 @@ export const ServiceUpdate = Type.Object(
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     health_check: Type.Optional(HealthCheckInput),
     auth: Type.Optional(AuthMode),
+    lifecycle: Type.Optional(SERVICE_LIFECYCLE),
   },
   {
     additionalProperties: false,
-    description: 'The spec for the next deployment; auth applies at once, the rest at the next deploy.',
+    description:
+      'The spec for the next deployment; auth and lifecycle apply at once (lifecycle: to the live box), the rest at the next deploy.',
   },
 );
 export type ServiceUpdate = Static<typeof ServiceUpdate>;

@@ -44,11 +44,45 @@ export const DefaultBaseInfo = Type.Object({
 });
 export type DefaultBaseInfo = Static<typeof DefaultBaseInfo>;
 
+/** Whether boxes run Boxdesk's agent (fast exec, consoles and jobs without the engine in the path), and why not. */
+export const AgentInfo = Type.Object({
+  available: Type.Boolean(),
+  version: Type.Union([Type.String(), Type.Null()], {
+    description: "The agent's version; null where it is not built.",
+  }),
+  reason: Type.Optional(
+    Type.String({ description: 'Why boxes do not get it (exec, consoles and jobs then go through the engine).' }),
+  ),
+});
+export type AgentInfo = Static<typeof AgentInfo>;
+
+/** The most ready containers one base's warm pool may keep. */
+export const MAX_WARM = 32;
+
+/** One base's warm pool (SPEC: Speed: the box agent and the warm pool). */
+export const PoolInfo = Type.Object({
+  base: Type.String(),
+  size: Type.Integer({ description: "The base's warm count: how many paused containers the core keeps ready." }),
+  ready: Type.Integer({ description: 'How many are ready now (the rest are being made, or the engine failed).' }),
+  hits: Type.Integer({ description: 'Creates that took one of them since the core started.' }),
+});
+export type PoolInfo = Static<typeof PoolInfo>;
+
 export const SystemInfo = Type.Object({
   version: Type.String(),
   data_dir: Type.String({ description: "The core's data directory (database and token file)." }),
   engine: Type.Object({
     name: Type.String(),
+    endpoint: Type.Object(
+      {
+        url: Type.String({ description: 'unix://…, tcp://…, https://… or ssh://…' }),
+        found_by: Type.String({
+          description:
+            "How the core found it: DOCKER_HOST, the current Docker context, Docker's socket, or Podman's rootful or rootless socket.",
+        }),
+      },
+      { description: 'Where the engine is: the local one as SPEC "Engines and regions" finds it.' },
+    ),
     up: Type.Boolean(),
     version: Type.Union([Type.String(), Type.Null()]),
     api_version: Type.Union([Type.String(), Type.Null()]),
@@ -62,9 +96,13 @@ export const SystemInfo = Type.Object({
   }),
   default_base: DefaultBaseInfo,
   storage: StorageInfo,
+  agent: AgentInfo,
   proxy_port: Type.Integer({
     description:
       "The preview proxy's port: a published box or a service is at http://{name}--{project}.localhost:{proxy_port}.",
+  }),
+  pools: Type.Array(PoolInfo, {
+    description: 'The warm pool of each base whose warm count is above 0, or that still holds containers.',
   }),
 });
 export type SystemInfo = Static<typeof SystemInfo>;
@@ -96,10 +134,28 @@ export const Base = Type.Object(
         description: 'The snapshot its root descends from, when it was made from one.',
       }),
     ),
+    warm: Type.Integer({
+      minimum: 0,
+      maximum: MAX_WARM,
+      description:
+        'Paused containers kept ready for creates of this base (its warm pool; docs/api.md "Warm pool"). The base "default" starts at 2, others at 0.',
+    }),
   },
   {},
 );
 export type Base = Static<typeof Base>;
+
+export const BaseUpdate = Type.Object(
+  {
+    warm: Type.Integer({
+      minimum: 0,
+      maximum: MAX_WARM,
+      description: `How many paused containers to keep ready for creates of this base, 0 to ${MAX_WARM} (0: none, every create is cold).`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BaseUpdate = Static<typeof BaseUpdate>;
 
 export const BaseCreate = Type.Object(
   {
@@ -162,6 +218,7 @@ export interface BaseEvents {
   'base.pull': { name: string; image: string; progress: string; done: boolean; error?: string };
   'base.created': { base: Base };
   'base.deleted': { base: Base };
+  'base.updated': { base: Base };
   'base.import': BaseImportProgress;
 }
 
@@ -169,6 +226,7 @@ export const BASE_EVENTS = {
   'base.pull': "progress of the pull of the default base's image, then its end (done, or an error)",
   'base.created': 'a base was made (from an image, a snapshot, a box or a tar)',
   'base.deleted': 'a base was deleted',
+  'base.updated': "a base's settings changed (its warm count)",
   'base.import': "progress of a base's tar import, then its end",
 } as const satisfies Record<keyof BaseEvents, string>;
 

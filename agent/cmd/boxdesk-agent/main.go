@@ -1,13 +1,14 @@
 // Command boxdesk-agent is Boxdesk's one static helper binary. Today it carries the
 // copy-on-write store's privileged operations (`boxdesk-agent store <op> ...`), run in a
-// helper container the core makes through the engine; later it is also the box agent
-// (PID 1 in every box). Each area is a subcommand with its own package.
+// helper container the core makes through the engine, and the box agent (`boxdesk-agent box`),
+// which runs each box's main process and serves exec. Each area is a subcommand with its own package.
 package main
 
 import (
 	"fmt"
 	"os"
 
+	"boxdesk.dev/agent/internal/box"
 	"boxdesk.dev/agent/internal/store"
 )
 
@@ -18,6 +19,7 @@ func usage() {
 	fmt.Fprint(os.Stderr, `usage: boxdesk-agent <command> [args]
 
 commands:
+  box -- CMD...    run in a box: start its main process, serve the core's exec calls
   store <op> ...   the copy-on-write store's operations (boxdesk-agent store help)
   version          print the agent's version as JSON
 `)
@@ -29,6 +31,8 @@ func main() {
 		os.Exit(2)
 	}
 	switch os.Args[1] {
+	case "box":
+		os.Exit(box.Main(os.Args[2:], version, os.Stderr))
 	case "store":
 		os.Exit(store.Main(os.Args[2:], os.Stdout, os.Stderr))
 	case "version":

@@ -10,6 +10,10 @@ import { ApiError } from '../../../shared/errors';
  * - `backup` (a volume backup, checked when written and again before a restore or clone): the
  *   volume's own data. A box can plant a setuid file or a device node in a volume, and a backup
  *   leaves the core as a download: those are refused, so a backup never carries them.
+ * - `build-context` (a base build's Dockerfile and files, handed to the engine's builder): files,
+ *   directories and links (a COPY keeps them); set-id bits are cleared, anything else left out.
+ * - the project folder of `box up` (its workspace files, and the build context its devcontainer.json
+ *   names): read as a build context is.
  * - `files-archive` (`GET …/files/archive`, unpacked on the client's machine): regular files and
  *   directories only; anything else is left out and mode bits above 0777 are cleared.
  *
@@ -19,7 +23,7 @@ import { ApiError } from '../../../shared/errors';
  * refused.
  */
 export interface ArchivePolicy {
-  readonly kind: 'rootfs' | 'backup' | 'files-archive';
+  readonly kind: 'rootfs' | 'backup' | 'files-archive' | 'build-context';
   /** The archive, as a refusal names it. */
   readonly noun: string;
   /** What the refusal tells the user to do. */
@@ -50,6 +54,24 @@ export const ARCHIVE_POLICIES = {
     hardLinks: true,
     setuid: 'refuse',
     otherwise: 'refuse',
+  },
+  buildContext: {
+    kind: 'build-context',
+    noun: 'the build context',
+    remedy: 'remove it from the context folder and build again',
+    symlinks: true,
+    hardLinks: true,
+    setuid: 'clear',
+    otherwise: 'omit',
+  },
+  projectFolder: {
+    kind: 'build-context',
+    noun: 'the project folder',
+    remedy: 'remove it from the folder (or list it in .boxdeskignore) and run box up again',
+    symlinks: true,
+    hardLinks: true,
+    setuid: 'clear',
+    otherwise: 'omit',
   },
   filesArchive: {
     kind: 'files-archive',

@@ -267,9 +267,51 @@ function packHeader(verdict: Verdict & { keep: true }, header: Headers): Paramet
   }
 }
 
-function packEntry(pack: Pack, verdict: Verdict & { keep: true }, header: Headers, entry: Readable): Promise<void> {
+/**
+ * Given an entry's name and type, how to rewrite a regular file's content (read whole, at most
+ * REWRITE_LIMIT bytes), or null to copy it as it is: a build context's Dockerfile, whose FROM lines
+ * the core resolves. It sees every kept entry, so it may also refuse one (by throwing).
+ */
+export type EntryRewrite = (
+  name: string,
+  type: 'file' | 'directory' | 'symlink' | 'link',
+) => ((content: Buffer) => Promise<Buffer>) | null;
+const REWRITE_LIMIT = 1024 * 1024;
+
+async function rewritten(
+  pack: Pack,
+  out: Parameters<Pack['entry']>[0],
+  entry: Readable,
+  rewrite: (content: Buffer) => Promise<Buffer>,
+): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of entry as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > REWRITE_LIMIT)
+      throw new ApiError(
+        'invalid_body',
+        `"${out.name}" is larger than ${REWRITE_LIMIT} bytes; it cannot be read whole`,
+      );
+    chunks.push(chunk);
+  }
+  const content = await rewrite(Buffer.concat(chunks));
+  await new Promise<void>((resolve, reject) =>
+    pack.entry({ ...out, size: content.length }, content, (err) => (err ? reject(err) : resolve())),
+  );
+}
+
+function packEntry(
+  pack: Pack,
+  verdict: Verdict & { keep: true },
+  header: Headers,
+  entry: Readable,
+  rewrite?: EntryRewrite,
+): Promise<void> {
+  const out = packHeader(verdict, header);
+  const rewriter = rewrite?.(verdict.name, out.type as Parameters<EntryRewrite>[1]);
+  if (rewriter && out.type === 'file') return rewritten(pack, out, entry, rewriter);
   return new Promise((resolve, reject) => {
-    const out = packHeader(verdict, header);
     if (out.type !== 'file') {
       pack.entry(out, (err) => (err ? reject(err) : resolve()));
       entry.resume();
@@ -290,11 +332,12 @@ function packEntry(pack: Pack, verdict: Verdict & { keep: true }, header: Header
 export function checkedArchive(
   source: Readable,
   options: ReadOptions,
+  rewrite?: EntryRewrite,
 ): { tar: Readable; done: Promise<ArchiveFigures> } {
   const pack = tar.pack();
   // The consumer (the engine call) listens too; this one only keeps an early failure from being unhandled.
   pack.on('error', () => undefined);
-  const done = walk(source, options, (verdict, header, entry) => packEntry(pack, verdict, header, entry)).then(
+  const done = walk(source, options, (verdict, header, entry) => packEntry(pack, verdict, header, entry, rewrite)).then(
     (figures) => {
       pack.finalize();
       return figures;

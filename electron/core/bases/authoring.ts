@@ -13,7 +13,7 @@ import { DEFAULT_BASE, type BaseCatalogWrites, type BaseRow } from './port';
 
 export interface BaseAuthoringDeps {
   bases: BaseCatalogWrites;
-  boxes: Pick<BoxesPort, 'find' | 'withLock' | 'roots' | 'usersOfBase'>;
+  boxes: Pick<BoxesPort, 'find' | 'withLock' | 'roots' | 'usersOfBase' | 'drainPool'>;
   snapshots: Pick<SnapshotsPort, 'ready' | 'childrenOf'>;
   engine: ContainerEngine;
   bus: EventBus;
@@ -186,6 +186,8 @@ export class BaseAuthoring {
       throw new ApiError('conflict', `base "${name}" is still used by ${nameList(users)}; delete those first`);
     const base = await this.deps.bases.describe(row);
     this.deps.bases.delete(name);
+    // Its warm pool goes first: the engine keeps an image a container is made from.
+    await this.deps.boxes.drainPool(name);
     if (row.owns_image) await this.deps.engine.removeImage(row.image);
     this.deps.bus.emit('base.deleted', { base }, null);
   }

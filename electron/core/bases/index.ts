@@ -14,10 +14,10 @@ export const bases = defineModule({
   name: 'bases',
   needs: [],
   migrations: BASES_MIGRATIONS,
-  events: { 'base.pull': BASE_EVENTS['base.pull'] },
+  events: { 'base.pull': BASE_EVENTS['base.pull'], 'base.updated': BASE_EVENTS['base.updated'] },
   create: (ctx): BaseService => {
     const service = new BaseService(new BaseStore(ctx.db), ctx.engine, ctx.bus, ctx.log);
-    service.registerDefault(ctx.config.defaultBase, ctx.config.defaultBaseGiven);
+    service.registerDefault(ctx.config.defaultBase, ctx.config.defaultBaseGiven, ctx.config.defaultWarm);
     return service;
   },
   port: (service): BasesPort & BaseCatalogWrites => service,

@@ -13,4 +13,7 @@ export const BASES_MIGRATIONS: readonly Migration[] = [
   // 2: whether the core made the image (it goes with the base), and the snapshot it descends from.
   `ALTER TABLE bases ADD COLUMN owns_image INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE bases ADD COLUMN from_snapshot TEXT;`,
+  // 3: the warm pool's size (paused containers kept ready for creates); the default base starts at 2.
+  `ALTER TABLE bases ADD COLUMN warm INTEGER NOT NULL DEFAULT 0;
+  UPDATE bases SET warm = 2 WHERE name = 'default';`,
 ];

@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../../shared/errors';
 import { isImageReference } from '../../../shared/schemas/common';
-import type { Base, BaseCreate, DefaultBaseInfo } from '../../../shared/schemas/system';
+import type { Base, BaseCreate, BaseUpdate, DefaultBaseInfo } from '../../../shared/schemas/system';
 import type { ContainerEngine } from '../engine/container-engine';
 import { EngineError } from '../engine/container-engine';
 import type { EventBus } from '../events/event-bus';
 import { now } from '../ids';
-import { DEFAULT_BASE, type BaseCatalogWrites, type BasesPort } from './port';
+import { DEFAULT_BASE, DEFAULT_WARM, type BaseCatalogWrites, type BasesPort, type WarmTarget } from './port';
 import type { BaseRow, BaseStore } from './store';
 
 /** The base catalog: the default base and its image, lookups, and the writes base authoring makes. */
@@ -14,6 +14,8 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
   /** Why the default base is unusable, when it is. */
   private defaultProblem: string | null = null;
   private pulling: Promise<void> | null = null;
+  /** Told of every change of a base's image (or its arrival in the engine), warm count or existence (the warm pools follow them). */
+  private readonly listeners: (() => void)[] = [];
 
   constructor(
     private readonly store: BaseStore,
@@ -26,8 +28,9 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
    * Registers `default` for the image on first start; on a later start an image the user named
    * (--default-base) replaces the one the data dir holds, so the flag always takes effect.
    */
-  registerDefault(image: string, given: boolean): void {
-    if (this.store.insert({ name: DEFAULT_BASE, image, created_at: now() })) return;
+  registerDefault(image: string, given: boolean, warm: number | null = null): void {
+    if (this.store.insert({ name: DEFAULT_BASE, image, created_at: now(), warm: warm ?? DEFAULT_WARM })) return;
+    if (warm !== null) this.store.setWarm(DEFAULT_BASE, warm);
     const held = this.store.get(DEFAULT_BASE)!.image;
     if (!given || held === image) return;
     this.store.setImage(DEFAULT_BASE, image);
@@ -79,6 +82,8 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
       });
       this.defaultProblem = null;
       this.bus.emit('base.pull', { name: base.name, image: base.image, progress: 'done', done: true }, null);
+      // Its warm pool can be made now.
+      this.changed();
       this.log.info({ image: base.image }, 'pulled');
     } catch (err) {
       const reason = err instanceof EngineError ? err.message : String(err);
@@ -90,6 +95,28 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
       );
       this.log.error(this.defaultProblem);
     }
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  warmTargets(): WarmTarget[] {
+    return this.store.list().map((b) => ({ name: b.name, image: b.image, warm: b.warm ?? 0 }));
+  }
+
+  /** PUT /v1/bases/{name}: its warm count (the pool follows in the background). */
+  async update(name: string, input: BaseUpdate): Promise<Base> {
+    if (!this.store.get(name)) throw new ApiError('not_found', `base "${name}" not found; GET /v1/bases lists them`);
+    this.store.setWarm(name, input.warm);
+    const base = await this.describe(this.store.get(name)!);
+    this.bus.emit('base.updated', { base }, null);
+    this.changed();
+    return base;
   }
 
   has(name: string): boolean {
@@ -105,11 +132,19 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
   }
 
   insert(row: BaseRow): boolean {
-    return this.store.insert(row);
+    const inserted = this.store.insert(row);
+    if (inserted) this.changed();
+    return inserted;
   }
 
   delete(name: string): void {
     this.store.delete(name);
+    this.changed();
+  }
+
+  replaceImage(name: string, image: string): void {
+    this.store.setImage(name, image, 1);
+    this.changed();
   }
 
   images(): string[] {
@@ -133,6 +168,7 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
       size_bytes: image?.sizeBytes ?? null,
       created_at: row.created_at,
       from_snapshot: row.from_snapshot ?? null,
+      warm: row.warm ?? 0,
     };
   }
 
@@ -152,7 +188,7 @@ export class BaseService implements BasesPort, BaseCatalogWrites {
       throw new ApiError('not_found', `the engine has no image "${input.image}"; pull, load or import it first`);
     }
     const row = { name: input.name, image: input.image, created_at: now() };
-    if (!this.store.insert(row)) throw new ApiError('already_exists', `base "${input.name}" already exists`);
+    if (!this.insert(row)) throw new ApiError('already_exists', `base "${input.name}" already exists`);
     return this.describe(row);
   }
 

@@ -8,6 +8,8 @@ export interface BaseRow {
   owns_image?: number;
   /** The snapshot the base's root descends from, if any. */
   from_snapshot?: string | null;
+  /** The warm pool's size: paused containers kept ready for creates of this base. */
+  warm?: number;
 }
 
 export class BaseStore {
@@ -26,15 +28,24 @@ export class BaseStore {
     return (
       this.db
         .prepare(
-          'INSERT INTO bases (name, image, created_at, owns_image, from_snapshot) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING',
+          'INSERT INTO bases (name, image, created_at, owns_image, from_snapshot, warm) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING',
         )
-        .run(row.name, row.image, row.created_at, row.owns_image ?? 0, row.from_snapshot ?? null).changes > 0
+        .run(row.name, row.image, row.created_at, row.owns_image ?? 0, row.from_snapshot ?? null, row.warm ?? 0)
+        .changes > 0
     );
   }
 
-  /** Points a base at another image (the default base, when --default-base names a new one). */
-  setImage(name: string, image: string): void {
-    this.db.prepare('UPDATE bases SET image = ? WHERE name = ?').run(image, name);
+  /** Points a base at another image (the default base, when --default-base names a new one; a rebuilt base, which owns it). */
+  setImage(name: string, image: string, ownsImage?: number): void {
+    if (ownsImage === undefined) this.db.prepare('UPDATE bases SET image = ? WHERE name = ?').run(image, name);
+    else
+      this.db
+        .prepare('UPDATE bases SET image = ?, owns_image = ?, from_snapshot = NULL WHERE name = ?')
+        .run(image, ownsImage, name);
+  }
+
+  setWarm(name: string, warm: number): void {
+    this.db.prepare('UPDATE bases SET warm = ? WHERE name = ?').run(warm, name);
   }
 
   delete(name: string): void {

@@ -14,11 +14,15 @@ import type { EventBus } from '../events/event-bus';
 import { NetworkRulesError, type BoxNetworking } from '../networks/box-networking';
 import { newId, now } from '../ids';
 import { resolveConfig } from './box-config';
+import type { Lifecycle } from '../../../shared/schemas/box-lifecycle';
+import { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
 import { configOf, networkOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
 import type { StatusWriter } from './box-status';
 import { containerSpecOf, LABELS } from './container-spec';
 import { checkDataMounts } from './data-mounts';
 import type { BoxExtensions } from './extensions';
+import { claimFromPool } from './pool/pool-claim';
+import { poolMisfit, type PoolClaims } from './pool/pool-fit';
 import { forkRoot, resolveForkSource, type ForkBoxes, type ForkSource } from './fork-source';
 import type { RootImages } from './root-images';
 import type { BoxStore } from './store';
@@ -50,6 +54,8 @@ export interface NewBoxFacts {
   /** Its /workspace on the store (null: none, as for a fork of a box made before the store) and its quota. */
   workspace?: Workspace | null;
   workspaceQuota?: number | null;
+  /** Its clocks (lifecycle/clock-rules.ts mergeLifecycle), null: none. */
+  lifecycle?: Lifecycle | null;
 }
 
 /** The row of a box about to be created: status `creating`, no container yet. */
@@ -78,6 +84,7 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     url: null,
     url_auth: null,
     published_domains: null,
+    published_ports: null,
     command: f.internal.command ? JSON.stringify(f.internal.command) : null,
     workspace_item: f.workspace?.item ?? null,
     workspace_volume: f.workspace?.volume ?? null,
@@ -85,6 +92,9 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     size_bytes: null,
     exclusive_bytes: null,
     frozen: null,
+    lifecycle: f.lifecycle ? JSON.stringify(f.lifecycle) : null,
+    last_used_at: at,
+    status_since: at,
     created_at: at,
     updated_at: at,
   };
@@ -118,6 +128,9 @@ export interface BoxCreationDeps extends BoxDeps {
  * started. Nothing half-made survives a failed create.
  */
 export class BoxCreation {
+  /** The warm pools (boxes/pool/), once the boxes module has made them. */
+  pool: PoolClaims | null = null;
+
   constructor(private readonly deps: BoxCreationDeps) {}
 
   async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
@@ -131,6 +144,7 @@ export class BoxCreation {
     const snapshots = extensions.forkSnapshots;
     const source = input.fork !== undefined ? resolveForkSource(this.deps.boxes, snapshots, project, input.fork) : null;
     const dataMounts = input.data_mounts ? checkDataMounts(input.data_mounts) : null;
+    const lifecycle = mergeLifecycle(parseLifecycle(null), input.lifecycle, Date.now());
     const network = resolveNetwork(input.network, source?.kind === 'box' ? networkOf(source.row) : undefined);
     await this.deps.networking.check(network);
     extensions.volumes.require(project, dataMounts);
@@ -139,6 +153,13 @@ export class BoxCreation {
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
     if (store.get(project, input.name))
       throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
+    const storageEnforced = Boolean(this.deps.monitor.current.info?.storageLimit);
+    const fits = !poolMisfit(input, { command: Boolean(internal.command), config, rootSizeEnforced: storageEnforced });
+    if (this.pool && fits) {
+      const facts = { project, input, baseName: baseName!, config, dataMounts, internal, storageEnforced, lifecycle };
+      const claimed = await this.claim(facts);
+      if (claimed) return claimed;
+    }
     const id = newId(BOX_ID_PREFIX);
     const { workspaces } = this.deps;
     // The workspace's quota for storage_gb where the store enforces one (undefined: no store, no workspace item).
@@ -159,9 +180,10 @@ export class BoxCreation {
         internal,
         source,
         network,
-        storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit),
+        storageEnforced,
         workspace,
         workspaceQuota: quota,
+        lifecycle,
       });
       drop = async () => {
         if (root.ownsImage) await engine.removeImage(root.image).catch(() => undefined);
@@ -197,6 +219,31 @@ export class BoxCreation {
         throw err;
       }
     });
+  }
+
+  /** A warm-pool container of the base as the box (pool/pool-claim.ts); null: the cold path. */
+  private claim(f: Omit<NewBoxFacts, 'root' | 'source'> & { baseName: string }): Promise<Box | null> {
+    const { store, engine, workspaces, bus } = this.deps;
+    const deps = { pool: this.pool!, store, engine, workspaces, bus, status: this.deps.status };
+    return claimFromPool(
+      {
+        ...deps,
+        withLock: (id, work) => this.deps.boxes.withLock(id, work),
+        containerSpec: (row) => this.containerSpec(row),
+      },
+      {
+        ...{ project: f.project, name: f.input.name, baseName: f.baseName, storageGb: f.config.storage_gb },
+        rowFor: (member, quota) =>
+          newBoxRow({
+            ...f,
+            id: member.id,
+            root: { image: member.image, ownsImage: false, origin: null },
+            source: null,
+            workspace: member.workspace,
+            workspaceQuota: quota,
+          }),
+      },
+    );
   }
 
   private resolveConfig(input: BoxCreate['config'], current: ResolvedConfig): ResolvedConfig {

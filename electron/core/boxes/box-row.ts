@@ -7,6 +7,21 @@ import {
 } from '../../../shared/schemas/box';
 import { DEFAULT_NETWORK, type ResolvedNetwork } from '../../../shared/schemas/network';
 import type { ResourceLimits } from '../engine/container-engine';
+import { nextChange, parseLifecycle, type ClockFacts } from './lifecycle/clock-rules';
+
+/**
+ * What the clocks read of a row as stored: its last use as written (at most a second behind the
+ * live one, lifecycle/usage.ts), unless `live` says better.
+ */
+export function clockFacts(row: BoxRow, live: { lastUsedMs?: number; inUse?: boolean } = {}): ClockFacts {
+  return {
+    status: row.status,
+    lifecycle: row.lifecycle,
+    lastUsedMs: live.lastUsedMs ?? Date.parse(row.last_used_at ?? row.created_at),
+    statusSinceMs: Date.parse(row.status_since ?? row.updated_at),
+    inUse: live.inUse ?? false,
+  };
+}
 
 export interface BoxRow {
   id: string;
@@ -36,6 +51,8 @@ export interface BoxRow {
   url: string | null;
   url_auth: 'public' | 'token' | null;
   published_domains: string | null;
+  /** A JSON array of published ports besides `port`, each at its own host (null: none). */
+  published_ports: string | null;
   /** JSON of the main process a service gave the box (services/); null: MAIN_COMMAND. Not part of the public Box. */
   command: string | null;
   /** Its /workspace: a store item and the engine volume showing it; null for a box made before the store. */
@@ -48,6 +65,10 @@ export interface BoxRow {
   exclusive_bytes: number | null;
   /** The container a snapshot or fork paused for its instant (thawed at start if the core died meanwhile). */
   frozen: string | null;
+  /** JSON of its lifecycle clocks (null: none); the last use that counts for idleness; when it took its status. */
+  lifecycle: string | null;
+  last_used_at: string | null;
+  status_since: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -91,7 +112,19 @@ export function toBox(row: BoxRow): Box {
     termination_grace_period_seconds: row.grace_seconds,
     url: row.url,
     url_settings: row.url_auth ? { auth: row.url_auth } : null,
+    ...portUrls(row),
+    lifecycle: parseLifecycle(row.lifecycle),
+    next_change: nextChange(clockFacts(row)),
+    last_used_at: row.last_used_at ?? row.created_at,
   };
+}
+
+/** The URLs of the ports published besides the box's port: the box's URL under `{port}.` (omitted when none). */
+function portUrls(row: BoxRow): { port_urls?: { port: number; url: string }[] } {
+  if (!row.url || !row.published_ports) return {};
+  const ports = JSON.parse(row.published_ports) as number[];
+  if (!ports.length) return {};
+  return { port_urls: ports.map((port) => ({ port, url: row.url!.replace('://', `://${port}.`) })) };
 }
 
 /** A box's /workspace on the store: the item and the engine volume that shows it. */

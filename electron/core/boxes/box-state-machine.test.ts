@@ -4,7 +4,7 @@ import { ApiError } from '../../../shared/errors';
 import { BOX_STATUSES } from '../../../shared/schemas/box';
 import { assertTransition, type BoxFacts, type BoxOperation } from './box-state-machine';
 
-const OPS: BoxOperation[] = ['stop', 'resume', 'delete', 'update', 'exec', 'logs', 'stats', 'files'];
+const OPS: BoxOperation[] = ['stop', 'resume', 'pause', 'wake', 'delete', 'update', 'exec', 'logs', 'stats', 'files'];
 
 function refusal(box: BoxFacts, op: BoxOperation): ApiError | null {
   try {
@@ -23,7 +23,9 @@ function refusal(box: BoxFacts, op: BoxOperation): ApiError | null {
  */
 const ALLOWED_BY_STATUS: Record<string, BoxOperation[]> = {
   creating: [],
-  running: ['stop', 'resume', 'delete', 'update', 'exec', 'logs', 'stats', 'files'],
+  running: ['stop', 'resume', 'pause', 'wake', 'delete', 'update', 'exec', 'logs', 'stats', 'files'],
+  // Paused: what needs it running wakes it first (lifecycle/sleep.ts); the rest works on it frozen.
+  paused: ['stop', 'resume', 'pause', 'wake', 'delete', 'update', 'logs', 'stats'],
   stopping: [],
   stopped: ['stop', 'resume', 'delete', 'update', 'logs', 'files'],
   resuming: [],

@@ -1,7 +1,8 @@
 import { ApiError } from '../../../shared/errors';
 import type { BoxStatus } from '../../../shared/schemas/box';
 
-export type BoxOperation = 'stop' | 'resume' | 'delete' | 'update' | 'exec' | 'logs' | 'stats' | 'files';
+export type BoxOperation =
+  'stop' | 'resume' | 'pause' | 'wake' | 'delete' | 'update' | 'exec' | 'logs' | 'stats' | 'files';
 
 /** Statuses in which a box is mid-transition: every operation on it is refused. */
 const TRANSIENT: BoxStatus[] = ['creating', 'stopping', 'resuming', 'deleting'];
@@ -11,13 +12,16 @@ const TRANSIENT: BoxStatus[] = ['creating', 'stopping', 'resuming', 'deleting'];
  * (a crash loop, a pause from outside): resume starts it afresh, stop leaves it stopped.
  */
 const ALLOWED: Record<BoxOperation, BoxStatus[]> = {
-  stop: ['running', 'stopped', 'error'],
-  resume: ['stopped', 'running', 'error'],
-  delete: ['running', 'stopped', 'error'],
-  update: ['running', 'stopped', 'error'],
+  stop: ['running', 'paused', 'stopped', 'error'],
+  resume: ['stopped', 'running', 'paused', 'error'],
+  // A paused box is frozen, not gone: pause again is idempotent, and anything that needs it running wakes it.
+  pause: ['running', 'paused'],
+  wake: ['running', 'paused'],
+  delete: ['running', 'paused', 'stopped', 'error'],
+  update: ['running', 'paused', 'stopped', 'error'],
   exec: ['running'],
-  logs: ['running', 'stopped', 'error'],
-  stats: ['running'],
+  logs: ['running', 'paused', 'stopped', 'error'],
+  stats: ['running', 'paused'],
   files: ['running', 'stopped', 'error'],
 };
 
@@ -38,6 +42,7 @@ function hintFor(box: BoxFacts): string {
       : 'its container is gone: delete the box and create it again';
   }
   if (box.status === 'stopped') return 'resume it first (POST …/resume)';
+  if (box.status === 'paused') return 'resume it (POST …/resume) to wake it';
   return `it is ${box.status}`;
 }
 

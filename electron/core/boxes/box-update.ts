@@ -3,6 +3,7 @@ import type { BoxUpdate, ResolvedConfig } from '../../../shared/schemas/box';
 import type { ContainerEngine } from '../engine/container-engine';
 import { now } from '../ids';
 import { configOf, limitsOf, type BoxRow } from './box-row';
+import { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
 import type { BoxStore } from './store';
 import type { BoxWorkspaces } from './workspaces';
 
@@ -26,6 +27,10 @@ export async function applyBoxUpdate(
   config: ResolvedConfig,
 ): Promise<BoxRow> {
   const current = configOf(row);
+  const lifecycle =
+    input.lifecycle !== undefined
+      ? mergeLifecycle(parseLifecycle(row.lifecycle), input.lifecycle, Date.now())
+      : undefined;
   if (row.storage_enforced && config.storage_gb !== current.storage_gb) {
     throw new ApiError(
       'conflict',
@@ -59,6 +64,7 @@ export async function applyBoxUpdate(
       ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
       ...(input.port !== undefined ? { port: input.port } : {}),
       ...(quota !== undefined ? { workspace_quota: quota } : {}),
+      ...(lifecycle !== undefined ? { lifecycle: lifecycle && JSON.stringify(lifecycle) } : {}),
       ...(input.termination_grace_period_seconds !== undefined
         ? { grace_seconds: input.termination_grace_period_seconds }
         : {}),

@@ -11,6 +11,12 @@ export const LABELS = {
   box: 'boxdesk.box',
   instance: 'boxdesk.instance',
   forkOf: 'boxdesk.fork-of',
+  /** A warm-pool container (boxes/pool/): the base it was made for. A box claimed from a pool keeps it. */
+  pool: 'boxdesk.pool',
+  /** The base's image when the pool container was made (a base given another image drains its pool). */
+  poolImage: 'boxdesk.pool-image',
+  /** The store item made as its /workspace ('' without one). */
+  poolWorkspace: 'boxdesk.pool-workspace',
 } as const;
 
 /**

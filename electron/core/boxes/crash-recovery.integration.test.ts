@@ -51,7 +51,7 @@ async function freezeMain(name: string): Promise<void> {
     command: [
       'sh',
       '-c',
-      'for p in /proc/[0-9]*; do [ "$(cut -d" " -f4 $p/stat)" = 1 ] && grep -q "^sh" $p/comm && kill -STOP ${p#/proc/}; done; true',
+      'for p in /proc/[0-9]*; do [ "${p#/proc/}" != $$ ] && [ "$(cut -d" " -f4 $p/stat)" = 1 ] && grep -q "^sh" $p/comm && kill -STOP ${p#/proc/}; done; true',
     ],
   });
 }

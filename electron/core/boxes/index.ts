@@ -10,6 +10,9 @@ import type { IdempotencyPort } from '../idempotency/port';
 import { BoxNetworking } from '../networks/box-networking';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
+import { system } from '../system';
+import type { SystemPort } from '../system/port';
+import { WarmPool } from './pool/warm-pool';
 import { BOX_ID_PREFIX } from './box-create';
 import { networkOf, toBox } from './box-row';
 import { BoxExtensions } from './extensions';
@@ -24,6 +27,10 @@ import { BoxService } from './service';
 import { registerBoxStatsRoutes } from './stats-routes';
 import { BoxStore } from './store';
 import { BoxWorkspaces } from './workspaces';
+import { LifecycleClocks } from './lifecycle/clocks';
+import { registerSleepRoutes } from './lifecycle/routes';
+import { BoxSleep } from './lifecycle/sleep';
+import { BoxUsage } from './lifecycle/usage';
 import { settleWorkspaces } from './workspace-recovery';
 
 /** What the boxes module is made of; other modules see only `port`. */
@@ -37,6 +44,10 @@ export interface BoxesParts {
   idempotency: IdempotencyPort;
   engine: ContainerEngine;
   workspaces: BoxWorkspaces;
+  usage: BoxUsage;
+  sleep: BoxSleep;
+  clocks: LifecycleClocks;
+  pool: WarmPool;
   port: BoxesPort;
   networking: BoxNetworking;
 }
@@ -61,6 +72,7 @@ function makeBoxes(
   bases: BasesPort,
   idempotency: IdempotencyPort,
   storagePort: StoragePort,
+  systemPort: SystemPort,
 ): BoxesParts {
   const { db, engine, bus, monitor, instanceId, log } = ctx;
   const store = new BoxStore(db);
@@ -69,22 +81,23 @@ function makeBoxes(
   const extensions = new BoxExtensions();
   const networking = boxNetworking(ctx, store);
   const service = new BoxService({
-    store,
-    engine,
-    bases,
-    bus,
-    monitor,
-    instanceId,
-    log,
+    ...{ store, engine, bases, bus, monitor, instanceId, log, roots, extensions, workspaces },
     queueWaitMs: ctx.boxQueueWaitMs,
-    roots,
-    extensions,
-    workspaces,
     networking,
   });
+  const pool = new WarmPool({
+    ...{ engine, bases, workspaces, monitor, instanceId, log },
+    containerSpec: (row) => service.containerSpec(row),
+    hasBox: (id) => store.getById(id) !== undefined,
+  });
+  service.usePool(pool);
+  systemPort.reportPools(() => pool.report());
   const recreator = new BoxRecreator({ store, engine, boxes: service, roots, workspaces, bus, instanceId, log });
-  const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log);
+  const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log, pool);
   const published = new PublishedBoxes(db);
+  const usage = new BoxUsage(store);
+  const sleep = new BoxSleep(service, engine, usage);
+  const clocks = new LifecycleClocks({ store, usage, sleep, boxes: service, bus, monitor, log });
   const port: BoxesPort = {
     find: (project, name) => service.find(project, name),
     lookup: (project, name) => store.get(project, name),
@@ -92,8 +105,14 @@ function makeBoxes(
     withLock: (boxId, work) => service.withLock(boxId, work),
     create: (project, input, internal) => service.create(project, input, internal),
     stop: (project, name) => service.stop(project, name),
+    resume: (project, name) => service.resume(project, name),
+    setLifecycle: (project, name, lifecycle) => service.update(project, name, { lifecycle }),
     delete: (project, name) => service.delete(project, name),
     requireRunning: (project, name, op) => service.requireRunning(project, name, op),
+    awake: (project, name, op) => sleep.awake(project, name, op),
+    wake: (row) => sleep.wake(row),
+    touch: (boxId) => usage.touch(boxId),
+    use: (boxId) => usage.hold(boxId),
     containerRefused: (row, err) => service.containerRefused(row, err),
     oomSince: (containerId, since) => service.oomSince(containerId, since),
     replaceRoot: (row, root) => recreator.recreate(row, root),
@@ -110,23 +129,15 @@ function makeBoxes(
       return next;
     },
     published,
+    drainPool: (base) => pool.drain(base),
     useForkSnapshots: (snapshots) => extensions.useForkSnapshots(snapshots),
     useVolumes: (volumes) => extensions.useVolumes(volumes),
     holdImages: (holder) => void extensions.imageHolders.push(holder),
     guardClientDeletes: (guard) => void extensions.deleteGuards.push(guard),
   };
   return {
-    store,
-    service,
-    recreator,
-    reconciler,
-    extensions,
-    bases,
-    idempotency,
-    engine,
-    workspaces,
-    port,
-    networking,
+    ...{ store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port },
+    ...{ usage, sleep, clocks, pool, networking },
   };
 }
 
@@ -136,14 +147,15 @@ function makeBoxes(
  */
 export const boxes = defineModule({
   name: 'boxes',
-  needs: [bases, idempotency, storage],
+  needs: [bases, idempotency, storage, system],
   migrations: BOXES_MIGRATIONS,
   events: BOX_EVENTS,
   idPrefixes: [BOX_ID_PREFIX],
-  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage),
+  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage, ports.system),
   port: (parts) => parts.port,
   routes: ({ app }, parts) => {
-    registerBoxRoutes(app, parts.service, parts.idempotency);
+    registerBoxRoutes(app, parts.service, parts.idempotency, parts.sleep);
+    registerSleepRoutes(app, parts.sleep);
     registerBoxStatsRoutes(app, parts.service, parts.engine);
   },
   engineUp: {
@@ -153,9 +165,16 @@ export const boxes = defineModule({
       await parts.workspaces.available();
       await parts.service.thawFrozen();
       await parts.recreator.finishPending();
+      // Warm-pool containers to keep are sorted first: the store items they hold are no box's yet.
+      await parts.pool.reconcile();
       await settleWorkspaces(parts.store, parts.workspaces, ctx.log);
     },
-    reconcile: (parts) => parts.reconciler.resync(),
+    // Then the clocks run (they sleep while the engine is away).
+    reconcile: async (parts) => {
+      await parts.reconciler.resync();
+      parts.clocks.start();
+      parts.pool.start();
+    },
     // Once boxes agree with the engine: project networks no box is on go (networks/box-networking.ts).
     settled: (parts) => parts.networking.prune(),
   },
@@ -169,7 +188,9 @@ export const boxes = defineModule({
     },
   },
   dispose: async (parts) => {
-    parts.reconciler.dispose();
+    await parts.pool.dispose();
+    await parts.clocks.dispose();
+    await parts.reconciler.dispose();
     await parts.networking.settle();
   },
 });

@@ -49,6 +49,13 @@ export const BOXES_MIGRATIONS: readonly Migration[] = [
   ALTER TABLE boxes ADD COLUMN size_bytes INTEGER;
   ALTER TABLE boxes ADD COLUMN exclusive_bytes INTEGER;
   ALTER TABLE boxes ADD COLUMN frozen TEXT;`,
-  // 7: its network settings (egress policy, allow list, host access) as JSON; null: the defaults.
+  // 7: the lifecycle clocks (boxes/lifecycle/): their settings (JSON), the last use that counts for idleness,
+  // and when the box took its status (a stopped box's auto_delete counts from it).
+  `ALTER TABLE boxes ADD COLUMN lifecycle TEXT;
+  ALTER TABLE boxes ADD COLUMN last_used_at TEXT;
+  ALTER TABLE boxes ADD COLUMN status_since TEXT;`,
+  // 8: more published ports than the box's port (publishing/), a JSON array; each at {port}.{box}--{project}.localhost.
+  `ALTER TABLE boxes ADD COLUMN published_ports TEXT;`,
+  // 9: its network settings (egress policy, allow list, host access) as JSON; null: the defaults.
   `ALTER TABLE boxes ADD COLUMN network TEXT;`,
 ];

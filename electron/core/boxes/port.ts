@@ -1,5 +1,6 @@
 import type { ApiError } from '../../../shared/errors';
 import type { Box, BoxCreate, DataMount } from '../../../shared/schemas/box';
+import type { LifecycleInput } from '../../../shared/schemas/box-lifecycle';
 import { EngineError } from '../engine/container-engine';
 import type { InternalCreate } from './box-create';
 import type { BoxRow, NewRoot } from './box-row';
@@ -22,6 +23,7 @@ export { assertTransition, type BoxOperation } from './box-state-machine';
 export { LABELS, MAIN_COMMAND } from './container-spec';
 export { checkDataMounts } from './data-mounts';
 export { together } from './box-freeze';
+export { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
 export type { DeleteGuard, ForkSnapshot, ForkSnapshots, ImageHolder, MountedVolumes } from './extensions';
 export type { PublishedState } from './published-boxes';
 export { IMAGE_LABELS, type ImageRole, type RootImage } from './root-images';
@@ -38,11 +40,26 @@ export interface BoxesPort {
 
   create(project: string, input: BoxCreate, internal?: InternalCreate): Promise<Box>;
   stop(project: string, name: string): Promise<Box>;
+  /** Starts a stopped box (or wakes a paused one): a service's box woken by a request. */
+  resume(project: string, name: string): Promise<Box>;
+  /** Sets the box's lifecycle clocks (given fields replace, null clears): a service's, on its live box. */
+  setLifecycle(project: string, name: string, lifecycle: LifecycleInput): Promise<Box>;
   /** The core's own delete: no client delete guard applies. */
   delete(project: string, name: string): Promise<void>;
 
   /** The running box, for commands in it (409 otherwise). */
   requireRunning(project: string, name: string, op?: BoxOperation): BoxRow;
+  /**
+   * The box for something that needs it running (exec, console, jobs, files, logs follow): used
+   * now, woken first if it is paused (the call waits in its queue, bounded), then checked for `op`.
+   */
+  awake(project: string, name: string, op?: BoxOperation): Promise<BoxRow>;
+  /** Wakes the box if it is paused (a proxy request to it); anything else is left as it is. */
+  wake(row: Pick<BoxRow, 'project' | 'name' | 'status'>): Promise<void>;
+  /** The box was used now (a proxy request): its idle clocks start again. */
+  touch(boxId: string): void;
+  /** The box is in use until the returned release is called (an open socket, a running exec). */
+  use(boxId: string): () => void;
   /** The engine refused to run something in the box's container: a 409 that says why and what to do. */
   containerRefused(row: BoxRow, err: EngineError): ApiError;
   /** Whether the kernel OOM-killed something in the container since `since` (epoch ms). */
@@ -84,6 +101,11 @@ export interface BoxesPort {
   setDataMounts(boxId: string, mounts: DataMount[]): BoxRow;
   /** A box's published state (its url, url_auth and published_domains columns). */
   readonly published: PublishedBoxes;
+  /**
+   * Removes the base's warm-pool containers that no longer match it (all once it is deleted, those of
+   * its old image once it has another) and waits for them: its image can go once this answers.
+   */
+  drainPool(base: string): Promise<void>;
 
   /** Forks from snapshots go through these (snapshots/ registers them). */
   useForkSnapshots(snapshots: ForkSnapshots): void;

@@ -6,6 +6,8 @@ export interface PublishedState {
   url: string;
   auth: 'public' | 'token';
   domains: string[];
+  /** Ports published besides `port`. */
+  ports: number[];
 }
 
 /**
@@ -46,15 +48,27 @@ export class PublishedBoxes {
         if (owner && owner.id !== id) return { owner, domain };
       }
       this.db
-        .prepare('UPDATE boxes SET port = ?, url = ?, url_auth = ?, published_domains = ?, updated_at = ? WHERE id = ?')
-        .run(state.port, state.url, state.auth, JSON.stringify(state.domains), at, id);
+        .prepare(
+          'UPDATE boxes SET port = ?, url = ?, url_auth = ?, published_domains = ?, published_ports = ?, updated_at = ? WHERE id = ?',
+        )
+        .run(
+          state.port,
+          state.url,
+          state.auth,
+          JSON.stringify(state.domains),
+          state.ports.length ? JSON.stringify(state.ports) : null,
+          at,
+          id,
+        );
       return null;
     })();
   }
 
   unpublish(id: string, at: string): void {
     this.db
-      .prepare('UPDATE boxes SET url = NULL, url_auth = NULL, published_domains = NULL, updated_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE boxes SET url = NULL, url_auth = NULL, published_domains = NULL, published_ports = NULL, updated_at = ? WHERE id = ?',
+      )
       .run(at, id);
   }
 

@@ -52,6 +52,8 @@ export class Reconciler implements Disposable {
     private readonly bus: EventBus,
     private readonly instanceId: string,
     private readonly log: FastifyBaseLogger,
+    /** Warm-pool containers have no box: the pool (boxes/pool/) keeps and sorts them, never this. */
+    private readonly pool: { holds(boxId: string): boolean } = { holds: () => false },
   ) {}
 
   /** Subscribes to engine events, then reconciles everything. Called each time the engine comes up. */
@@ -103,7 +105,7 @@ export class Reconciler implements Disposable {
       if (id) byBox.set(id, [...(byBox.get(id) ?? []), c]);
     }
     for (const [boxId, list] of byBox) {
-      if (!this.store.getById(boxId)) {
+      if (!this.store.getById(boxId) && !this.pool.holds(boxId)) {
         for (const c of list) {
           this.log.warn({ container: c.id, boxId }, 'removing a labelled container that has no box');
           await this.engine.removeContainer(c.id);
@@ -153,6 +155,7 @@ export class Reconciler implements Disposable {
     return this.boxes.mutex.run(boxId, async () => {
       const row = this.store.getById(boxId);
       if (!row) {
+        if (this.pool.holds(boxId)) return;
         for (const c of await this.engine.listContainers({ [LABELS.id]: boxId, [LABELS.instance]: this.instanceId }))
           await this.engine.removeContainer(c.id);
         return;
@@ -185,6 +188,12 @@ export class Reconciler implements Disposable {
       // Forget the container: the box's status and hints then say it has none.
       if (row.container_id) this.store.update(row.id, { container_id: null }, now());
       if (row.status !== 'error' || row.container_id) this.setError(row, CONTAINER_GONE);
+      return;
+    }
+    if (row.status === 'paused') {
+      // Thawed outside Boxdesk: the box runs again; its main process gone meanwhile: as for a running box.
+      if (container.state === 'running') this.setStatus(row, 'running');
+      else if (!container.running) await this.mainExited(row, container);
       return;
     }
     if (row.status === 'error') {

@@ -6,6 +6,7 @@ import { clientGoneSignal, resourceRoutes, type ResourceRoutes } from '../http/r
 import { sendLiveStream } from '../http/streaming';
 import { IdempotencyHeaders, answerIdempotently, type IdempotencyPort } from '../idempotency/port';
 import type { BoxService } from './service';
+import type { BoxSleep } from './lifecycle/sleep';
 
 const base = '/v1/projects/:project/boxes';
 const one = `${base}/:name`;
@@ -14,9 +15,14 @@ const one = `${base}/:name`;
 const clientGone = (reply: FastifyReply) => ({ signal: clientGoneSignal(reply) });
 
 /** A box's own routes (stats: stats-routes.ts). */
-export function registerBoxRoutes(app: FastifyInstance, boxes: BoxService, idempotency: IdempotencyPort): void {
+export function registerBoxRoutes(
+  app: FastifyInstance,
+  boxes: BoxService,
+  idempotency: IdempotencyPort,
+  sleep: BoxSleep,
+): void {
   const routes = resourceRoutes(app, 'boxes');
-  registerBoxRecordRoutes(routes, boxes, idempotency);
+  registerBoxRecordRoutes(routes, boxes, idempotency, sleep);
   registerBoxChangeRoutes(routes, boxes);
 }
 
@@ -25,12 +31,13 @@ function registerBoxRecordRoutes(
   { api, read, write }: ResourceRoutes,
   boxes: BoxService,
   idempotency: IdempotencyPort,
+  sleep: BoxSleep,
 ): void {
   api.post(
     base,
     write('Create a box; answers when it is running', {
       description:
-        'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it. N simultaneous creates of one name give one 201 and N-1 409. With an Idempotency-Key header a retry answers the first success again.',
+        'Creates the container from the base (or, with fork, from a copy-on-write copy of another box in the project) and starts it; a create of a base with a warm pool that needs nothing fixed at container creation (no data_mounts) takes one of its paused containers instead (docs/api.md "Warm pool"; its hostname is then box- and 8 characters of its id). N simultaneous creates of one name give one 201 and N-1 409. With an Idempotency-Key header a retry answers the first success again.',
       params: ProjectParams,
       headers: IdempotencyHeaders,
       body: BoxCreate,
@@ -58,6 +65,8 @@ function registerBoxRecordRoutes(
     }),
     async (request, reply) => {
       const { tail, follow = false } = request.query;
+      // Following needs the box running: a paused one wakes, and the follow counts as a use.
+      if (follow) await sleep.awake(request.params.project, request.params.name, 'logs');
       const stream = await boxes.logs(request.params.project, request.params.name, { tail, follow });
       sendLiveStream(reply, 'text/plain; charset=utf-8', stream);
     },
@@ -98,7 +107,7 @@ function registerBoxChangeRoutes({ api, write }: ResourceRoutes, boxes: BoxServi
   );
   api.post(
     `${one}/resume`,
-    write('Resume a stopped box, or restart one in error. Idempotent.', transition),
+    write('Resume a stopped box, wake a paused one, or restart one in error. Idempotent.', transition),
     async (request, reply) => boxes.resume(request.params.project, request.params.name, clientGone(reply)),
   );
 }

@@ -23,8 +23,10 @@ import { assertTransition, type BoxOperation } from './box-state-machine';
 import { applyBoxUpdate } from './box-update';
 import { freeze, thawFrozen } from './box-freeze';
 import { StatusWriter } from './box-status';
+import { thaw } from './lifecycle/sleep';
 import { LABELS } from './container-spec';
 import { CrashLoopDetector } from './crash-loop';
+import type { PoolClaims } from './pool/pool-fit';
 import type { BoxStore } from './store';
 
 export interface BoxServiceDeps extends BoxDeps {
@@ -40,6 +42,10 @@ export const CONTAINER_GONE = 'its container was removed outside Boxdesk; delete
 /** What a mutation knows of its caller: a client that goes away drops the queued work. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** The status reason the change leaves (the lifecycle clocks say why they changed the box). */
+  reason?: string;
+  /** Checked once the box's turn in its queue comes: false leaves the box as it is (a clock no longer due). */
+  onlyIf?: () => boolean;
 }
 
 export class BoxService {
@@ -58,6 +64,11 @@ export class BoxService {
     this.queueWaitMs = deps.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS;
     this.status = new StatusWriter(deps.store, deps.bus);
     this.creation = new BoxCreation({ ...deps, status: this.status, boxes: this });
+  }
+
+  /** Creates that fit take a warm-pool container (boxes/pool/). */
+  usePool(pool: PoolClaims): void {
+    this.creation.pool = pool;
   }
 
   /** Runs `work` with the box paused for one instant of its root and workspace (box-freeze.ts). */
@@ -181,7 +192,7 @@ export class BoxService {
     this.deps.monitor.requireUp();
   }
 
-  private setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): BoxRow {
+  setStatus(row: BoxRow, status: BoxRow['status'], reason: string | null = null): BoxRow {
     return this.status.set(row, status, reason);
   }
 
@@ -189,7 +200,7 @@ export class BoxService {
    * Runs an engine step; an unreachable engine leaves the transient status for
    * the reconciler to finish. A step cut short by a delete stands aside.
    */
-  private async engineStep(row: BoxRow, step: () => Promise<void>): Promise<void> {
+  async engineStep(row: BoxRow, step: () => Promise<void>): Promise<void> {
     try {
       await step();
     } catch (err) {
@@ -215,7 +226,7 @@ export class BoxService {
    * A move of the box in its queue: the box as it is by then, checked for `op`. One already
    * `settled` answers as it is; otherwise the engine must be up, and `move` answers the box moved.
    */
-  private transition(
+  transition(
     project: string,
     name: string,
     op: BoxOperation,
@@ -226,7 +237,7 @@ export class BoxService {
     const task = async () => {
       const row = this.find(project, name);
       this.check(row, op);
-      if (row.status === settled) return toBox(row);
+      if (row.status === settled || (options.onlyIf && !options.onlyIf())) return toBox(row);
       this.requireEngine();
       return toBox(await move(row));
     };
@@ -237,7 +248,7 @@ export class BoxService {
     return this.transition(project, name, 'stop', 'stopped', options, async (row) => {
       const stopping = this.setStatus(row, 'stopping');
       await this.engineStep(stopping, () => this.stopContainer(stopping));
-      return this.setStatus(stopping, 'stopped');
+      return this.setStatus(stopping, 'stopped', options.reason ?? null);
     });
   }
 
@@ -251,6 +262,7 @@ export class BoxService {
 
   resume(project: string, name: string, options: CallOptions = {}): Promise<Box> {
     return this.transition(project, name, 'resume', 'running', options, async (found) => {
+      if (found.status === 'paused') return thaw(this.engine, this, found);
       const fromError = found.status === 'error';
       const row = this.setStatus(found, 'resuming');
       this.crashes.reset(row.id);

@@ -45,12 +45,27 @@ type Patch = Partial<
     | 'size_bytes'
     | 'exclusive_bytes'
     | 'frozen'
+    | 'lifecycle'
+    | 'last_used_at'
+    | 'status_since'
   >
 >;
 
 export class BoxStore extends ProjectTable<BoxRow, Patch> {
   constructor(db: Db) {
     super(db, 'boxes');
+  }
+
+  /** A change of status also records when it took it (status_since: the auto_delete clock counts from it). */
+  override update(id: string, patch: Patch, at?: string): BoxRow {
+    if (patch.status !== undefined && patch.status_since === undefined && this.getById(id)?.status !== patch.status)
+      return super.update(id, { ...patch, status_since: new Date().toISOString() }, at);
+    return super.update(id, patch, at);
+  }
+
+  /** Boxes with clocks set (the lifecycle loop's only read). */
+  withLifecycle(): BoxRow[] {
+    return this.select('WHERE lifecycle IS NOT NULL');
   }
 
   /** false when the project already has a box of that name */

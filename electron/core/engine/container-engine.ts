@@ -10,6 +10,8 @@ import type { Disposable } from '../lifetime';
 export interface ContainerEngine {
   /** The engine's name as the driver reports it; user-facing hints may use it. */
   readonly name: string;
+  /** Where the engine is, and how the core found it (engine/discovery.ts). */
+  readonly endpoint: { url: string; foundBy: string };
   ping(timeoutMs?: number): Promise<void>;
   info(): Promise<EngineInfo>;
 
@@ -21,6 +23,17 @@ export interface ContainerEngine {
   removeImage(id: string): Promise<void>;
   /** Makes a single-layer image from a root filesystem tar stream; returns the image id. */
   importImage(tar: Readable, options: ImageImportOptions): Promise<string>;
+  /**
+   * Builds an image from a Dockerfile and its context (a tar stream) with the engine's own builder
+   * and its cache; `onLine` gets the output as it comes. Returns the image id. Optional: an engine
+   * without a builder leaves it out and builds are refused.
+   */
+  buildImage?(
+    context: Readable,
+    options: BuildOptions,
+    onLine: (line: BuildLine) => void,
+    signal: AbortSignal,
+  ): Promise<string>;
 
   /** Every container it creates (boxes, service boxes, helpers) has its log bounded by the driver's setting. */
   createContainer(spec: ContainerSpec): Promise<string>;
@@ -37,6 +50,8 @@ export interface ContainerEngine {
   inspectContainer(id: string): Promise<ContainerState | null>;
   listContainers(labels: Record<string, string>): Promise<ContainerState[]>;
   updateContainer(id: string, limits: ResourceLimits): Promise<void>;
+  /** Gives the container another name (a warm-pool container becomes a box's). */
+  renameContainer(id: string, name: string): Promise<void>;
   /** Commits the container's writable layer to a new image; returns the image id. */
   commitContainer(id: string, labels: Record<string, string>): Promise<string>;
   /** The container's whole filesystem (its image and writable layer, flattened) as a tar stream. */
@@ -163,6 +178,22 @@ export interface ImageImportOptions {
   config?: ImageConfig;
 }
 
+export interface BuildOptions {
+  /** The Dockerfile's path in the context. */
+  dockerfile: string;
+  buildArgs: Record<string, string>;
+  target?: string;
+  /** Labels of the image made. */
+  labels: Record<string, string>;
+}
+
+/** A line of a build's output: a step begins (`2/4 RUN make`), a piece of its output, or the failure. */
+export interface BuildLine {
+  step?: string;
+  stream?: string;
+  error?: string;
+}
+
 export interface ResourceLimits {
   cpus: number;
   ramMb: number;
@@ -184,11 +215,24 @@ export interface ContainerSpec {
   mounts?: VolumeMount[];
   /** Where its processes start (exec, console) unless they say otherwise; else the image's. */
   workingDir?: string;
+  /** No network at all, loopback only: Boxdesk's own helpers, which need none (and start faster without). */
+  offline?: boolean;
   /** The network it is created on, reached there by `aliases` as well as its name; else the engine's default. */
   network?: { name: string; aliases: string[] };
   /** Only Boxdesk's own privileged helpers (the copy-on-write store's, the packet filter's) have these; boxes never do. */
   helper?: HelperPrivileges;
+  /** Boxdesk's box agent runs the command (agent/, docs/protocol.md): its binary and the box's host directory. */
+  agent?: BoxAgentMounts;
 }
+
+/** Where the box agent comes from on the engine's host: mounted at AGENT_BINARY_PATH (read-only) and AGENT_RUN_DIR. */
+export interface BoxAgentMounts {
+  binary: string;
+  runDir: string;
+}
+
+export const AGENT_BINARY_PATH = '/.boxdesk/agent';
+export const AGENT_RUN_DIR = '/.boxdesk/run';
 
 /** What a helper container needs beyond the engine's defaults (docs/security.md). */
 export interface HelperPrivileges {
@@ -198,8 +242,6 @@ export interface HelperPrivileges {
   devices: string[];
   /** Host directories mounted into the container. */
   binds: { hostPath: string; path: string; readOnly: boolean }[];
-  /** No network at all (loopback only). */
-  noNetwork: boolean;
   /** Joins this container's network namespace instead (to set its packet filter); no hostname of its own. */
   networkOf?: string;
   /** Without the engine's AppArmor profile, which forbids mount(2), where the host has one. */

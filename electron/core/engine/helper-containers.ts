@@ -25,13 +25,14 @@ export function helperLabels(
 type HelperSpecFields = Pick<ContainerSpec, 'name' | 'image' | 'command' | 'hostname' | 'labels'> &
   Partial<ContainerSpec>;
 
-/** A helper container's spec: no environment, one CPU and 256 MB, no root size limit, stopped without grace. */
+/** A helper container's spec: no environment, no network, one CPU and 256 MB, no root size limit, stopped without grace. */
 export function helperSpec(fields: HelperSpecFields): ContainerSpec {
   return {
     env: {},
     limits: { cpus: 1, ramMb: 256, pidsLimit: 256 },
     storageGb: null,
     graceSeconds: 0,
+    offline: true,
     ...fields,
   };
 }

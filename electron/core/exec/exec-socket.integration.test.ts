@@ -110,7 +110,8 @@ test('when a session ends, every process it started in the box is killed', async
   // Ended by exit: background jobs, even nohup'd ones, go with it.
   const s = new WsSession(wsUrl(`${B}/console`), t.token, { tty: true });
   await s.waitForControl('ready');
-  s.type('sleep 5001 & nohup sleep 5002 >/dev/null 2>&1 & echo started\r');
+  // The quotes keep the typed line's echo from matching: only the command's output says it ran.
+  s.type('sleep 5001 & nohup sleep 5002 >/dev/null 2>&1 & echo st""arted\r');
   await s.waitForText(/started/);
   assert.match(await processList(), /sleep 5001/);
   s.type('exit\r');
@@ -120,7 +121,7 @@ test('when a session ends, every process it started in the box is killed', async
   // Ended by its socket dropping past the grace period (2 s here).
   const d = new WsSession(wsUrl(`${B}/console`), t.token, { tty: true });
   await d.waitForControl('ready');
-  d.type('sleep 6001 & echo bg\r');
+  d.type('sleep 6001 & echo b""g\r');
   await d.waitForText(/bg/);
   d.drop();
   await d.closed;
@@ -136,7 +137,7 @@ test('a deliberate close ends the session at once, without waiting out the grace
       tty: true,
     });
     const ready = await s.waitForControl('ready');
-    s.type('sleep 9001 & echo bg\r');
+    s.type('sleep 9001 & echo b""g\r');
     await s.waitForText(/bg/);
     s.close();
     await s.closed;

@@ -43,7 +43,7 @@ export function registerExecRoutes(
       const write = (line: ExecStreamLine | { type: 'error'; code: string; message: string }) =>
         out.write(`${JSON.stringify(line)}\n`);
       // Validate the box before answering 200, so a stopped box is still a 409.
-      exec.assertRunnable(project, name);
+      await exec.assertRunnable(project, name);
       void exec
         .run(project, name, request.body, write, signal)
         .then(({ stdout: _o, stderr: _e, ...rest }) => write({ type: 'exit', ...rest }))

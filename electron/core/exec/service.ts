@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { ExecRequest, ExecResult, ExecStreamLine } from '../../../shared/schemas/exec';
-import { refusedAsConflict, type BoxesPort } from '../boxes/port';
+import { refusedAsConflict, type BoxesPort, type BoxRow } from '../boxes/port';
 import type { CoreConfig } from '../config';
 import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
 import { newId } from '../ids';
@@ -12,7 +12,7 @@ import { TerminalSession, type SessionSpec } from './terminal-session';
 
 export interface ExecServiceDeps {
   engine: ContainerEngine;
-  boxes: Pick<BoxesPort, 'requireRunning' | 'containerRefused' | 'oomSince'>;
+  boxes: Pick<BoxesPort, 'awake' | 'use' | 'containerRefused' | 'oomSince'>;
   config: CoreConfig;
   log: FastifyBaseLogger;
 }
@@ -42,15 +42,21 @@ export class ExecService implements Disposable {
     this.sweeper = new ProcessSweeper(deps.engine);
   }
 
-  /** The box's environment as of now, under the request's. */
-  private environment(project: string, name: string, extra: Record<string, string> | undefined, sessionId: string) {
-    const row = this.deps.boxes.requireRunning(project, name);
+  /** The box (woken if paused) and its environment as of now, under the request's. */
+  private async environment(
+    project: string,
+    name: string,
+    extra: Record<string, string> | undefined,
+    sessionId: string,
+  ) {
+    const row = await this.deps.boxes.awake(project, name);
     const boxEnv = JSON.parse(row.environment) as Record<string, string>;
     return { row, env: { ...boxEnv, ...extra, [SESSION_ENV]: sessionId } };
   }
 
-  assertRunnable(project: string, name: string): void {
-    this.deps.boxes.requireRunning(project, name);
+  /** 409 unless the box runs or can be woken (a paused one is woken now). */
+  async assertRunnable(project: string, name: string): Promise<void> {
+    await this.deps.boxes.awake(project, name);
   }
 
   /** Runs a command to completion; `onChunk` (for x-ndjson) receives output as it comes. */
@@ -62,7 +68,24 @@ export class ExecService implements Disposable {
     signal?: AbortSignal,
   ): Promise<ExecResult> {
     const sessionId = newId(SESSION_ID_PREFIX);
-    const { row, env } = this.environment(project, name, req.env, sessionId);
+    const { row, env } = await this.environment(project, name, req.env, sessionId);
+    // In use while it runs: the idle clocks never pause a box under a running command.
+    const release = this.deps.boxes.use(row.id);
+    try {
+      return await this.runIn(row, env, sessionId, req, onChunk, signal);
+    } finally {
+      release();
+    }
+  }
+
+  private async runIn(
+    row: BoxRow,
+    env: Record<string, string>,
+    sessionId: string,
+    req: ExecRequest,
+    onChunk: ((line: ExecStreamLine) => void) | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ExecResult> {
     const containerId = row.container_id!;
     const started = Date.now();
     const stdin = req.stdin !== undefined;
@@ -169,7 +192,7 @@ export class ExecService implements Disposable {
     spec: Omit<SessionSpec, 'env' | 'containerId' | 'id' | 'project' | 'box'> & { env?: Record<string, string> },
   ): Promise<TerminalSession> {
     const id = newId(SESSION_ID_PREFIX);
-    const { row, env } = this.environment(project, name, spec.env, id);
+    const { row, env } = await this.environment(project, name, spec.env, id);
     const session = new TerminalSession(
       { ...spec, id, env, containerId: row.container_id!, project, box: name },
       {
@@ -181,11 +204,17 @@ export class ExecService implements Disposable {
       },
     );
     this.sessions.set(id, session);
-    session.onEnd(() => this.sessions.delete(id));
+    // An open session keeps the box in use (the idle clocks wait) until it ends.
+    const release = this.deps.boxes.use(row.id);
+    session.onEnd(() => {
+      this.sessions.delete(id);
+      release();
+    });
     try {
       await refusedAsConflict(this.deps.boxes, row, () => session.start());
     } catch (err) {
       this.sessions.delete(id);
+      release();
       throw err;
     }
     return session;

@@ -2,6 +2,7 @@ import { boxes } from '../boxes';
 import { defineModule } from '../module';
 import { FILES_MIGRATIONS } from './migrations';
 import { registerFileRoutes } from './routes';
+import type { FilesPort } from './port';
 import { FileService } from './service';
 import { UploadIntentStore } from './upload-intents';
 
@@ -20,7 +21,7 @@ export const files = defineModule({
     }),
     config: ctx.config,
   }),
-  port: () => undefined,
+  port: (f): FilesPort => ({ mkdir: (...args) => f.service.mkdir(...args) }),
   routes: ({ app }, f) => registerFileRoutes(app, f.service, f.config),
   engineUp: {
     // Uploads a crash cut short leave a temporary file beside their target: it goes before the API answers.

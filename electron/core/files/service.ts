@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import type { FileChange, FileStat } from '../../../shared/schemas/files';
-import { assertTransition, type BoxRow, type BoxesPort } from '../boxes/port';
+import type { BoxRow, BoxesPort } from '../boxes/port';
 import { EngineError, type ContainerEngine, type PathStat } from '../engine/container-engine';
 import { baseName, formatMode, joinBoxPath, kernelTreeOf, parentOf, relativeTo, resolveLink } from './box-path';
 import { FileWriter, refusal } from './file-writer';
@@ -15,7 +15,7 @@ const DIR_MODE = 0o755;
 
 export interface FileServiceDeps {
   engine: ContainerEngine;
-  boxes: Pick<BoxesPort, 'find'>;
+  boxes: Pick<BoxesPort, 'find' | 'awake'>;
   intents: UploadIntentStore;
   log: FastifyBaseLogger;
 }
@@ -77,14 +77,13 @@ export class FileService {
   }
 
   /** The box's container; 409 while the box is mid-transition or has none. */
-  private container(project: string, name: string): string {
-    return this.box(project, name).container_id!;
+  private async container(project: string, name: string): Promise<string> {
+    return (await this.box(project, name)).container_id!;
   }
 
-  /** The box, with a container; 409 while it is mid-transition or has none. */
-  private box(project: string, name: string): BoxRow {
-    const row = this.deps.boxes.find(project, name);
-    assertTransition({ name, status: row.status, hasContainer: row.container_id !== null }, 'files');
+  /** The box (used now, woken if paused), with a container; 409 while it is mid-transition or has none. */
+  private async box(project: string, name: string): Promise<BoxRow> {
+    const row = await this.deps.boxes.awake(project, name, 'files');
     if (!row.container_id)
       throw new ApiError(
         'conflict',
@@ -139,7 +138,7 @@ export class FileService {
 
   /** What is at `path` itself (a symlink is reported as one, with its target as stored). */
   async stat(project: string, name: string, path: string): Promise<FileStat> {
-    const id = this.container(project, name);
+    const id = await this.container(project, name);
     const stat = await this.statOf(id, path);
     if (!stat) throw notFound(path);
     return this.describe(id, path, stat);
@@ -154,7 +153,7 @@ export class FileService {
 
   /** A regular file's bytes, streamed (symlinks followed). */
   async read(project: string, name: string, path: string): Promise<{ size: number; stream: Readable }> {
-    const id = this.container(project, name);
+    const id = await this.container(project, name);
     const target = await this.resolve(id, path);
     if (!target.stat) throw notFound(path);
     if (target.stat.type === 'directory')
@@ -165,7 +164,7 @@ export class FileService {
 
   /** The direct children of a directory (symlinks to directories followed), sorted by name. */
   async list(project: string, name: string, path: string): Promise<FileStat[]> {
-    const id = this.container(project, name);
+    const id = await this.container(project, name);
     const target = await this.resolve(id, path);
     if (!target.stat) throw notFound(path);
     if (target.stat.type !== 'directory')
@@ -175,7 +174,7 @@ export class FileService {
 
   /** A directory's tree as a tar of its regular files and directories, named relative to it (symlinks followed to reach it). */
   async archive(project: string, name: string, path: string): Promise<Readable> {
-    const id = this.container(project, name);
+    const id = await this.container(project, name);
     const target = await this.resolve(id, path);
     if (!target.stat) throw notFound(path);
     if (target.stat.type !== 'directory')
@@ -198,7 +197,7 @@ export class FileService {
   ): Promise<FileStat> {
     if (path === '/') throw new ApiError('invalid_body', '"/" is a directory');
     refuseKernelTree(path, 'write');
-    const box = this.box(project, name);
+    const box = await this.box(project, name);
     const id = box.container_id!;
     const target = await this.resolve(id, path);
     refuseKernelTree(target.path, 'write');
@@ -251,7 +250,7 @@ export class FileService {
     parents: boolean,
   ): Promise<{ created: boolean; stat: FileStat }> {
     refuseKernelTree(path, 'create');
-    const id = this.container(project, name);
+    const id = await this.container(project, name);
     const existing = await this.statOf(id, path);
     if (existing) {
       const resolved = existing.type === 'symlink' ? (await this.resolve(id, path)).stat : existing;
@@ -281,7 +280,7 @@ export class FileService {
     if (path === '/')
       throw new ApiError('invalid_body', 'refusing to delete the root of the box; delete the box instead');
     refuseKernelTree(path, 'delete');
-    const id = this.container(project, name);
+    const id = await this.container(project, name);
     const stat = await this.statOf(id, path);
     if (!stat) throw notFound(path);
     if (stat.type === 'directory' && !recursive && (await holdsEntries(await this.engine.getArchive(id, path)))) {
@@ -297,7 +296,7 @@ export class FileService {
 
   /** Paths that differ from the image the box's container was made from (its base, or for a fork the source's copy). */
   async changes(project: string, name: string): Promise<FileChange[]> {
-    const changes = await this.engine.containerChanges(this.container(project, name)).catch((err: unknown) => {
+    const changes = await this.engine.containerChanges(await this.container(project, name)).catch((err: unknown) => {
       throw err instanceof EngineError && err.kind === 'not_found' ? containerGone(err) : err;
     });
     return changes

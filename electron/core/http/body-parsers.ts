@@ -110,7 +110,11 @@ export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: nu
       }
     },
   );
-  app.addContentTypeParser(OCTET_STREAM, (request, payload, done) => {
+  const streamParser = (
+    request: FastifyRequest,
+    payload: Readable,
+    done: (err: Error | null, body: Readable | undefined) => void,
+  ) => {
     if (request.routeOptions.config.body !== 'stream')
       return done(new ApiError('unsupported_media_type', 'send the body as application/json'), undefined);
     const declared = Number(request.headers['content-length'] ?? NaN);
@@ -124,5 +128,8 @@ export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: nu
       );
     }
     done(null, limitStream(payload, limits.uploadLimit));
-  });
+  };
+  app.addContentTypeParser(OCTET_STREAM, streamParser);
+  // A tar is a stream like any other (a base build's context).
+  app.addContentTypeParser('application/x-tar', streamParser);
 }

@@ -25,9 +25,11 @@ test('a serializer compiled on its first answer leaves out what its schema does 
   assert.equal(res.status, 200);
   const body = (await res.json()) as Record<string, unknown>;
   assert.deepEqual(Object.keys(body).sort(), [
+    'agent',
     'data_dir',
     'default_base',
     'engine',
+    'pools',
     'proxy_port',
     'storage',
     'version',

@@ -16,9 +16,12 @@ test('no token reaches the log: not in a query string, not in a header', async (
       done();
     },
   });
-  const core = await startCore(resolveConfig(['--port', '0', '--data-dir', dir, '--default-base', TEST_IMAGE]), {
-    logger: { level: 'info', stream },
-  });
+  const core = await startCore(
+    resolveConfig(['--port', '0', '--data-dir', dir, '--default-base', TEST_IMAGE, '--default-warm', '0']),
+    {
+      logger: { level: 'info', stream },
+    },
+  );
   t.after(async () => {
     await core.close();
     fs.rmSync(dir, { recursive: true, force: true });

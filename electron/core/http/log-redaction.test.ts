@@ -9,6 +9,14 @@ test('tokens in a query string are redacted, other parameters kept', () => {
   assert.equal(redactUrl('/x?tokens=keep&mytoken=keep'), '/x?tokens=keep&mytoken=keep');
 });
 
+test("a build argument's value is redacted, its name kept", () => {
+  assert.equal(
+    redactUrl('/v1/bases/b/build?build_arg=NPM_TOKEN=s3cret&build_arg=X%3Dv&target=t'),
+    '/v1/bases/b/build?build_arg=NPM_TOKEN=[redacted]&build_arg=X%3D[redacted]&target=t',
+  );
+  assert.equal(redactUrl('/v1/bases/b/build?build_arg=ONLY_NAME&a=1'), '/v1/bases/b/build?build_arg=ONLY_NAME&a=1');
+});
+
 test('Authorization, cookies and bearer subprotocols are redacted', () => {
   const out = redactHeaders({
     authorization: 'Bearer bdk_SECRET',

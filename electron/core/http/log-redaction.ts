@@ -4,8 +4,11 @@ import { BEARER_PROTOCOL_PREFIX } from '../../../shared/protocol';
 
 export const REDACTED = '[redacted]';
 
-/** Query parameters that may carry a secret (`?token=` is how a browser first opens a published box). */
-const SECRET_QUERY = /([?&](?:token|access_token)=)[^&#]*/gi;
+/**
+ * Query parameters that may carry a secret: `?token=` is how a browser first opens a published
+ * box, and a build's `build_arg=NAME=VALUE` often passes a key (its name stays, its value goes).
+ */
+const SECRET_QUERY = /([?&](?:token|access_token)=|[?&]build_arg=[^=&#]*(?:=|%3D))[^&#]*/gi;
 
 /** The URL with every token in its query string replaced. */
 export function redactUrl(url: string): string {

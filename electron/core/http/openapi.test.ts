@@ -20,7 +20,7 @@ import { installOperationIds, OPERATION_IDS } from './operation-ids';
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 /** The verbs an operationId starts with: verb + resource, the words the client's methods use. */
 const VERBS =
-  /^(get|list|create|update|delete|stop|resume|restore|exec|open|read|write|stat|make|publish|unpublish|attach|detach|download|deploy|rollback|import|stream|kill|post)[A-Z][A-Za-z]*$/;
+  /^(get|list|create|update|delete|stop|resume|pause|restore|exec|open|read|write|stat|make|publish|unpublish|attach|detach|download|deploy|rollback|import|stream|kill|post|build|cancel)[A-Z][A-Za-z]*$/;
 
 let t: MemoryCore;
 let doc: OpenApiDocument;

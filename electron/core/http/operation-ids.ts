@@ -21,7 +21,14 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/bases': 'listBases',
   'POST /v1/bases': 'createBase',
   'POST /v1/bases/:name/import': 'importBase',
+  'PUT /v1/bases/:name': 'updateBase',
   'DELETE /v1/bases/:name': 'deleteBase',
+  'POST /v1/bases/:name/build': 'buildBase',
+  'GET /v1/bases/:name/builds': 'listBaseBuilds',
+  'GET /v1/bases/:name/builds/:id': 'getBaseBuild',
+  'GET /v1/bases/:name/builds/:id/log': 'getBaseBuildLog',
+  'DELETE /v1/bases/:name/builds/:id': 'cancelBaseBuild',
+  'POST /v1/projects/:project/up': 'makeBoxFromFolder',
 
   'POST /v1/projects/:project/boxes': 'createBox',
   'GET /v1/projects/:project/boxes': 'listBoxes',
@@ -31,6 +38,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/projects/:project/boxes/:name/logs': 'getBoxLogs',
   'POST /v1/projects/:project/boxes/:name/stop': 'stopBox',
   'POST /v1/projects/:project/boxes/:name/resume': 'resumeBox',
+  'POST /v1/projects/:project/boxes/:name/pause': 'pauseBox',
   'GET /v1/projects/:project/boxes/:name/stats': 'getBoxStats',
 
   'POST /v1/projects/:project/boxes/:name/exec': 'execCommand',

@@ -1,5 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import { problemResponses } from './problem-responses';
 
 /** What a route documents beyond its tag and summary (params, body, response, a description…). */
 type RouteSchema = Omit<FastifySchema, 'tags' | 'summary'>;
@@ -16,8 +18,25 @@ function optionsFor(tags: string[], config: FastifyContextConfig) {
  */
 export function resourceRoutes(app: FastifyInstance, tag: string) {
   const tags = [tag];
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   return {
-    api: app.withTypeProvider<TypeBoxTypeProvider>(),
+    api,
+    /** GET `url` (scope read): `{items}`, what `items` finds for a box's or other owner's path; 404 when it is not there. */
+    list: <P extends TSchema>(
+      url: string,
+      summary: string,
+      params: P,
+      list: TSchema,
+      items: (params: Static<P>) => unknown[] | Promise<unknown[]>,
+    ) =>
+      api.get(
+        url,
+        {
+          config: { scope: 'read' },
+          schema: { tags, summary, params, response: { 200: list, ...problemResponses(404) } },
+        },
+        async (request) => ({ items: await items(request.params as Static<P>) }),
+      ),
     read: optionsFor(tags, { scope: 'read' }),
     write: optionsFor(tags, { scope: 'write' }),
     exec: optionsFor(tags, { scope: 'exec' }),

@@ -9,15 +9,8 @@ import type { JobService } from './service';
 const jobsPath = '/v1/projects/:project/boxes/:name/jobs';
 
 export function registerJobRoutes(app: FastifyInstance, jobs: JobService): void {
-  const { api, read, exec } = resourceRoutes(app, 'jobs');
-  api.get(
-    jobsPath,
-    read("A box's background commands, oldest first", {
-      params: BoxParams,
-      response: { 200: JobList, ...problemResponses(404) },
-    }),
-    async (request) => ({ items: await jobs.list(request.params.project, request.params.name) }),
-  );
+  const { api, read, exec, list } = resourceRoutes(app, 'jobs');
+  list(jobsPath, "A box's background commands, oldest first", BoxParams, JobList, (p) => jobs.list(p.project, p.name));
   api.get(
     `${jobsPath}/:id`,
     read('Get a job', { params: JobParams, response: { 200: Job, ...problemResponses(404) } }),

@@ -13,7 +13,7 @@ import { toJob, type JobRow, type JobStore } from './store';
 
 export interface JobServiceDeps {
   engine: ContainerEngine;
-  boxes: Pick<BoxesPort, 'find' | 'requireRunning' | 'containerRefused' | 'byId'>;
+  boxes: Pick<BoxesPort, 'find' | 'awake' | 'containerRefused' | 'byId'>;
   store: JobStore;
   sweeper: ProcessSweeper;
   bus: EventBus;
@@ -45,7 +45,7 @@ export class JobService {
         hint: 'write input to a file first and name it in the command; stop a job with POST …/jobs/{id}/kill',
       });
     }
-    const box = this.deps.boxes.requireRunning(project, name);
+    const box = await this.deps.boxes.awake(project, name);
     const env = { ...(JSON.parse(box.environment) as Record<string, string>), ...req.env };
     const row: JobRow = {
       id: newId(JOB_ID_PREFIX),
@@ -93,7 +93,7 @@ export class JobService {
     query: JobOutputQuery,
     signal: AbortSignal,
   ): Promise<{ offset: number; body: Buffer | Readable }> {
-    const box = this.deps.boxes.requireRunning(project, name);
+    const box = await this.deps.boxes.awake(project, name);
     const row = this.row(box, id);
     const stream = query.stream ?? 'stdout';
     const first = await readJobOutput(this.deps.engine, box.container_id!, id, stream, query.from ?? 0);

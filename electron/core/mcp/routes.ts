@@ -1,5 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../shared/errors';
@@ -17,10 +15,23 @@ const McpMessage = Type.Object(
 );
 
 /**
+ * The SDK's modules, loaded by the first MCP request: loading them took a third of a second of
+ * CPU at every start of a core, most of which never serve MCP.
+ */
+const loadSdk = async () => {
+  const [transport, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { ...transport, ...types };
+};
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/**
  * What the SDK's transport would refuse with a JSON-RPC body, refused here as a problem document
  * like every other /v1 answer.
  */
-function checkMcpRequest(request: FastifyRequest): void {
+function checkMcpRequest(request: FastifyRequest, { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS }: Sdk): void {
   const accept = String(request.headers.accept ?? '');
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     throw new ApiError('not_acceptable', 'an MCP client must accept both application/json and text/event-stream', {
@@ -72,14 +83,18 @@ export function registerMcpRoutes(app: FastifyInstance): void {
       },
     }),
     async (request, reply) => {
-      checkMcpRequest(request);
+      const sdk = await loadSdk();
+      checkMcpRequest(request, sdk);
       const client = new BoxdeskClient({
         baseUrl: ownAddress(request),
         token: String(request.headers.authorization ?? '').replace(/^Bearer\s+/i, ''),
         fetch: nodeFetch,
       });
       const server = await createMcpServer({ client, codec: webCodec });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new sdk.StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       reply.raw.on('close', () => {
         void transport.close();
         void server.close();

@@ -122,11 +122,12 @@ export class NetfilterHelper {
       hostname: 'boxdesk-netfilter',
       labels: helperLabels(this.instanceId, NETFILTER_ROLE),
       limits: { cpus: 1, ramMb: 64, pidsLimit: 16 },
+      // It joins the box's network namespace (`networkOf`), so it has none of its own.
+      offline: false,
       helper: {
         capAdd: ['NET_ADMIN'],
         devices: [],
         binds: [{ hostPath: rulesFile, path: RULES_IN_HELPER, readOnly: true }],
-        noNetwork: false,
         noAppArmor: false,
         networkOf: containerId,
       },

@@ -34,6 +34,7 @@ function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort, syst
     newAgent: () => new BoxAgent(ctx.engine),
     routeServices: (services) => service.routeServices(services),
     signInLink: (target, auth, tokenId) => service.linkFor(target, auth, tokenId),
+    publish: (project, name, input) => service.publish(project, name, input),
   };
   return { service, proxy, port };
 }

@@ -1,6 +1,7 @@
 import type { BoxAgent } from './box-connector';
 import type { ProxyTraffic } from './proxy-traffic';
-import type { SignInLink } from '../../../shared/schemas/publishing';
+import type { Box } from '../../../shared/schemas/box';
+import type { PublishRequest, SignInLink } from '../../../shared/schemas/publishing';
 import type { ServiceRoutes } from './service';
 import type { SignInTarget } from './sign-in-links';
 
@@ -20,4 +21,6 @@ export interface PublishingPort {
   routeServices(services: ServiceRoutes): void;
   /** A link to a service's URL that signs a browser in once (a one-time code when `auth` is "token"). */
   signInLink(target: SignInTarget, auth: string, tokenId: string): SignInLink;
+  /** Publishes a box's port (`box up` publishes its folder's forwardPorts). */
+  publish(project: string, name: string, input: PublishRequest): Promise<Box>;
 }

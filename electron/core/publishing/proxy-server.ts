@@ -11,7 +11,7 @@ import { refuseUpgrade, sendPage } from './preview-pages';
 import type { ProxyTraffic } from './proxy-traffic';
 import type { ProxyRoute, PublishingService } from './service';
 
-type Target = { containerId: string; port: number };
+type Target = { containerId: string; port: number; route: ProxyRoute };
 type Refusal = { status: number; message: string; headers?: Record<string, string> };
 
 /**
@@ -91,19 +91,30 @@ export class PreviewProxy implements Disposable {
     const down = unreachable(row);
     if (down) return { refusal: { status: 502, message: down } };
     setForwardedHeaders(req);
-    return { target: { containerId: row.container_id!, port: row.port! } };
+    return { target: { containerId: row.container_id!, port: row.port!, route: row } };
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const verdict = this.admit(req, false);
     if ('refusal' in verdict) return sendPage(res, verdict.refusal.status, verdict.refusal.message);
     if ('redirect' in verdict) return sendPage(res, 302, verdict.redirect.message, verdict.redirect.headers);
-    const { containerId, port } = verdict.target;
+    const { containerId, port, route } = verdict.target;
     // Counted until the answer is sent (or the client goes): a deployment drains the color it replaces.
     res.once('close', this.traffic.begin(containerId));
-    this.proxy.web(req, res, { target: { host: containerId, port }, agent: this.agent }, (err) => {
-      sendPage(res, failureStatus(err), this.explain(err, port));
-    });
+    const forward = () =>
+      this.proxy.web(req, res, { target: { host: containerId, port }, agent: this.agent }, (err) => {
+        sendPage(res, failureStatus(err), this.explain(err, port));
+      });
+    if (route.status !== 'paused' && !route.wake) {
+      void this.publishing.admitToBox(route);
+      return forward();
+    }
+    // A paused box (or a service's sleeping box) wakes first: the request waits for it, its body unread meanwhile.
+    this.publishing.admitToBox(route).then(forward, (err: Error) => sendPage(res, 503, this.wakeFailed(route, err)));
+  }
+
+  private wakeFailed(route: ProxyRoute, err: Error): string {
+    return `box "${route.name}" is paused and could not be woken (${err.message}); try again, or resume it (box resume ${route.name})`;
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -113,10 +124,16 @@ export class PreviewProxy implements Disposable {
     if ('refusal' in verdict) return refuseUpgrade(socket, verdict.refusal.status, verdict.refusal.message);
     // PreviewAuth never redirects an upgrade (a WebSocket cannot follow one); this is for the type.
     if ('redirect' in verdict) return refuseUpgrade(socket, 401, 'sign in first');
-    const { containerId, port } = verdict.target;
-    this.proxy.ws(req, socket, head, { target: { host: containerId, port }, agent: this.agent }, (err) => {
-      refuseUpgrade(socket, failureStatus(err), this.explain(err, port));
-    });
+    const { containerId, port, route } = verdict.target;
+    // Open, it keeps the box in use; a paused box wakes before the upgrade goes on.
+    socket.once('close', this.publishing.holdBox(route));
+    const forward = () =>
+      this.proxy.ws(req, socket, head, { target: { host: containerId, port }, agent: this.agent }, (err) => {
+        refuseUpgrade(socket, failureStatus(err), this.explain(err, port));
+      });
+    this.publishing
+      .admitToBox(route)
+      .then(forward, (err: Error) => refuseUpgrade(socket, 503, this.wakeFailed(route, err)));
   }
 
   /** What the 502 or 504 page says: what happened, and what to change. */
@@ -143,7 +160,7 @@ function failureStatus(err: Error): number {
 
 function unreachable(row: ProxyRoute): string | null {
   if (row.unavailable) return row.unavailable;
-  if (row.status !== 'running' || !row.container_id) {
+  if ((row.status !== 'running' && row.status !== 'paused' && !row.wake) || !row.container_id) {
     return `box "${row.name}" is ${row.status}${row.status_reason ? ` (${row.status_reason})` : ''}; it answers once it runs (box resume ${row.name})`;
   }
   if (row.port === null)

@@ -88,6 +88,27 @@ describe('publish and the box representation', () => {
   });
 });
 
+describe('more ports of a box', () => {
+  test('ports publishes each at its own {port}. host beside the box URL; kept when omitted, [] removes them', async () => {
+    const box = await publish('web', { ports: [8081] });
+    assert.deepEqual(box.port_urls, [{ port: 8081, url: `http://8081.${host('web')}` }]);
+    assert.equal((await previewRequest(t.core.proxyPort, `8081.${host('web')}`, '/')).body, 'hello from 8081');
+    assert.equal((await previewRequest(t.core.proxyPort, host('web'), '/')).body, 'hello from 8080');
+    assert.equal((await previewRequest(t.core.proxyPort, `8082.${host('web')}`, '/')).status, 404, 'not published');
+    assert.deepEqual((await publish('web', {})).port_urls, box.port_urls, 'omitted: kept');
+    const link = await t.api('POST', `${P}/web/sign-in-link?port=8081`);
+    assert.deepEqual(
+      await link.json(),
+      { url: `http://8081.${host('web')}`, expires_at: null },
+      'public: the URL itself',
+    );
+    assert.equal((await t.api('POST', `${P}/web/sign-in-link?port=8082`)).status, 409, 'a port it does not publish');
+    const cleared = await publish('web', { ports: [] });
+    assert.equal(cleared.port_urls, undefined);
+    assert.equal((await previewRequest(t.core.proxyPort, `8081.${host('web')}`, '/')).status, 404);
+  });
+});
+
 describe('the proxy', () => {
   test('GET reaches the box by Host; the box sees X-Forwarded-* set by us, not by the client', async () => {
     const res = await previewRequest(t.core.proxyPort, host('web'), '/');

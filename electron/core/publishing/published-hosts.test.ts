@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../../shared/errors';
 import { classifyListeners, explainListener } from './box-connector';
-import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
+import {
+  checkDomains,
+  hostnameOf,
+  isPreviewHostname,
+  portHostname,
+  previewCandidates,
+  previewUrl,
+} from './published-hosts';
 import { SessionCookies, splitCookies } from './session-cookie';
 
 test('a preview host names its box and project, also when names hold "--"', () => {
@@ -20,6 +27,14 @@ test('a preview host names its box and project, also when names hold "--"', () =
   assert.deepEqual(previewCandidates('web--default.example.com'), []);
   assert.equal(isPreviewHostname('a--b.localhost'), true);
   assert.equal(isPreviewHostname('app.localhost'), false);
+});
+
+test("a box's other published port has a host of its own, which is a preview host too (it may never call the API)", () => {
+  assert.deepEqual(portHostname('9090.web--p.localhost'), { port: 9090, hostname: 'web--p.localhost' });
+  assert.equal(portHostname('web--p.localhost'), null);
+  assert.equal(portHostname('a.web--p.localhost'), null);
+  assert.equal(isPreviewHostname('9090.web--p.localhost'), true);
+  assert.throws(() => checkDomains(['9090.web--p.localhost']), /has the form of a box preview host/);
 });
 
 test('domains: hostnames only, lower-cased and de-duplicated; never an IP, localhost or a box preview name', () => {

@@ -39,9 +39,15 @@ export function previewCandidates(hostname: string): { name: string; project: st
   return out;
 }
 
-/** A hostname of the box scheme: a single label holding "--", under .localhost. */
+/** A hostname of the box scheme: a single label holding "--", under .localhost (or a port's: `{port}.` before it). */
 export function isPreviewHostname(hostname: string): boolean {
-  return /^[a-z0-9-]*--[a-z0-9-]*\.localhost$/.test(hostname);
+  return /^([0-9]+\.)?[a-z0-9-]*--[a-z0-9-]*\.localhost$/.test(hostname);
+}
+
+/** `{port}.{box}--{project}.localhost`: the port, and the box's own preview hostname; null for any other. */
+export function portHostname(hostname: string): { port: number; hostname: string } | null {
+  const m = /^([0-9]{1,5})\.([a-z0-9-]+\.localhost)$/.exec(hostname);
+  return m ? { port: Number(m[1]), hostname: m[2]! } : null;
 }
 
 /**

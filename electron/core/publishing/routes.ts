@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../shared/errors';
 import { Box } from '../../../shared/schemas/box';
 import { BoxParams } from '../../../shared/schemas/common';
-import { PublishRequest, SignInLink } from '../../../shared/schemas/publishing';
+import { PublishRequest, SignInLink, SignInQuery } from '../../../shared/schemas/publishing';
 import { requireToken } from '../http/auth-guard';
 import { problemResponses } from '../http/problem-responses';
 import { emptyBodyIsEmptyObject, resourceRoutes } from '../http/resource-routes';
@@ -40,12 +40,18 @@ export function registerPublishingRoutes(app: FastifyInstance, publishing: Publi
     '/v1/projects/:project/boxes/:name/sign-in-link',
     read('A one-time link that opens the published URL in a browser and signs that browser in', {
       description:
-        'With auth "token": the URL with `?boxdesk_code=…`, a random code that works once, within 60 s, at this box\'s URL only; the proxy exchanges it for its session cookie (which admits this box only, and ends when the token that asked is deleted) and redirects to the URL without it. No token is ever in the URL. With auth "public": the URL itself. A box that is not published: 409.',
+        'With auth "token": the URL with `?boxdesk_code=…`, a random code that works once, within 60 s, at this box\'s URL only; the proxy exchanges it for its session cookie (which admits this box only, and ends when the token that asked is deleted) and redirects to the URL without it. No token is ever in the URL. With auth "public": the URL itself. port= names one of the box\'s other published ports (port_urls): the link is to its URL. A box that is not published, or a port it does not publish: 409.',
       params: BoxParams,
+      querystring: SignInQuery,
       response: { 200: SignInLink, ...problemResponses(404, 409) },
     }),
     async (request) =>
-      publishing.signInLink(request.params.project, request.params.name, requireToken(request.token).id),
+      publishing.signInLink(
+        request.params.project,
+        request.params.name,
+        requireToken(request.token).id,
+        request.query.port,
+      ),
   );
 }
 

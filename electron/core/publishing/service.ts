@@ -5,11 +5,18 @@ import { assertTransition, toBox, type BoxRow, type BoxesPort } from '../boxes/p
 import type { EventBus } from '../events/event-bus';
 import { ProjectScopedError } from '../http/project-scoped-error';
 import { now } from '../ids';
-import { checkDomains, hostnameOf, isPreviewHostname, previewCandidates, previewUrl } from './published-hosts';
+import {
+  checkDomains,
+  hostnameOf,
+  isPreviewHostname,
+  portHostname,
+  previewCandidates,
+  previewUrl,
+} from './published-hosts';
 import { SIGN_IN_PARAM, type SignInLinks, type SignInTarget } from './sign-in-links';
 
 export interface PublishingDeps {
-  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'published'>;
+  boxes: Pick<BoxesPort, 'find' | 'byId' | 'withLock' | 'published' | 'wake' | 'touch' | 'use'>;
   bus: EventBus;
   links: SignInLinks;
 }
@@ -22,6 +29,10 @@ export type ProxyRoute = Pick<
   BoxRow,
   'name' | 'project' | 'status' | 'status_reason' | 'container_id' | 'port' | 'url' | 'url_auth'
 > & {
+  /** The box that answers (its id: a request is a use of it; a paused one is woken first). */
+  box?: Pick<BoxRow, 'id' | 'project' | 'name' | 'status'>;
+  /** Wakes what answers before the request goes on (a service's live box, paused or stopped: services/). */
+  wake?: () => Promise<void>;
   /** Why nothing can answer (a service with no live box): a 502 saying so. */
   unavailable?: string;
 };
@@ -84,9 +95,12 @@ export class PublishingService {
           ? (JSON.parse(row.published_domains) as string[])
           : [];
       const auth = input.auth ?? row.url_auth ?? 'token';
+      const ports = (input.ports ?? (row.published_ports ? (JSON.parse(row.published_ports) as number[]) : [])).filter(
+        (p, i, all) => p !== port && all.indexOf(p) === i,
+      );
       const clash = this.store.publish(
         row.id,
-        { port, url: previewUrl(name, project, this.proxyPort), auth, domains },
+        { port, url: previewUrl(name, project, this.proxyPort), auth, domains, ports },
         now(),
       );
       if (clash) {
@@ -122,11 +136,19 @@ export class PublishingService {
   }
 
   /** A link to the box's URL that signs a browser in once, for the token `tokenId` (see SignInLinks). */
-  signInLink(project: string, name: string, tokenId: string): SignInLink {
+  signInLink(project: string, name: string, tokenId: string, port?: number): SignInLink {
     const row = this.deps.boxes.find(project, name);
     if (!row.url || !row.url_auth)
       throw new ApiError('conflict', `box "${name}" is not published; publish it first: box publish ${name} --port N`);
-    return this.linkFor({ project, name, url: row.url }, row.url_auth, tokenId);
+    if (port === undefined || port === row.port)
+      return this.linkFor({ project, name, url: row.url }, row.url_auth, tokenId);
+    const ports = row.published_ports ? (JSON.parse(row.published_ports) as number[]) : [];
+    if (!ports.includes(port))
+      throw new ApiError(
+        'conflict',
+        `box "${name}" does not publish port ${port}; publish it first: box publish ${name} --also-port ${port}`,
+      );
+    return this.linkFor({ project, name, url: row.url.replace('://', `://${port}.`) }, row.url_auth, tokenId);
   }
 
   /** The URL with a one-time code for `target` when it asks for a token; the URL itself when it is public. */
@@ -134,6 +156,30 @@ export class PublishingService {
     if (auth !== 'token') return { url: target.url, expires_at: null };
     const { code, expiresAt } = this.deps.links.mint(tokenId, target);
     return { url: `${target.url}/?${SIGN_IN_PARAM}=${code}`, expires_at: expiresAt.toISOString() };
+  }
+
+  /**
+   * A proxied request is a use of its box, and a paused box wakes for it (the request waits,
+   * bounded by the box's queue); `done` releases a hold (an upgraded socket) when it ends.
+   */
+  async admitToBox(route: ProxyRoute): Promise<void> {
+    if (!route.box) return;
+    this.deps.boxes.touch(route.box.id);
+    if (!route.wake && route.status !== 'paused') return;
+    // Requests waiting for the wake hold the box in use: its idle clocks never put it back to
+    // sleep under them (a service's box probed for health a while after it started).
+    const release = this.deps.boxes.use(route.box.id);
+    try {
+      if (route.wake) await route.wake();
+      else await this.deps.boxes.wake(route.box);
+    } finally {
+      release();
+    }
+  }
+
+  /** An upgraded (WebSocket) connection keeps its box in use while open. */
+  holdBox(route: ProxyRoute): () => void {
+    return route.box ? this.deps.boxes.use(route.box.id) : () => undefined;
   }
 
   /** The service or published box a Host header names, or null. */
@@ -149,14 +195,25 @@ export class PublishingService {
   }
 
   private lookup(hostname: string): ProxyRoute | null {
+    const byPort = portHostname(hostname);
+    if (byPort) {
+      // {port}.{box}--{project}.localhost: a published box's other port, if it publishes that one.
+      for (const { name, project } of previewCandidates(byPort.hostname)) {
+        const row = this.store.published(project, name);
+        const ports = row?.published_ports ? (JSON.parse(row.published_ports) as number[]) : [];
+        if (row && ports.includes(byPort.port)) return { ...row, port: byPort.port, box: row };
+      }
+      return null;
+    }
     for (const { name, project } of previewCandidates(hostname)) {
       const service = this.services(project, name);
       if (service) return service;
       const row = this.store.published(project, name);
-      if (row) return row;
+      if (row) return { ...row, box: row };
     }
     if (isPreviewHostname(hostname)) return null;
-    return this.store.byDomain(hostname) ?? null;
+    const row = this.store.byDomain(hostname);
+    return row ? { ...row, box: row } : null;
   }
 
   /** Whether a browser origin is a preview page (a box's host or a published domain): it may never call the API. */

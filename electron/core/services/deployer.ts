@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../../shared/errors';
 import type { DataMount } from '../../../shared/schemas/box';
+import type { LifecycleInput } from '../../../shared/schemas/box-lifecycle';
 import type { HealthCheck } from '../../../shared/schemas/services';
 import { readTail, REASON_TAIL_LINES } from '../engine/log-tail';
 import type { BasesPort } from '../bases/port';
@@ -22,7 +23,7 @@ class DeployFailure extends Error {}
 
 export interface DeployerDeps {
   store: ServiceStore;
-  boxes: Pick<BoxesPort, 'create' | 'stop' | 'delete' | 'lookup' | 'byId'>;
+  boxes: Pick<BoxesPort, 'create' | 'stop' | 'delete' | 'lookup' | 'byId' | 'setLifecycle'>;
   bases: Pick<BasesPort, 'resolveImage'>;
   engine: ContainerEngine;
   traffic: PublishingPort['traffic'];
@@ -192,6 +193,12 @@ export class Deployer {
     if (switched.previous) this.deps.announce(service, switched.previous);
     dep = this.deps.store.deployment(dep.id)!;
     this.deps.announce(service, dep, true);
+    // The service's clocks are its live box's from now (a box under its health gate has none: probes are no use).
+    const live = dep.box_id ? this.deps.boxes.byId(dep.box_id) : undefined;
+    if (service.lifecycle && live)
+      await this.deps.boxes
+        .setLifecycle(service.project, live.name, JSON.parse(service.lifecycle) as LifecycleInput)
+        .catch((err: unknown) => this.deps.log.warn({ err, box: live.name }, 'could not set the live box’s clocks'));
     const old = switched.previous && this.deps.boxes.lookup(service.project, boxName(service, switched.previous.color));
     if (old && old.id !== dep.box_id && ownedBy(service, old)) {
       if (old.container_id) {

@@ -41,4 +41,6 @@ export const SERVICES_MIGRATIONS: readonly Migration[] = [
     live_at TEXT
   );
   CREATE INDEX deployments_service ON deployments (service_id, created_at);`,
+  // 2: the clocks of the service's live box (boxes' lifecycle), JSON; null: none.
+  `ALTER TABLE services ADD COLUMN lifecycle TEXT;`,
 ];

@@ -105,7 +105,7 @@ function registerServiceRecordRoutes({ api, read, write }: ResourceRoutes, servi
 }
 
 /** Deploy, the deployments, roll back. */
-function registerDeploymentRoutes({ api, read, write }: ResourceRoutes, services: ServiceManager): void {
+function registerDeploymentRoutes({ api, read, write, list }: ResourceRoutes, services: ServiceManager): void {
   api.post(
     `${one}/deployments`,
     {
@@ -123,13 +123,8 @@ function registerDeploymentRoutes({ api, read, write }: ResourceRoutes, services
       return reply.code(202).send(services.deploy(request.params.project, request.params.name, request.body));
     },
   );
-  api.get(
-    `${one}/deployments`,
-    read("The service's deployments, newest first", {
-      params: ServiceParams,
-      response: { 200: DeploymentList, ...problemResponses(404) },
-    }),
-    async (request) => ({ items: services.deployments(request.params.project, request.params.name) }),
+  list(`${one}/deployments`, "The service's deployments, newest first", ServiceParams, DeploymentList, (p) =>
+    services.deployments(p.project, p.name),
   );
   api.get(
     `${one}/deployments/:id`,

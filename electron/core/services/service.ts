@@ -12,20 +12,27 @@ import {
   type ServiceUpdate,
 } from '../../../shared/schemas/services';
 import { DEFAULT_BASE, type BasesPort } from '../bases/port';
-import { checkDataMounts, type BoxRow, type BoxesPort } from '../boxes/port';
+import { checkDataMounts, mergeLifecycle, parseLifecycle, type BoxRow, type BoxesPort } from '../boxes/port';
 import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import { KeyedMutex } from '../keyed-mutex';
 import { previewUrl, type BoxAgent, type ProxyRoute, type PublishingPort } from '../publishing/port';
 import type { VolumesPort } from '../volumes/port';
 import { Deployer, ownedBy, SERVICE_TAG, type DeployerDeps } from './deployer';
+import { LiveRoutes } from './live-route';
 import { boxName, toDeployment, toService, type DeploymentRow, type DeploymentSpec, type ServiceRow } from './store';
+
+/** The stored clocks with a body's over them (JSON; null: none). */
+function lifecycleJson(stored: string | null, input: ServiceCreate['lifecycle']): string | null {
+  const merged = mergeLifecycle(parseLifecycle(stored), input, Date.now());
+  return merged && JSON.stringify(merged);
+}
 
 /** Service ids svc_…, deployment ids dep_…. */
 export const SERVICE_ID_PREFIXES = { service: 'svc', deployment: 'dep' } as const;
 
 export interface ServiceManagerDeps extends Omit<DeployerDeps, 'announce' | 'boxes' | 'bases' | 'traffic' | 'agent'> {
-  boxes: DeployerDeps['boxes'] & Pick<BoxesPort, 'guardClientDeletes'>;
+  boxes: DeployerDeps['boxes'] & Pick<BoxesPort, 'guardClientDeletes' | 'resume' | 'wake' | 'setLifecycle'>;
   bases: DeployerDeps['bases'] & Pick<BasesPort, 'has'>;
   volumes: Pick<VolumesPort, 'requireVolumes'>;
   publishing: Pick<PublishingPort, 'proxyPort' | 'traffic' | 'newAgent'>;
@@ -47,6 +54,7 @@ export class ServiceManager {
   /** The proxy's way into boxes, for health probes; closed at dispose. */
   private readonly agent: BoxAgent;
   readonly deployer: Deployer;
+  private readonly routes: LiveRoutes;
 
   constructor(private readonly deps: ServiceManagerDeps) {
     this.agent = deps.publishing.newAgent();
@@ -57,6 +65,7 @@ export class ServiceManager {
       announce: (service, deployment, changed) => this.announce(service, deployment, changed),
     });
     deps.boxes.guardClientDeletes((box) => this.refuseDeleteOfServing(box));
+    this.routes = new LiveRoutes({ ...deps, agent: this.agent, url: (row) => this.url(row) });
   }
 
   /** A volume a service's spec mounts cannot go: its next deploy would fail for want of it. */
@@ -158,6 +167,7 @@ export class ServiceManager {
       data_mounts: JSON.stringify(dataMounts),
       health_check: JSON.stringify({ ...HEALTH_CHECK_DEFAULTS, ...input.health_check } satisfies HealthCheck),
       auth: input.auth ?? 'token',
+      lifecycle: lifecycleJson(null, input.lifecycle),
       live_deployment: null,
       created_at: at,
       updated_at: at,
@@ -209,7 +219,7 @@ export class ServiceManager {
     }
   }
 
-  update(project: string, name: string, input: ServiceUpdate): Service {
+  async update(project: string, name: string, input: ServiceUpdate): Promise<Service> {
     const row = this.find(project, name);
     const dataMounts = this.checkSpec(
       project,
@@ -227,9 +237,14 @@ export class ServiceManager {
         data_mounts: JSON.stringify(dataMounts),
         health_check: JSON.stringify({ ...(JSON.parse(row.health_check) as HealthCheck), ...input.health_check }),
         auth: input.auth ?? row.auth,
+        lifecycle: input.lifecycle ? lifecycleJson(row.lifecycle, input.lifecycle) : row.lifecycle,
       },
       now(),
     );
+    // The clocks apply to the live box at once (later colors get them at their create).
+    const live = next.live_deployment ? this.deps.store.deployment(next.live_deployment) : undefined;
+    const liveBox = live && this.deps.boxes.lookup(project, boxName(next, live.color));
+    if (input.lifecycle && liveBox) await this.deps.boxes.setLifecycle(project, liveBox.name, input.lifecycle);
     // The event also clears the proxy's routes: a new auth applies to the next request.
     const service = this.toApi(next);
     this.deps.bus.emit('service.updated', { service }, project);
@@ -347,37 +362,8 @@ export class ServiceManager {
     });
   }
 
-  /** The proxy's route for the service `name` of `project` (null: no such service). */
+  /** The proxy's route for the service `name` of `project` (null: no such service); live-route.ts. */
   route(project: string, name: string): ProxyRoute | null {
-    const service = this.deps.store.get(project, name);
-    if (!service) return null;
-    const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
-    const box = live && this.deps.boxes.lookup(project, boxName(service, live.color));
-    const common = { name: service.name, project, url: this.url(service), url_auth: service.auth };
-    if (!live || !box) {
-      const why = live
-        ? `its box ${boxName(service, live.color)} is gone; deploy it again`
-        : 'no deployment of it is live yet (GET its deployments to see why)';
-      return {
-        ...common,
-        status: 'stopped',
-        status_reason: null,
-        container_id: null,
-        port: live?.port ?? service.port,
-        unavailable: `service "${name}" has nothing to serve: ${why}`,
-      };
-    }
-    const down =
-      box.status === 'running' && box.container_id
-        ? undefined
-        : `service "${name}" has nothing to serve: its live box ${box.name} is ${box.status}${box.status_reason ? ` (${box.status_reason})` : ''}; resume it (box resume ${box.name}) or deploy again (box deploy ${name})`;
-    return {
-      ...common,
-      status: box.status,
-      status_reason: box.status_reason,
-      container_id: box.container_id,
-      port: live.port,
-      ...(down ? { unavailable: down } : {}),
-    };
+    return this.routes.route(project, name);
   }
 }

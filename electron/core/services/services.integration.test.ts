@@ -14,6 +14,7 @@ import {
   type Deployment,
   type Service,
 } from '../../../test-support/services';
+import { waitFor } from '../../../test-support/docker';
 import { SseClient } from '../../../test-support/sse';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
@@ -170,5 +171,24 @@ describe('on the real engine', () => {
     assert.equal(v2.status, 'live', JSON.stringify(v2));
     assert.equal((await page('keep')).body, 'v1\nv2\n', 'v2 read what v1 wrote');
     assert.equal((await t.api('DELETE', `${S}/keep`)).status, 204);
+  });
+
+  test('lifecycle: the live box stops when idle; 10 requests at once start it again, every one answered 200', async () => {
+    const { first } = await createService('nap', { lifecycle: { auto_stop_s: 1 } });
+    assert.equal(first.status, 'live', JSON.stringify(first));
+    const box = await json<Box>(t.api('GET', `${B}/nap-blue`), 200);
+    assert.equal(box.lifecycle?.auto_stop_s, 1, "the service's clocks are its live box's");
+    await waitFor(
+      async () => (await json<Box>(t.api('GET', `${B}/nap-blue`), 200)).status === 'stopped',
+      20_000,
+      'the idle stop',
+    );
+    const answers = await Promise.all(Array.from({ length: 10 }, () => page('nap')));
+    assert.deepEqual(
+      answers.map((a) => `${a.status} ${a.body}`),
+      answers.map(() => '200 v1\n'),
+    );
+    assert.equal((await json<Box>(t.api('GET', `${B}/nap-blue`), 200)).status, 'running');
+    assert.equal((await t.api('DELETE', `${S}/nap`)).status, 204);
   });
 });

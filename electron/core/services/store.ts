@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/schemas/services';
 import type { Db } from '../db/database';
 import { ProjectTable, Table } from '../db/table';
+import { parseLifecycle } from '../boxes/port';
 
 export interface ServiceRow {
   id: string;
@@ -21,6 +22,8 @@ export interface ServiceRow {
   data_mounts: string;
   health_check: string;
   auth: 'public' | 'token';
+  /** JSON of its live box's lifecycle clocks (null: none). */
+  lifecycle: string | null;
   /** The live deployment's id: the one the proxy routes to. */
   live_deployment: string | null;
   created_at: string;
@@ -92,6 +95,7 @@ export function toService(row: ServiceRow, live: DeploymentRow | undefined, url:
     health_check: JSON.parse(row.health_check) as HealthCheck,
     url,
     url_settings: { auth: row.auth },
+    lifecycle: parseLifecycle(row.lifecycle),
     active_deployment: live ? toDeployment(row, live) : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -101,7 +105,15 @@ export function toService(row: ServiceRow, live: DeploymentRow | undefined, url:
 type ServicePatch = Partial<
   Pick<
     ServiceRow,
-    'base' | 'command' | 'port' | 'environment' | 'data_mounts' | 'health_check' | 'auth' | 'live_deployment'
+    | 'base'
+    | 'command'
+    | 'port'
+    | 'environment'
+    | 'data_mounts'
+    | 'health_check'
+    | 'auth'
+    | 'live_deployment'
+    | 'lifecycle'
   >
 >;
 type DeploymentPatch = Partial<Pick<DeploymentRow, 'status' | 'box_id' | 'step' | 'reason' | 'live_at'>>;

@@ -23,7 +23,7 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
 }
 
 /** A box's snapshots, and its restore from one. */
-function registerBoxSnapshotRoutes({ api, read, write }: ResourceRoutes, snapshots: SnapshotService): void {
+function registerBoxSnapshotRoutes({ api, write, list }: ResourceRoutes, snapshots: SnapshotService): void {
   api.post(
     `${boxPath}/snapshots`,
     {
@@ -40,13 +40,8 @@ function registerBoxSnapshotRoutes({ api, read, write }: ResourceRoutes, snapsho
     async (request, reply) =>
       reply.code(201).send(await snapshots.create(request.params.project, request.params.name, request.body ?? {})),
   );
-  api.get(
-    `${boxPath}/snapshots`,
-    read("A box's snapshots, oldest first", {
-      params: BoxParams,
-      response: { 200: SnapshotList, ...problemResponses(404) },
-    }),
-    async (request) => ({ items: snapshots.listOfBox(request.params.project, request.params.name) }),
+  list(`${boxPath}/snapshots`, "A box's snapshots, oldest first", BoxParams, SnapshotList, (p) =>
+    snapshots.listOfBox(p.project, p.name),
   );
   api.post(
     `${boxPath}/restore`,

@@ -57,7 +57,6 @@ export class BtrfsDriver implements StorageDriver {
       capAdd: ['SYS_ADMIN'],
       devices,
       binds: [{ hostPath: this.deps.hostDir, path: IN_HELPER.storeDir, readOnly: false }],
-      noNetwork: true,
       noAppArmor: true,
     };
   }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ContainerEngine } from '../engine/container-engine';
 import { randomBase32 } from '../ids';
-import { findAgentFiles } from './agent-files';
+import { findAgentFiles } from '../engine/agent/files';
 import { BtrfsDriver } from './btrfs-driver';
 import { CopyDriver } from './copy-driver';
 import { StoreHelper } from './store-helper';

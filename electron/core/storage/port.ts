@@ -15,6 +15,7 @@ export { STORE_ID_LABEL } from './engine-volumes';
 export type StoragePort = Pick<
   Storage,
   | 'report'
+  | 'measuredReport'
   | 'available'
   | 'driverName'
   | 'capabilities'

@@ -95,7 +95,7 @@ describe('store drivers', { concurrency: true }, () => {
         });
 
       it('reports itself with its path and space', async () => {
-        const report = storage.report();
+        const report = await storage.measuredReport();
         assert.equal(report.driver, driver);
         assert.ok(report.path);
         if (driver !== 'copy' && driver !== 'reflink') assert.ok((report.size_bytes ?? 0) > 0);

@@ -7,6 +7,7 @@ import { now, randomBase32 } from '../ids';
 import { detectDriver, storeDir, type StorageSettings } from './detect';
 import { ItemRecords, type ItemRow } from './records';
 import { reconcileItems, type ReconcileReport } from './reconcile';
+import { SpaceGauge } from './space-gauge';
 import {
   StorageError,
   checkItemId,
@@ -64,13 +65,14 @@ export function newItemId(): string {
 export class Storage {
   private driver: StorageDriver | null = null;
   private reasons: string[] = [];
-  private space: { path: string; sizeBytes: number | null; usedBytes: number | null } | null = null;
+  private readonly space: SpaceGauge;
   private starting: Promise<void> | null = null;
   private readonly records: ItemRecords;
   private readonly mutex = new KeyedMutex();
 
   constructor(private readonly deps: StorageDeps) {
     this.records = new ItemRecords(deps.db);
+    this.space = new SpaceGauge(deps.log);
   }
 
   /** Picks and starts the driver (once), then reconciles; called whenever the engine comes up. */
@@ -103,12 +105,9 @@ export class Storage {
       log.warn({ reasons: found.reasons }, 'no copy-on-write store driver works here');
       return;
     }
-    // Reported (and used) only once reconciled and measured: measuring runs a helper container, and
-    // one still running when the API answers would be a container nobody asked for (a test that
-    // kills the core right after its start, or counts helper containers, sees it).
+    // Reported (and used) only once reconciled. Its space is measured when first asked (see SpaceGauge).
     try {
       await this.reconcileWith(found.driver);
-      this.space = await found.driver.space();
     } catch (err) {
       await found.driver.stop().catch(() => undefined);
       this.reasons = [...found.reasons, `${found.driver.name}: could not reconcile: ${(err as Error).message}`];
@@ -120,17 +119,25 @@ export class Storage {
 
   async stop(): Promise<void> {
     await this.starting?.catch(() => undefined);
+    await this.space.idle();
     await this.driver?.stop();
   }
 
-  /** What GET /v1/system says of the store. */
+  /** What GET /v1/system says of the store: its space measured if never yet, else refreshed when stale. */
+  async measuredReport(): Promise<StorageReport> {
+    if (this.driver) await this.space.current(this.driver);
+    return this.report();
+  }
+
+  /** The store as last measured. */
   report(): StorageReport {
+    const space = this.space.value;
     const reason = this.reasons.length ? this.reasons.join('; ') : undefined;
     return {
       driver: this.driver?.name ?? null,
-      path: this.space?.path ?? null,
-      size_bytes: this.space?.sizeBytes ?? null,
-      used_bytes: this.space?.usedBytes ?? null,
+      path: space?.path ?? null,
+      size_bytes: space?.sizeBytes ?? null,
+      used_bytes: space?.usedBytes ?? null,
       ...(reason
         ? { reason }
         : this.driver
@@ -171,7 +178,7 @@ export class Storage {
   }
 
   async refreshSpace(): Promise<void> {
-    if (this.driver) this.space = await this.driver.space();
+    if (this.driver) await this.space.refresh(this.driver);
   }
 
   /** The driver, once a start in flight is done (operations that arrive meanwhile wait for it). */

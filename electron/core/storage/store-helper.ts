@@ -6,7 +6,7 @@ import type { ContainerEngine, ContainerSpec, HelperPrivileges } from '../engine
 import { helperLabels, helperSpec, runToEnd } from '../engine/helper-containers';
 import { readText } from '../engine/log-tail';
 import { randomBase32 } from '../ids';
-import type { AgentFiles } from './agent-files';
+import type { AgentFiles } from '../engine/agent/files';
 import { IN_HELPER, commandArgv, parseAnswer, type StoreCommand } from './helper-commands';
 import { StorageError } from './storage-driver';
 

@@ -1,4 +1,4 @@
-import { ENGINE_EVENTS } from '../../../shared/schemas/system';
+import { ENGINE_EVENTS, type PoolInfo } from '../../../shared/schemas/system';
 import { defineModule } from '../module';
 import { bases } from '../bases';
 import { storage } from '../storage';
@@ -14,15 +14,22 @@ export const system = defineModule({
   create: (ctx, ports) => {
     ctx.monitor.onChange((health) => ctx.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
     let proxyPort = () => 0;
+    let pools: () => PoolInfo[] = () => [];
     const sources: SystemSources = {
       monitor: ctx.monitor,
       engineName: ctx.engine.name,
+      endpoint: ctx.engine.endpoint,
       dataDir: ctx.config.dataDir,
-      storage: async () => ports.storage.report(),
+      agent: ctx.agent,
+      storage: () => ports.storage.measuredReport(),
       defaultBase: () => ports.bases.defaultBase(),
       proxyPort: () => proxyPort(),
+      pools: () => pools(),
     };
-    const port: SystemPort = { reportProxyPort: (read) => (proxyPort = read) };
+    const port: SystemPort = {
+      reportProxyPort: (read) => (proxyPort = read),
+      reportPools: (read) => (pools = read),
+    };
     return { sources, port };
   },
   port: (s) => s.port,

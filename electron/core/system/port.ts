@@ -1,5 +1,9 @@
+import type { PoolInfo } from '../../../shared/schemas/system';
+
 /** What later modules tell the system module, for GET /v1/system. */
 export interface SystemPort {
   /** How to read the preview proxy's port (publishing, made after system, listens once the core starts). */
   reportProxyPort(read: () => number): void;
+  /** How to read the warm pools (boxes, made after system). */
+  reportPools(read: () => PoolInfo[]): void;
 }

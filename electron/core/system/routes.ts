@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Health, SystemInfo, Version, type DefaultBaseInfo } from '../../../shared/schemas/system';
+import { Health, SystemInfo, Version, type DefaultBaseInfo, type PoolInfo } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
+import type { AgentReport } from '../engine/agent';
 import type { StorageReport } from '../storage/port';
 import { CORE_VERSION } from '../version';
 
@@ -13,15 +14,19 @@ const OPENAPI_DOCUMENT = Type.Object({}, { additionalProperties: true, descripti
 export interface SystemSources {
   monitor: EngineMonitor;
   engineName: string;
+  endpoint: { url: string; foundBy: string };
   dataDir: string;
+  agent: AgentReport;
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
   proxyPort: () => number;
+  /** The warm pools (boxes/pool/warm-pool.ts). */
+  pools: () => PoolInfo[];
 }
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, dataDir, storage, defaultBase, proxyPort }: SystemSources,
+  { monitor, engineName, endpoint, dataDir, agent, storage, defaultBase, proxyPort, pools }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -44,7 +49,7 @@ export function registerSystemRoutes(
       schema: {
         tags: ['system'],
         summary:
-          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store and the preview proxy's port",
+          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store, the box agent, the preview proxy's port and the warm pools",
         response: { 200: SystemInfo },
       },
     },
@@ -55,6 +60,7 @@ export function registerSystemRoutes(
         data_dir: dataDir,
         engine: {
           name: engineName,
+          endpoint: { url: endpoint.url, found_by: endpoint.foundBy },
           up,
           version: info?.version ?? null,
           api_version: info?.apiVersion ?? null,
@@ -64,7 +70,9 @@ export function registerSystemRoutes(
         },
         default_base: await defaultBase(),
         storage: await storage(),
+        agent,
         proxy_port: proxyPort(),
+        pools: pools(),
       };
     },
   );

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { after, before, test } from 'node:test';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { discoverEngine } from '../engine/discovery';
 
 let t: TestCore;
 before(async () => {
@@ -15,10 +16,23 @@ test('GET /v1/system names the data dir and what the engine can give a box', asy
   const body = (await res.json()) as {
     data_dir: string;
     version: string;
-    engine: { up: boolean; cpus: number | null; memory_bytes: number | null; name: string };
+    engine: {
+      up: boolean;
+      cpus: number | null;
+      memory_bytes: number | null;
+      name: string;
+      endpoint: { url: string; found_by: string };
+    };
   };
   assert.equal(body.data_dir, t.dataDir);
   assert.equal(body.engine.up, true);
+  // The engine this machine's tests run on, found as a user's would be, and said how.
+  const local = discoverEngine();
+  assert.deepEqual(body.engine.endpoint, { url: local.url, found_by: local.foundBy });
+  assert.match(
+    body.engine.endpoint.found_by,
+    /^(DOCKER_HOST|the Docker context ".+"|.*Docker's socket|Podman's socket .*)$/,
+  );
   assert.ok(
     body.engine.cpus !== null && body.engine.cpus >= 1 && body.engine.cpus <= os.cpus().length * 4,
     `cpus ${body.engine.cpus}`,

@@ -99,7 +99,7 @@ function registerMountRoutes({ api, write }: ResourceRoutes, volumes: VolumeServ
 }
 
 /** A volume's snapshots. */
-function registerVolumeSnapshotRoutes({ api, read, write }: ResourceRoutes, copies: VolumeCopies): void {
+function registerVolumeSnapshotRoutes({ api, write, list }: ResourceRoutes, copies: VolumeCopies): void {
   api.post(
     `${one}/snapshots`,
     write('A point-in-time copy of the volume, kept by the engine', {
@@ -110,13 +110,8 @@ function registerVolumeSnapshotRoutes({ api, read, write }: ResourceRoutes, copi
     }),
     async (request, reply) => reply.code(201).send(await copies.snapshot(request.params.project, request.params.name)),
   );
-  api.get(
-    `${one}/snapshots`,
-    read("The volume's snapshots, oldest first", {
-      params: VolumeParams,
-      response: { 200: VolumeSnapshotList, ...problemResponses(404) },
-    }),
-    async (request) => ({ items: copies.listSnapshots(request.params.project, request.params.name) }),
+  list(`${one}/snapshots`, "The volume's snapshots, oldest first", VolumeParams, VolumeSnapshotList, (p) =>
+    copies.listSnapshots(p.project, p.name),
   );
   api.delete(
     `${one}/snapshots/:id`,
@@ -130,7 +125,7 @@ function registerVolumeSnapshotRoutes({ api, read, write }: ResourceRoutes, copi
 }
 
 /** Start, list, get, download and delete a volume's backups. */
-function registerBackupRoutes({ api, read, write }: ResourceRoutes, backups: VolumeBackups): void {
+function registerBackupRoutes({ api, read, write, list }: ResourceRoutes, backups: VolumeBackups): void {
   api.post(
     `${one}/backups`,
     write('Start a backup: 202 pending, then done or failed (volume.backup events)', {
@@ -141,13 +136,8 @@ function registerBackupRoutes({ api, read, write }: ResourceRoutes, backups: Vol
     }),
     async (request, reply) => reply.code(202).send(backups.start(request.params.project, request.params.name)),
   );
-  api.get(
-    `${one}/backups`,
-    read("The volume's backups, oldest first", {
-      params: VolumeParams,
-      response: { 200: VolumeBackupList, ...problemResponses(404) },
-    }),
-    async (request) => ({ items: backups.list(request.params.project, request.params.name) }),
+  list(`${one}/backups`, "The volume's backups, oldest first", VolumeParams, VolumeBackupList, (p) =>
+    backups.list(p.project, p.name),
   );
   api.get(
     `${one}/backups/:id`,

@@ -35,6 +35,73 @@ function xhrFetch(onProgress: (sent: number, total: number) => void, signal?: Ab
     });
 }
 
+/**
+ * Like xhrFetch, but the answer's body streams: it resolves once the head is in, and its body
+ * gives the text as it arrives (a `box up` answer: progress lines while the box is made).
+ */
+function xhrStreamingFetch(onProgress: (sent: number, total: number) => void, signal?: AbortSignal): FetchLike {
+  return (url, init) =>
+    new Promise<FetchResponse>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      const encoder = new TextEncoder();
+      let seen = 0;
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({ start: (c) => (controller = c) });
+      const pass = () => {
+        const text = xhr.responseText;
+        if (text.length > seen) controller.enqueue(encoder.encode(text.slice(seen)));
+        seen = text.length;
+      };
+      const loaded = new Promise<string>((done, fail) => {
+        xhr.onload = () => {
+          pass();
+          controller.close();
+          done(xhr.responseText);
+        };
+        xhr.onerror = () => {
+          const err = new Error('the connection to the core was lost');
+          controller.error(err);
+          fail(err);
+          reject(err);
+        };
+        xhr.onabort = () => {
+          const err = new DOMException('cancelled', 'AbortError');
+          controller.error(err);
+          fail(err);
+          reject(err);
+        };
+      });
+      loaded.catch(() => undefined);
+      xhr.open(init.method, url);
+      for (const [k, v] of Object.entries(init.headers))
+        if (k.toLowerCase() !== 'content-length') xhr.setRequestHeader(k, v);
+      xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total);
+      xhr.onprogress = pass;
+      xhr.onreadystatechange = () => {
+        if (xhr.readyState !== XMLHttpRequest.HEADERS_RECEIVED) return;
+        resolve({
+          ok: xhr.status >= 200 && xhr.status < 300,
+          status: xhr.status,
+          headers: { get: (h) => xhr.getResponseHeader(h) },
+          text: () => loaded,
+          json: async () => JSON.parse(await loaded) as unknown,
+          body,
+        });
+      };
+      signal?.addEventListener('abort', () => xhr.abort());
+      xhr.send(init.body as XMLHttpRequestBodyInit);
+    });
+}
+
+/** A client whose answers stream as they come, its uploads reporting their progress (`box up` from the window). */
+export function streamingUploadClient(
+  token: string,
+  onProgress: (sent: number, total: number) => void,
+  signal?: AbortSignal,
+): BoxdeskClient {
+  return new BoxdeskClient({ baseUrl: apiUrl, token, fetch: xhrStreamingFetch(onProgress, signal) });
+}
+
 /** A client whose requests report their upload progress (bytes sent of the body's size). */
 export function uploadingClient(
   token: string,

@@ -1,8 +1,17 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import type { ContainerSpec, ContainerState, HelperPrivileges, ResourceLimits } from '../container-engine';
+import {
+  AGENT_BINARY_PATH,
+  AGENT_RUN_DIR,
+  type ContainerSpec,
+  type ContainerState,
+  type HelperPrivileges,
+  type ResourceLimits,
+  EngineError,
+} from '../container-engine';
 import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
 import { logConfig } from './logs';
+import { forgetAddress } from './networks';
 
 const NANO = 1_000_000_000;
 
@@ -12,7 +21,8 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
     docker.createContainer({
       name: spec.name,
       Image: spec.image,
-      Cmd: spec.command,
+      // With the box agent, it is PID 1: it runs the command, reaps orphans and serves exec; else tini is.
+      Cmd: spec.agent ? [AGENT_BINARY_PATH, 'box', '--', ...spec.command] : spec.command,
       Entrypoint: [],
       // A helper in another container's network namespace has that container's hostname.
       ...(spec.helper?.networkOf ? {} : { Hostname: spec.hostname }),
@@ -24,7 +34,7 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
       Tty: false,
       OpenStdin: false,
       HostConfig: {
-        Init: true,
+        Init: !spec.agent,
         NanoCpus: spec.limits.cpus * NANO,
         Memory: spec.limits.ramMb * 1024 * 1024,
         MemorySwap: spec.limits.ramMb * 1024 * 1024,
@@ -43,8 +53,12 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
               })),
             }
           : {}),
+        ...(spec.offline ? { NetworkMode: 'none' } : {}),
         ...(spec.network ? { NetworkMode: spec.network.name } : {}),
         ...(spec.helper ? helperHostConfig(spec.helper) : {}),
+        ...(spec.agent
+          ? { Binds: [`${spec.agent.binary}:${AGENT_BINARY_PATH}:ro`, `${spec.agent.runDir}:${AGENT_RUN_DIR}:rw`] }
+          : {}),
       },
       ...(spec.network
         ? { NetworkingConfig: { EndpointsConfig: { [spec.network.name]: { Aliases: spec.network.aliases } } } }
@@ -60,13 +74,37 @@ function helperHostConfig(helper: HelperPrivileges): Docker.HostConfig {
     CapAdd: helper.capAdd,
     Devices: helper.devices.map((path) => ({ PathOnHost: path, PathInContainer: path, CgroupPermissions: 'rwm' })),
     Binds: helper.binds.map((b) => `${b.hostPath}:${b.path}:${b.readOnly ? 'ro' : 'rw'}`),
-    ...(helper.noNetwork ? { NetworkMode: 'none' } : {}),
     ...(helper.networkOf ? { NetworkMode: `container:${helper.networkOf}` } : {}),
     ...(helper.noAppArmor ? { SecurityOpt: ['apparmor=unconfined'] } : {}),
   };
 }
 
+/**
+ * A call that freezes the container's processes (a pause; a commit pauses too). The runtime gives
+ * up when the cgroup does not report frozen in time, which a busy host or a process in the middle
+ * of a write can cause; it thaws the container then, so asking again is safe.
+ */
+async function freezing<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = toEngineError(err);
+      if (!/unable to freeze/i.test(e.message)) throw e;
+      if (attempt >= FREEZE_ATTEMPTS)
+        throw new EngineError(
+          'failed',
+          `${e.message}: the engine could not freeze the box's processes ${FREEZE_ATTEMPTS} times in a row; a process may be stuck in the kernel (on a slow disk or a hung mount); try again, or stop the box first`,
+        );
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
+const FREEZE_ATTEMPTS = 4;
+
 export async function startContainer(docker: Docker, id: string): Promise<void> {
+  forgetAddress(docker, id);
   try {
     await docker.getContainer(id).start();
   } catch (err) {
@@ -82,11 +120,13 @@ export async function stopContainer(docker: Docker, id: string, graceSeconds: nu
   } catch (err) {
     if ((err as DockerErrorLike).statusCode === 304) return;
     throw toEngineError(err);
+  } finally {
+    forgetAddress(docker, id); // a dial during the stop may have cached the address it is giving up
   }
 }
 
 export async function pauseContainer(docker: Docker, id: string): Promise<void> {
-  await call(() => docker.getContainer(id).pause());
+  await freezing(() => docker.getContainer(id).pause());
 }
 
 export async function waitContainer(docker: Docker, id: string): Promise<number> {
@@ -106,6 +146,7 @@ export async function unpauseContainer(docker: Docker, id: string): Promise<void
 
 /** A container full of processes (a fork bomb) can make one removal fail or time out: kill it and try again. */
 export async function removeContainer(docker: Docker, id: string): Promise<void> {
+  forgetAddress(docker, id);
   for (let attempt = 1; ; attempt++) {
     try {
       await docker.getContainer(id).remove({ force: true, v: true });
@@ -158,8 +199,12 @@ export async function updateContainer(docker: Docker, id: string, limits: Resour
   );
 }
 
+export async function renameContainer(docker: Docker, id: string, name: string): Promise<void> {
+  await call(() => docker.getContainer(id).rename({ name }));
+}
+
 export async function commitContainer(docker: Docker, id: string, labels: Record<string, string>): Promise<string> {
-  const result = (await call(() =>
+  const result = (await freezing(() =>
     docker.getContainer(id).commit({ pause: true, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) }),
   )) as { Id: string };
   return result.Id;

@@ -3,7 +3,9 @@ import { DEFAULT_BOX_LOG_LIMIT } from '../../config';
 import './docker-modem-redirects';
 import { EngineError, type ContainerEngine, type ContainerSpec, type EngineInfo } from '../container-engine';
 import * as archive from './archive';
+import * as builds from './build';
 import * as containers from './containers';
+import { discoverEngine } from '../discovery';
 import { call } from './errors';
 import * as events from './events';
 import * as exec from './exec';
@@ -16,16 +18,28 @@ import * as volumes from './volumes';
 /** The Docker Engine API through dockerode; each resource lives in its own file beside this one. */
 export class DockerEngine implements ContainerEngine {
   readonly name = 'docker';
+  readonly endpoint: { url: string; foundBy: string };
   private readonly docker: Docker;
 
   private readonly logLimitBytes: number;
 
   /**
-   * Honours DOCKER_HOST (and the TLS variables) like the docker CLI does. `logLimitBytes` bounds the
-   * output the engine keeps of each container it creates (default: the core's `--box-log-limit` default).
+   * Without options, the local engine as discoverEngine finds it (DOCKER_HOST and its TLS variables
+   * as the docker CLI reads them, the Docker context, Docker's and Podman's sockets). `logLimitBytes`
+   * bounds the output the engine keeps of each container it creates (default: the core's
+   * `--box-log-limit` default).
    */
   constructor(options?: Docker.DockerOptions, settings: { logLimitBytes?: number } = {}) {
-    this.docker = new Docker(options);
+    const found = options ? null : discoverEngine();
+    this.endpoint = found
+      ? { url: found.url, foundBy: found.foundBy }
+      : {
+          url: options?.socketPath
+            ? `unix://${options.socketPath}`
+            : `${options?.protocol ?? 'http'}://${options?.host}:${options?.port}`,
+          foundBy: 'given to the core',
+        };
+    this.docker = new Docker(options ?? found?.options);
     this.logLimitBytes = settings.logLimitBytes ?? DEFAULT_BOX_LOG_LIMIT;
   }
 
@@ -71,6 +85,7 @@ export class DockerEngine implements ContainerEngine {
   listImages = this.withDocker(images.listImages);
   removeImage = this.withDocker(images.removeImage);
   importImage = this.withDocker(images.importImage);
+  buildImage = this.withDocker(builds.buildImage);
 
   createContainer = (spec: ContainerSpec): Promise<string> =>
     containers.createContainer(this.docker, spec, this.logLimitBytes);
@@ -83,6 +98,7 @@ export class DockerEngine implements ContainerEngine {
   inspectContainer = this.withDocker(containers.inspectContainer);
   listContainers = this.withDocker(containers.listContainers);
   updateContainer = this.withDocker(containers.updateContainer);
+  renameContainer = this.withDocker(containers.renameContainer);
   commitContainer = this.withDocker(containers.commitContainer);
   exportContainer = this.withDocker(containers.exportContainer);
   logs = this.withDocker(logStreams.logs);

@@ -20,6 +20,12 @@ export function toEngineError(err: unknown): EngineError {
   }
   if (/timeout/i.test(message) && !e.statusCode)
     return new EngineError('unavailable', `the container engine did not answer in time`);
+  // Podman runs a container's init (Boxdesk's containers have one) with catatonit, a package of its own.
+  if (/container-init binary not found/i.test(message))
+    return new EngineError(
+      'failed',
+      `${message}: Podman needs catatonit, its init for containers; install it (Debian and Ubuntu: apt install catatonit; Fedora: dnf install catatonit), then try again`,
+    );
   if (/no such (container|image|exec|volume|network)|not found/i.test(message))
     return new EngineError('not_found', message);
   // A paused, stopped or restarting container refuses exec: the box's state, not a bug.

@@ -4,6 +4,7 @@ import type { Disposable } from '../../lifetime';
 import type { ContainerEvent, ContainerEventKind } from '../container-engine';
 import { call, labelFilter } from './errors';
 import { onLines } from './json-lines';
+import { forgetAddress } from './networks';
 
 interface DockerEvent {
   id?: string;
@@ -48,7 +49,11 @@ export async function watchEvents(
     } catch {
       return; // a torn line from a dying stream; the next reconcile covers it
     }
-    if (event) onEvent(event);
+    if (!event) return;
+    // Stopped or started outside the core too (docker stop, a restart policy): its address is not known any more.
+    if (event.kind === 'exited' || event.kind === 'started' || event.kind === 'removed')
+      forgetAddress(docker, event.containerId);
+    onEvent(event);
   });
   let ended = false;
   const end = (err?: Error) => {

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { call } from './errors';
-import { StreamDemuxer } from './exec';
+import { StreamDemuxer } from '../exec-streams';
 
 /** How many files a container's log rotates through; the oldest goes when the newest fills. */
 export const LOG_FILES = 4;

@@ -86,6 +86,14 @@ function addressBook(docker: Docker): Map<string, { address: string; until: numb
   return book;
 }
 
+/**
+ * Forgets the container's address: once it stops its address may go to another container at
+ * once, and a dial there would reach the wrong box (a started container gets a new one).
+ */
+export function forgetAddress(docker: Docker, containerId: string): void {
+  addressBooks.get(docker)?.delete(containerId);
+}
+
 async function inspectAddress(docker: Docker, containerId: string, port: number): Promise<string> {
   const info = await call(() => docker.getContainer(containerId).inspect());
   if (!info.State.Running)

@@ -68,7 +68,7 @@ export class MemoryContainer implements ProcessHost {
 
   constructor(
     readonly id: string,
-    readonly name: string,
+    public name: string,
     readonly spec: ContainerSpec,
     readonly image: MemoryImage,
     mounts: FsMount[],

@@ -71,6 +71,7 @@ import { NetworkTable, VolumeTable } from './memory-volumes';
  */
 export class MemoryEngine implements ContainerEngine {
   readonly name = 'memory';
+  readonly endpoint = { url: 'memory:', foundBy: 'in memory: a test engine' };
   readonly programs = new Map<string, Program>(Object.entries({ ...APPLETS, ...BUILTIN_PROGRAMS }));
   private readonly containers = new Map<string, MemoryContainer>();
   private readonly volumes = new VolumeTable(() => this.containers.values());
@@ -272,6 +273,17 @@ export class MemoryEngine implements ContainerEngine {
     const c = this.container(id);
     checkLimits(limits, this.cpus);
     c.limits = { ...limits };
+  }
+
+  async renameContainer(id: string, name: string): Promise<void> {
+    const c = this.container(id);
+    const taken = [...this.containers.values()].find((other) => other.name === name && other !== c);
+    if (taken)
+      throw new EngineError(
+        'conflict',
+        `Conflict. The container name "/${name}" is already in use by container "${taken.id}".`,
+      );
+    c.name = name;
   }
 
   async commitContainer(id: string, labels: Record<string, string>): Promise<string> {

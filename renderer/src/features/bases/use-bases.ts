@@ -19,6 +19,13 @@ export function useCreateBase() {
   return useClientMutation((c, body: BaseCreate) => c.createBase(body), baseKeys.list);
 }
 
+export function useUpdateBase() {
+  return useClientMutation(
+    (c, { name, warm }: { name: string; warm: number }) => c.updateBase(name, { warm }),
+    baseKeys.list,
+  );
+}
+
 export function useDeleteBase() {
   return useClientMutation((c, name: string) => c.deleteBase(name), baseKeys.list);
 }

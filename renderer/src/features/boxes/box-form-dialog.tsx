@@ -5,7 +5,19 @@ import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
 import { boxFieldOf, boxRules, boxValues, createBody, updateBody, type BoxValues } from './box-form';
 import { LimitsFields, SettingsFields, SourceFields, useEngineLimits } from './box-form-fields';
+import { LifecycleFields } from './lifecycle-fields';
 import { useCreateBox, useUpdateBox } from './use-boxes';
+
+/** After Save: what applies when, then the dialog closes. */
+function saved(name: string, onClose: () => void): () => void {
+  return () => {
+    notifyDone(
+      `Saved ${name}`,
+      'The new settings apply now (environment: to the next console or exec; network: to the next connection).',
+    );
+    onClose();
+  };
+}
 
 /** Create a box (name checked as you type, base or fork source, limits bounded by the engine), or edit one. */
 export function BoxFormDialog({
@@ -47,19 +59,7 @@ export function BoxFormDialog({
   });
 
   const submit = form.onSubmit((v) => {
-    if (editing)
-      update.mutate(
-        { name: box.name, body: updateBody(v) },
-        {
-          onSuccess: () => {
-            notifyDone(
-              `Saved ${box.name}`,
-              'The new settings apply now (environment: to the next console or exec; network: to the next connection).',
-            );
-            onClose();
-          },
-        },
-      );
+    if (editing) update.mutate({ name: box.name, body: updateBody(v) }, { onSuccess: saved(box.name, onClose) });
     else
       create.mutate(createBody(v), {
         onSuccess: (made) => {
@@ -88,6 +88,7 @@ export function BoxFormDialog({
       {!editing && <SourceFields form={form} project={project} opened={opened} />}
       <LimitsFields form={form} maxCpus={maxCpus} maxRam={maxRam} />
       <SettingsFields form={form} project={project} editing={editing} />
+      <LifecycleFields form={form} box={box} />
     </FormDialog>
   );
 }

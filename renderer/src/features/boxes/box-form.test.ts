@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boxFieldOf, boxRules, createBody, updateBody, type BoxValues } from './box-form';
+import { boxFieldOf, boxRules, boxValues, createBody, updateBody, type BoxValues } from './box-form';
+import { sampleBox } from './sample-box';
 
 test("a problem's errors[].path (without its body. prefix) names the form field", () => {
   assert.equal(boxFieldOf('name'), 'name');
@@ -25,6 +26,7 @@ const values = (patch: Partial<BoxValues>): BoxValues => ({
   environment: [],
   tags: [],
   mounts: [],
+  lifecycle: boxValues().lifecycle,
   egress: 'open',
   allow: '',
   host: false,
@@ -43,6 +45,31 @@ test('the create body sends only what was given; limits are checked against the 
   assert.equal(rules.ram_mb(''), null);
   assert.match(rules.name('Web') ?? '', /lower-case/);
   assert.equal(boxRules(true, 4, 2048).name(''), null, 'an edited box keeps its name');
+});
+
+test('the clocks in words: "pause after 10 minutes idle" is 600 s; empty is never; an edit keeps the expiry', () => {
+  const clocks = boxValues().lifecycle;
+  const lifecycle = {
+    ...clocks,
+    pause: { amount: 10, unit: 'minutes' as const },
+    remove: { amount: 1, unit: 'days' as const },
+  };
+  assert.deepEqual(createBody(values({ lifecycle })).lifecycle, {
+    auto_pause_s: 600,
+    auto_stop_s: null,
+    auto_delete_s: 86400,
+  });
+  assert.equal(createBody(values({})).lifecycle, undefined, 'no clock given: none sent');
+  const box = sampleBox('web', 'running', {
+    lifecycle: { auto_pause_s: 7200, auto_stop_s: 90, auto_delete_s: null, expires_at: '2030-01-01T00:00:00.000Z' },
+  });
+  const edited = boxValues(box);
+  assert.deepEqual(edited.lifecycle.pause, { amount: 2, unit: 'hours' });
+  assert.deepEqual(edited.lifecycle.stop, { amount: 90, unit: 'seconds' });
+  assert.equal('expires_at' in updateBody(edited).lifecycle!, false, 'the expiry is kept');
+  const rules = boxRules(false, null, null);
+  const zero = values({ lifecycle: { ...clocks, stop: { amount: 0, unit: 'hours' } } });
+  assert.match(rules.lifecycle.stop.amount(null, zero) ?? '', /at least 1/);
 });
 
 test('Internet: the create body has a network only when it is not the default; the allow list is checked line by line', () => {

@@ -8,6 +8,7 @@ import {
 import { mapToPairs, pairsRule, pairsToMap, type Pair } from '../../kit/pairs';
 import { dnsLabelError, numberError } from '../../kit/validators';
 import { mountsError, rowsToMounts, type MountRow } from '../volumes/mount-rows';
+import { clockError, lifecycleInput, lifecycleValues, type LifecycleValues } from './lifecycle-form';
 
 export const MIB = 1024 * 1024;
 
@@ -21,6 +22,7 @@ export interface BoxValues {
   environment: Pair[];
   tags: Pair[];
   mounts: MountRow[];
+  lifecycle: LifecycleValues;
   /** Internet: open, off, or only the hosts in `allow` (one a line). */
   egress: EgressMode;
   allow: string;
@@ -40,6 +42,7 @@ export function boxValues(box?: Box): BoxValues {
     environment: mapToPairs(box?.environment),
     tags: mapToPairs(box?.tags),
     mounts: [],
+    lifecycle: lifecycleValues(box),
     egress: box?.network.egress ?? DEFAULT_NETWORK.egress,
     allow: (box?.network.allow ?? []).join('\n'),
     host: box?.network.host ?? DEFAULT_NETWORK.host,
@@ -56,6 +59,7 @@ export function boxFieldOf(path: string): BoxField | null {
   if (path.startsWith('environment')) return 'environment';
   if (path.startsWith('tags')) return 'tags';
   if (path.startsWith('data_mounts')) return 'mounts';
+  if (path.startsWith('lifecycle')) return 'lifecycle';
   if (path.startsWith('network.allow')) return 'allow';
   if (path.startsWith('network.host')) return 'host';
   if (path.startsWith('network')) return 'egress';
@@ -74,6 +78,12 @@ export function boxRules(editing: boolean, maxCpus: number | null, maxRam: numbe
     environment: pairsRule('environment'),
     tags: pairsRule('tags'),
     mounts: (v: MountRow[]) => (editing ? null : mountsError(v)),
+    lifecycle: {
+      pause: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.pause) },
+      stop: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.stop) },
+      remove: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.remove) },
+      ttl: { amount: (_: unknown, v: BoxValues) => clockError(v.lifecycle.ttl) },
+    },
     allow: (v: string, values: BoxValues) => (values.egress === 'allowlist' ? allowError(v) : null),
   };
 }
@@ -116,17 +126,20 @@ export function createBody(v: BoxValues): BoxCreate {
   if (v.environment.length) body.environment = pairsToMap(v.environment);
   if (v.tags.length) body.tags = pairsToMap(v.tags);
   if (v.mounts.length) body.data_mounts = rowsToMounts(v.mounts);
+  const lifecycle = lifecycleInput(v.lifecycle);
+  if (Object.values(lifecycle).some((x) => x !== null)) body.lifecycle = lifecycle;
   const network = { ...networkOf(v), allow: v.egress === 'allowlist' ? allowLines(v.allow) : [] };
   if (JSON.stringify(network) !== JSON.stringify(DEFAULT_NETWORK)) body.network = network;
   return body;
 }
 
-/** PUT /boxes/{name}: limits, environment, tags and network as the form has them. */
+/** PUT /boxes/{name}: limits, environment, tags, the clocks and network as the form has them. */
 export function updateBody(v: BoxValues): BoxUpdate {
   return {
     config: configOf(v),
     environment: pairsToMap(v.environment),
     tags: pairsToMap(v.tags),
+    lifecycle: lifecycleInput(v.lifecycle),
     network: networkOf(v),
   };
 }

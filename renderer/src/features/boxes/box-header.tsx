@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Text, Title } from '@mantine/core';
-import { IconEdit, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
+import { IconEdit, IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
 import type { Box } from '../../../../shared/schemas/box';
+import { NextChange } from './next-change';
 import { StatusBadge, isTransitioning } from './status-badge';
 import type { useBoxActions } from './use-box-actions';
 
@@ -25,14 +26,24 @@ export function BoxHeader({
           <StatusBadge box={box} />
         </Group>
         <Group gap="xs">
-          {box.status === 'stopped' ? (
+          {box.status === 'running' && (
+            <Button
+              variant="default"
+              leftSection={<IconPlayerPause size={16} />}
+              onClick={() => void actions.pause([box.name])}
+              loading={actions.pending}
+            >
+              Pause
+            </Button>
+          )}
+          {box.status === 'stopped' || box.status === 'paused' ? (
             <Button
               variant="default"
               leftSection={<IconPlayerPlay size={16} />}
               onClick={() => void actions.resume([box.name])}
               loading={actions.pending}
             >
-              Resume
+              {box.status === 'paused' ? 'Wake' : 'Resume'}
             </Button>
           ) : (
             <Button
@@ -58,6 +69,7 @@ export function BoxHeader({
           </Button>
         </Group>
       </Group>
+      <NextChange box={box} />
       {box.status === 'error' && box.status_reason && (
         <Alert color="red" title="This box failed" role="alert">
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>

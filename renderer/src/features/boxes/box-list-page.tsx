@@ -1,6 +1,6 @@
-import { Button, Code, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus } from '@tabler/icons-react';
+import { IconFolderUp, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useProject } from '../../app/project';
@@ -8,6 +8,7 @@ import { CreateButton } from '../../kit/create-button';
 import { QueryStates } from '../../kit/query-states';
 import { TitleBar } from '../../kit/title-bar';
 import { BoxFilters } from './box-filters';
+import { BoxFromFolderDialog } from './box-from-folder-dialog';
 import { BoxFormDialog } from './box-form-dialog';
 import { BoxTable } from './box-table';
 import { BulkBar } from './bulk-bar';
@@ -66,12 +67,19 @@ export function BoxListPage() {
   const selection = useSelection(project, all);
   const creating = params.get('create') === '1';
   const setCreating = (on: boolean) => setParams(on ? { create: '1' } : {}, { replace: true });
+  const fromFolder = params.get('create') === 'folder';
+  const setFromFolder = (on: boolean) => setParams(on ? { create: 'folder' } : {}, { replace: true });
   const filtered = filters.search !== '' || filters.status !== null || filters.tag !== null;
 
   return (
     <Stack gap="sm">
       <TitleBar title={`Boxes in ${project}`}>
-        <CreateButton label="Create box" onClick={() => setCreating(true)} />
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconFolderUp size={16} />} onClick={() => setFromFolder(true)}>
+            Box from folder
+          </Button>
+          <CreateButton label="Create box" onClick={() => setCreating(true)} />
+        </Group>
       </TitleBar>
       <BoxFilters
         filters={filters}
@@ -104,6 +112,7 @@ export function BoxListPage() {
         }
       </QueryStates>
       <BoxFormDialog project={project} opened={creating} onClose={() => setCreating(false)} />
+      <BoxFromFolderDialog project={project} opened={fromFolder} onClose={() => setFromFolder(false)} />
     </Stack>
   );
 }

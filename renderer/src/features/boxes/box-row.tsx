@@ -27,9 +27,9 @@ function BoxRowActions({ project, box, actions }: { project: string; box: Box; a
         tip="Open a console"
         icon={IconTerminal2}
         to={paths.box(project, box.name, 'console')}
-        disabled={box.status !== 'running'}
+        disabled={box.status !== 'running' && box.status !== 'paused'}
       />
-      {box.status === 'stopped' ? (
+      {box.status === 'stopped' || box.status === 'paused' ? (
         <IconAction
           label={`Resume ${box.name}`}
           tip="Resume"

@@ -1,4 +1,4 @@
-import { IconBox, IconInfoCircle, IconPlus, IconTerminal2 } from '@tabler/icons-react';
+import { IconBox, IconFolderUp, IconInfoCircle, IconPlus, IconTerminal2 } from '@tabler/icons-react';
 import type { FeatureModule, PaletteContext } from '../../app/feature-module';
 import { paths } from '../../app/project';
 import { BoxDetailPage } from './box-detail-page';
@@ -17,8 +17,17 @@ function useBoxPaletteActions({ project, go }: PaletteContext) {
     leftSection: <IconPlus size={18} />,
     onClick: go(`${paths.boxes(project)}?create=1`),
   };
+  const fromFolder = {
+    id: 'from-folder',
+    label: 'Box from folder',
+    description: `a project folder (its devcontainer.json) in ${project}`,
+    keywords: ['up', 'devcontainer'],
+    leftSection: <IconFolderUp size={18} />,
+    onClick: go(`${paths.boxes(project)}?create=folder`),
+  };
   return [
     create,
+    fromFolder,
     ...(boxes.data ?? []).flatMap((b) => [
       {
         id: `box:${b.name}`,
@@ -28,7 +37,7 @@ function useBoxPaletteActions({ project, go }: PaletteContext) {
         leftSection: <IconBox size={18} />,
         onClick: go(paths.box(project, b.name)),
       },
-      ...(b.status === 'running'
+      ...(b.status === 'running' || b.status === 'paused'
         ? [
             {
               id: `console:${b.name}`,

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { DetailTabProps } from '../../app/feature-module';
 import { DetailsTable, type DetailRow } from '../../kit/details-table';
 import { Time } from '../../kit/time';
+import { lifecycleText } from './lifecycle-form';
 import { networkText } from './network-fields';
 
 function mapText(map: Record<string, string>): ReactNode {
@@ -59,6 +60,18 @@ export function OverviewTab({ box }: DetailTabProps) {
       'Stop grace period',
       box.termination_grace_period_seconds === null ? '10 s (default)' : `${box.termination_grace_period_seconds} s`,
     ],
+    ['Lifecycle', lifecycleText(box) ?? '— (never pauses, stops or is deleted by itself)'],
+    [
+      'Next change',
+      box.next_change ? (
+        <span key="next">
+          {box.next_change.action} ({box.next_change.reason}) <Time at={box.next_change.at} relative />
+        </span>
+      ) : (
+        '—'
+      ),
+    ],
+    ['Last used', box.last_used_at ? <Time key="used" at={box.last_used_at} relative /> : '—'],
     ['Created', <Time key="created" at={box.created_at} />],
     ['Updated', <Time key="updated" at={box.updated_at} />],
   ];

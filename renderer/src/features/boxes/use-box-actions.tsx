@@ -4,7 +4,7 @@ import { notifyDone } from '../../app/notify';
 import { confirmDestroy } from '../../kit/confirm-destroy';
 import { useBoxAction, type BoxAction } from './use-boxes';
 
-const DONE: Record<BoxAction, string> = { stop: 'Stopped', resume: 'Resumed', delete: 'Deleted' };
+const DONE: Record<BoxAction, string> = { stop: 'Stopped', resume: 'Resumed', pause: 'Paused', delete: 'Deleted' };
 
 function what(names: string[]): string {
   return names.length === 1 ? names[0]! : `${names.length} boxes`;
@@ -17,7 +17,7 @@ function failureText(failures: Failures): string {
   return failures.map((f) => `${f.name}: ${describeError(f.error)}`).join('\n');
 }
 
-/** Stop, resume and delete (after a confirmation) one box or several, with a notification when done. */
+/** Stop, resume, pause and delete (after a confirmation) one box or several, with a notification when done. */
 export function useBoxActions(project: string) {
   const mutation = useBoxAction(project);
 
@@ -63,6 +63,7 @@ export function useBoxActions(project: string) {
   return {
     stop: (names: string[]) => run(names, 'stop'),
     resume: (names: string[]) => run(names, 'resume'),
+    pause: (names: string[]) => run(names, 'pause'),
     confirmDelete,
     pending: mutation.isPending,
   };

@@ -56,7 +56,7 @@ export function useUpdateBox(project: string) {
   );
 }
 
-export type BoxAction = 'stop' | 'resume' | 'delete';
+export type BoxAction = 'stop' | 'resume' | 'pause' | 'delete';
 
 /** Runs one action on one box and puts the answer in the caches. */
 async function runBoxAction(
@@ -71,7 +71,8 @@ async function runBoxAction(
     removeBoxes(qc, [{ project, name }]);
     return;
   }
-  const box = action === 'stop' ? await client.stopBox(project, name) : await client.resumeBox(project, name);
+  const calls = { stop: 'stopBox', resume: 'resumeBox', pause: 'pauseBox' } as const;
+  const box = await client[calls[action]](project, name);
   upsertBoxes(qc, [box]);
 }
 

@@ -13,7 +13,8 @@ export function ConsoleTab({ box }: DetailTabProps) {
   const [active, setActive] = useState<string | null>(consoles.entries[0]?.key ?? null);
   const actions = useBoxActions(box.project);
 
-  if (box.status !== 'running') {
+  // A paused box is woken by the console itself.
+  if (box.status !== 'running' && box.status !== 'paused') {
     return (
       <Alert color="gray" title={`${box.name} is ${box.status}`} role="alert">
         <Text size="sm">A console needs a running box.</Text>

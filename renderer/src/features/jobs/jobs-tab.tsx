@@ -64,13 +64,13 @@ export function JobsTab({ box }: DetailTabProps) {
               onChange={(e) => setCommand(e.currentTarget.value)}
               autoComplete="off"
               style={{ flex: 1 }}
-              disabled={box.status !== 'running'}
+              disabled={box.status !== 'running' && box.status !== 'paused'}
             />
             <Button
               type="submit"
               leftSection={<IconPlayerPlay size={16} />}
               loading={start.isPending}
-              disabled={!command.trim() || box.status !== 'running'}
+              disabled={!command.trim() || (box.status !== 'running' && box.status !== 'paused')}
             >
               Start job
             </Button>

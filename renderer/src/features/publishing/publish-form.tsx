@@ -24,12 +24,14 @@ const AUTH_HELP: Record<Auth, string> = {
 
 interface PublishValues {
   port: number | string;
+  ports: string[];
   auth: Auth;
   domains: string[];
 }
 
 const valuesOf = (box: Box): PublishValues => ({
   port: box.port ?? '',
+  ports: (box.port_urls ?? []).map((p) => String(p.port)),
   auth: box.url_settings?.auth ?? 'token',
   domains: box.published_domains ?? [],
 });
@@ -50,6 +52,16 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
         w={240}
         required
         {...form.getInputProps('port')}
+        {...alert}
+      />
+      <TagsInput
+        label="More ports"
+        description="Other ports of the box, each at its own URL: http://PORT.box--project.localhost. Enter after each."
+        placeholder="9090"
+        maxTags={16}
+        splitChars={[',', ' ']}
+        clearable
+        {...form.getInputProps('ports')}
         {...alert}
       />
       <ChoiceField
@@ -84,6 +96,16 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
   );
 }
 
+/** The form's rules, as the core's: a port, at most 32 valid domains, port numbers. */
+const VALIDATE = {
+  port: (v: PublishValues['port']) => portError(v, 'The port your server listens on inside the box is needed'),
+  domains: (v: string[]) => (v.length > 32 ? 'At most 32 domains' : domainsError(v)),
+  ports: (v: string[]) => {
+    const wrong = v.find((p) => portError(p, '') !== null);
+    return wrong === undefined ? null : `"${wrong}" is not a port number (1 to 65535)`;
+  },
+};
+
 /** Port, access and domains; Publish (or Update) and Unpublish. A refusal about a field lands at it. */
 export function PublishForm({ box }: { box: Box }) {
   const publish = usePublishBox(box.project);
@@ -93,16 +115,14 @@ export function PublishForm({ box }: { box: Box }) {
     mode: 'controlled',
     initialValues: valuesOf(box),
     validateInputOnChange: true,
-    validate: {
-      port: (v) => portError(v, 'The port your server listens on inside the box is needed'),
-      domains: (v) => (v.length > 32 ? 'At most 32 domains' : domainsError(v)),
-    },
+    validate: VALIDATE,
   });
   // What is published changes from elsewhere too (the CLI, an event): start again from it.
+  const publishedNow = JSON.stringify(valuesOf(box));
   useEffect(() => {
     form.setValues(valuesOf(box));
     form.resetDirty();
-  }, [box.url, box.port, box.url_settings?.auth, (box.published_domains ?? []).join(',')]);
+  }, [box.url, publishedNow]);
   // A domain another box has (409 already_exists): the message names that box.
   const general = useProblemAtFields(form, publish.error ?? unpublish.error, publishFieldOf, { field: 'domains' });
 
@@ -110,7 +130,10 @@ export function PublishForm({ box }: { box: Box }) {
     unpublish.reset();
     const domains = [...new Set(v.domains.map((d) => d.trim().toLowerCase()))];
     publish.mutate(
-      { name: box.name, body: { port: Number(v.port), auth: v.auth, domains } },
+      {
+        name: box.name,
+        body: { port: Number(v.port), ports: [...new Set(v.ports.map(Number))], auth: v.auth, domains },
+      },
       {
         onSuccess: (next) =>
           notifyDone(

@@ -12,7 +12,7 @@ export function PublishedUrl({ box }: { box: Box }) {
   return (
     <Stack gap="xs" component="section" aria-label="Published URL">
       <Group gap="xs" wrap="nowrap">
-        <UrlLink url={url} signIn={needsToken ? signIn : undefined} />
+        <UrlLink url={url} signIn={needsToken ? () => signIn() : undefined} />
         <CopyButton value={url}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? 'Copied' : 'Copy the URL'}>
@@ -28,6 +28,12 @@ export function PublishedUrl({ box }: { box: Box }) {
           )}
         </CopyButton>
       </Group>
+      {box.port_urls?.map((p) => (
+        <Group gap="xs" key={p.port} wrap="nowrap">
+          <Text size="sm">port {p.port}:</Text>
+          <UrlLink url={p.url} signIn={needsToken ? () => signIn(p.port) : undefined} />
+        </Group>
+      ))}
       {box.published_domains?.length ? (
         <Text size="sm" c="dimmed">
           Also at {box.published_domains.map((d) => `${d}:${new URL(url).port}`).join(', ')} (names other than

@@ -21,7 +21,7 @@ export function useUnpublishBox(project: string) {
 }
 
 /** A one-time link that opens the box's URL signed in (auth "token"); nothing to cache. */
-export function useBoxSignIn(project: string, name: string): SignIn {
+export function useBoxSignIn(project: string, name: string): (port?: number) => ReturnType<SignIn> {
   const client = useClient();
-  return () => client.createSignInLink(project, name);
+  return (port) => client.createSignInLink(project, name, port);
 }

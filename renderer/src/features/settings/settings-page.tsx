@@ -14,6 +14,7 @@ import { DetailsTable, type DetailRow } from '../../kit/details-table';
 import { formatBytes } from '../../kit/format';
 import { options } from '../../kit/options';
 import { QueryStates } from '../../kit/query-states';
+import { PoolsPanel } from './pools-panel';
 import { StoragePanel } from './storage-panel';
 import { TokensPanel } from './tokens-panel';
 
@@ -27,10 +28,22 @@ function engineRows(s: SystemInfo): DetailRow[] {
       'Engine',
       `${s.engine.name} ${s.engine.version ?? ''}${s.engine.api_version ? ` (API ${s.engine.api_version})` : ''}`,
     ],
+    [
+      'Engine at',
+      <span key="endpoint">
+        <Code>{s.engine.endpoint.url}</Code> (found by {s.engine.endpoint.found_by})
+      </span>,
+    ],
     ['Engine state', s.engine.up ? 'reachable' : 'unreachable'],
     ['CPUs', s.engine.cpus === null ? '—' : String(s.engine.cpus)],
     ['Memory', formatBytes(s.engine.memory_bytes)],
     ['Storage limits', storage === null ? '—' : storage ? 'enforced' : 'recorded, not enforced by this engine'],
+    [
+      'Box agent',
+      s.agent.available
+        ? `in every new box (version ${s.agent.version}): exec, consoles and jobs skip the engine`
+        : `not used: ${s.agent.reason ?? 'unknown'}`,
+    ],
   ];
 }
 
@@ -73,6 +86,12 @@ export function SettingsPage() {
           Copy-on-write store
         </Title>
         <StoragePanel />
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="pools-heading">
+        <Title order={3} size="h4" id="pools-heading" mb="xs">
+          Warm pools
+        </Title>
+        <PoolsPanel />
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="tokens-heading">
         <TokensPanel headingId="tokens-heading" />

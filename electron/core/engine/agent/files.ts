@@ -23,7 +23,7 @@ function candidates(): string[] {
   const here = typeof __dirname === 'string' ? __dirname : import.meta.dirname;
   return [
     process.env.BOXDESK_AGENT_DIR ?? '',
-    path.resolve(here, '../../../dist/agent'),
+    path.resolve(here, '../../../../dist/agent'),
     path.resolve(here, '../agent'),
   ].filter(Boolean);
 }

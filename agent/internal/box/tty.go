@@ -1,0 +1,104 @@
+package box
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// openPty opens a new pseudo-terminal pair through /dev/ptmx (what posix_openpt, unlockpt and ptsname do).
+func openPty() (master, slave *os.File, err error) {
+	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var unlock int32
+	if err = ioctl(master, syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	var n uint32
+	if err = ioctl(master, syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	return master, slave, nil
+}
+
+// ioctl on f's descriptor without f.Fd(), which would put the file in blocking mode (and its reads past deadlines).
+func ioctl(f *os.File, req uint, arg uintptr) error {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var errno syscall.Errno
+	if err := raw.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, uintptr(req), arg)
+	}); err != nil {
+		return err
+	}
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+func setWinsize(f *os.File, cols, rows uint16) error {
+	ws := struct{ Row, Col, X, Y uint16 }{Row: rows, Col: cols}
+	return ioctl(f, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+}
+
+// ttyDrain is how long the terminal is read after its process exits, for what it wrote last.
+const ttyDrain = 150 * time.Millisecond
+
+// startWithTty runs cmd on a new terminal: its output, raw, onto out; input from in to the terminal.
+func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter) (func(), error) {
+	master, slave, err := openPty()
+	if err != nil {
+		return nil, err
+	}
+	_ = setWinsize(master, 80, 24)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr.Setctty = true
+	cmd.SysProcAttr.Ctty = 0
+	exited, startErr := e.children.start(cmd)
+	slave.Close()
+	if startErr != nil {
+		master.Close()
+		return nil, startErr
+	}
+	e.mu.Lock()
+	e.pty = master
+	e.mu.Unlock()
+	e.begin(cmd.Process.Pid)
+	if e.spec.Stdin {
+		go func() { _, _ = io.Copy(master, in) }()
+	}
+	return func() {
+		copied := make(chan struct{})
+		go func() {
+			_, _ = io.Copy(out, master)
+			close(copied)
+		}()
+		status := <-exited
+		// As the engine's exec: the output ends with the process, not with the last holder of the
+		// terminal (a background job left running keeps it open). What it wrote is still read.
+		_ = master.SetReadDeadline(time.Now().Add(ttyDrain))
+		<-copied
+		e.mu.Lock()
+		e.pty = nil
+		e.mu.Unlock()
+		master.Close()
+		e.finish(codeOf(status))
+	}, nil
+}

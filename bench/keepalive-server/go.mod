@@ -1,0 +1,3 @@
+module boxdesk.dev/bench/keepalive-server
+
+go 1.19
