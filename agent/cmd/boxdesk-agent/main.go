@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"boxdesk.dev/agent/internal/box"
+	"boxdesk.dev/agent/internal/netfilter"
 	"boxdesk.dev/agent/internal/store"
 )
 
@@ -21,6 +22,7 @@ func usage() {
 commands:
   box -- CMD...    run in a box: start its main process, serve the core's exec calls
   store <op> ...   the copy-on-write store's operations (boxdesk-agent store help)
+  netfilter ...    the packet filter helper: hold, or apply PID CONTAINER_ID -- iptables-restore
   version          print the agent's version as JSON
 `)
 }
@@ -35,6 +37,8 @@ func main() {
 		os.Exit(box.Main(os.Args[2:], version, os.Stderr))
 	case "store":
 		os.Exit(store.Main(os.Args[2:], os.Stdout, os.Stderr))
+	case "netfilter":
+		os.Exit(netfilter.Main(os.Args[2:], os.Stderr))
 	case "version":
 		fmt.Printf("{\"version\":%q}\n", version)
 	case "help", "-h", "--help":

@@ -28,6 +28,10 @@ func Main(args []string, version string, stderr io.Writer) int {
 	children := newReaper()
 	execs := newExecTable(cwd, children)
 	go serve(RunDir+"/core.sock", newHandler(execs, version))
+	// The core asked for a hold: the main process waits until the box's packet filter is set (POST /v1/go).
+	if _, err := os.Stat(RunDir + "/hold"); err == nil {
+		<-mainGate.opened
+	}
 
 	signals := make(chan os.Signal, 16)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH)

@@ -92,8 +92,26 @@ func serve(path string, handler http.Handler) {
 	_ = server.Serve(newDialListener(path))
 }
 
+// gate holds the box's main process until the core opens it (the box's packet filter is set).
+type gate struct {
+	once   sync.Once
+	opened chan struct{}
+}
+
+func (g *gate) open() { g.once.Do(func() { close(g.opened) }) }
+
+var mainGate = &gate{opened: make(chan struct{})}
+
 func newHandler(execs *execTable, version string) http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/go", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			problem(w, http.StatusMethodNotAllowed, "POST only")
+			return
+		}
+		mainGate.open()
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("/v1/hello", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"agent": "boxdesk", "version": version})
 	})

@@ -1,0 +1,3 @@
+package netfilter
+
+const sysSetns = 308
