@@ -99,6 +99,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
       db,
       engine,
       agent: agent.report,
+      agentHub: agent.hub,
       monitor,
       bus,
       log: app.log,

@@ -4,6 +4,7 @@ import type { CoreConfig } from './config';
 import type { Db } from './db/database';
 import type { Migration } from './db/migrate';
 import type { AgentReport } from './engine/agent';
+import type { AgentHub } from './engine/agent/hub';
 import type { ContainerEngine } from './engine/container-engine';
 import type { EngineMonitor } from './engine/engine-monitor';
 import type { EventBus } from './events/event-bus';
@@ -17,6 +18,8 @@ export interface CoreContext {
   engine: ContainerEngine;
   /** Whether boxes get Boxdesk's agent (engine/agent/), and why not. */
   agent: AgentReport;
+  /** The box agents' sockets, where boxes have the agent (it holds a box's main process until its rules are set). */
+  agentHub?: AgentHub | null;
   monitor: EngineMonitor;
   bus: EventBus;
   log: FastifyBaseLogger;

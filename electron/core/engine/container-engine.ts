@@ -105,8 +105,13 @@ export interface ContainerEngine {
   listVolumes(labels: Record<string, string>): Promise<VolumeInfo[]>;
   inspectVolume(name: string): Promise<VolumeInfo | null>;
 
-  /** Creates the network unless one of that name exists; returns its id. */
-  ensureNetwork(name: string, labels: Record<string, string>): Promise<string>;
+  /**
+   * Creates the network unless one of that name exists; returns its id. With `pool` (an IPv4
+   * CIDR), a new network takes the first free /24 of it (`networkSubnet` says which).
+   */
+  ensureNetwork(name: string, labels: Record<string, string>, options?: { pool?: string }): Promise<string>;
+  /** The network's IPv4 subnet and gateway, or null (no such network, or the engine has none). */
+  networkSubnet(name: string): Promise<{ subnet: string; gateway: string } | null>;
   /** Removes a network; one that does not exist is not an error. */
   removeNetwork(name: string): Promise<void>;
   /** Connects a container to a network (already connected is not an error). */
@@ -246,6 +251,8 @@ export interface HelperPrivileges {
   networkOf?: string;
   /** Without the engine's AppArmor profile, which forbids mount(2), where the host has one. */
   noAppArmor: boolean;
+  /** In the host's PID namespace (the packet filter's helper finds a box's network namespace by its process). */
+  pidHost?: boolean;
 }
 
 export interface VolumeOptions {
@@ -270,6 +277,8 @@ export interface ContainerState {
   /** The kernel killed a process of the container for memory (since it last started). */
   oomKilled: boolean;
   labels: Record<string, string>;
+  /** The main process's id on the engine's host while it runs (0: not running, or not known). */
+  pid?: number;
 }
 
 export type ContainerEventKind = 'started' | 'exited' | 'oom' | 'removed' | 'paused' | 'unpaused';

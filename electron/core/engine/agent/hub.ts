@@ -2,9 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { call } from './client';
 
 /** The socket's name in a box's directory (the agent dials /.boxdesk/run/core.sock). */
 const SOCKET = 'core.sock';
+/** Present as the box starts: its agent holds the main process until the core's POST /v1/go. */
+const HOLD = 'hold';
 
 /** One box's line: the socket its agent dials in on, and the connections it has opened and not yet used. */
 interface Line {
@@ -105,6 +108,33 @@ export class AgentHub {
   /** Whether the box's agent is connected now. */
   connected(boxId: string): boolean {
     return (this.lines.get(boxId)?.all.size ?? 0) > 0;
+  }
+
+  /**
+   * Whether the agent holds the box's main process at its container's next start, until
+   * `release` (the box's packet filter is set first): a file in the box's directory the agent
+   * looks for as it starts (docs/protocol.md). False: the box has no agent line (no agent).
+   */
+  hold(boxId: string, on: boolean): boolean {
+    if (!this.lines.has(boxId)) return false;
+    const file = path.join(this.root, boxId, HOLD);
+    if (on) fs.writeFileSync(file, '', { mode: 0o644 });
+    else fs.rmSync(file, { force: true });
+    return true;
+  }
+
+  /** Whether the box's main process is (still) held: its container started with the hold file. */
+  held(boxId: string): boolean {
+    return fs.existsSync(path.join(this.root, boxId, HOLD));
+  }
+
+  /** Lets the held main process run (POST /v1/go); false when the box's agent did not dial in. */
+  async release(boxId: string): Promise<boolean> {
+    const socket = await this.take(boxId, AGENT_DIALS_WITHIN_MS);
+    if (!socket) return false;
+    await call(socket, 'POST', '/v1/go', undefined, 5_000);
+    this.hold(boxId, false);
+    return true;
   }
 
   /** Stops listening for the box and removes its directory (its container is gone). */

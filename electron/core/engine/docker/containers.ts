@@ -76,6 +76,7 @@ function helperHostConfig(helper: HelperPrivileges): Docker.HostConfig {
     Binds: helper.binds.map((b) => `${b.hostPath}:${b.path}:${b.readOnly ? 'ro' : 'rw'}`),
     ...(helper.networkOf ? { NetworkMode: `container:${helper.networkOf}` } : {}),
     ...(helper.noAppArmor ? { SecurityOpt: ['apparmor=unconfined'] } : {}),
+    ...(helper.pidHost ? { PidMode: 'host' } : {}),
   };
 }
 
@@ -175,6 +176,7 @@ export async function inspectContainer(docker: Docker, id: string): Promise<Cont
     exitCode: c.State.Running ? null : c.State.ExitCode,
     oomKilled: c.State.OOMKilled,
     labels: c.Config.Labels ?? {},
+    pid: c.State.Pid,
   };
 }
 

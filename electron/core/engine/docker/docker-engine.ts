@@ -126,6 +126,7 @@ export class DockerEngine implements ContainerEngine {
   connectNetwork = this.withDocker(networks.connectNetwork);
   moveToNetwork = this.withDocker(networks.moveToNetwork);
   networkGateways = this.withDocker(networks.networkGateways);
+  networkSubnet = this.withDocker(networks.networkSubnet);
   pruneNetworks = this.withDocker(networks.pruneNetworks);
   readonly packetFilter = true;
   connect = this.withDocker(networks.connect);

@@ -1,20 +1,77 @@
 import type Docker from 'dockerode';
 import { createConnection, type Socket } from 'node:net';
 import { EngineError } from '../container-engine';
+import { intToIpv4, ipv4ToInt } from '../ipv4';
 import { call, labelFilter, orNull, toEngineError } from './errors';
 
-export async function ensureNetwork(docker: Docker, name: string, labels: Record<string, string>): Promise<string> {
+export async function ensureNetwork(
+  docker: Docker,
+  name: string,
+  labels: Record<string, string>,
+  options: { pool?: string } = {},
+): Promise<string> {
   const existing = await orNull(() => docker.getNetwork(name).inspect());
   if (existing) return (existing as { Id: string }).Id;
-  try {
-    const network = await docker.createNetwork({ Name: name, Labels: labels, CheckDuplicate: true });
-    return network.id;
-  } catch (err) {
-    const e = toEngineError(err);
-    if (e.kind !== 'conflict') throw e;
-    // Created by someone else between the look and the create.
-    return ((await call(() => docker.getNetwork(name).inspect())) as { Id: string }).Id;
+  const subnets = options.pool ? await freeSubnets(docker, options.pool) : [undefined];
+  for (const subnet of subnets) {
+    try {
+      const network = await docker.createNetwork({
+        Name: name,
+        Labels: labels,
+        CheckDuplicate: true,
+        ...(subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: subnet, Gateway: gatewayOf(subnet) }] } } : {}),
+      });
+      return network.id;
+    } catch (err) {
+      const e = toEngineError(err);
+      // Another network took that subnet between the look and the create: the next one.
+      if (subnet && /overlap/i.test(e.message)) continue;
+      if (e.kind !== 'conflict') throw e;
+      // Created by someone else between the look and the create.
+      return ((await call(() => docker.getNetwork(name).inspect())) as { Id: string }).Id;
+    }
   }
+  throw new EngineError(
+    'failed',
+    `every /24 of the address range ${options.pool} is taken by a network: remove unused networks (docker network prune) or give Boxdesk another range (BOXDESK_NETWORK_POOL)`,
+  );
+}
+
+/** The /24s of `pool` no network of the engine overlaps, from a random one on (cores making networks at once rarely meet). */
+async function freeSubnets(docker: Docker, pool: string): Promise<string[]> {
+  const [base, prefix] = pool.split('/') as [string, string];
+  const start = ipv4ToInt(base);
+  const count = 2 ** Math.max(0, 24 - Number(prefix));
+  const taken = (await call(() => docker.listNetworks()))
+    .flatMap((n) => n.IPAM?.Config ?? [])
+    .map((c) => (c as { Subnet?: string }).Subnet ?? '')
+    .filter((c) => /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(c));
+  const overlaps = (a: number, aBits: number, cidr: string) => {
+    const [b, bits] = cidr.split('/') as [string, string];
+    const shortest = Math.min(aBits, Number(bits));
+    const mask = shortest === 0 ? 0 : (~0 << (32 - shortest)) >>> 0;
+    return (a & mask) >>> 0 === (ipv4ToInt(b) & mask) >>> 0;
+  };
+  const free: string[] = [];
+  const first = Math.floor(Math.random() * count);
+  for (let i = 0; i < count; i++) {
+    const net = (start + ((first + i) % count) * 256) >>> 0;
+    if (!taken.some((cidr) => overlaps(net, 24, cidr))) free.push(`${intToIpv4(net)}/24`);
+  }
+  return free;
+}
+
+/** The subnet's first address: its bridge's, on the host. */
+function gatewayOf(subnet: string): string {
+  return intToIpv4(ipv4ToInt(subnet.split('/')[0]!) + 1);
+}
+
+export async function networkSubnet(docker: Docker, name: string): Promise<{ subnet: string; gateway: string } | null> {
+  const info = (await orNull(() => docker.getNetwork(name).inspect())) as {
+    IPAM?: { Config?: { Subnet?: string; Gateway?: string }[] };
+  } | null;
+  const config = info?.IPAM?.Config?.find((c) => c.Subnet && /^\d+\.\d+\.\d+\.\d+\//.test(c.Subnet));
+  return config?.Subnet && config.Gateway ? { subnet: config.Subnet, gateway: config.Gateway } : null;
 }
 
 export async function removeNetwork(docker: Docker, name: string): Promise<void> {

@@ -399,6 +399,11 @@ export class MemoryEngine implements ContainerEngine {
     return [];
   }
 
+  /** Its networks are names only: no addresses. */
+  async networkSubnet(): Promise<null> {
+    return null;
+  }
+
   async pruneNetworks(labels: Record<string, string>): Promise<void> {
     this.reached(this.networks).prune(labels);
   }
