@@ -157,7 +157,7 @@ export class BoxCreation {
     const fits = !poolMisfit(input, { command: Boolean(internal.command), config, rootSizeEnforced: storageEnforced });
     if (this.pool && fits) {
       const facts = { project, input, baseName: baseName!, config, dataMounts, internal, storageEnforced, lifecycle };
-      const claimed = await this.claim(facts);
+      const claimed = await this.claim({ ...facts, network });
       if (claimed) return claimed;
     }
     const id = newId(BOX_ID_PREFIX);
@@ -230,6 +230,7 @@ export class BoxCreation {
         ...deps,
         withLock: (id, work) => this.deps.boxes.withLock(id, work),
         containerSpec: (row) => this.containerSpec(row),
+        join: (row, containerId) => this.deps.networking.claim({ ...row, network: networkOf(row) }, containerId),
       },
       {
         ...{ project: f.project, name: f.input.name, baseName: f.baseName, storageGb: f.config.storage_gb },

@@ -7,7 +7,8 @@ import { now } from '../ids';
 import { defineModule, type CoreContext } from '../module';
 import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
-import { BoxNetworking } from '../networks/box-networking';
+import { BoxNetworking, helperBinary } from '../networks/box-networking';
+import { networkPool } from '../networks/egress-rules';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
 import { system } from '../system';
@@ -52,13 +53,15 @@ export interface BoxesParts {
   networking: BoxNetworking;
 }
 
-/** Projects' networks and boxes' packet filters; the running boxes' rules follow the host's addresses. */
+/** Projects' networks and boxes' packet filters, set through the one netfilter helper before a box's main process runs. */
 function boxNetworking(ctx: CoreContext, store: BoxStore): BoxNetworking {
   return new BoxNetworking({
     engine: ctx.engine,
     instanceId: ctx.instanceId,
     log: ctx.log,
-    rulesDir: path.join(ctx.config.dataDir, 'netfilter'),
+    gate: ctx.agentHub ?? null,
+    agent: helperBinary(),
+    pool: networkPool(),
     running: () =>
       store
         .all()
@@ -176,7 +179,10 @@ export const boxes = defineModule({
       parts.pool.start();
     },
     // Once boxes agree with the engine: project networks no box is on go (networks/box-networking.ts).
-    settled: (parts) => parts.networking.prune(),
+    settled: async (parts) => {
+      await parts.networking.prune();
+      await parts.networking.resume();
+    },
   },
   atStart: {
     // Images nobody names go: not the boxes', the bases' or what other modules hold (snapshots).
@@ -191,6 +197,6 @@ export const boxes = defineModule({
     await parts.pool.dispose();
     await parts.clocks.dispose();
     await parts.reconciler.dispose();
-    await parts.networking.settle();
+    await parts.networking.stop();
   },
 });

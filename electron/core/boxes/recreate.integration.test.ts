@@ -12,7 +12,8 @@ import { DockerEngine } from '../engine/docker/docker-engine';
 import { EngineMonitor } from '../engine/engine-monitor';
 import { EventBus } from '../events/event-bus';
 import { randomBase32 } from '../ids';
-import { BoxNetworking } from '../networks/box-networking';
+import { BoxNetworking, helperBinary } from '../networks/box-networking';
+import { DEFAULT_NETWORK_POOL } from '../networks/egress-rules';
 import { BoxExtensions } from './extensions';
 import { BoxRecreator } from './recreate';
 import { RootImages } from './root-images';
@@ -54,7 +55,9 @@ before(async () => {
     roots,
     extensions: new BoxExtensions(),
     workspaces,
-    networking: new BoxNetworking({ engine, instanceId, log, rulesDir: `${dataDir}/netfilter`, running: () => [] }),
+    networking: new BoxNetworking({
+      ...{ engine, instanceId, log, gate: null, agent: helperBinary(), pool: DEFAULT_NETWORK_POOL, running: () => [] },
+    }),
   });
   recreator = new BoxRecreator({ store, engine, boxes, roots, workspaces, bus, instanceId, log });
 });

@@ -4,10 +4,12 @@ import os from 'node:os';
 import { ApiError } from '../../../shared/errors';
 import { parseAllowEntry, type ResolvedNetwork } from '../../../shared/schemas/network';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
+import { findAgentFiles } from '../engine/agent/files';
+import { inRange } from '../engine/ipv4';
 import { KeyedMutex } from '../keyed-mutex';
 import { filterTable, needsRules, type AllowedDestination } from './egress-rules';
 import { findNetfilterFiles } from './netfilter-files';
-import { NetfilterHelper, type PreparedRules } from './netfilter-helper';
+import { NetfilterHelper } from './netfilter-helper';
 
 /** What the networking of boxes needs to know of a box. */
 export interface NetworkedBox {
@@ -17,13 +19,30 @@ export interface NetworkedBox {
   network: ResolvedNetwork;
 }
 
+/** Boxdesk's built static binary, for the netfilter helper's image; null where it is not built. */
+export function helperBinary(): { binary: string; digest: string } | null {
+  const files = findAgentFiles();
+  return 'missing' in files ? null : { binary: files.binary, digest: files.digest };
+}
+
+/** The box agent's hold on a box's main process (engine/agent/hub.ts): its rules are set before it runs. */
+export interface MainGate {
+  hold(boxId: string, on: boolean): boolean;
+  held(boxId: string): boolean;
+  release(boxId: string): Promise<boolean>;
+}
+
 export interface BoxNetworkingDeps {
   engine: ContainerEngine;
   instanceId: string;
   log: FastifyBaseLogger;
-  /** Where rules files are written for the helper (a folder of the data dir). */
-  rulesDir: string;
-  /** The running boxes and their containers, whose rules follow the host's addresses. */
+  /** Where boxes have the agent; null: none does, and a box's first instant is unfiltered. */
+  gate: MainGate | null;
+  /** Boxdesk's static binary, for the packet filter's helper image; null: not built. */
+  agent: { binary: string; digest: string } | null;
+  /** The range project networks are made in (an IPv4 CIDR of /24 or shorter). */
+  pool: string;
+  /** The running boxes and their containers (a core restarted while one was held gets it released). */
   running: () => { box: NetworkedBox; containerId: string }[];
 }
 
@@ -71,18 +90,21 @@ export async function resolveAllowed(
 
 /**
  * Boxes' networks (docs/security.md, "The network boundary"): one engine network per project,
- * where its boxes reach each other by name, and each box's packet filter (its egress policy and
- * the host's addresses) set by the netfilter helper each time its container starts and at each
- * change of its settings.
+ * made in Boxdesk's own address range, where its boxes reach each other by name; and each box's
+ * packet filter (its egress policy, the host's addresses and the range of every other project's
+ * network closed), set through the one netfilter helper before the box's main process runs (the
+ * agent holds it) and at each change of its settings. The host's addresses are known once per
+ * engine-up, and another project's network is in the closed range already: a new project changes
+ * nobody's rules.
  */
 export class BoxNetworking {
   private helper: NetfilterHelper | { missing: string } | null = null;
-  /** The host addresses the running boxes' rules were last made with. */
-  private readonly closedHost = new Set<string>();
   /** One make or removal of a project's network at a time: the engine may make two of one name at once. */
   private readonly projects = new KeyedMutex();
-  /** Projects whose network this core has made or found (until it removes it). */
-  private readonly ensured = new Set<string>();
+  /** Projects whose network this core has made or found (until it removes it), with its subnet. */
+  private readonly ensured = new Map<string, { subnet: string; gateway: string } | null>();
+  /** The engine's bridges' gateways outside the range, read once per engine-up. */
+  private gateways: Promise<string[]> | null = null;
 
   constructor(private readonly deps: BoxNetworkingDeps) {}
 
@@ -95,30 +117,49 @@ export class BoxNetworking {
     return { name: this.networkName(box.project), aliases: [box.name] };
   }
 
-  /** Makes the project's network unless it is there; a host address that came with it is closed to running boxes. */
-  async ensure(project: string): Promise<void> {
-    if (this.ensured.has(project)) return;
-    await this.projects.run(project, async () => {
-      await this.deps.engine.ensureNetwork(this.networkName(project), {
+  /** Makes the project's network (a free /24 of the range) unless it is there; its subnet. */
+  async ensure(project: string): Promise<{ subnet: string; gateway: string } | null> {
+    if (this.ensured.has(project)) return this.ensured.get(project)!;
+    return this.projects.run(project, async () => {
+      const name = this.networkName(project);
+      const labels = {
         'boxdesk.instance': this.deps.instanceId,
         'boxdesk.project': project,
         'boxdesk.role': PROJECT_NETWORK_ROLE,
-      });
-      this.ensured.add(project);
+      };
+      await this.deps.engine.ensureNetwork(name, labels, { pool: this.deps.pool });
+      const subnet = await this.deps.engine.networkSubnet(name);
+      this.ensured.set(project, subnet);
+      return subnet;
     });
-    if ((await this.hostAddresses()).some((a) => !this.closedHost.has(a))) await this.refreshRunning();
   }
 
   /**
    * Removes project networks no box is on: this core's (a box deleted while the core was down,
    * or a crash between a network's making and its box's), and any core's left for an hour (a core
-   * killed for good, its data dir gone).
+   * killed for good, its data dir gone). The host's addresses are read anew (the engine came up).
    */
   async prune(): Promise<void> {
     const role = { 'boxdesk.role': PROJECT_NETWORK_ROLE };
     await this.deps.engine.pruneNetworks({ ...role, 'boxdesk.instance': this.deps.instanceId });
     await this.deps.engine.pruneNetworks(role, 3600);
     this.ensured.clear();
+    this.gateways = null;
+  }
+
+  /**
+   * Boxes a core stopped while they were held (started, their rules not set yet): their rules
+   * are set and their main process let go now.
+   */
+  async resume(): Promise<void> {
+    const { gate } = this.deps;
+    if (!gate) return;
+    for (const { box, containerId } of this.deps.running()) {
+      if (!gate.held(box.id)) continue;
+      await this.setRules(box, containerId)
+        .then(() => gate.release(box.id))
+        .catch((err: unknown) => this.deps.log.warn({ err, box: box.name }, 'a held box could not be let go'));
+    }
   }
 
   /**
@@ -137,9 +178,9 @@ export class BoxNetworking {
     }
   }
 
-  /** Waits for what is still being cleaned up (ended helpers being removed). */
-  async settle(): Promise<void> {
-    if (this.helper && !('missing' in this.helper)) await this.helper.settle();
+  /** Stops the packet filter's helper (the core stops); boxes keep their rules. */
+  async stop(): Promise<void> {
+    if (this.helper && !('missing' in this.helper)) await this.helper.stop();
   }
 
   /** Removes the project's network (when its last box is gone); one still in use is kept. */
@@ -154,32 +195,29 @@ export class BoxNetworking {
 
   /**
    * Starts the box's container on its project's network alone (a container made before networks
-   * per project moves there now; one just `made` on it is there), then sets its rules. Rules
-   * that cannot be set stop it again: a box never runs without them.
+   * per project moves there now; one just `made` on it is there) with its rules set before its
+   * main process runs: the agent holds it until they are. Without the agent the rules come right
+   * after the start. Rules that cannot be set stop it again: a box never runs without them.
    */
   async start(box: NetworkedBox, containerId: string, made = false): Promise<void> {
     if (!made) {
       await this.ensure(box.project);
       await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
     }
-    // Its helper is made while the box starts; it runs once the box does.
-    const prepared = this.deps.engine.packetFilter && needsRules(box.network) ? this.prepare(box, containerId) : null;
-    prepared?.catch(() => undefined); // awaited below, or dropped with the start
+    const needs = this.deps.engine.packetFilter && needsRules(box.network);
+    const held = this.deps.gate?.hold(box.id, needs) === true && needs;
+    // Names resolved and the table made while the container starts.
+    const rules = needs ? this.rulesFor(box) : null;
+    rules?.catch(() => undefined); // awaited below, or dropped with the start
+    await this.deps.engine.startContainer(containerId);
+    if (!rules) return;
     try {
-      await this.deps.engine.startContainer(containerId);
+      await this.apply(containerId, await rules);
+      if (held && !(await this.deps.gate!.release(box.id)))
+        throw new NetworkRulesError("the box's agent did not connect to be let go after its rules were set");
     } catch (err) {
-      void prepared?.then(
-        (p) => p.discard(),
-        () => undefined,
-      );
-      throw err;
-    }
-    if (!prepared) return;
-    try {
-      await (await prepared).run();
-    } catch (err) {
-      // A main process that exited at once has no namespace to filter and nothing running to hold
-      // to rules: its exit is the crash-loop handling's, and its next start sets them.
+      // A main process that exited at once (without the agent) has no namespace to filter and
+      // nothing running to hold to rules: its exit is the crash-loop handling's.
       const state = await this.deps.engine.inspectContainer(containerId).catch(() => null);
       if (state && !state.running) return;
       await this.deps.engine.stopContainer(containerId, 0).catch(() => undefined);
@@ -187,14 +225,20 @@ export class BoxNetworking {
     }
   }
 
-  /** Sets the running box's rules anew (a change of its settings, or of the host's addresses). */
+  /**
+   * A warm-pool container claimed by the box (boxes/pool/): running already, on the engine's
+   * default network. Its rules are set first, then it moves to the project's network alone.
+   */
+  async claim(box: NetworkedBox, containerId: string): Promise<void> {
+    await this.ensure(box.project);
+    if (this.deps.engine.packetFilter && needsRules(box.network)) await this.setRules(box, containerId);
+    await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+  }
+
+  /** Sets the running box's rules anew (a change of its settings): new connections meet them at once. */
   async enforce(box: NetworkedBox, containerId: string): Promise<void> {
     if (!this.deps.engine.packetFilter) return;
-    try {
-      await (await this.prepare(box, containerId)).run();
-    } catch (err) {
-      throw rulesError(err);
-    }
+    await this.setRules(box, containerId);
   }
 
   /** Checks that settings can be applied now: their host names resolve (400 naming those that do not). */
@@ -210,19 +254,40 @@ export class BoxNetworking {
       });
   }
 
+  private async setRules(box: NetworkedBox, containerId: string): Promise<void> {
+    try {
+      await this.apply(containerId, await this.rulesFor(box));
+    } catch (err) {
+      throw rulesError(err);
+    }
+  }
+
   private netfilter(): NetfilterHelper {
     if (!this.helper) {
       const files = findNetfilterFiles();
-      const { engine, instanceId, rulesDir } = this.deps;
-      this.helper = 'missing' in files ? files : new NetfilterHelper(engine, instanceId, files, rulesDir);
+      const { engine, instanceId, agent } = this.deps;
+      this.helper =
+        'missing' in files
+          ? files
+          : !agent
+            ? { missing: "Boxdesk's helper binary is not built (npm run build:agent needs Go)" }
+            : new NetfilterHelper(engine, instanceId, { iptables: files, agent });
     }
     if ('missing' in this.helper)
       throw new NetworkRulesError(`the box's network rules cannot be set: ${this.helper.missing}`);
     return this.helper;
   }
 
-  private async prepare(box: NetworkedBox, containerId: string): Promise<PreparedRules> {
+  /** Loads the table into the running container's network namespace (found by its main process). */
+  private async apply(containerId: string, rules: string): Promise<void> {
     const helper = this.netfilter();
+    const state = await this.deps.engine.inspectContainer(containerId);
+    if (!state?.running || !state.pid)
+      throw new NetworkRulesError("the box's network rules could not be set: its container is not running");
+    await helper.apply(state.id, state.pid, rules);
+  }
+
+  private async rulesFor(box: NetworkedBox): Promise<string> {
     const { allowed, unresolved } =
       box.network.egress === 'allowlist' ? await resolveAllowed(box.network.allow) : { allowed: [], unresolved: [] };
     if (unresolved.length)
@@ -230,25 +295,21 @@ export class BoxNetworking {
         { box: box.name, project: box.project, unresolved },
         'allow entries that did not resolve stay closed',
       );
-    const addresses = await this.hostAddresses();
-    for (const a of addresses) this.closedHost.add(a);
-    return helper.prepare(containerId, filterTable({ network: box.network, allowed, hostAddresses: addresses }));
+    const [own, hostAddresses] = await Promise.all([this.ensure(box.project), this.hostAddresses()]);
+    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own });
   }
 
-  /** Sets the rules of every running box that keeps the host closed anew (the host has a new address). */
-  private async refreshRunning(): Promise<void> {
-    if (!this.deps.engine.packetFilter) return;
-    for (const { box, containerId } of this.deps.running()) {
-      if (box.network.host) continue;
-      await this.enforce(box, containerId).catch((err: unknown) => {
-        this.deps.log.warn({ err, box: box.name, project: box.project }, "could not close the host's new address");
-      });
-    }
-  }
-
-  /** The host's own addresses: its interfaces' and every engine network's gateway (each bridge's, in use or not). */
+  /**
+   * The host's own addresses: its interfaces' (read each time: cheap) and the gateways of the
+   * engine's networks outside Boxdesk's range (read once per engine-up; those inside it are
+   * closed as the range).
+   */
   private async hostAddresses(): Promise<string[]> {
-    const gateways = this.deps.engine.packetFilter ? await this.deps.engine.networkGateways() : [];
-    return [...new Set([...interfaceAddresses(), ...gateways])].sort();
+    this.gateways ??= this.deps.engine.networkGateways().catch((err: unknown) => {
+      this.gateways = null;
+      throw err;
+    });
+    const outside = (await this.gateways).filter((g) => !inRange(g, this.deps.pool));
+    return [...new Set([...interfaceAddresses(), ...outside])].sort();
   }
 }

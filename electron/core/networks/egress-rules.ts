@@ -1,3 +1,4 @@
+import { inRange } from '../engine/ipv4';
 import type { ResolvedNetwork } from '../../../shared/schemas/network';
 
 /** Where the engine's resolver answers inside a box on a user network (box names, and the outside through it). */
@@ -13,44 +14,96 @@ export interface FilterInputs {
   network: ResolvedNetwork;
   /** The allow entries, host names already resolved. */
   allowed: AllowedDestination[];
-  /** The host's own IPv4 addresses (its bridges' gateways among them): closed unless network.host. */
+  /** The host's own IPv4 addresses (its interfaces', the engine's bridges'): closed unless network.host. */
   hostAddresses: string[];
+  /** The range every project network of Boxdesk's is made in: other projects' boxes and bridges. */
+  pool: string;
+  /** The box's own project network: its peers (open to an open box) and its gateway (the host). */
+  own: { subnet: string; gateway: string } | null;
 }
 
-/** Refused, not dropped: the box's connect fails at once ("No route to host"), not after a timeout. */
-const REFUSE = '-j REJECT --reject-with icmp-admin-prohibited';
+function accept({ cidr, port }: AllowedDestination): string[] {
+  if (port === null) return [`-A OUTPUT -d ${cidr} -j ACCEPT`];
+  return ['tcp', 'udp'].map((proto) => `-A OUTPUT -d ${cidr} -p ${proto} --dport ${port} -j ACCEPT`);
+}
+
+/** Whether the network `cidr` lies inside `outer`. */
+function within(cidr: string, outer: string): boolean {
+  const [address, bits] = cidr.split('/') as [string, string];
+  return Number(bits ?? 32) >= Number(outer.split('/')[1]) && inRange(address, outer);
+}
+
+/**
+ * Refused, not dropped: a new connection fails at once ("No route to host"), not after a timeout;
+ * a connection the box opened before a change is reset at its next packet (ICMP alone would not
+ * end an established TCP connection: the kernel takes it for a passing fault and retries).
+ */
+const REFUSE = '-j BOXDESK-REFUSE';
+const REFUSE_CHAIN = [
+  ':BOXDESK-REFUSE - [0:0]',
+  '-A BOXDESK-REFUSE -p tcp -m conntrack --ctstate ESTABLISHED -j REJECT --reject-with tcp-reset',
+  '-A BOXDESK-REFUSE -j REJECT --reject-with icmp-admin-prohibited',
+];
 
 /**
  * The box's filter table, in iptables-restore's format: it replaces the whole table at once, so
  * a change is never half applied. Only what the box sends is filtered (OUTPUT). Its answers on
  * connections made to it pass (the reply direction), so the core's proxy and the project's boxes
  * still reach its servers; every packet of a connection the box made itself meets the rules, so a
- * change, or the rules set just after the box started, also cut one it opened before.
+ * change also cuts one it opened before. The rules name no other project's network one by one:
+ * the whole range they are made in is closed, so a new project needs no change here.
  */
-export function filterTable({ network, allowed, hostAddresses }: FilterInputs): string {
+export function filterTable({ network, allowed, hostAddresses, pool, own }: FilterInputs): string {
   const rules = ['-A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED --ctdir REPLY -j ACCEPT'];
   // `none` closes the resolver too: it would forward any question (and so any data) to the outside.
   if (network.egress === 'none') rules.push(`-A OUTPUT -d ${EMBEDDED_DNS}/32 ${REFUSE}`);
   if (network.egress !== 'open') rules.push('-A OUTPUT -o lo -j ACCEPT');
-  if (!network.host) for (const address of hostAddresses) rules.push(`-A OUTPUT -d ${address}/32 ${REFUSE}`);
-  if (network.egress === 'allowlist')
-    for (const { cidr, port } of allowed) {
-      if (port === null) rules.push(`-A OUTPUT -d ${cidr} -j ACCEPT`);
-      else for (const proto of ['tcp', 'udp']) rules.push(`-A OUTPUT -d ${cidr} -p ${proto} --dport ${port} -j ACCEPT`);
-    }
+  const host = [...(own ? [own.gateway] : []), ...hostAddresses];
+  const hostOpen = network.host && network.egress !== 'none';
+  for (const address of host) rules.push(`-A OUTPUT -d ${address}/32 ${hostOpen ? '-j ACCEPT' : REFUSE}`);
+  if (network.egress === 'open' && own) rules.push(`-A OUTPUT -d ${own.subnet} -j ACCEPT`);
+  // Entries inside the box's own project network come before the range is closed; any other in the range stays closed.
+  const entries = network.egress === 'allowlist' ? allowed : [];
+  const mine = entries.filter((entry) => own !== null && within(entry.cidr, own.subnet));
+  rules.push(...mine.flatMap(accept));
+  rules.push(`-A OUTPUT -d ${pool} ${REFUSE}`);
+  rules.push(...entries.filter((entry) => !mine.includes(entry)).flatMap(accept));
   if (network.egress !== 'open') rules.push(`-A OUTPUT ${REFUSE}`);
   return [
     '*filter',
     ':INPUT ACCEPT [0:0]',
     ':FORWARD ACCEPT [0:0]',
     ':OUTPUT ACCEPT [0:0]',
+    ...REFUSE_CHAIN,
     ...rules,
     'COMMIT',
     '',
   ].join('\n');
 }
 
-/** Whether a box freshly started (no rules yet) needs any: everything open, the host included, needs none. */
+/**
+ * Whether a box freshly started (no rules yet) needs any: one open to everything, the host
+ * included, needs none (the engine itself keeps its network's traffic from other projects').
+ */
 export function needsRules(network: ResolvedNetwork): boolean {
   return network.egress !== 'open' || !network.host;
+}
+
+/** Where Boxdesk makes its project networks unless BOXDESK_NETWORK_POOL says otherwise: 256 projects of 254 boxes. */
+export const DEFAULT_NETWORK_POOL = '10.210.0.0/16';
+
+/** BOXDESK_NETWORK_POOL (an IPv4 CIDR of /24 or shorter), else the default; a bad one is an error that says so. */
+export function networkPool(env: NodeJS.ProcessEnv = process.env): string {
+  const value = env.BOXDESK_NETWORK_POOL?.trim();
+  if (!value) return DEFAULT_NETWORK_POOL;
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(value);
+  const ok = m && m.slice(1, 5).every((p) => Number(p) <= 255) && Number(m[5]) >= 8 && Number(m[5]) <= 24;
+  if (!ok)
+    throw new Error(
+      `BOXDESK_NETWORK_POOL must be an IPv4 range from /8 to /24 like ${DEFAULT_NETWORK_POOL}, got "${value}"`,
+    );
+  const [a, b, c, d, bits] = m.slice(1).map(Number) as [number, number, number, number, number];
+  // The range's own first address, whatever host bits were given.
+  const n = (((a << 24) | (b << 16) | (c << 8) | d) >>> 0) & ((~0 << (32 - bits)) >>> 0);
+  return `${[24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.')}/${bits}`;
 }

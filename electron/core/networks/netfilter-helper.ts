@@ -5,19 +5,21 @@ import tar from 'tar-stream';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import { helperLabels, helperSpec } from '../engine/helper-containers';
 import { readText } from '../engine/log-tail';
-import { randomBase32 } from '../ids';
 import type { NetfilterFiles } from './netfilter-files';
 
 export const NETFILTER_ROLE = 'netfilter-helper';
 
-/** A helper made for one change of a box's rules: `run` it once the box runs, or `discard` it. */
-export interface PreparedRules {
-  run(): Promise<void>;
-  discard(): void;
-}
 /** Not `boxdesk.instance`: images with that label that no box names are collected at start. */
 const IMAGE_LABELS = { role: 'boxdesk.role', digest: 'boxdesk.netfilter' };
-const RULES_IN_HELPER = '/rules';
+/** Where Boxdesk's static helper binary (agent/) is in the image. */
+const AGENT_IN_IMAGE = '/boxdesk-agent';
+
+/** What the helper's image is made of: this machine's iptables, and Boxdesk's own binary for entering namespaces. */
+export interface NetfilterImage {
+  iptables: NetfilterFiles;
+  /** The static boxdesk-agent binary (its `netfilter` command) and what names its build. */
+  agent: { binary: string; digest: string };
+}
 
 function tarOf(entries: { path: string; data: Buffer; mode: number }[]): Readable {
   const pack = tar.pack();
@@ -35,23 +37,27 @@ function tarOf(entries: { path: string; data: Buffer; mode: number }[]): Readabl
 }
 
 /**
- * The packet filter's helper (docs/security.md): for each change, a container made from Debian's
- * iptables alone, in the box's network namespace (`networkOf`) with NET_ADMIN added and nothing
- * else, that loads the box's filter table and exits. The box itself never has NET_ADMIN, so it
- * cannot undo the rules.
+ * The packet filter's helper (docs/security.md): ONE long-lived container per core, made from
+ * Debian's iptables and Boxdesk's static binary, in the host's PID namespace with NET_ADMIN,
+ * SYS_ADMIN and SYS_PTRACE and no network of its own. Each change of a box's rules is an exec in
+ * it (`boxdesk-agent netfilter apply PID CONTAINER -- iptables-restore`): it enters the box's
+ * network namespace by the box's main process (checked to be that container's, and not the
+ * host's namespace) and loads the filter table from its standard input. The box itself never has
+ * NET_ADMIN, so it cannot undo the rules.
  */
 export class NetfilterHelper {
   private imageId: Promise<string> | null = null;
-  /** Helpers that ended, being removed (only the core's stop waits for that). */
-  private readonly removals = new Set<Promise<void>>();
+  private container: Promise<string> | null = null;
 
   constructor(
     private readonly engine: ContainerEngine,
     private readonly instanceId: string,
-    private readonly files: NetfilterFiles,
-    /** Where rules files are written for the helper to read (bound read-only into it): a folder of the data dir. */
-    private readonly rulesDir: string,
+    private readonly files: NetfilterImage,
   ) {}
+
+  private get digest(): string {
+    return `${this.files.iptables.digest}-${this.files.agent.digest.slice(0, 16)}`;
+  }
 
   /** The helper image for these files, imported once (no registry, no base image). */
   private image(): Promise<string> {
@@ -65,86 +71,107 @@ export class NetfilterHelper {
   private async importImage(): Promise<string> {
     const mine = { [IMAGE_LABELS.role]: NETFILTER_ROLE };
     const existing = await this.engine.listImages(mine);
-    const current = existing.find((i) => i.labels[IMAGE_LABELS.digest] === this.files.digest);
+    const current = existing.find((i) => i.labels[IMAGE_LABELS.digest] === this.digest);
+    // Another core's helper may use an older image: only the removal of unused ones succeeds.
     for (const old of existing) if (old !== current) await this.engine.removeImage(old.id).catch(() => undefined);
     if (current) return current.id;
-    return this.engine.importImage(tarOf(this.files.files), {
-      labels: { ...mine, [IMAGE_LABELS.digest]: this.files.digest },
+    const agent = { path: AGENT_IN_IMAGE, data: fs.readFileSync(this.files.agent.binary), mode: 0o755 };
+    return this.engine.importImage(tarOf([...this.files.iptables.files, agent]), {
+      labels: { ...mine, [IMAGE_LABELS.digest]: this.digest },
     });
   }
 
-  /** Replaces the filter table of the running container's network namespace with `rules` (iptables-restore format). */
-  async apply(containerId: string, rules: string): Promise<void> {
-    await (await this.prepare(containerId, rules)).run();
+  /** The running helper container, made (and a leftover of an earlier run removed) once. */
+  private running(): Promise<string> {
+    this.container ??= this.startHelper().catch((err: unknown) => {
+      this.container = null;
+      throw err;
+    });
+    return this.container;
+  }
+
+  private async startHelper(): Promise<string> {
+    await this.removeLeftovers();
+    const id = await this.engine.createContainer(this.spec(await this.image()));
+    try {
+      await this.engine.startContainer(id);
+    } catch (err) {
+      await this.engine.removeContainer(id).catch(() => undefined);
+      throw err;
+    }
+    return id;
   }
 
   /**
-   * Makes the helper that will load `rules` into the container's namespace; the container need
-   * not run yet (a box's start and its helper's making go side by side), only when `run` is
-   * called. The rules reach the helper as a file of the data dir bound read-only (as the store's
-   * helper sees the store folder): nothing is copied into it. `discard` drops an unused one.
+   * Replaces the filter table of the network namespace of container `containerId`, whose main
+   * process is `pid` on the host, with `rules` (iptables-restore's format). A helper that went
+   * away (a docker rm, the engine's restart) is made again once.
    */
-  async prepare(containerId: string, rules: string): Promise<PreparedRules> {
-    const name = `boxdesk-netfilter-${containerId.slice(0, 12)}-${randomBase32(4)}`;
-    const file = path.join(this.rulesDir, `${name}.rules`);
-    fs.mkdirSync(this.rulesDir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, rules, { mode: 0o644 });
-    const done = (id: string | null) => {
-      fs.rmSync(file, { force: true });
-      if (id) this.removeLater(id);
-    };
-    let id: string;
-    try {
-      id = await this.engine.createContainer(this.spec(name, await this.image(), containerId, file));
-    } catch (err) {
-      done(null);
-      throw err;
-    }
-    const run = async () => {
+  async apply(containerId: string, pid: number, rules: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const helper = await this.running();
       try {
-        await this.engine.startContainer(id);
-        const code = await this.engine.waitContainer(id);
-        if (code === 0) return;
-        const output = (await readText(await this.engine.logs(id, { follow: false }))).trim();
-        throw new EngineError('failed', `the box's network rules could not be set (iptables-restore: ${output})`);
-      } finally {
-        done(id);
+        return await this.exec(helper, containerId, pid, rules);
+      } catch (err) {
+        const gone = err instanceof EngineError && (err.kind === 'not_found' || err.kind === 'conflict');
+        if (!gone || attempt > 0) throw err;
+        if (this.container) this.container = null;
       }
-    };
-    return { run, discard: () => done(id) };
+    }
   }
 
-  private spec(name: string, image: string, containerId: string, rulesFile: string): ContainerSpec {
+  private async exec(helper: string, containerId: string, pid: number, rules: string): Promise<void> {
+    const { engine } = this;
+    const command = [AGENT_IN_IMAGE, 'netfilter', 'apply', String(pid), containerId, '--'];
+    const execId = await engine.createExec(helper, {
+      command: [...command, this.files.iptables.binary, 'iptables-restore'],
+      env: {},
+      tty: false,
+      stdin: true,
+    });
+    const streams = await engine.startExec(execId, { tty: false, stdin: true });
+    streams.stdin!.end(rules);
+    const [stdout, stderr] = await Promise.all([readText(streams.stdout), readText(streams.stderr)]);
+    const { exitCode } = await engine.inspectExec(execId);
+    if (exitCode === 0) return;
+    const said = `${stdout}${stderr}`.trim() || `exit code ${exitCode}`;
+    throw new EngineError('failed', `the box's network rules could not be set (${said})`);
+  }
+
+  private spec(image: string): ContainerSpec {
     return helperSpec({
-      name,
+      name: `boxdesk-netfilter-${this.instanceId}`,
       image,
-      command: [this.files.binary, 'iptables-restore', RULES_IN_HELPER],
+      command: [AGENT_IN_IMAGE, 'netfilter', 'hold'],
       hostname: 'boxdesk-netfilter',
       labels: helperLabels(this.instanceId, NETFILTER_ROLE),
-      limits: { cpus: 1, ramMb: 64, pidsLimit: 16 },
-      // It joins the box's network namespace (`networkOf`), so it has none of its own.
-      offline: false,
+      limits: { cpus: 1, ramMb: 64, pidsLimit: 32 },
       helper: {
-        capAdd: ['NET_ADMIN'],
+        // NET_ADMIN for the rules; SYS_ADMIN to enter another namespace (setns); SYS_PTRACE to open
+        // the namespace of a box process running as another user. AppArmor's profile forbids both.
+        capAdd: ['NET_ADMIN', 'SYS_ADMIN', 'SYS_PTRACE'],
         devices: [],
-        binds: [{ hostPath: rulesFile, path: RULES_IN_HELPER, readOnly: true }],
-        noAppArmor: false,
-        networkOf: containerId,
+        binds: [],
+        noAppArmor: true,
+        pidHost: true,
       },
     });
   }
 
-  /** An ended helper goes in the background: the next box need not wait for its removal. */
-  private removeLater(id: string): void {
-    const removal: Promise<void> = this.engine
-      .removeContainer(id)
-      .catch(() => undefined)
-      .finally(() => this.removals.delete(removal));
-    this.removals.add(removal);
+  /** This core's helpers an earlier run left (a kill -9). */
+  private async removeLeftovers(): Promise<void> {
+    const mine = { 'boxdesk.instance': this.instanceId, 'boxdesk.role': NETFILTER_ROLE };
+    for (const c of await this.engine.listContainers(mine))
+      await this.engine.removeContainer(c.id).catch(() => undefined);
   }
 
-  /** Waits until the helpers that ended are removed. */
-  async settle(): Promise<void> {
-    await Promise.all([...this.removals]);
+  /** Stops and removes the helper (the core stops); boxes keep their rules. */
+  async stop(): Promise<void> {
+    const made = this.container;
+    this.container = null;
+    const id = await made?.catch(() => null);
+    if (!id) return;
+    await this.engine.stopContainer(id, 0).catch(() => undefined);
+    await this.engine.removeContainer(id).catch(() => undefined);
   }
 }

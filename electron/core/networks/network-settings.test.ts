@@ -4,7 +4,7 @@ import { DEFAULT_NETWORK, parseAllowEntry } from '../../../shared/schemas/networ
 import type { Box } from '../../../shared/schemas/box';
 import { problem, startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
 import { resolveAllowed } from './box-networking';
-import { filterTable } from './egress-rules';
+import { DEFAULT_NETWORK_POOL, filterTable, networkPool } from './egress-rules';
 
 describe('allow entries', () => {
   test('addresses, CIDRs and host names, each with an optional port', () => {
@@ -57,26 +57,38 @@ test('allow entries as the filter takes them: networks as given, host names reso
 
 describe("a box's filter table", () => {
   const hostAddresses = ['192.168.1.20', '172.17.0.1'];
+  const pool = '10.210.0.0/16';
+  const own = { subnet: '10.210.7.0/24', gateway: '10.210.7.1' };
+  const REJECT = '-j BOXDESK-REFUSE';
 
-  test('open: only the host closed; with host true, nothing at all', () => {
-    const rules = filterTable({ network: DEFAULT_NETWORK, allowed: [], hostAddresses });
-    assert.match(rules, /-A OUTPUT -d 192\.168\.1\.20\/32 -j REJECT/);
-    assert.match(rules, /-A OUTPUT -d 172\.17\.0\.1\/32 -j REJECT/);
-    assert.doesNotMatch(rules, /-A OUTPUT -j REJECT/);
-    const open = filterTable({ network: { ...DEFAULT_NETWORK, host: true }, allowed: [], hostAddresses });
-    assert.doesNotMatch(open, /REJECT/);
+  test("open: the host (its own gateway too) closed, its project's peers open, every other project's network closed", () => {
+    const lines = filterTable({ network: DEFAULT_NETWORK, allowed: [], hostAddresses, pool, own }).split('\n');
+    const at = (line: string) => lines.indexOf(line);
+    assert.ok(at(`-A OUTPUT -d 10.210.7.1/32 ${REJECT}`) > 0);
+    assert.ok(at(`-A OUTPUT -d 192.168.1.20/32 ${REJECT}`) > 0);
+    assert.ok(at(`-A OUTPUT -d 10.210.7.1/32 ${REJECT}`) < at('-A OUTPUT -d 10.210.7.0/24 -j ACCEPT'));
+    assert.ok(at('-A OUTPUT -d 10.210.7.0/24 -j ACCEPT') < at(`-A OUTPUT -d 10.210.0.0/16 ${REJECT}`));
+    assert.equal(at(`-A OUTPUT ${REJECT}`), -1);
+    const open = filterTable({ network: { ...DEFAULT_NETWORK, host: true }, allowed: [], hostAddresses, pool, own });
+    assert.match(open, /-A OUTPUT -d 10\.210\.7\.1\/32 -j ACCEPT/);
+    assert.match(open, /-A OUTPUT -d 172\.17\.0\.1\/32 -j ACCEPT/);
   });
 
-  test('none: the resolver refused before loopback is let through, then everything else', () => {
-    const rules = filterTable({ network: { egress: 'none', allow: [], host: true }, allowed: [], hostAddresses });
+  test('none: the resolver refused before loopback is let through, then everything else, the host too', () => {
+    const network = { egress: 'none' as const, allow: [], host: true };
+    const rules = filterTable({ network, allowed: [], hostAddresses, pool, own });
     const lines = rules.split('\n');
-    const dns = lines.indexOf('-A OUTPUT -d 127.0.0.11/32 -j REJECT --reject-with icmp-admin-prohibited');
+    const dns = lines.indexOf(`-A OUTPUT -d 127.0.0.11/32 ${REJECT}`);
     assert.ok(dns > 0 && dns < lines.indexOf('-A OUTPUT -o lo -j ACCEPT'));
-    assert.equal(lines.at(-3), '-A OUTPUT -j REJECT --reject-with icmp-admin-prohibited');
+    assert.doesNotMatch(rules, /10\.210\.7\.0\/24 -j ACCEPT|10\.210\.7\.1\/32 -j ACCEPT/);
+    assert.equal(lines.at(-3), `-A OUTPUT ${REJECT}`);
     assert.equal(lines.at(-2), 'COMMIT');
+    assert.ok(
+      lines.includes('-A BOXDESK-REFUSE -p tcp -m conntrack --ctstate ESTABLISHED -j REJECT --reject-with tcp-reset'),
+    );
   });
 
-  test("allowlist: the host's addresses closed before any entry (0.0.0.0/0 does not open it), a port for TCP and UDP", () => {
+  test("allowlist: the host's addresses and other projects closed before any entry (0.0.0.0/0 does not open them), a port for TCP and UDP", () => {
     const rules = filterTable({
       network: { egress: 'allowlist', allow: [], host: false },
       allowed: [
@@ -84,15 +96,23 @@ describe("a box's filter table", () => {
         { cidr: '10.0.0.0/8', port: 443 },
       ],
       hostAddresses,
+      pool,
+      own,
     });
     const lines = rules.split('\n');
-    assert.ok(
-      lines.indexOf('-A OUTPUT -d 172.17.0.1/32 -j REJECT --reject-with icmp-admin-prohibited') <
-        lines.indexOf('-A OUTPUT -d 0.0.0.0/0 -j ACCEPT'),
-    );
+    const everything = lines.indexOf('-A OUTPUT -d 0.0.0.0/0 -j ACCEPT');
+    assert.ok(lines.indexOf(`-A OUTPUT -d 172.17.0.1/32 ${REJECT}`) < everything);
+    assert.ok(lines.indexOf(`-A OUTPUT -d 10.210.0.0/16 ${REJECT}`) < everything);
     assert.ok(lines.includes('-A OUTPUT -d 10.0.0.0/8 -p tcp --dport 443 -j ACCEPT'));
     assert.ok(lines.includes('-A OUTPUT -d 10.0.0.0/8 -p udp --dport 443 -j ACCEPT'));
     assert.doesNotMatch(rules, /127\.0\.0\.11/, "the engine's resolver stays open: names must resolve");
+  });
+
+  test('BOXDESK_NETWORK_POOL: a range of /8 to /24, its host bits cleared; anything else says what it must be', () => {
+    assert.equal(networkPool({}), DEFAULT_NETWORK_POOL);
+    assert.equal(networkPool({ BOXDESK_NETWORK_POOL: '10.99.3.7/16' }), '10.99.0.0/16');
+    for (const bad of ['10.99.0.0/25', '10.999.0.0/16', 'fd00::/64', 'lan'])
+      assert.throws(() => networkPool({ BOXDESK_NETWORK_POOL: bad }), /must be an IPv4 range from \/8 to \/24/);
   });
 });
 

@@ -17,6 +17,8 @@ export interface ClaimDeps {
   status: StatusWriter;
   withLock<T>(boxId: string, work: () => Promise<T>): Promise<T>;
   containerSpec(row: BoxRow): ContainerSpec;
+  /** Puts the running container on the box's project network with the box's packet filter (networks/). */
+  join(row: BoxRow, containerId: string): Promise<void>;
 }
 
 export interface ClaimFacts {
@@ -61,7 +63,7 @@ export async function claimFromPool(deps: ClaimDeps, f: ClaimFacts): Promise<Box
   });
 }
 
-/** The engine's side of a claim: thaw (and check it runs), limits, quota, name. */
+/** The engine's side of a claim: thaw (and check it runs), limits, quota, name, network and rules. */
 async function fit(deps: ClaimDeps, member: PoolMember, row: BoxRow, quota: number | null): Promise<void> {
   const { engine } = deps;
   await engine.unpauseContainer(member.containerId);
@@ -72,4 +74,5 @@ async function fit(deps: ClaimDeps, member: PoolMember, row: BoxRow, quota: numb
   if (limitsDiffer(limits, member.limits)) await engine.updateContainer(member.containerId, limits);
   if (member.workspace && quota !== member.quota) await deps.workspaces.setQuota(member.workspace.item, quota);
   await engine.renameContainer(member.containerId, deps.containerSpec(row).name);
+  await deps.join(row, member.containerId);
 }

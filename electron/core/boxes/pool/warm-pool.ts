@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { DEFAULT_NETWORK } from '../../../../shared/schemas/network';
 import type { PoolInfo } from '../../../../shared/schemas/system';
 import type { BasesPort, WarmTarget } from '../../bases/port';
 import type { ContainerEngine, ContainerSpec, ContainerState } from '../../engine/container-engine';
@@ -308,11 +309,13 @@ export class WarmPool implements Disposable {
       ...{ id: member.id, project: '', input: { name: 'pool' }, baseName: member.base },
       ...{ root: { image: member.image, ownsImage: false, origin: null }, config: POOL_CONFIG, dataMounts: null },
       ...{ internal: {}, source: null, storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit) },
-      ...{ workspace: member.workspace, workspaceQuota: member.quota },
+      ...{ workspace: member.workspace, workspaceQuota: member.quota, network: DEFAULT_NETWORK },
     });
     const spec = this.deps.containerSpec(row);
     return {
       ...spec,
+      // The engine's default network until a claim: the box's rules are set, then it moves to its project's (networks/).
+      network: undefined,
       name: `boxdesk-pool-${member.base}-${member.id.slice(4, 12)}`,
       hostname: poolHostname(member.id),
       labels: {
