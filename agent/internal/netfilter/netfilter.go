@@ -1,14 +1,21 @@
 // Package netfilter is the packet filter helper's side (docs/security.md, "The network boundary"):
-// `boxdesk-agent netfilter hold` is the main process of the one long-lived helper container the
-// core keeps per engine (NET_ADMIN, SYS_ADMIN, SYS_PTRACE, the host's PID namespace, no network of
-// its own), and `netfilter apply` is each exec in it: it enters a box's network namespace by the
-// box's process id and runs iptables-restore there, the rules on its standard input.
+// `boxdesk-agent netfilter serve DIR -- iptables-restore` is the main process of the one
+// long-lived helper container the core keeps per engine (NET_ADMIN, SYS_ADMIN, SYS_PTRACE, the
+// host's PID namespace, no network of its own). It listens on DIR/netfilter.sock (DIR is the
+// core's own directory, bound in; the socket is given to the directory's owner, mode 0600) and
+// runs `netfilter apply` for each request: that enters a box's network namespace by the box's
+// process id and runs iptables-restore there, the rules on its standard input.
 package netfilter
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
@@ -16,12 +23,82 @@ import (
 	"syscall"
 )
 
-// Main runs `netfilter hold` or `netfilter apply PID CONTAINER_ID -- CMD...`.
-func Main(args []string, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "hold" {
-		signals := make(chan os.Signal, 1)
-		signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+// serve answers requests on DIR/netfilter.sock until SIGTERM: each connection is one line of JSON
+// {"pid": N, "container": "ID"}, then the rules up to the core's half-close; the answer is one
+// line of JSON {"code": N, "output": "..."} (iptables-restore's exit code and what it said).
+func serve(dir string, command []string) error {
+	path := dir + "/netfilter.sock"
+	_ = os.Remove(path)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	var owner syscall.Stat_t
+	if err := syscall.Stat(dir, &owner); err != nil {
+		return err
+	}
+	// Only the core (the directory's owner, root or not) may ask.
+	if err := os.Chown(path, int(owner.Uid), int(owner.Gid)); err != nil {
+		return err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		return err
+	}
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
 		<-signals
+		_ = ln.Close()
+	}()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			_ = os.Remove(path)
+			return nil
+		}
+		go answer(conn, command)
+	}
+}
+
+func answer(conn net.Conn, command []string) {
+	defer conn.Close()
+	in := bufio.NewReader(conn)
+	var req struct {
+		Pid       int    `json:"pid"`
+		Container string `json:"container"`
+	}
+	line, err := in.ReadBytes('\n')
+	if err == nil {
+		err = json.Unmarshal(line, &req)
+	}
+	reply := map[string]any{"code": 2, "output": "a request line {pid, container} is needed"}
+	if err == nil {
+		args := append([]string{"netfilter", "apply", strconv.Itoa(req.Pid), req.Container, "--"}, command...)
+		cmd := exec.Command("/proc/self/exe", args...)
+		var out bytes.Buffer
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = in, &out, &out
+		code := 0
+		if err := cmd.Run(); err != nil {
+			code = 1
+			if exit, ok := err.(*exec.ExitError); ok {
+				code = exit.ExitCode()
+			}
+			if out.Len() == 0 {
+				out.WriteString(err.Error())
+			}
+		}
+		reply = map[string]any{"code": code, "output": out.String()}
+	}
+	_ = json.NewEncoder(conn).Encode(reply)
+}
+
+// Main runs `netfilter serve DIR -- CMD...` or `netfilter apply PID CONTAINER_ID -- CMD...`.
+func Main(args []string, stderr io.Writer) int {
+	if len(args) >= 4 && args[0] == "serve" && args[2] == "--" {
+		if err := serve(args[1], args[3:]); err != nil {
+			fmt.Fprintf(stderr, "boxdesk-agent netfilter: %v\n", err)
+			return 1
+		}
 		return 0
 	}
 	if len(args) >= 5 && args[0] == "apply" && args[3] == "--" {
@@ -30,7 +107,7 @@ func Main(args []string, stderr io.Writer) int {
 			return 1
 		}
 	}
-	fmt.Fprintln(stderr, "usage: boxdesk-agent netfilter hold | apply PID CONTAINER_ID -- CMD...")
+	fmt.Fprintln(stderr, "usage: boxdesk-agent netfilter serve DIR -- CMD... | apply PID CONTAINER_ID -- CMD...")
 	return 2
 }
 

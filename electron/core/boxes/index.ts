@@ -61,6 +61,7 @@ function boxNetworking(ctx: CoreContext, store: BoxStore): BoxNetworking {
     log: ctx.log,
     gate: ctx.agentHub ?? null,
     agent: helperBinary(),
+    socketDir: ctx.engine.endpoint.url.startsWith('unix://') ? path.join(ctx.config.dataDir, 'netfilter') : null,
     pool: networkPool(),
     running: () =>
       store

@@ -56,7 +56,16 @@ before(async () => {
     extensions: new BoxExtensions(),
     workspaces,
     networking: new BoxNetworking({
-      ...{ engine, instanceId, log, gate: null, agent: helperBinary(), pool: DEFAULT_NETWORK_POOL, running: () => [] },
+      ...{
+        engine,
+        instanceId,
+        log,
+        gate: null,
+        agent: helperBinary(),
+        socketDir: `${dataDir}/netfilter`,
+        pool: DEFAULT_NETWORK_POOL,
+        running: () => [],
+      },
     }),
   });
   recreator = new BoxRecreator({ store, engine, boxes, roots, workspaces, bus, instanceId, log });

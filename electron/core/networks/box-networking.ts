@@ -38,6 +38,8 @@ export interface BoxNetworkingDeps {
   log: FastifyBaseLogger;
   /** Where boxes have the agent; null: none does, and a box's first instant is unfiltered. */
   gate: MainGate | null;
+  /** The data dir's folder the helper listens in; null (the engine is not on this machine): an exec per change. */
+  socketDir: string | null;
   /** Boxdesk's static binary, for the packet filter's helper image; null: not built. */
   agent: { binary: string; digest: string } | null;
   /** The range project networks are made in (an IPv4 CIDR of /24 or shorter). */
@@ -271,7 +273,7 @@ export class BoxNetworking {
           ? files
           : !agent
             ? { missing: "Boxdesk's helper binary is not built (npm run build:agent needs Go)" }
-            : new NetfilterHelper(engine, instanceId, { iptables: files, agent });
+            : new NetfilterHelper(engine, instanceId, { iptables: files, agent }, this.deps.socketDir);
     }
     if ('missing' in this.helper)
       throw new NetworkRulesError(`the box's network rules cannot be set: ${this.helper.missing}`);

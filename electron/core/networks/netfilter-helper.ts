@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
@@ -13,6 +14,12 @@ export const NETFILTER_ROLE = 'netfilter-helper';
 const IMAGE_LABELS = { role: 'boxdesk.role', digest: 'boxdesk.netfilter' };
 /** Where Boxdesk's static helper binary (agent/) is in the image. */
 const AGENT_IN_IMAGE = '/boxdesk-agent';
+/** Where the core's directory for the helper's socket is bound in the helper. */
+const SOCKET_DIR_IN_HELPER = '/run/boxdesk';
+const SOCKET = 'netfilter.sock';
+/** Longest Unix socket path the kernel takes (sun_path, with its NUL). */
+const MAX_SOCKET_PATH = 107;
+const READY_WAIT_MS = 10_000;
 
 /** What the helper's image is made of: this machine's iptables, and Boxdesk's own binary for entering namespaces. */
 export interface NetfilterImage {
@@ -39,21 +46,30 @@ function tarOf(entries: { path: string; data: Buffer; mode: number }[]): Readabl
 /**
  * The packet filter's helper (docs/security.md): ONE long-lived container per core, made from
  * Debian's iptables and Boxdesk's static binary, in the host's PID namespace with NET_ADMIN,
- * SYS_ADMIN and SYS_PTRACE and no network of its own. Each change of a box's rules is an exec in
- * it (`boxdesk-agent netfilter apply PID CONTAINER -- iptables-restore`): it enters the box's
- * network namespace by the box's main process (checked to be that container's, and not the
- * host's namespace) and loads the filter table from its standard input. The box itself never has
+ * SYS_ADMIN and SYS_PTRACE and no network of its own. Its main process (`boxdesk-agent netfilter
+ * serve`) listens on a socket in a directory of the core's data dir bound into it; each change of
+ * a box's rules is one request there (an exec in it where the engine is not on this machine): it
+ * enters the box's network namespace by the box's main process (checked to be that container's)
+ * and loads the filter table with iptables-restore. The box itself never has
  * NET_ADMIN, so it cannot undo the rules.
  */
 export class NetfilterHelper {
   private imageId: Promise<string> | null = null;
   private container: Promise<string> | null = null;
 
+  /** The core's directory the helper listens in (bound into it); null: an exec per change instead. */
+  private readonly socketDir: string | null;
+
   constructor(
     private readonly engine: ContainerEngine,
     private readonly instanceId: string,
     private readonly files: NetfilterImage,
-  ) {}
+    /** A directory of the data dir, where the engine runs on this machine; else null. */
+    socketDir: string | null,
+  ) {
+    const fits = socketDir !== null && path.join(socketDir, SOCKET).length <= MAX_SOCKET_PATH;
+    this.socketDir = fits ? socketDir : null;
+  }
 
   private get digest(): string {
     return `${this.files.iptables.digest}-${this.files.agent.digest.slice(0, 16)}`;
@@ -92,14 +108,32 @@ export class NetfilterHelper {
 
   private async startHelper(): Promise<string> {
     await this.removeLeftovers();
+    if (this.socketDir) {
+      fs.mkdirSync(this.socketDir, { recursive: true, mode: 0o700 });
+      fs.rmSync(path.join(this.socketDir, SOCKET), { force: true });
+    }
     const id = await this.engine.createContainer(this.spec(await this.image()));
     try {
       await this.engine.startContainer(id);
+      if (this.socketDir) await this.listening(id, path.join(this.socketDir, SOCKET));
     } catch (err) {
       await this.engine.removeContainer(id).catch(() => undefined);
       throw err;
     }
     return id;
+  }
+
+  /** Waits until the helper listens on its socket (it makes it as it starts). */
+  private async listening(id: string, socket: string): Promise<void> {
+    const deadline = Date.now() + READY_WAIT_MS;
+    while (!fs.existsSync(socket)) {
+      const state = await this.engine.inspectContainer(id);
+      if (!state?.running || Date.now() > deadline) {
+        const output = state ? (await readText(await this.engine.logs(id, { follow: false }))).trim() : '';
+        throw new EngineError('failed', `the packet filter's helper did not start${output ? `: ${output}` : ''}`);
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
   }
 
   /**
@@ -111,16 +145,54 @@ export class NetfilterHelper {
     for (let attempt = 0; ; attempt++) {
       const helper = await this.running();
       try {
-        return await this.exec(helper, containerId, pid, rules);
+        const { code, output } = this.socketDir
+          ? await this.ask(path.join(this.socketDir, SOCKET), containerId, pid, rules)
+          : await this.exec(helper, containerId, pid, rules);
+        if (code === 0) return;
+        throw new EngineError(
+          'failed',
+          `the box's network rules could not be set (${output.trim() || `exit code ${code}`})`,
+        );
       } catch (err) {
-        const gone = err instanceof EngineError && (err.kind === 'not_found' || err.kind === 'conflict');
+        const gone =
+          (err instanceof EngineError && (err.kind === 'not_found' || err.kind === 'conflict')) ||
+          ['ENOENT', 'ECONNREFUSED'].includes((err as NodeJS.ErrnoException).code ?? '');
         if (!gone || attempt > 0) throw err;
         if (this.container) this.container = null;
       }
     }
   }
 
-  private async exec(helper: string, containerId: string, pid: number, rules: string): Promise<void> {
+  /** One request on the helper's socket: a line {pid, container}, the rules, then its answer line. */
+  private ask(
+    socket: string,
+    containerId: string,
+    pid: number,
+    rules: string,
+  ): Promise<{ code: number; output: string }> {
+    return new Promise((resolve, reject) => {
+      const conn = net.createConnection(socket);
+      const parts: Buffer[] = [];
+      conn.on('data', (d: Buffer) => parts.push(d));
+      conn.on('error', reject);
+      conn.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(parts).toString('utf8')) as { code: number; output: string });
+        } catch {
+          reject(new EngineError('failed', "the packet filter's helper gave no answer"));
+        }
+      });
+      conn.end(`${JSON.stringify({ pid, container: containerId })}\n${rules}`);
+    });
+  }
+
+  /** The same through an exec in the helper, where the engine cannot bind the core's directory into it. */
+  private async exec(
+    helper: string,
+    containerId: string,
+    pid: number,
+    rules: string,
+  ): Promise<{ code: number; output: string }> {
     const { engine } = this;
     const command = [AGENT_IN_IMAGE, 'netfilter', 'apply', String(pid), containerId, '--'];
     const execId = await engine.createExec(helper, {
@@ -133,16 +205,17 @@ export class NetfilterHelper {
     streams.stdin!.end(rules);
     const [stdout, stderr] = await Promise.all([readText(streams.stdout), readText(streams.stderr)]);
     const { exitCode } = await engine.inspectExec(execId);
-    if (exitCode === 0) return;
-    const said = `${stdout}${stderr}`.trim() || `exit code ${exitCode}`;
-    throw new EngineError('failed', `the box's network rules could not be set (${said})`);
+    return { code: exitCode ?? 1, output: `${stdout}${stderr}` };
   }
 
   private spec(image: string): ContainerSpec {
     return helperSpec({
       name: `boxdesk-netfilter-${this.instanceId}`,
       image,
-      command: [AGENT_IN_IMAGE, 'netfilter', 'hold'],
+      command: [
+        ...[AGENT_IN_IMAGE, 'netfilter', 'serve', this.socketDir ? SOCKET_DIR_IN_HELPER : '/tmp', '--'],
+        ...[this.files.iptables.binary, 'iptables-restore'],
+      ],
       hostname: 'boxdesk-netfilter',
       labels: helperLabels(this.instanceId, NETFILTER_ROLE),
       limits: { cpus: 1, ramMb: 64, pidsLimit: 32 },
@@ -151,7 +224,7 @@ export class NetfilterHelper {
         // the namespace of a box process running as another user. AppArmor's profile forbids both.
         capAdd: ['NET_ADMIN', 'SYS_ADMIN', 'SYS_PTRACE'],
         devices: [],
-        binds: [],
+        binds: this.socketDir ? [{ hostPath: this.socketDir, path: SOCKET_DIR_IN_HELPER, readOnly: false }] : [],
         noAppArmor: true,
         pidHost: true,
       },
