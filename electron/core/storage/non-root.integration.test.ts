@@ -52,7 +52,8 @@ async function boxRulesAreSet(core: Pick<CoreProcess, 'url' | 'token'>): Promise
       ],
       { encoding: 'utf8' },
     );
-    assert.match(rules, /^-A OUTPUT -j REJECT --reject-with icmp-admin-prohibited$/m);
+    assert.match(rules, /^-A OUTPUT -j BOXDESK-REFUSE$/m);
+    assert.match(rules, /^-A BOXDESK-REFUSE -j REJECT --reject-with icmp-admin-prohibited$/m);
   } finally {
     await api(core, 'DELETE', `${boxes}/net`);
   }
