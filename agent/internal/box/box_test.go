@@ -229,3 +229,26 @@ func TestATerminalsOutputEndsWithItsProcessNotWithABackgroundJob(t *testing.T) {
 	}
 	_ = exec.Command("pkill", "-f", "sleep 31").Run()
 }
+
+func TestGoOpensTheMainGateOnceAndAgain(t *testing.T) {
+	mainGate = &gate{opened: make(chan struct{})}
+	c := startCore(t)
+	select {
+	case <-mainGate.opened:
+		t.Fatal("the gate is open before the core said go")
+	default:
+	}
+	for i := 0; i < 2; i++ {
+		if status, body := c.call("POST", "/v1/go", nil); status != http.StatusNoContent {
+			t.Fatalf("go: %d %s", status, body)
+		}
+	}
+	select {
+	case <-mainGate.opened:
+	case <-time.After(time.Second):
+		t.Fatal("the gate stayed shut after go")
+	}
+	if status, _ := c.call("GET", "/v1/go", nil); status != http.StatusMethodNotAllowed {
+		t.Fatalf("GET /v1/go: %d", status)
+	}
+}
