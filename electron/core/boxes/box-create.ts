@@ -123,6 +123,14 @@ export interface BoxCreationDeps extends BoxDeps {
   boxes: ForkBoxes & { graceOf(row: BoxRow): number };
 }
 
+/** A fork starts from its source's base: naming a base too is a 400. */
+function refuseForkWithBase(input: BoxCreate): void {
+  if (input.fork !== undefined && input.base !== undefined)
+    throw new ApiError('invalid_body', 'give either fork or base, not both', {
+      errors: [{ path: 'body.fork', message: 'cannot be combined with base' }],
+    });
+}
+
 /**
  * Making a box: its row (from a base, or a fork of a box or snapshot), then its container,
  * started. Nothing half-made survives a failed create.
@@ -135,11 +143,7 @@ export class BoxCreation {
 
   async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
     const { store, engine, extensions } = this.deps;
-    if (input.fork !== undefined && input.base !== undefined) {
-      throw new ApiError('invalid_body', 'give either fork or base, not both', {
-        errors: [{ path: 'body.fork', message: 'cannot be combined with base' }],
-      });
-    }
+    refuseForkWithBase(input);
     // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
     const snapshots = extensions.forkSnapshots;
     const source = input.fork !== undefined ? resolveForkSource(this.deps.boxes, snapshots, project, input.fork) : null;
