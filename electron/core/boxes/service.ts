@@ -359,8 +359,7 @@ export class BoxService {
     if (row.container_id) this.ooms.delete(row.container_id);
     this.store.delete(row.id);
     this.deps.bus.emit('box.deleted', { box: toBox(row) }, row.project);
-    if (!this.store.list(row.project, { tags: [], limit: 1 }).length)
-      await this.deps.networking.removeNetwork(row.project);
+    if (!this.store.list(row.project, { tags: [], limit: 1 }).length) this.deps.networking.removeNetwork(row.project);
   }
 
   update(project: string, name: string, input: BoxUpdate, options: CallOptions = {}): Promise<Box> {

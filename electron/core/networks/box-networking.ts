@@ -49,6 +49,8 @@ export interface BoxNetworkingDeps {
 }
 
 export const PROJECT_NETWORK_ROLE = 'project-network';
+/** How long a project's network outlives its last box. */
+const NETWORK_LINGER_MS = 30_000;
 
 /** The box's packet filter could not be set (the box is not left running without it). */
 export class NetworkRulesError extends EngineError {
@@ -105,6 +107,8 @@ export class BoxNetworking {
   private readonly projects = new KeyedMutex();
   /** Projects whose network this core has made or found (until it removes it), with its subnet. */
   private readonly ensured = new Map<string, { subnet: string; gateway: string } | null>();
+  /** Projects whose last box went: their network's removal, pending. */
+  private readonly leaving = new Map<string, NodeJS.Timeout>();
   /** The engine's bridges' gateways outside the range, read once per engine-up. */
   private gateways: Promise<string[]> | null = null;
 
@@ -121,6 +125,8 @@ export class BoxNetworking {
 
   /** Makes the project's network (a free /24 of the range) unless it is there; its subnet. */
   async ensure(project: string): Promise<{ subnet: string; gateway: string } | null> {
+    clearTimeout(this.leaving.get(project));
+    this.leaving.delete(project);
     if (this.ensured.has(project)) return this.ensured.get(project)!;
     return this.projects.run(project, async () => {
       const name = this.networkName(project);
@@ -180,14 +186,33 @@ export class BoxNetworking {
     }
   }
 
-  /** Stops the packet filter's helper (the core stops); boxes keep their rules. */
+  /** Stops the packet filter's helper (the core stops; boxes keep their rules) and removes the networks that were to go. */
   async stop(): Promise<void> {
+    const leaving = [...this.leaving.entries()];
+    this.leaving.clear();
+    for (const [, timer] of leaving) clearTimeout(timer);
+    await Promise.all(leaving.map(([project]) => this.dropNetwork(project)));
     if (this.helper && !('missing' in this.helper)) await this.helper.stop();
   }
 
-  /** Removes the project's network (when its last box is gone); one still in use is kept. */
-  async removeNetwork(project: string): Promise<void> {
-    await this.projects
+  /**
+   * The project's last box is gone: its network goes after NETWORK_LINGER_MS unless a box of the
+   * project comes meanwhile (a delete then a create, as scripts and tests do, keeps it), or when
+   * the core stops.
+   */
+  removeNetwork(project: string): void {
+    clearTimeout(this.leaving.get(project));
+    const timer = setTimeout(() => {
+      this.leaving.delete(project);
+      void this.dropNetwork(project);
+    }, NETWORK_LINGER_MS);
+    timer.unref();
+    this.leaving.set(project, timer);
+  }
+
+  /** Removes the project's network; one in use (a box came meanwhile) is kept. */
+  private dropNetwork(project: string): Promise<void> {
+    return this.projects
       .run(project, () => {
         this.ensured.delete(project);
         return this.deps.engine.removeNetwork(this.networkName(project));
