@@ -112,4 +112,29 @@ function networkCases(c: () => Contract): void {
     await engine.removeNetwork(name);
     await engine.removeNetwork(name);
   });
+
+  test('networks in a pool: each takes a /24 of it no other network has, its gateway the first address', async (ctx) => {
+    const { engine, tag, labels } = c();
+    if (!engine.packetFilter) return ctx.skip('an engine without real networking has no addresses');
+    // A range of its own (not Boxdesk's 10.210.0.0/16, where other cores on this engine make theirs).
+    const pool = '10.209.250.0/23';
+    const names = [`${tag}-pool-a`, `${tag}-pool-b`];
+    try {
+      for (const name of names) await engine.ensureNetwork(name, labels, { pool });
+      const [a, b] = await Promise.all(names.map((name) => engine.networkSubnet(name)));
+      assert.ok(a && b);
+      assert.notEqual(a.subnet, b.subnet);
+      for (const { subnet, gateway } of [a, b]) {
+        assert.match(subnet, /^10\.209\.25[01]\.0\/24$/);
+        assert.equal(gateway, subnet.replace('.0/24', '.1'));
+      }
+      await assert.rejects(
+        engine.ensureNetwork(`${tag}-pool-c`, labels, { pool }),
+        /every \/24 of the address range 10\.209\.250\.0\/23 is taken/,
+      );
+    } finally {
+      for (const name of [...names, `${tag}-pool-c`]) await engine.removeNetwork(name);
+    }
+    assert.equal(await engine.networkSubnet(names[0]!), null);
+  });
 }
