@@ -100,7 +100,9 @@ export class NetfilterHelper {
   /** The running helper container, made (and a leftover of an earlier run removed) once. */
   private running(): Promise<string> {
     this.container ??= this.startHelper().catch((err: unknown) => {
+      // The image too is looked for again: another core of another build may have removed it meanwhile.
       this.container = null;
+      this.imageId = null;
       throw err;
     });
     return this.container;
