@@ -34,7 +34,7 @@ export function boxRows(dataDir: string): BoxRowView[] {
   }
 }
 
-/** Removes whatever a test's core left on the engine: its labelled containers and fork images (only that instance's). */
+/** Removes whatever a test's core left on the engine: its labelled containers, fork images, volumes and networks (only that instance's). */
 export async function removeInstanceLeftovers(instance: string): Promise<void> {
   const label = `boxdesk.instance=${instance}`;
   for (const c of await docker.listContainers({ all: true, filters: { label: [label] } }))
@@ -51,5 +51,11 @@ export async function removeInstanceLeftovers(instance: string): Promise<void> {
     await docker
       .getVolume(v.Name)
       .remove({ force: true })
+      .catch(() => undefined);
+  // Its project networks (networks/): each holds a /24 of Boxdesk's range until removed.
+  for (const n of await docker.listNetworks({ filters: { label: [label] } }))
+    await docker
+      .getNetwork(n.Id)
+      .remove()
       .catch(() => undefined);
 }

@@ -21,7 +21,37 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
+
+// exitWithout ends the helper once process `pid` (the core) has gone, or another took its id: a
+// core killed for good leaves no helper running.
+func exitWithout(pid string) {
+	started := startTime(pid)
+	if started == "" {
+		return
+	}
+	for {
+		time.Sleep(5 * time.Second)
+		if startTime(pid) != started {
+			os.Exit(0)
+		}
+	}
+}
+
+// startTime is the process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or "".
+func startTime(pid string) string {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return ""
+	}
+	// The command name (field 2) may hold spaces: count from its closing parenthesis.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 20 {
+		return ""
+	}
+	return fields[19]
+}
 
 // serve answers requests on DIR/netfilter.sock until SIGTERM: each connection is one line of JSON
 // {"pid": N, "container": "ID"}, then the rules up to the core's half-close; the answer is one
@@ -92,8 +122,13 @@ func answer(conn net.Conn, command []string) {
 	_ = json.NewEncoder(conn).Encode(reply)
 }
 
-// Main runs `netfilter serve DIR -- CMD...` or `netfilter apply PID CONTAINER_ID -- CMD...`.
+// Main runs `netfilter serve DIR [CORE_PID] -- CMD...` or `netfilter apply PID CONTAINER_ID -- CMD...`.
 func Main(args []string, stderr io.Writer) int {
+	if len(args) >= 5 && args[0] == "serve" && args[3] == "--" {
+		// The core's process on the host (this helper sees the host's processes): once it is gone, so is the helper.
+		go exitWithout(args[2])
+		args = append(args[:2], args[3:]...)
+	}
 	if len(args) >= 4 && args[0] == "serve" && args[2] == "--" {
 		if err := serve(args[1], args[3:]); err != nil {
 			fmt.Fprintf(stderr, "boxdesk-agent netfilter: %v\n", err)

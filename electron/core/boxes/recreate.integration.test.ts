@@ -33,6 +33,7 @@ let store: BoxStore;
 let boxes: BoxService;
 let recreator: BoxRecreator;
 let monitor: EngineMonitor;
+let networking: BoxNetworking;
 
 before(async () => {
   db = openCoreDatabase(dataDir);
@@ -44,6 +45,10 @@ before(async () => {
   store = new BoxStore(db);
   const roots = new RootImages(engine, instanceId, log);
   const workspaces = new BoxWorkspaces(null);
+  networking = new BoxNetworking({
+    ...{ engine, instanceId, log, gate: null, agent: helperBinary(), socketDir: `${dataDir}/netfilter` },
+    ...{ pool: DEFAULT_NETWORK_POOL, running: () => [] },
+  });
   boxes = new BoxService({
     store,
     engine,
@@ -55,23 +60,13 @@ before(async () => {
     roots,
     extensions: new BoxExtensions(),
     workspaces,
-    networking: new BoxNetworking({
-      ...{
-        engine,
-        instanceId,
-        log,
-        gate: null,
-        agent: helperBinary(),
-        socketDir: `${dataDir}/netfilter`,
-        pool: DEFAULT_NETWORK_POOL,
-        running: () => [],
-      },
-    }),
+    networking,
   });
   recreator = new BoxRecreator({ store, engine, boxes, roots, workspaces, bus, instanceId, log });
 });
 after(async () => {
   for (const row of store.all()) await boxes.delete(row.project, row.name).catch(() => undefined);
+  await networking.stop(); // its netfilter helper, and the project's network
   monitor.dispose();
   db.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -153,6 +153,10 @@ export class BoxNetworking {
     await this.deps.engine.pruneNetworks(role, 3600);
     this.ensured.clear();
     this.gateways = null;
+    if (this.deps.engine.packetFilter) {
+      const helper = this.netfilterOrNull();
+      await helper?.removeEnded();
+    }
   }
 
   /**
@@ -286,6 +290,14 @@ export class BoxNetworking {
       await this.apply(containerId, await this.rulesFor(box));
     } catch (err) {
       throw rulesError(err);
+    }
+  }
+
+  private netfilterOrNull(): NetfilterHelper | null {
+    try {
+      return this.netfilter();
+    } catch {
+      return null;
     }
   }
 

@@ -215,7 +215,10 @@ export class NetfilterHelper {
       name: `boxdesk-netfilter-${this.instanceId}`,
       image,
       command: [
-        ...[AGENT_IN_IMAGE, 'netfilter', 'serve', this.socketDir ? SOCKET_DIR_IN_HELPER : '/tmp', '--'],
+        // With the socket, the core's process id too: a helper whose core is gone (killed for good) ends.
+        ...[AGENT_IN_IMAGE, 'netfilter', 'serve'],
+        ...(this.socketDir ? [SOCKET_DIR_IN_HELPER, String(process.pid)] : ['/tmp']),
+        '--',
         ...[this.files.iptables.binary, 'iptables-restore'],
       ],
       hostname: 'boxdesk-netfilter',
@@ -231,6 +234,12 @@ export class NetfilterHelper {
         pidHost: true,
       },
     });
+  }
+
+  /** Any core's helpers that ended (their core was killed for good): nothing runs in them. */
+  async removeEnded(): Promise<void> {
+    for (const c of await this.engine.listContainers({ 'boxdesk.role': NETFILTER_ROLE }))
+      if (!c.running) await this.engine.removeContainer(c.id).catch(() => undefined);
   }
 
   /** This core's helpers an earlier run left (a kill -9). */
