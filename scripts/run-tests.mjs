@@ -14,6 +14,7 @@
 // bundle with tsx loaded still took 1.7 s). A test that starts TypeScript itself (a core from
 // source, a crash child) names tsx on that command line.
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
@@ -47,7 +48,26 @@ stream.on('test:fail', (event) => {
   count(event);
   process.exitCode = 1;
 });
+/** The machine's CPU counters (Linux): how busy the lane kept it says whether more files at once could help. */
+function cpuTicks() {
+  try {
+    const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const n = fields.map(Number);
+    return { idle: n[3] + n[4], total: n.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+const startedAt = { ms: performance.now(), cpu: cpuTicks() };
 stream.on('end', () => {
+  const end = cpuTicks();
+  if (end && startedAt.cpu) {
+    const idle = (100 * (end.idle - startedAt.cpu.idle)) / Math.max(1, end.total - startedAt.cpu.total);
+    const seconds = (performance.now() - startedAt.ms) / 1000;
+    console.log(
+      `# ${files.length} files in ${seconds.toFixed(0)} s, ${concurrency} at a time; the CPUs were ${idle.toFixed(0)}% idle meanwhile`,
+    );
+  }
   if (!process.env.BOXDESK_TEST_TIMES) return;
   const rows = [...perFile].sort((a, b) => b[1] - a[1]);
   const lines = rows.map(
