@@ -1,0 +1,200 @@
+import type { FastifyBaseLogger } from 'fastify';
+import http from 'node:http';
+import type net from 'node:net';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { EngineError, type ContainerEngine, type EngineErrorKind, type PathStat } from '../container-engine';
+import { call } from './client';
+import type { AgentHub } from './hub';
+
+/** The agent's answer for a path it leaves to the engine (/proc, /sys, /dev, /.boxdesk, a tar of the root). */
+const ENGINE_SERVES = 421;
+
+/** The agent will not serve this call: the engine does. */
+class ToEngine extends Error {}
+
+const KINDS: Record<number, EngineErrorKind> = { 400: 'invalid', 404: 'not_found', 409: 'conflict' };
+
+/** An answer other than 2xx as the engine's error of the same kind, with the agent's words (the engine's, for the same refusal). */
+function failure(res: http.IncomingMessage): Promise<Error> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    res.on('data', (d: Buffer) => parts.push(d));
+    res.on('error', () => resolve(new EngineError('failed', `the box agent's answer was cut off (${res.statusCode})`)));
+    res.on('end', () => {
+      if (res.statusCode === ENGINE_SERVES) return resolve(new ToEngine());
+      const text = Buffer.concat(parts).toString('utf8');
+      let detail = text;
+      try {
+        detail = (JSON.parse(text) as { detail?: string }).detail ?? text;
+      } catch {
+        // not JSON: the text as it is
+      }
+      resolve(new EngineError(KINDS[res.statusCode ?? 500] ?? 'failed', detail));
+    });
+  });
+}
+
+/**
+ * One file call on a connection the agent opened. With `body`, the request says `Expect:
+ * 100-continue` and the body is sent only once the agent has taken the call: an agent that leaves
+ * it to the engine answers first, and the body is still whole for the engine.
+ */
+function send(
+  socket: net.Socket,
+  method: string,
+  path: string,
+  body?: Readable | string,
+): Promise<{ res: http.IncomingMessage; sent: boolean }> {
+  return new Promise((resolve, reject) => {
+    let sent = false;
+    const req = http.request({
+      method,
+      path,
+      createConnection: () => socket,
+      headers: {
+        host: 'box-agent',
+        connection: 'close',
+        ...(typeof body === 'string'
+          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+          : body
+            ? { 'content-type': 'application/x-tar', expect: '100-continue' }
+            : {}),
+      },
+    });
+    req.on('error', (err) => reject(Object.assign(err, { sent })));
+    req.on('response', (res) => resolve({ res, sent }));
+    if (typeof body !== 'object') return void req.end(body);
+    req.on('continue', () => {
+      sent = true;
+      pipeline(body, req).catch((err: Error) => req.destroy(err));
+    });
+  });
+}
+
+/** A connection error before the agent took the call: the engine can still answer it. */
+const unsent = (err: unknown) => !(err instanceof EngineError) && !(err as { sent?: boolean }).sent;
+
+const q = (p: string) => encodeURIComponent(p);
+
+export interface AgentFilesOptions {
+  hub: AgentHub;
+  /** The box id of a container (null: not a box). */
+  boxOf: (containerId: string) => Promise<string | null>;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The engine's archive calls (what the files routes, uploads of a folder and job cleanup use)
+ * through the box's agent (docs/protocol.md): a running box whose agent says it serves files
+ * answers them itself, without the engine's archive path in between. A stopped box, a box without
+ * an agent, an agent too old or not root, and the paths the agent leaves to the engine get the
+ * engine's own calls: same answers.
+ */
+export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptions) {
+  const { hub, boxOf, log } = options;
+  /** Box id → whether its agent (as started) serves files: asked once per start. */
+  const serves = new Map<string, Promise<boolean>>();
+
+  const servesFiles = (boxId: string): Promise<boolean> => {
+    let known = serves.get(boxId);
+    if (!known) {
+      known = hub.take(boxId, 1_000).then(async (socket) => {
+        if (!socket) return false;
+        const hello = await call<{ features?: string[] }>(socket, 'GET', '/v1/hello', undefined, 5_000);
+        return hello.features?.includes('files') ?? false;
+      });
+      known.catch(() => serves.delete(boxId));
+      serves.set(boxId, known);
+    }
+    return known.catch(() => false);
+  };
+
+  /** A connection to the box's agent for a file call, or null: the engine answers. */
+  async function line(containerId: string): Promise<net.Socket | null> {
+    const boxId = await boxOf(containerId);
+    if (!boxId || !(await servesFiles(boxId))) return null;
+    return hub.take(boxId, 1_000);
+  }
+
+  /** Runs `viaAgent` on the box's agent, or `viaEngine` where the agent does not serve the call. */
+  async function either<T>(
+    containerId: string,
+    what: string,
+    viaAgent: (socket: net.Socket) => Promise<T>,
+    viaEngine: () => Promise<T>,
+  ): Promise<T> {
+    const socket = await line(containerId);
+    if (!socket) return viaEngine();
+    try {
+      return await viaAgent(socket);
+    } catch (err) {
+      if (err instanceof ToEngine) return viaEngine();
+      if (!unsent(err)) throw err;
+      log.warn({ err, containerId }, `the box agent did not take a file call (${what}); the engine answers it`);
+      return viaEngine();
+    }
+  }
+
+  /** The agent's answer, a 2xx, or its refusal thrown. */
+  async function answer(socket: net.Socket, method: string, path: string, body?: Readable | string) {
+    const { res } = await send(socket, method, path, body);
+    if ((res.statusCode ?? 500) >= 300) throw await failure(res);
+    return res;
+  }
+
+  async function json<T>(res: http.IncomingMessage): Promise<T> {
+    const parts: Buffer[] = [];
+    for await (const chunk of res) parts.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(parts).toString('utf8')) as T;
+  }
+
+  const overrides: Partial<ContainerEngine> = {
+    getArchive: (id, path) =>
+      either(
+        id,
+        'read',
+        (s) => answer(s, 'GET', `/v1/files/archive?path=${q(path)}`),
+        () => engine.getArchive(id, path),
+      ),
+    putArchive: (id, dir, tar) =>
+      either(
+        id,
+        'write',
+        async (s) => void (await answer(s, 'PUT', `/v1/files/archive?path=${q(dir)}`, tar)).resume(),
+        () => engine.putArchive(id, dir, tar),
+      ),
+    statPath: (id, path) =>
+      either(
+        id,
+        'stat',
+        async (s) => {
+          const st = await json<PathStat | null>(await answer(s, 'GET', `/v1/files/stat?path=${q(path)}`));
+          return st && { ...st, mtime: new Date(st.mtime).toISOString() };
+        },
+        () => engine.statPath(id, path),
+      ),
+    removePath: (id, path) =>
+      either(
+        id,
+        'remove',
+        async (s) => void (await answer(s, 'POST', `/v1/files/remove?path=${q(path)}`)).resume(),
+        () => engine.removePath(id, path),
+      ),
+  };
+  const renamePath = engine.renamePath?.bind(engine);
+  if (renamePath)
+    overrides.renamePath = (id, from, to, mode) =>
+      either(
+        id,
+        'rename',
+        async (s) => void (await answer(s, 'POST', '/v1/files/rename', JSON.stringify({ from, to, mode }))).resume(),
+        () => renamePath(id, from, to, mode),
+      );
+
+  return {
+    overrides,
+    /** The box's agent starts again (its container started or was replaced): ask it anew. */
+    forget: (boxId: string) => serves.delete(boxId),
+  };
+}
