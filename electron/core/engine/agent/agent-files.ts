@@ -72,6 +72,19 @@ function send(
   });
 }
 
+/** The agent's answer, a 2xx, or its refusal thrown. */
+async function answer(socket: net.Socket, method: string, path: string, body?: Readable | string) {
+  const { res } = await send(socket, method, path, body);
+  if ((res.statusCode ?? 500) >= 300) throw await failure(res);
+  return res;
+}
+
+async function json<T>(res: http.IncomingMessage): Promise<T> {
+  const parts: Buffer[] = [];
+  for await (const chunk of res) parts.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as T;
+}
+
 /** A connection error before the agent took the call: the engine can still answer it. */
 const unsent = (err: unknown) => !(err instanceof EngineError) && !(err as { sent?: boolean }).sent;
 
@@ -134,19 +147,6 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
       log.warn({ err, containerId }, `the box agent did not take a file call (${what}); the engine answers it`);
       return viaEngine();
     }
-  }
-
-  /** The agent's answer, a 2xx, or its refusal thrown. */
-  async function answer(socket: net.Socket, method: string, path: string, body?: Readable | string) {
-    const { res } = await send(socket, method, path, body);
-    if ((res.statusCode ?? 500) >= 300) throw await failure(res);
-    return res;
-  }
-
-  async function json<T>(res: http.IncomingMessage): Promise<T> {
-    const parts: Buffer[] = [];
-    for await (const chunk of res) parts.push(chunk as Buffer);
-    return JSON.parse(Buffer.concat(parts).toString('utf8')) as T;
   }
 
   const overrides: Partial<ContainerEngine> = {
