@@ -97,6 +97,28 @@ export interface AgentFilesOptions {
   log: FastifyBaseLogger;
 }
 
+/** Whether each box's agent (as started) serves files: its hello is asked once per start. */
+function fileAgents(hub: AgentHub) {
+  const serves = new Map<string, Promise<boolean>>();
+  const servesFiles = (boxId: string): Promise<boolean> => {
+    let known = serves.get(boxId);
+    if (!known) {
+      known = hub.take(boxId, 1_000).then(async (socket) => {
+        if (!socket) {
+          serves.delete(boxId); // not connected now: asked again next time
+          return false;
+        }
+        const hello = await call<{ features?: string[] }>(socket, 'GET', '/v1/hello', undefined, 5_000);
+        return hello.features?.includes('files') ?? false;
+      });
+      known.catch(() => serves.delete(boxId));
+      serves.set(boxId, known);
+    }
+    return known.catch(() => false);
+  };
+  return { servesFiles, forget: (boxId: string) => serves.delete(boxId) };
+}
+
 /**
  * The engine's archive calls (what the files routes, uploads of a folder and job cleanup use)
  * through the box's agent (docs/protocol.md): a running box whose agent says it serves files
@@ -106,22 +128,7 @@ export interface AgentFilesOptions {
  */
 export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptions) {
   const { hub, boxOf, log } = options;
-  /** Box id → whether its agent (as started) serves files: asked once per start. */
-  const serves = new Map<string, Promise<boolean>>();
-
-  const servesFiles = (boxId: string): Promise<boolean> => {
-    let known = serves.get(boxId);
-    if (!known) {
-      known = hub.take(boxId, 1_000).then(async (socket) => {
-        if (!socket) return false;
-        const hello = await call<{ features?: string[] }>(socket, 'GET', '/v1/hello', undefined, 5_000);
-        return hello.features?.includes('files') ?? false;
-      });
-      known.catch(() => serves.delete(boxId));
-      serves.set(boxId, known);
-    }
-    return known.catch(() => false);
-  };
+  const { servesFiles, forget } = fileAgents(hub);
 
   /** A connection to the box's agent for a file call, or null: the engine answers. */
   async function line(containerId: string): Promise<net.Socket | null> {
@@ -195,6 +202,6 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
   return {
     overrides,
     /** The box's agent starts again (its container started or was replaced): ask it anew. */
-    forget: (boxId: string) => serves.delete(boxId),
+    forget,
   };
 }
