@@ -51,7 +51,9 @@ export const AgentInfo = Type.Object({
     description: "The agent's version; null where it is not built.",
   }),
   reason: Type.Optional(
-    Type.String({ description: 'Why boxes do not get it (exec, consoles, jobs and files then go through the engine).' }),
+    Type.String({
+      description: 'Why boxes do not get it (exec, consoles, jobs and files then go through the engine).',
+    }),
   ),
 });
 export type AgentInfo = Static<typeof AgentInfo>;
