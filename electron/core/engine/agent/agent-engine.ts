@@ -67,11 +67,12 @@ export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions):
     async startContainer(id: string): Promise<void> {
       await engine.startContainer(id);
       const boxId = await boxOf(id);
-      if (boxId) files.forget(boxId);
+      files.restarted(id, boxId);
       if (boxId) hub.expect(boxId);
     },
     async unpauseContainer(id: string): Promise<void> {
       await engine.unpauseContainer(id);
+      files.thawed(id);
       const boxId = await boxOf(id);
       if (boxId) hub.expect(boxId);
     },
@@ -79,7 +80,7 @@ export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions):
       const boxId = await boxOf(id);
       await engine.removeContainer(id);
       boxes.delete(id);
-      if (boxId) files.forget(boxId);
+      files.restarted(id, boxId);
       // The box's directory goes with its last container (a recreate makes the next one beside the old).
       if (boxId && (await engine.listContainers(labelsOf(boxId))).length === 0) await hub.close(boxId);
     },

@@ -120,20 +120,50 @@ function fileAgents(hub: AgentHub) {
 }
 
 /**
+ * Which containers are paused: their agents cannot answer, the engine's archive calls can. Known
+ * from the pauses made through this engine, and for a container first seen here (made before the
+ * core started) from one inspect.
+ */
+function pauseTracking(engine: ContainerEngine) {
+  const paused = new Map<string, boolean>();
+  return {
+    async pause(id: string): Promise<void> {
+      paused.set(id, true);
+      await engine.pauseContainer(id).catch(async (err: unknown) => {
+        paused.delete(id); // an inspect tells next time
+        throw err;
+      });
+    },
+    thawed: (id: string) => void paused.set(id, false),
+    /** Asked again with an inspect next time (the container started again, or is gone). */
+    forget: (id: string) => void paused.delete(id),
+    async frozen(id: string): Promise<boolean> {
+      const known = paused.get(id);
+      if (known !== undefined) return known;
+      const state = await engine.inspectContainer(id).catch(() => null);
+      paused.set(id, state?.state === 'paused');
+      return state?.state === 'paused';
+    },
+  };
+}
+
+/**
  * The engine's archive calls (what the files routes, uploads of a folder and job cleanup use)
  * through the box's agent (docs/protocol.md): a running box whose agent says it serves files
  * answers them itself, without the engine's archive path in between. A stopped box, a box without
  * an agent, an agent too old or not root, and the paths the agent leaves to the engine get the
- * engine's own calls: same answers.
+ * engine's own calls: same answers. So does a paused box (its agent is frozen; the engine's calls
+ * work on its filesystem as they did before the agent).
  */
 export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptions) {
   const { hub, boxOf, log } = options;
+  const pauses = pauseTracking(engine);
   const { servesFiles, forget } = fileAgents(hub);
 
   /** A connection to the box's agent for a file call, or null: the engine answers. */
   async function line(containerId: string): Promise<net.Socket | null> {
     const boxId = await boxOf(containerId);
-    if (!boxId || !(await servesFiles(boxId))) return null;
+    if (!boxId || (await pauses.frozen(containerId)) || !(await servesFiles(boxId))) return null;
     return hub.take(boxId, 1_000);
   }
 
@@ -157,6 +187,7 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
   }
 
   const overrides: Partial<ContainerEngine> = {
+    pauseContainer: pauses.pause,
     getArchive: (id, path) =>
       either(
         id,
@@ -202,6 +233,12 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
   return {
     overrides,
     /** The box's agent starts again (its container started or was replaced): ask it anew. */
-    forget,
+    /** The container was thawed. */
+    thawed: pauses.thawed,
+    /** The container started (its agent with it: asked anew), or is gone. */
+    restarted: (id: string, boxId: string | null) => {
+      pauses.forget(id);
+      if (boxId) forget(boxId);
+    },
   };
 }
