@@ -17,12 +17,15 @@ const KINDS: Record<number, EngineErrorKind> = { 400: 'invalid', 404: 'not_found
 
 /** An answer other than 2xx as the engine's error of the same kind, with the agent's words (the engine's, for the same refusal). */
 function failure(res: http.IncomingMessage): Promise<Error> {
+  if (res.statusCode === ENGINE_SERVES) {
+    res.resume();
+    return Promise.resolve(new ToEngine());
+  }
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     res.on('data', (d: Buffer) => parts.push(d));
     res.on('error', () => resolve(new EngineError('failed', `the box agent's answer was cut off (${res.statusCode})`)));
     res.on('end', () => {
-      if (res.statusCode === ENGINE_SERVES) return resolve(new ToEngine());
       const text = Buffer.concat(parts).toString('utf8');
       let detail = text;
       try {
