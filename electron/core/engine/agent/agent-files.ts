@@ -10,8 +10,18 @@ import type { AgentHub } from './hub';
 /** The agent's answer for a path it leaves to the engine (/proc, /sys, /dev, /.boxdesk, a tar of the root). */
 const ENGINE_SERVES = 421;
 
-/** The agent will not serve this call: the engine does. */
-class ToEngine extends Error {}
+/** The agent will not serve this call (or did not answer it in time: `stalled`): the engine does. */
+class ToEngine extends Error {
+  constructor(readonly stalled = false) {
+    super(stalled ? 'the box agent did not answer' : 'the engine serves this path');
+  }
+}
+
+/**
+ * How long a read (stat, tar) waits for the agent's first answer: it answers at once unless its box
+ * is frozen behind the core's back (a pause by another client), where the engine still can.
+ */
+const READS_ANSWERED_WITHIN_MS = 5_000;
 
 const KINDS: Record<number, EngineErrorKind> = { 400: 'invalid', 404: 'not_found', 409: 'conflict' };
 
@@ -65,8 +75,11 @@ function send(
             : {}),
       },
     });
+    const timer =
+      method === 'GET' ? setTimeout(() => req.destroy(new ToEngine(true)), READS_ANSWERED_WITHIN_MS) : undefined;
     req.on('error', (err) => reject(Object.assign(err, { sent })));
     req.on('response', (res) => resolve({ res, sent }));
+    req.on('close', () => clearTimeout(timer));
     if (typeof body !== 'object') return void req.end(body);
     req.on('continue', () => {
       sent = true;
@@ -138,6 +151,8 @@ function pauseTracking(engine: ContainerEngine) {
       });
     },
     thawed: (id: string) => void paused.set(id, false),
+    /** Its agent did not answer: taken as frozen until it is thawed or started again. */
+    stalled: (id: string) => void paused.set(id, true),
     /** Asked again with an inspect next time (the container started again, or is gone). */
     forget: (id: string) => void paused.delete(id),
     async frozen(id: string): Promise<boolean> {
@@ -150,18 +165,14 @@ function pauseTracking(engine: ContainerEngine) {
   };
 }
 
+type Pauses = ReturnType<typeof pauseTracking>;
+
 /**
- * The engine's archive calls (what the files routes, uploads of a folder and job cleanup use)
- * through the box's agent (docs/protocol.md): a running box whose agent says it serves files
- * answers them itself, without the engine's archive path in between. A stopped box, a box without
- * an agent, an agent too old or not root, and the paths the agent leaves to the engine get the
- * engine's own calls: same answers. So does a paused box (its agent is frozen; the engine's calls
- * work on its filesystem as they did before the agent).
+ * Runs a file call on the box's agent where it serves it, else (or on a 421, a stalled agent, a
+ * connection lost before the call was taken) the engine's own call.
  */
-export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptions) {
+function fileRouter(options: AgentFilesOptions, pauses: Pauses, servesFiles: (boxId: string) => Promise<boolean>) {
   const { hub, boxOf, log } = options;
-  const pauses = pauseTracking(engine);
-  const { servesFiles, forget } = fileAgents(hub);
 
   /** A connection to the box's agent for a file call, or null: the engine answers. */
   async function line(containerId: string): Promise<net.Socket | null> {
@@ -170,8 +181,22 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
     return hub.take(boxId, 1_000);
   }
 
-  /** Runs `viaAgent` on the box's agent, or `viaEngine` where the agent does not serve the call. */
-  async function either<T>(
+  function movesToEngine(err: unknown, containerId: string, what: string): boolean {
+    if (err instanceof ToEngine && !err.stalled) return true;
+    if (err instanceof ToEngine) {
+      log.warn(
+        { containerId },
+        `the box agent did not answer (${what}) in time; the engine answers until the box starts again`,
+      );
+      pauses.stalled(containerId);
+      return true;
+    }
+    if (!unsent(err)) return false;
+    log.warn({ err, containerId }, `the box agent did not take a file call (${what}); the engine answers it`);
+    return true;
+  }
+
+  return async function either<T>(
     containerId: string,
     what: string,
     viaAgent: (socket: net.Socket) => Promise<T>,
@@ -182,12 +207,24 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
     try {
       return await viaAgent(socket);
     } catch (err) {
-      if (err instanceof ToEngine) return viaEngine();
-      if (!unsent(err)) throw err;
-      log.warn({ err, containerId }, `the box agent did not take a file call (${what}); the engine answers it`);
+      if (!movesToEngine(err, containerId, what)) throw err;
       return viaEngine();
     }
-  }
+  };
+}
+
+/**
+ * The engine's archive calls (what the files routes, uploads of a folder and job cleanup use)
+ * through the box's agent (docs/protocol.md): a running box whose agent says it serves files
+ * answers them itself, without the engine's archive path in between. A stopped box, a box without
+ * an agent, an agent too old or not root, and the paths the agent leaves to the engine get the
+ * engine's own calls: same answers. So does a paused box (its agent is frozen; the engine's calls
+ * work on its filesystem as they did before the agent).
+ */
+export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptions) {
+  const pauses = pauseTracking(engine);
+  const { servesFiles, forget } = fileAgents(options.hub);
+  const either = fileRouter(options, pauses, servesFiles);
 
   const overrides: Partial<ContainerEngine> = {
     pauseContainer: pauses.pause,
@@ -235,7 +272,6 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
 
   return {
     overrides,
-    /** The box's agent starts again (its container started or was replaced): ask it anew. */
     /** The container was thawed. */
     thawed: pauses.thawed,
     /** The container started (its agent with it: asked anew), or is gone. */

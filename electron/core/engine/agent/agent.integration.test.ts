@@ -143,3 +143,17 @@ test('a box recreated (restored from a snapshot: a new container beside the old)
   assert.equal(await shOk(core!, P, 'new', 'echo again'), 'again\n');
   assert.equal(await engineExecs('new', since), 0);
 });
+
+test("a box frozen behind the core's back still answers its files (the engine's archive calls work on a paused container)", async () => {
+  await shOk(core!, P, 'new', 'echo frozen > /tmp/f');
+  const [container] = await containersOfBox(await boxId('new'));
+  const frozen = docker.getContainer(container!.Id);
+  await frozen.pause();
+  try {
+    const res = await api(core!, 'GET', `${P}/boxes/new/files?path=/tmp/f`);
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), 'frozen\n');
+  } finally {
+    await frozen.unpause().catch(() => undefined);
+  }
+});
