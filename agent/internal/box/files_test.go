@@ -200,6 +200,7 @@ func TestExtractRefusesEscapesAndTypeChanges(t *testing.T) {
 		"dir on file": tarOf(t, &tar.Header{Name: "f/", Typeflag: tar.TypeDir, Mode: 0o755}),
 		"into /proc":  tarOf(t, &tar.Header{Name: "p/environ", Typeflag: tar.TypeReg, Mode: 0o644}),
 		"not a tar":   bytes.NewBufferString(strings.Repeat("not a tar ", 100)),
+		"link out":    tarOf(t, &tar.Header{Name: "d/up", Typeflag: tar.TypeSymlink, Linkname: "../../x", Mode: 0o777}),
 	}
 	for what, body := range cases {
 		if status, out := c.raw("PUT", "/v1/files/archive?path="+url.QueryEscape(dir), body); status != 400 {

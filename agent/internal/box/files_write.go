@@ -59,6 +59,9 @@ func extractInto(dirPath string, body io.Reader) error {
 		if strings.HasPrefix(path.Clean(hdr.Name), "../") || path.Clean(hdr.Name) == ".." {
 			return invalid("the entry %q would be outside %s", hdr.Name, dirPath)
 		}
+		if hdr.Typeflag == tar.TypeSymlink && !within(dir, path.Join(dir, path.Dir(name), hdr.Linkname)) {
+			return invalid("the symlink %q points to %q, outside %s", hdr.Name, hdr.Linkname, dirPath)
+		}
 		parent, err := resolveInBox(path.Join(dir, path.Dir(name)), true)
 		if errors.Is(err, errEngine) {
 			return invalid("the entry %q leads into /proc, /sys, /dev or /.boxdesk, which the files routes do not write", hdr.Name)
@@ -202,4 +205,9 @@ func modeBits(mode uint32) os.FileMode {
 		m |= os.ModeSticky
 	}
 	return m
+}
+
+// within says whether the clean path p is dir or below it.
+func within(dir, p string) bool {
+	return dir == "/" || p == dir || strings.HasPrefix(p, dir+"/")
 }
