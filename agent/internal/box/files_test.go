@@ -152,6 +152,11 @@ func TestArchiveOfADirectoryIsItsTreeNamedFromItsBase(t *testing.T) {
 	if heads["tree/b"].Typeflag != tar.TypeReg || data["tree/b"] != "aaa" || heads["tree/sub/a"].Typeflag != tar.TypeLink || heads["tree/sub/a"].Linkname != "tree/b" {
 		t.Fatalf("hard links: %+v %+v", heads["tree/b"], heads["tree/sub/a"])
 	}
+	// A regular file is its one entry (the answer has a length: no chunks).
+	_, raw = c.raw("GET", "/v1/files/archive?path="+url.QueryEscape(dir+"/tree/b"), nil)
+	if heads, data := entries(t, raw); len(heads) != 1 || data["b"] != "aaa" || heads["b"].Mode&0o777 != 0o600 || len(raw)%512 != 0 {
+		t.Fatalf("file: %v %q (%d bytes)", heads, data, len(raw))
+	}
 	// A symlink asked for is the link itself, named as asked.
 	_, raw = c.raw("GET", "/v1/files/archive?path="+url.QueryEscape(dir+"/alias"), nil)
 	if heads, _ := entries(t, raw); len(heads) != 1 || heads["alias"].Linkname != "tree" {
