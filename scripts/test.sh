@@ -52,37 +52,42 @@ fi
 # running last, side by side, while the other lane sits idle (longest-first scheduling). The list
 # is the top of BOXDESK_TEST_TIMES=FILE npm test's figures.
 SLOW_FIRST=(
-  e2e/ui-console.e2e.test.ts
-  e2e/ui-boxes.e2e.test.ts
   electron/core/reliability/fuzz.integration.test.ts
-  electron/core/storage/storage-contract.integration.test.ts
+  e2e/ui-boxes.e2e.test.ts
   electron/core/reliability/restore-safety.integration.test.ts
-  e2e/ui-shell.e2e.test.ts
-  electron/core/volumes/backup-crash.integration.test.ts
+  e2e/ui-console.e2e.test.ts
+  electron/core/storage/storage-contract.integration.test.ts
   e2e/ui-snapshots.e2e.test.ts
-  e2e/ui-volumes.e2e.test.ts
+  electron/core/volumes/backup-crash.integration.test.ts
+  e2e/ui-shell.e2e.test.ts
+  electron/core/reliability/chatty-box.integration.test.ts
   electron/core/snapshots/snapshot-restore.integration.test.ts
   e2e/ui-files.e2e.test.ts
-  electron/core/reliability/chatty-box.integration.test.ts
-  electron/core/snapshots/deep-fork-chain.integration.test.ts
   e2e/cli.e2e.test.ts
-  electron/core/boxes/crash-recovery.integration.test.ts
-  electron/core/boxes/pool/warm-pool.integration.test.ts
-  e2e/ui-services.e2e.test.ts
+  e2e/ui-volumes.e2e.test.ts
   electron/core/volumes/volumes-on-btrfs.integration.test.ts
   e2e/first-hour.e2e.test.ts
   e2e/mcp.e2e.test.ts
-  e2e/ui-publish.e2e.test.ts
   e2e/cli-volumes.e2e.test.ts
-  electron/core/reliability/chaos.integration.test.ts
-  electron/core/volumes/copies.integration.test.ts
+  electron/core/boxes/crash-recovery.integration.test.ts
+  e2e/ui-services.e2e.test.ts
+  e2e/ui-publish.e2e.test.ts
+  electron/core/boxes/pool/warm-pool.integration.test.ts
   electron/core/reliability/hostile-requests.integration.test.ts
-  e2e/cli-snapshots.e2e.test.ts
   electron/core/reliability/model.integration.test.ts
-  electron/core/boxes/workspace-crash.integration.test.ts
+  e2e/ui-settings.e2e.test.ts
   e2e/cli-services.e2e.test.ts
+  electron/core/snapshots/deep-snapshot-chain.integration.test.ts
+  e2e/cli-snapshots.e2e.test.ts
+  electron/core/snapshots/deep-fork-chain.integration.test.ts
+  electron/core/engine/agent/agent.integration.test.ts
+  e2e/cli-files.e2e.test.ts
+  electron/core/volumes/copies.integration.test.ts
+  e2e/ui-jobs.e2e.test.ts
   electron/core/reliability/upload-crash.integration.test.ts
-  electron/core/boxes/lifecycle/sleep.integration.test.ts
+  electron/core/boxes/workspace-crash.integration.test.ts
+  electron/core/snapshots/bases.integration.test.ts
+  e2e/ui-many-boxes.e2e.test.ts
 )
 files=()
 for f in "${SLOW_FIRST[@]}"; do [ -f "$f" ] && files+=("$f"); done

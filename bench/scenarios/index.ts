@@ -3,6 +3,7 @@ import { cliStartup } from './cli-startup';
 import { consoleThroughput } from './console-throughput';
 import type { BenchScenario } from './context';
 import { execRoundTrip } from './exec-round-trip';
+import { filesAgent } from './files-agent';
 import { fileTransfer } from './file-transfer';
 import { idleCost } from './idle-cost';
 import { lifecycle } from './lifecycle';
@@ -27,6 +28,7 @@ export const SCENARIOS: readonly BenchScenario[] = [
   consoleThroughput,
   rssUnderFlood,
   fileTransfer,
+  filesAgent,
   snapshotAndFork,
   uiList,
   uiEcho,

@@ -76,6 +76,9 @@ export function uiFixture(
         colorScheme: o.colorScheme ?? 'light',
         viewport: o.viewport ?? { width: 1280, height: 800 },
         permissions: o.clipboard ? ['clipboard-read', 'clipboard-write'] : [],
+        // As a user who asks for less motion: the window's transitions (dialogs, menus) are skipped,
+        // which the tests would otherwise wait out and Chromium draw, frame by frame.
+        reducedMotion: 'reduce',
       });
       context.setDefaultTimeout(15_000);
       state.contexts.push(context);

@@ -44,14 +44,16 @@ export const DefaultBaseInfo = Type.Object({
 });
 export type DefaultBaseInfo = Static<typeof DefaultBaseInfo>;
 
-/** Whether boxes run Boxdesk's agent (fast exec, consoles and jobs without the engine in the path), and why not. */
+/** Whether boxes run Boxdesk's agent (fast exec, consoles, jobs and files without the engine in the path), and why not. */
 export const AgentInfo = Type.Object({
   available: Type.Boolean(),
   version: Type.Union([Type.String(), Type.Null()], {
     description: "The agent's version; null where it is not built.",
   }),
   reason: Type.Optional(
-    Type.String({ description: 'Why boxes do not get it (exec, consoles and jobs then go through the engine).' }),
+    Type.String({
+      description: 'Why boxes do not get it (exec, consoles, jobs and files then go through the engine).',
+    }),
   ),
 });
 export type AgentInfo = Static<typeof AgentInfo>;

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -113,8 +114,9 @@ func newHandler(execs *execTable, version string) http.Handler {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("/v1/hello", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"agent": "boxdesk", "version": version})
+		writeJSON(w, http.StatusOK, map[string]any{"agent": "boxdesk", "version": version, "features": features()})
 	})
+	registerFiles(mux)
 	mux.HandleFunc("/v1/execs", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			problem(w, http.StatusMethodNotAllowed, "POST only")
@@ -156,6 +158,14 @@ func newHandler(execs *execTable, version string) http.Handler {
 		}
 	})
 	return mux
+}
+
+// features are the calls beyond exec this agent serves: the file calls only as root, as the engine's archive calls act.
+func features() []string {
+	if os.Geteuid() == 0 {
+		return []string{"files"}
+	}
+	return []string{}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -2,6 +2,7 @@ package box
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,6 +62,46 @@ func setWinsize(f *os.File, cols, rows uint16) error {
 // ttyDrain is how long the terminal is read after its process exits, for what it wrote last.
 const ttyDrain = 150 * time.Millisecond
 
+// ttyDrainMax bounds the read of a terminal past its deadline while it still holds output.
+const ttyDrainMax = 2 * time.Second
+
+// copyTerminal copies the terminal's output to out until it closes, or until its read deadline
+// (set once the process exits) passes with nothing left to read. A read past its deadline fails
+// without reading, so what the process wrote last and a busy machine kept this goroutine from
+// reading in time is still copied: the deadline moves on while the terminal holds unread bytes,
+// for at most ttyDrainMax (a background job writing without pause would hold it open forever).
+func copyTerminal(out io.Writer, master *os.File) {
+	buf := make([]byte, 32<<10)
+	var late time.Time
+	for {
+		n, err := master.Read(buf)
+		if n > 0 {
+			if _, werr := out.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err == nil {
+			continue
+		}
+		if late.IsZero() {
+			late = time.Now()
+		}
+		if !errors.Is(err, os.ErrDeadlineExceeded) || unread(master) == 0 || time.Since(late) > ttyDrainMax {
+			return
+		}
+		_ = master.SetReadDeadline(time.Now().Add(ttyDrain))
+	}
+}
+
+// unread is how many bytes the terminal holds for its master to read (0 when it cannot say).
+func unread(master *os.File) int {
+	var n int32
+	if ioctl(master, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n))) != nil {
+		return 0
+	}
+	return int(n)
+}
+
 // startWithTty runs cmd on a new terminal: its output, raw, onto out; input from in to the terminal.
 func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter) (func(), error) {
 	master, slave, err := openPty()
@@ -87,7 +128,7 @@ func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter)
 	return func() {
 		copied := make(chan struct{})
 		go func() {
-			_, _ = io.Copy(out, master)
+			copyTerminal(out, master)
 			close(copied)
 		}()
 		status := <-exited

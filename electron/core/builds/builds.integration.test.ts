@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
-import tar from 'tar-stream';
 import type { BaseBuild, BuildLogLine } from '../../../shared/schemas/builds';
 import { docker } from '../../../test-support/docker';
 import { poll } from '../../../test-support/poll';
 import { ndjsonLines } from '../../../test-support/ndjson';
+import { tarOf } from '../../../test-support/tar';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
@@ -15,16 +15,6 @@ before(async () => {
   t = await startTestCore({ args: ['--upload-limit', '1M'] });
 });
 after(() => t.close());
-
-/** A build context: a tar of these files. */
-async function contextTar(files: Record<string, string | Buffer>): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const [name, content] of Object.entries(files)) pack.entry({ name, mode: 0o644 }, content);
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 function build(name: string, body: Buffer, query = ''): Promise<Response> {
   return fetch(`${t.url}/v1/bases/${name}/build${query}`, {
@@ -35,7 +25,7 @@ function build(name: string, body: Buffer, query = ''): Promise<Response> {
 }
 
 async function started(name: string, files: Record<string, string>, query = ''): Promise<BaseBuild> {
-  const res = await build(name, await contextTar(files), query);
+  const res = await build(name, await tarOf(files), query);
   assert.equal(res.status, 202, await res.clone().text());
   const body = (await res.json()) as BaseBuild;
   assert.equal(body.status, 'building');
@@ -156,16 +146,16 @@ test('a cancelled build leaves nothing behind', async () => {
 
 test('a context past the upload limit once unpacked is a 413; a context without its Dockerfile a 400; both keep nothing', async () => {
   const huge = gzipSync(
-    await contextTar({ Dockerfile: 'FROM boxdesk/default\n', 'big.bin': Buffer.alloc(2 * 1024 * 1024) }),
+    await tarOf({ Dockerfile: 'FROM boxdesk/default\n', 'big.bin': Buffer.alloc(2 * 1024 * 1024) }),
   );
   assert.ok(huge.length < 1024 * 1024);
   const res = await build('big', huge);
   assert.equal(res.status, 413, await res.clone().text());
   assert.match(((await res.json()) as { detail: string }).detail, /build context unpacks to more than the 1 MiB limit/);
-  const missing = await build('big', await contextTar({ 'other.txt': 'x' }), '?dockerfile=docker/Dockerfile');
+  const missing = await build('big', await tarOf({ 'other.txt': 'x' }), '?dockerfile=docker/Dockerfile');
   assert.equal(missing.status, 400);
   assert.match(((await missing.json()) as { detail: string }).detail, /no Dockerfile at "docker\/Dockerfile"/);
-  const unknown = await build('big', await contextTar({ Dockerfile: 'FROM boxdesk/nope\n' }));
+  const unknown = await build('big', await tarOf({ Dockerfile: 'FROM boxdesk/nope\n' }));
   assert.equal(unknown.status, 400);
   assert.match(((await unknown.json()) as { detail: string }).detail, /line 1 .*boxdesk\/nope.*not found/);
   assert.deepEqual(fs.readdirSync(path.join(t.dataDir, 'build-contexts')), []);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import tar from 'tar-stream';
 import type { Box } from '../../../shared/schemas/box';
 import type { UpDone, UpLine } from '../../../shared/schemas/up';
 import { previewRequest } from '../../../test-support/preview-http';
 import { ndjsonLines } from '../../../test-support/ndjson';
+import { tarOf } from '../../../test-support/tar';
 import { deleteBoxes, startTestCore, type TestCore } from '../../../test-support/test-core';
 
 const P = 'upint';
@@ -18,16 +18,6 @@ after(async () => {
   await t.api('DELETE', '/v1/bases/up-upint-fixture-app');
   await t.close();
 });
-
-/** A project folder as the CLI and the window send it: a tar of its files. */
-async function folderTar(files: Record<string, string | Buffer>): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const [name, content] of Object.entries(files)) pack.entry({ name, mode: 0o644 }, content);
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 function up(body: Buffer | string, query = '', token = t.token): Promise<Response> {
   return fetch(`${t.url}/v1/projects/${P}/up${query}`, {
@@ -72,7 +62,7 @@ const text = (lines: UpLine[], type: UpLine['type']) =>
     .join('');
 
 test('up: a devcontainer.json folder becomes a box with its files, env and command output, its ports published, a note on features', async () => {
-  const lines = await upLines(await folderTar(fixture));
+  const lines = await upLines(await tarOf(fixture));
   const done = lines.at(-1) as UpDone;
   assert.equal(done.type, 'done', JSON.stringify(lines.at(-1)));
   assert.equal(done.box, 'fixture-app', "the box's name comes last");
@@ -110,7 +100,7 @@ test('up: a devcontainer.json folder becomes a box with its files, env and comma
 
 test('up again on the folder: the same box, the base from the cache, the changed files copied in and listed', async () => {
   const { 'README.md': _gone, ...kept } = fixture;
-  const lines = await upLines(await folderTar({ ...kept, 'src/new.txt': 'new\n' }));
+  const lines = await upLines(await tarOf({ ...kept, 'src/new.txt': 'new\n' }));
   const done = lines.at(-1) as UpDone;
   assert.equal(done.type, 'done', JSON.stringify(done));
   assert.equal(done.created, false);
@@ -124,7 +114,7 @@ test('up again on the folder: the same box, the base from the cache, the changed
   assert.match(text(lines, 'note'), /postStartCommand runs when box fixture-app starts; it was running/);
   assert.equal(await exec('fixture-app', 'cat /workspace/src/new.txt /workspace/README.md'), 'new\nread me\n');
   // A changed Dockerfile step runs again; the box keeps its root, and says so.
-  const edited = await upLines(await folderTar({ ...kept, 'src/main.txt': 'main file, edited\n' }));
+  const edited = await upLines(await tarOf({ ...kept, 'src/main.txt': 'main file, edited\n' }));
   assert.match(text(edited, 'progress'), /0 of 2 steps from the cache, run again from step 2\/2 COPY/);
   assert.match(text(edited, 'progress'), /1 changed since the last box up\n {2}changed src\/main\.txt/);
   assert.match(text(edited, 'note'), /the base changed since box fixture-app was made; the box keeps the root it has/);
@@ -132,7 +122,7 @@ test('up again on the folder: the same box, the base from the cache, the changed
 });
 
 test('an upload past the upload limit is a 413, and nothing is made', async () => {
-  const res = await up(await folderTar({ 'big.bin': Buffer.alloc(2 * 1024 * 1024, 1) }), '?name=too-big');
+  const res = await up(await tarOf({ 'big.bin': Buffer.alloc(2 * 1024 * 1024, 1) }), '?name=too-big');
   assert.equal(res.status, 413, await res.clone().text());
   assert.equal((await t.api('GET', `${boxes}/too-big`)).status, 404);
 });
@@ -144,15 +134,15 @@ test('bad input is a 4xx that changes nothing: not a tar, bad JSON, a path outsi
   const noAdmin = ((await made.json()) as { token: string }).token;
   const refusals: [Response, number, RegExp][] = [
     [await up('not a tar at all', '?name=bad-one'), 400, /not a readable tar/],
-    [await up(await folderTar({ '.devcontainer.json': '{ nope' }), '?name=bad-two'), 400, /not valid JSON/],
+    [await up(await tarOf({ '.devcontainer.json': '{ nope' }), '?name=bad-two'), 400, /not valid JSON/],
     [
-      await up(await folderTar({ '.devcontainer.json': '{"build": {"dockerfile": "../x"}}' }), '?name=bad-three'),
+      await up(await tarOf({ '.devcontainer.json': '{"build": {"dockerfile": "../x"}}' }), '?name=bad-three'),
       400,
       /outside the folder/,
     ],
-    [await up(await folderTar({ 'a.txt': 'x' })), 400, /name the box/],
-    [await up(await folderTar({ 'a.txt': 'x' }), '?name=Not_A_Name'), 400, /name/],
-    [await up(await folderTar({ Dockerfile: 'FROM boxdesk/default\n' }), '?name=bad-four', noAdmin), 403, /"admin"/],
+    [await up(await tarOf({ 'a.txt': 'x' })), 400, /name the box/],
+    [await up(await tarOf({ 'a.txt': 'x' }), '?name=Not_A_Name'), 400, /name/],
+    [await up(await tarOf({ Dockerfile: 'FROM boxdesk/default\n' }), '?name=bad-four', noAdmin), 403, /"admin"/],
   ];
   for (const [res, status, detail] of refusals) {
     assert.equal(res.status, status);
@@ -160,7 +150,7 @@ test('bad input is a 4xx that changes nothing: not a tar, bad JSON, a path outsi
   }
   assert.equal(await (await t.api('GET', boxes)).text(), before, 'no box was made');
   assert.equal((await t.api('POST', boxes, { name: 'by-hand' })).status, 201);
-  const taken = await up(await folderTar({ 'a.txt': 'x' }), '?name=by-hand');
+  const taken = await up(await tarOf({ 'a.txt': 'x' }), '?name=by-hand');
   assert.equal(taken.status, 409);
   assert.match(((await taken.json()) as { detail: string }).detail, /was not made by box up; give another name/);
   assert.equal(await exec('by-hand', 'ls /workspace | wc -l'), '0\n', 'its workspace is untouched');

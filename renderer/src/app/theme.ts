@@ -25,6 +25,8 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamilyMonospace: "ui-monospace, 'SF Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
   cursorType: 'pointer',
+  // A user whose system asks for less motion gets dialogs and menus without their transitions.
+  respectReducedMotion: true,
   variantColorResolver,
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ContainerEngine, ContainerSpec, ExecSpec, ExecState, ExecStreams } from '../container-engine';
 import { demuxedStreams, ttyStreams } from '../exec-streams';
+import { agentFileCalls } from './agent-files';
 import { call, createExecCall, inspectExecCall, startStream } from './client';
 import type { AgentHub } from './hub';
 
@@ -21,9 +22,10 @@ export interface BoxAgentOptions {
 /**
  * The engine with Boxdesk's box agent (docs/protocol.md): every box container is made with the
  * agent running its command, and exec — buffered, streamed, consoles, jobs, the sweeps that end
- * them — goes to the box's agent over its socket, without the engine in the path. A box made before
- * the agent, or whose agent is not connected (stopped, paused, just restarted), gets the engine's
- * own exec: same calls, same answers. Everything else is the engine's.
+ * them — and the archive calls of the files routes (agent-files.ts) go to the box's agent over its
+ * socket, without the engine in the path. A box made before the agent, or whose agent is not
+ * connected (stopped, paused, just restarted), gets the engine's own calls: same calls, same
+ * answers. Everything else is the engine's.
  */
 export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions): ContainerEngine {
   const { hub, binary, boxIdOf, labelsOf, log } = options;
@@ -50,7 +52,10 @@ export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions):
     return { socket, id };
   };
 
+  const files = agentFileCalls(engine, { hub, boxOf, log });
+
   const overrides: Partial<ContainerEngine> = {
+    ...files.overrides,
     async createContainer(spec: ContainerSpec): Promise<string> {
       const boxId = spec.helper ? null : boxIdOf(spec.labels);
       if (!boxId) return engine.createContainer(spec);
@@ -62,10 +67,12 @@ export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions):
     async startContainer(id: string): Promise<void> {
       await engine.startContainer(id);
       const boxId = await boxOf(id);
+      files.restarted(id, boxId);
       if (boxId) hub.expect(boxId);
     },
     async unpauseContainer(id: string): Promise<void> {
       await engine.unpauseContainer(id);
+      files.thawed(id);
       const boxId = await boxOf(id);
       if (boxId) hub.expect(boxId);
     },
@@ -73,6 +80,7 @@ export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions):
       const boxId = await boxOf(id);
       await engine.removeContainer(id);
       boxes.delete(id);
+      files.restarted(id, boxId);
       // The box's directory goes with its last container (a recreate makes the next one beside the old).
       if (boxId && (await engine.listContainers(labelsOf(boxId))).length === 0) await hub.close(boxId);
     },

@@ -30,14 +30,14 @@ async function boxId(name: string): Promise<string> {
   return ((await (await api(core!, 'GET', `${P}/boxes/${name}`)).json()) as { id: string }).id;
 }
 
-/** How many execs the engine made in the box's container since `since` (its own event log says). */
-async function engineExecs(name: string, since: number): Promise<number> {
+/** How many execs (or other calls: `event`) the engine made in the box's container since `since` (its own event log says). */
+async function engineExecs(name: string, since: number, event = ['exec_create']): Promise<number> {
   const [container] = await containersOfBox(await boxId(name));
   const until = Math.ceil(Date.now() / 1000) + 1;
   const events = (await docker.getEvents({
     since: Math.floor(since / 1000),
     until,
-    filters: { container: [container!.Id], event: ['exec_create'] },
+    filters: { container: [container!.Id], event },
   })) as unknown as NodeJS.ReadableStream;
   let text = '';
   for await (const chunk of events) text += chunk.toString();
@@ -76,6 +76,36 @@ test("a new box's exec, streamed output and exit code go through its agent, not 
   assert.equal(await engineExecs('new', since), 0, 'no engine exec at all');
 });
 
+/** The engine's archive calls (docker cp's): reading a path, extracting into a directory. */
+const ARCHIVE_EVENTS = ['archive-path', 'extract-to-dir'];
+
+/** Writes, reads, lists, stats and deletes a file through the API; answers the engine's archive calls meanwhile. */
+async function filesRoundTrip(name: string): Promise<number> {
+  const since = Date.now();
+  const file = `${P}/boxes/${name}/files?path=/work/dir/a.txt`;
+  const put = await fetch(core!.url + file, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${core!.token}`, 'content-type': 'application/octet-stream' },
+    body: 'hello agent\n',
+  });
+  assert.equal(put.status, 200, await put.text());
+  assert.equal(await (await api(core!, 'GET', file)).text(), 'hello agent\n');
+  const list = await (await api(core!, 'GET', `${P}/boxes/${name}/files/list?path=/work/dir`)).json();
+  assert.deepEqual(
+    (list as { items: { path: string }[] }).items.map((e) => e.path),
+    ['/work/dir/a.txt'],
+  );
+  assert.equal((await api(core!, 'GET', `${P}/boxes/${name}/files/stat?path=/work/dir/a.txt`)).status, 200);
+  assert.equal((await api(core!, 'DELETE', `${P}/boxes/${name}/files?path=/work&recursive=true`)).status, 204);
+  assert.equal((await api(core!, 'GET', file)).status, 404);
+  return engineExecs(name, since, ARCHIVE_EVENTS);
+}
+
+test("a new box's files go through its agent, not the engine's archive calls; an old box's through the engine", async () => {
+  assert.equal(await filesRoundTrip('new'), 0, 'no engine archive call at all');
+  assert.ok((await filesRoundTrip('old')) > 0, 'the engine served the old box');
+});
+
 test('a box sees only its own directory; the agent binary is read-only; the host directory is the core’s alone', async () => {
   assert.equal(await shOk(core!, P, 'new', 'ls -A /.boxdesk/run'), 'core.sock\n');
   const write = await api(core!, 'POST', `${P}/boxes/new/exec`, { command: ['sh', '-c', 'echo x > /.boxdesk/agent'] });
@@ -112,4 +142,18 @@ test('a box recreated (restored from a snapshot: a new container beside the old)
   const since = Date.now();
   assert.equal(await shOk(core!, P, 'new', 'echo again'), 'again\n');
   assert.equal(await engineExecs('new', since), 0);
+});
+
+test("a box frozen behind the core's back still answers its files (the engine's archive calls work on a paused container)", async () => {
+  await shOk(core!, P, 'new', 'echo frozen > /tmp/f');
+  const [container] = await containersOfBox(await boxId('new'));
+  const frozen = docker.getContainer(container!.Id);
+  await frozen.pause();
+  try {
+    const res = await api(core!, 'GET', `${P}/boxes/new/files?path=/tmp/f`);
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), 'frozen\n');
+  } finally {
+    await frozen.unpause().catch(() => undefined);
+  }
 });

@@ -42,12 +42,12 @@ export function setUpBoxAgent(
     report: { available: false, version: 'version' in files ? files.version : null, reason },
     hub: null,
   });
-  if ('missing' in files) return without(`${files.missing}: exec, consoles and jobs go through the engine`);
+  if ('missing' in files) return without(`${files.missing}: exec, consoles, jobs and files go through the engine`);
   if (process.env.BOXDESK_NO_AGENT === '1')
-    return without('BOXDESK_NO_AGENT=1: exec, consoles and jobs go through the engine');
+    return without('BOXDESK_NO_AGENT=1: exec, consoles, jobs and files go through the engine');
   if (!engine.endpoint.url.startsWith('unix://'))
     return without(
-      `the engine (${engine.endpoint.url}) is not on this machine, so the agent's socket cannot be mounted into boxes: exec, consoles and jobs go through the engine`,
+      `the engine (${engine.endpoint.url}) is not on this machine, so the agent's socket cannot be mounted into boxes: exec, consoles, jobs and files go through the engine`,
     );
   const root = path.join(fs.realpathSync(dataDir), 'agents');
   if (path.join(root, 'box_00000000000000000000', 'core.sock').length > MAX_SOCKET_PATH)

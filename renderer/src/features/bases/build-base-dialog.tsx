@@ -7,6 +7,7 @@ import { LiveLog } from '../../kit/live-log';
 import { TaskDialog } from '../../kit/task-dialog';
 import { dnsLabelError } from '../../kit/validators';
 import { useBuildBase } from './use-build-base';
+import type { DialogProps } from '../../kit/dialog-props';
 
 const STARTER = 'FROM boxdesk/default\nRUN echo hello from the build\n';
 
@@ -136,7 +137,7 @@ function BuildProgress({ run }: { run: ReturnType<typeof useBuildBase> }) {
 }
 
 /** "New base from Dockerfile": the Dockerfile, an optional context folder, build arguments; the log live; cancel. */
-export function BuildBaseDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
+export function BuildBaseDialog({ opened, onClose }: DialogProps) {
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [touched, setTouched] = useState(false);
   const run = useBuildBase();

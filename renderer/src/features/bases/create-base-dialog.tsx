@@ -10,6 +10,7 @@ import { dnsLabelError } from '../../kit/validators';
 import { useBoxes } from '../boxes/use-boxes';
 import { useProjectSnapshots } from '../snapshots/use-snapshots';
 import { useCreateBase } from './use-bases';
+import type { DialogProps } from '../../kit/dialog-props';
 
 type Source = 'snapshot' | 'box' | 'image';
 
@@ -77,7 +78,7 @@ function SourceFields({ form, project }: { form: UseFormReturnType<BaseValues>; 
 }
 
 /** A base from a snapshot or a box of the current project, or from an image the engine has. */
-export function CreateBaseDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
+export function CreateBaseDialog({ opened, onClose }: DialogProps) {
   const project = useProject();
   const create = useCreateBase();
   const form = useForm<BaseValues>({

@@ -7,6 +7,7 @@ import { boxFieldOf, boxRules, boxValues, createBody, updateBody, type BoxValues
 import { LimitsFields, SettingsFields, SourceFields, useEngineLimits } from './box-form-fields';
 import { LifecycleFields } from './lifecycle-fields';
 import { useCreateBox, useUpdateBox } from './use-boxes';
+import type { ProjectDialogProps } from '../../kit/dialog-props';
 
 /** After Save: what applies when, then the dialog closes. */
 function saved(name: string, onClose: () => void): () => void {
@@ -20,17 +21,7 @@ function saved(name: string, onClose: () => void): () => void {
 }
 
 /** Create a box (name checked as you type, base or fork source, limits bounded by the engine), or edit one. */
-export function BoxFormDialog({
-  project,
-  opened,
-  onClose,
-  box,
-}: {
-  project: string;
-  opened: boolean;
-  onClose(): void;
-  box?: Box;
-}) {
+export function BoxFormDialog({ project, opened, onClose, box }: ProjectDialogProps & { box?: Box }) {
   const editing = box !== undefined;
   const { maxCpus, maxRam } = useEngineLimits(opened);
   const create = useCreateBox(project);

@@ -11,6 +11,7 @@ import { TaskDialog } from '../../kit/task-dialog';
 import { dnsLabelError } from '../../kit/validators';
 import { chooseFolder, type ChosenFolder } from './folder-tar';
 import { useBoxUp } from './use-box-up';
+import type { ProjectDialogProps } from '../../kit/dialog-props';
 
 /** The folder picker (a folder upload in the browser) and what it took. */
 function FolderField({
@@ -113,17 +114,8 @@ function UpProgress({ up, project }: { up: ReturnType<typeof useBoxUp>; project:
   );
 }
 
-/** Cancel while it runs, else Close; and the submit. */
 /** "Box from folder": a project folder sent to `box up`, its progress and log live, cancel, the box at the end. */
-export function BoxFromFolderDialog({
-  project,
-  opened,
-  onClose,
-}: {
-  project: string;
-  opened: boolean;
-  onClose(): void;
-}) {
+export function BoxFromFolderDialog({ project, opened, onClose }: ProjectDialogProps) {
   const [folder, setFolder] = useState<ChosenFolder | null>(null);
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);

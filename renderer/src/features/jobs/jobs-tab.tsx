@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { Button, Stack, TextInput } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Job } from '../../../../shared/schemas/jobs';
@@ -6,6 +6,7 @@ import type { DetailTabProps } from '../../app/feature-module';
 import { notifyDone } from '../../app/notify';
 import { confirmDestroy } from '../../kit/confirm-destroy';
 import { FailureAlert, type Failure } from '../../kit/failure-alert';
+import { InlineForm } from '../../kit/inline-form';
 import { QueryStates } from '../../kit/query-states';
 import { JobOutput } from './job-output';
 import { JobsTable } from './jobs-table';
@@ -46,37 +47,31 @@ export function JobsTab({ box }: DetailTabProps) {
 
   return (
     <Stack maw={1000}>
-      <Paper withBorder p="sm">
-        <form
-          aria-label="Start a job"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (command.trim() && !start.isPending) run();
-          }}
+      <InlineForm
+        label="Start a job"
+        onSubmit={() => {
+          if (command.trim() && !start.isPending) run();
+        }}
+      >
+        <TextInput
+          label="Command"
+          description="runs with /bin/sh -c in the box, in the background; its output is kept"
+          placeholder="npm test"
+          value={command}
+          onChange={(e) => setCommand(e.currentTarget.value)}
+          autoComplete="off"
+          style={{ flex: 1 }}
+          disabled={box.status !== 'running' && box.status !== 'paused'}
+        />
+        <Button
+          type="submit"
+          leftSection={<IconPlayerPlay size={16} />}
+          loading={start.isPending}
+          disabled={!command.trim() || (box.status !== 'running' && box.status !== 'paused')}
         >
-          <Group align="flex-end">
-            <TextInput
-              label="Command"
-              description="runs with /bin/sh -c in the box, in the background; its output is kept"
-              placeholder="npm test"
-              value={command}
-              onChange={(e) => setCommand(e.currentTarget.value)}
-              autoComplete="off"
-              style={{ flex: 1 }}
-              disabled={box.status !== 'running' && box.status !== 'paused'}
-            />
-            <Button
-              type="submit"
-              leftSection={<IconPlayerPlay size={16} />}
-              loading={start.isPending}
-              disabled={!command.trim() || (box.status !== 'running' && box.status !== 'paused')}
-            >
-              Start job
-            </Button>
-          </Group>
-        </form>
-      </Paper>
+          Start job
+        </Button>
+      </InlineForm>
       <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />
       <QueryStates query={jobs} what="the jobs" empty="No jobs yet: start one above, or with box exec --background.">
         {(items) => (

@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, Stack, TagsInput, Text } from '@mantine/core';
+import { Button, Group, NumberInput, Stack, TagsInput, Text, type TagsInputProps } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { IconWorld, IconWorldOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -54,13 +54,11 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
         {...form.getInputProps('port')}
         {...alert}
       />
-      <TagsInput
+      <ListInput
         label="More ports"
         description="Other ports of the box, each at its own URL: http://PORT.box--project.localhost. Enter after each."
         placeholder="9090"
         maxTags={16}
-        splitChars={[',', ' ']}
-        clearable
         {...form.getInputProps('ports')}
         {...alert}
       />
@@ -82,18 +80,21 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
         ))}
         error={form.errors.auth}
       />
-      <TagsInput
+      <ListInput
         label="Domains"
         description="Extra hostnames for this box, e.g. myapp.localhost (browsers resolve it) or myapp.test (map it to 127.0.0.1 in your hosts file). Enter after each."
         placeholder="myapp.localhost"
         maxTags={32}
-        splitChars={[',', ' ']}
-        clearable
         {...form.getInputProps('domains')}
         {...alert}
       />
     </>
   );
+}
+
+/** A list typed as tags: each entry ends with Enter, a comma or a space. */
+function ListInput(props: TagsInputProps) {
+  return <TagsInput splitChars={[',', ' ']} clearable {...props} />;
 }
 
 /** The form's rules, as the core's: a port, at most 32 valid domains, port numbers. */

@@ -17,6 +17,7 @@ import {
   type ServiceValues,
 } from './service-form';
 import { useCreateService } from './use-services';
+import type { ProjectDialogProps } from '../../kit/dialog-props';
 
 /** Name (and the URL it gives), base and port. */
 function ServiceBasics({ form, bases, url }: { form: UseFormReturnType<ServiceValues>; bases: string[]; url: string }) {
@@ -44,15 +45,7 @@ function ServiceBasics({ form, bases, url }: { form: UseFormReturnType<ServiceVa
 }
 
 /** Create a service: its first deployment starts at once, and the page follows it. */
-export function CreateServiceDialog({
-  project,
-  opened,
-  onClose,
-}: {
-  project: string;
-  opened: boolean;
-  onClose(): void;
-}) {
+export function CreateServiceDialog({ project, opened, onClose }: ProjectDialogProps) {
   const bases = useBases(opened);
   const system = useSystem(opened);
   const create = useCreateService(project);

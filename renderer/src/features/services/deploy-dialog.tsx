@@ -8,6 +8,7 @@ import { useBases } from '../bases/use-bases';
 import { CommandField } from './service-fields';
 import { commandText, deployBody, serviceFieldOf } from './service-form';
 import { useDeploy } from './use-services';
+import type { DialogProps } from '../../kit/dialog-props';
 
 interface DeployValues {
   base: string | null;
@@ -38,7 +39,7 @@ function CurrentEnvironment({ environment }: { environment: Record<string, strin
 }
 
 /** Deploy a service, optionally on another base, with another command or changed variables. */
-export function DeployDialog({ service, opened, onClose }: { service: Service; opened: boolean; onClose(): void }) {
+export function DeployDialog({ service, opened, onClose }: DialogProps & { service: Service }) {
   const bases = useBases(opened);
   const deploy = useDeploy(service.project);
   const start = (): DeployValues => ({ base: service.base, command: commandText(service.command), environment: [] });

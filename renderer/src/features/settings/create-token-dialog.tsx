@@ -5,6 +5,7 @@ import { SCOPES, type Scope, type TokenCreated } from '../../../../shared/schema
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { isDnsLabel } from '../../kit/validators';
 import { useCreateToken } from './use-tokens';
+import type { DialogProps } from '../../kit/dialog-props';
 
 const SCOPE_HELP: Record<Scope, string> = {
   read: 'read: list and watch',
@@ -57,7 +58,7 @@ function Secret({ created, onClose }: { created: TokenCreated; onClose(): void }
 }
 
 /** A token with a name, scopes and (optionally) one project; then its secret, once. */
-export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
+export function CreateTokenDialog({ opened, onClose }: DialogProps) {
   const create = useCreateToken();
   const form = useForm<TokenValues>({
     mode: 'controlled',

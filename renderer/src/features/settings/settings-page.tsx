@@ -41,7 +41,7 @@ function engineRows(s: SystemInfo): DetailRow[] {
     [
       'Box agent',
       s.agent.available
-        ? `in every new box (version ${s.agent.version}): exec, consoles and jobs skip the engine`
+        ? `in every new box (version ${s.agent.version}): exec, consoles, jobs and files skip the engine`
         : `not used: ${s.agent.reason ?? 'unknown'}`,
     ],
   ];

@@ -1,8 +1,9 @@
-import { Button, Group, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
 import { notifyDone } from '../../app/notify';
+import { InlineForm } from '../../kit/inline-form';
 import { dnsLabelError } from '../../kit/validators';
 import { useTakeSnapshot } from './use-snapshots';
 
@@ -22,44 +23,40 @@ export function TakeSnapshotForm({ box, onFailure }: { box: Box; onFailure(title
     });
 
   return (
-    <Paper withBorder p="sm">
-      <form
-        aria-label="Take a snapshot"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!nameError && !take.isPending) takeSnapshot();
-        }}
-      >
-        <Group align="flex-end">
-          <TextInput
-            label="Snapshot name"
-            description="optional; one is made up when empty"
-            placeholder="before-upgrade"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={nameError}
-            errorProps={{ role: 'alert' }}
-            autoComplete="off"
-            style={{ flex: 1 }}
-            disabled={take.isPending}
-          />
-          <Button
-            type="submit"
-            leftSection={<IconCamera size={16} />}
-            loading={take.isPending}
-            disabled={nameError !== null}
-          >
-            Take snapshot
-          </Button>
-        </Group>
-        {take.isPending && (
+    <InlineForm
+      label="Take a snapshot"
+      onSubmit={() => {
+        if (!nameError && !take.isPending) takeSnapshot();
+      }}
+      below={
+        take.isPending && (
           <Stack gap={4} mt="sm" role="status" aria-label={`Taking a snapshot of ${box.name}`}>
             <Text size="sm">Taking a snapshot of {box.name}: committing its root…</Text>
             <Progress value={100} animated aria-hidden />
           </Stack>
-        )}
-      </form>
-    </Paper>
+        )
+      }
+    >
+      <TextInput
+        label="Snapshot name"
+        description="optional; one is made up when empty"
+        placeholder="before-upgrade"
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={nameError}
+        errorProps={{ role: 'alert' }}
+        autoComplete="off"
+        style={{ flex: 1 }}
+        disabled={take.isPending}
+      />
+      <Button
+        type="submit"
+        leftSection={<IconCamera size={16} />}
+        loading={take.isPending}
+        disabled={nameError !== null}
+      >
+        Take snapshot
+      </Button>
+    </InlineForm>
   );
 }

@@ -14,6 +14,7 @@ import {
   type ClonePreset,
   type VolumeValues,
 } from './volume-form';
+import type { ProjectDialogProps } from '../../kit/dialog-props';
 
 export type { ClonePreset } from './volume-form';
 
@@ -53,12 +54,7 @@ export function CreateVolumeDialog({
   opened,
   onClose,
   preset = null,
-}: {
-  project: string;
-  opened: boolean;
-  onClose(): void;
-  preset?: ClonePreset | null;
-}) {
+}: ProjectDialogProps & { preset?: ClonePreset | null }) {
   const create = useCreateVolume(project);
   const form = useForm<VolumeValues>({
     initialValues: EMPTY_VOLUME,
