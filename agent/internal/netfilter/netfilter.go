@@ -59,19 +59,28 @@ func startTime(pid string) string {
 func serve(dir string, command []string) error {
 	path := dir + "/netfilter.sock"
 	_ = os.Remove(path)
-	ln, err := net.Listen("unix", path)
+	// Made under another name and renamed once it listens, owned and closed to others: the core
+	// takes the socket's path as the sign that the helper is ready (a connection between bind and
+	// listen would be refused).
+	making := path + ".new"
+	_ = os.Remove(making)
+	ln, err := net.Listen("unix", making)
 	if err != nil {
 		return err
 	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	var owner syscall.Stat_t
 	if err := syscall.Stat(dir, &owner); err != nil {
 		return err
 	}
 	// Only the core (the directory's owner, root or not) may ask.
-	if err := os.Chown(path, int(owner.Uid), int(owner.Gid)); err != nil {
+	if err := os.Chown(making, int(owner.Uid), int(owner.Gid)); err != nil {
 		return err
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := os.Chmod(making, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(making, path); err != nil {
 		return err
 	}
 	signals := make(chan os.Signal, 1)

@@ -159,7 +159,14 @@ export class NetfilterHelper {
         const gone =
           (err instanceof EngineError && (err.kind === 'not_found' || err.kind === 'conflict')) ||
           ['ENOENT', 'ECONNREFUSED'].includes((err as NodeJS.ErrnoException).code ?? '');
-        if (!gone || attempt > 0) throw err;
+        if (!gone || attempt >= 4) throw err;
+        // Made again only when it is not running any more (a docker rm, the engine's restart): a
+        // refusal from a running helper is passing (a busy machine), and making it again would take
+        // the helper away from the requests other boxes have in flight.
+        if ((await this.engine.inspectContainer(helper).catch(() => null))?.running) {
+          await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+          continue;
+        }
         if (this.container) this.container = null;
       }
     }
@@ -238,8 +245,9 @@ export class NetfilterHelper {
 
   /** Any core's helpers that ended (their core was killed for good): nothing runs in them. */
   async removeEnded(): Promise<void> {
+    // Exited or dead only: a helper another core has just created is not running yet either.
     for (const c of await this.engine.listContainers({ 'boxdesk.role': NETFILTER_ROLE }))
-      if (!c.running) await this.engine.removeContainer(c.id).catch(() => undefined);
+      if (c.state === 'exited' || c.state === 'dead') await this.engine.removeContainer(c.id).catch(() => undefined);
   }
 
   /** This core's helpers an earlier run left (a kill -9). */
