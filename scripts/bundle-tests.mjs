@@ -9,6 +9,7 @@
 // .tsbuild/tests/…), and inline source maps point stack traces and failures at the sources.
 import { build } from 'esbuild';
 import fs from 'node:fs';
+import { SourceMap } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from './bundle.mjs';
@@ -83,4 +84,25 @@ export async function bundleTests(files) {
   fs.rmSync(path.join(root, '.tsbuild', 'scripts'), { recursive: true, force: true });
   await build({ ...options, entryPoints: files, outdir: OUT });
   return files.map((f) => path.join(OUT, f.replace(/\.(ts|tsx|mts)$/, '.mjs')));
+}
+
+const maps = new Map();
+
+/**
+ * Where line `line`, column `column` (1-based, as the test runner reports a test's place) of the
+ * bundle `file` comes from: the source file (relative to the repository) and its line and column,
+ * or null for a place no source map names.
+ */
+export function sourceLocation(file, line, column) {
+  if (!maps.has(file)) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    const inline = /\/\/# sourceMappingURL=data:application\/json;base64,(\S+)\s*$/.exec(text);
+    maps.set(file, inline ? new SourceMap(JSON.parse(Buffer.from(inline[1], 'base64').toString('utf8'))) : null);
+  }
+  const entry = maps.get(file)?.findEntry(line - 1, column - 1);
+  if (!entry?.originalSource) return null;
+  const source = entry.originalSource.startsWith('file:')
+    ? new URL(entry.originalSource).pathname
+    : path.resolve(path.dirname(file), entry.originalSource);
+  return { file: path.relative(root, source), line: entry.originalLine + 1, column: entry.originalColumn + 1 };
 }

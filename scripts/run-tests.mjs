@@ -19,7 +19,7 @@ import path from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { parseArgs } from 'node:util';
-import { bundleTests } from './bundle-tests.mjs';
+import { bundleTests, sourceLocation } from './bundle-tests.mjs';
 
 const { values, positionals: files } = parseArgs({
   options: { concurrency: { type: 'string', default: '2' } },
@@ -75,4 +75,13 @@ stream.on('end', () => {
   );
   fs.writeFileSync(process.env.BOXDESK_TEST_TIMES, lines.join('\n') + '\n');
 });
-stream.compose(spec).pipe(process.stdout);
+// The reporter names a test's place in its source, not in the bundle.
+const inSource = (event) => {
+  const data = event.data;
+  if (bundle && data?.file && data.line) {
+    const place = sourceLocation(path.resolve(data.file), data.line, data.column ?? 1);
+    if (place) Object.assign(data, place);
+  }
+  return event;
+};
+stream.map(inSource).compose(spec).pipe(process.stdout);
