@@ -78,7 +78,11 @@ function send(
     const timer =
       method === 'GET' ? setTimeout(() => req.destroy(new ToEngine(true)), READS_ANSWERED_WITHIN_MS) : undefined;
     req.on('error', (err) => reject(Object.assign(err, { sent })));
-    req.on('response', (res) => resolve({ res, sent }));
+    // The first answer is what is timed: a long read (a big tar) streams for as long as it takes.
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      resolve({ res, sent });
+    });
     req.on('close', () => clearTimeout(timer));
     if (typeof body !== 'object') return void req.end(body);
     req.on('continue', () => {

@@ -106,6 +106,21 @@ test("a new box's files go through its agent, not the engine's archive calls; an
   assert.ok((await filesRoundTrip('old')) > 0, 'the engine served the old box');
 });
 
+test('a read through the agent that a slow reader takes longer than 5 s over still arrives whole', async () => {
+  const size = 32 * 1024 * 1024;
+  await shOk(core!, P, 'new', `head -c ${size} /dev/zero > /slow.bin`);
+  const res = await fetch(`${core!.url}${P}/boxes/new/files?path=/slow.bin`, {
+    headers: { authorization: `Bearer ${core!.token}` },
+  });
+  assert.equal(res.status, 200);
+  const reader = res.body!.getReader();
+  let got = (await reader.read()).value?.length ?? 0;
+  // Far more than the sockets between hold: the agent's answer waits on this reader meanwhile.
+  await new Promise((r) => setTimeout(r, 6_000));
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) got += chunk.value.length;
+  assert.equal(got, size);
+});
+
 test('a box sees only its own directory; the agent binary is read-only; the host directory is the core’s alone', async () => {
   assert.equal(await shOk(core!, P, 'new', 'ls -A /.boxdesk/run'), 'core.sock\n');
   const write = await api(core!, 'POST', `${P}/boxes/new/exec`, { command: ['sh', '-c', 'echo x > /.boxdesk/agent'] });
