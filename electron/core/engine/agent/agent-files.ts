@@ -85,8 +85,16 @@ function send(
     });
     req.on('close', () => clearTimeout(timer));
     if (typeof body !== 'object') return void req.end(body);
+    // A body that fails before the agent asks for it (an upload cut off) ends the call at once:
+    // waiting for the agent's 100 Continue would hold the box's file calls behind it.
+    const early = (err?: Error) => {
+      if (!sent) req.destroy(err ?? new Error('the upload ended before the box agent took it'));
+    };
+    body.once('error', early);
+    body.once('close', () => early());
     req.on('continue', () => {
       sent = true;
+      body.off('error', early);
       pipeline(body, req).catch((err: Error) => req.destroy(err));
     });
   });
