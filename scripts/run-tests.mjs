@@ -1,18 +1,20 @@
 // Runs test files in the order given, N at a time, with the spec reporter on stdout.
 //
-//   node --import tsx scripts/run-tests.mjs --concurrency 2 FILE...
+//   node scripts/run-tests.mjs --concurrency 2 FILE...
 //
 // `node --test FILE...` sorts its files by name, so a list written slowest-first would still
 // start the slowest files last; node:test's run() keeps the order (longest-first scheduling:
-// the lanes end together). Each file runs in a child process with this process's flags
-// (`--import tsx`). Exits 1 when any test fails or any file cannot run.
+// the lanes end together). Each file runs in a child process; node:test gives it this process's
+// own flags too, so the runner itself is started without tsx. Exits 1 when any test fails or any
+// file cannot run.
 //
 // The files run as bundles (scripts/bundle-tests.mjs) unless BOXDESK_TEST_BUNDLE=0, in processes
 // without tsx: a test process then loads one file instead of tsx compiling and resolving its few
 // hundred sources, and tsx's loader hooks are not in the way of every import (measured here: a
 // small integration file took 1.7 s of CPU through tsx, 0.85 s as a bundle without it; the same
 // bundle with tsx loaded still took 1.7 s). A test that starts TypeScript itself (a core from
-// source, a crash child) names tsx on that command line.
+// source, a crash child) names tsx on that command line. With BOXDESK_TEST_BUNDLE=0 the files run
+// through tsx as sources.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
@@ -27,7 +29,7 @@ const { values, positionals: files } = parseArgs({
 });
 const concurrency = Number(values.concurrency);
 if (!Number.isInteger(concurrency) || concurrency < 1 || files.length === 0) {
-  console.error('usage: node --import tsx scripts/run-tests.mjs [--concurrency N] FILE...');
+  console.error('usage: node scripts/run-tests.mjs [--concurrency N] FILE...');
   process.exit(2);
 }
 
@@ -35,7 +37,7 @@ const bundle = process.env.BOXDESK_TEST_BUNDLE !== '0';
 const bundled = bundle ? await bundleTests(files) : files;
 const sourceOf = new Map(bundled.map((b, i) => [path.resolve(b), files[i]]));
 // Failures and stack traces name the sources: the bundles carry inline source maps.
-const execArgv = bundle ? ['--enable-source-maps'] : process.execArgv;
+const execArgv = bundle ? ['--enable-source-maps'] : ['--import', 'tsx'];
 const stream = run({ files: bundled, concurrency, execArgv });
 const perFile = new Map();
 function count(event) {

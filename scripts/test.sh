@@ -98,4 +98,4 @@ echo "== ${#files[@]} test files"
 # and a third file took the engine lane from about 1,000 s to 864 s. Each file starts its own core
 # with its own data dir, engine instance labels and box names, so files share the engine without
 # sharing state. scripts/run-tests.mjs keeps the order above (`node --test` sorts files by name).
-exec node --import tsx scripts/run-tests.mjs --concurrency "${BOXDESK_TEST_CONCURRENCY:-3}" "${files[@]}"
+exec node scripts/run-tests.mjs --concurrency "${BOXDESK_TEST_CONCURRENCY:-3}" "${files[@]}"
