@@ -24,6 +24,7 @@ func Main(args []string, version string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: boxdesk-agent box -- CMD [ARG...]")
 		return 2
 	}
+	reserveThreads(reservedThreads)
 	cwd, _ := os.Getwd()
 	children := newReaper()
 	execs := newExecTable(cwd, children)

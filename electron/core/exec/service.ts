@@ -117,7 +117,9 @@ export class ExecService implements Disposable {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    const exitCode = timedOut ? await this.exitCodeNow(execId) : await this.exitCode(execId);
+    const exitCode = timedOut
+      ? await this.exitCodeNow(execId)
+      : await refusedAsConflict(this.deps.boxes, row, () => this.exitCode(execId));
     const oomKilled = exitCode === 137 && (await this.oomKilled(containerId, started));
     const result: ExecResult = {
       exit_code: exitCode,

@@ -1,5 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ContainerEngine, ContainerSpec, ExecSpec, ExecState, ExecStreams } from '../container-engine';
+import {
+  EngineError,
+  type ContainerEngine,
+  type ContainerSpec,
+  type ExecSpec,
+  type ExecState,
+  type ExecStreams,
+} from '../container-engine';
 import { demuxedStreams, ttyStreams } from '../exec-streams';
 import { agentFileCalls } from './agent-files';
 import { call, createExecCall, inspectExecCall, startStream } from './client';
@@ -48,7 +55,7 @@ export function withBoxAgent(engine: ContainerEngine, options: BoxAgentOptions):
   const lineFor = async (execId: string) => {
     const { boxId, id } = parse(execId);
     const socket = await hub.take(boxId);
-    if (!socket) throw new Error(`the agent of the box that ran exec ${id} is gone`);
+    if (!socket) throw new EngineError('conflict', `the agent of the box that ran exec ${id} is gone`);
     return { socket, id };
   };
 

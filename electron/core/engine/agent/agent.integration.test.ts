@@ -172,3 +172,18 @@ test("a box frozen behind the core's back still answers its files (the engine's 
     await frozen.unpause().catch(() => undefined);
   }
 });
+
+test('a box whose agent ends while an exec runs answers that exec 409 with what to do, never 500', async () => {
+  const running = api(core!, 'POST', `${P}/boxes/new/exec`, { command: ['sleep', '30'] });
+  await poll(async () => (await shOk(core!, P, 'new', 'ps -o args')).includes('sleep 30'), {
+    ms: 10_000,
+    everyMs: 100,
+    what: 'the exec running',
+  });
+  // The agent is the box's first process: killed, it takes its box and its exec's connection along.
+  const [container] = await containersOfBox(await boxId('new'));
+  await docker.getContainer(container!.Id).kill();
+  const res = await running;
+  assert.equal(res.status, 409, await res.clone().text());
+  assert.match(((await res.json()) as { detail: string }).detail, /cannot run commands now.*resume it/);
+});

@@ -20,6 +20,14 @@ function request(socket: net.Socket, method: string, path: string, body?: unknow
   return req;
 }
 
+/**
+ * A connection to the agent that breaks or stalls is the box's trouble, not the core's: its agent
+ * (the box's first process) ended, or cannot serve (a fork bomb holds every process slot). The
+ * caller answers 409 with the box's state, never 500.
+ */
+const boxTrouble = (err: Error): EngineError =>
+  err instanceof EngineError ? err : new EngineError('conflict', `the box agent: ${err.message}`);
+
 /** Calls the agent and reads its JSON answer; an answer other than 2xx is an EngineError (404: not_found). */
 export function call<T>(
   socket: net.Socket,
@@ -33,7 +41,7 @@ export function call<T>(
     req.setTimeout(timeoutMs, () =>
       req.destroy(new Error(`the box agent did not answer ${method} ${path} in ${timeoutMs} ms`)),
     );
-    req.on('error', reject);
+    req.on('error', (err) => reject(boxTrouble(err)));
     req.on('response', (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
@@ -59,7 +67,7 @@ export function startStream(socket: net.Socket, id: string): Promise<Duplex> {
       createConnection: () => socket,
       headers: { host: 'box-agent', connection: 'Upgrade', upgrade: 'boxdesk-exec' },
     });
-    req.on('error', reject);
+    req.on('error', (err) => reject(boxTrouble(err)));
     req.on('upgrade', (_res, stream, head) => {
       if (head.length) stream.unshift(head);
       resolve(stream);
