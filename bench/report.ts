@@ -102,6 +102,25 @@ export function ratioResult(
   };
 }
 
+/** Throughputs in MiB/s (more is better): ours against raw by their medians, against a floor. */
+export function rateResult(
+  name: string,
+  runs: { ours: number[]; raw: number[] },
+  ratioKind: string,
+  floor: number,
+  notes: string[],
+): ScenarioResult {
+  const ours = summarize(runs.ours);
+  const raw = summarize(runs.raw);
+  const ratio = ours.p50 / raw.p50;
+  return {
+    ...{ name, unit: 'MiB/s', n: ours.n, ours, raw, ratioKind, ratio, notes },
+    target: `≥ ${floor}`,
+    verdict: ratio >= floor ? 'PASS' : 'MISS',
+    cells: spreadCells(ours, raw),
+  };
+}
+
 /** Ours alone, in ms, against a p95 ceiling. */
 export function p95Result(name: string, ours: Summary, targetMs: number, note: string): ScenarioResult {
   return {

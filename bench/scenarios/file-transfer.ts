@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { spreadCells, type ScenarioResult } from '../report';
+import { filesUrl, getFile, putFile } from '../file-calls';
+import { rateResult, type ScenarioResult } from '../report';
 import { containerOfBox } from '../raw-engine';
-import { alternate, progress, summarize } from '../stats';
+import { alternate, progress } from '../stats';
 import { createBox, rssMiB, type BenchContext, type BenchScenario } from './context';
 
 const TARGET_RATIO = 0.9;
@@ -31,54 +31,20 @@ function dockerCp(from: string, to: string): Promise<void> {
   });
 }
 
-function filesUrl(ctx: BenchContext, boxPath: string): URL {
-  return new URL(`${ctx.core.url}/v1/projects/${ctx.project}/boxes/${BOX}/files?path=${encodeURIComponent(boxPath)}`);
-}
-
-/** PUT of a local file with its Content-Length, streamed from disk. */
-async function coreUpload(ctx: BenchContext, local: string, boxPath: string): Promise<void> {
-  const u = filesUrl(ctx, boxPath);
-  const headers = {
-    authorization: `Bearer ${ctx.core.token}`,
-    'content-type': 'application/octet-stream',
-    'content-length': String(fs.statSync(local).size),
-  };
-  await new Promise<void>((resolve, reject) => {
-    const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', headers },
-      (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve() : reject(new Error(`upload: HTTP ${res.statusCode} ${body}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    fs.createReadStream(local).on('error', reject).pipe(req);
-  });
-}
+/** PUT of a local file, streamed from disk. */
+const coreUpload = (ctx: BenchContext, local: string, boxPath: string): Promise<void> =>
+  putFile(
+    ctx.core.token,
+    filesUrl(ctx.core, ctx.project, BOX, boxPath),
+    fs.createReadStream(local),
+    fs.statSync(local).size,
+  );
 
 /** GET of a file into a local file. */
-async function coreDownload(ctx: BenchContext, boxPath: string, local: string): Promise<void> {
-  const u = filesUrl(ctx, boxPath);
-  await new Promise<void>((resolve, reject) => {
-    http
-      .get(
-        {
-          host: u.hostname,
-          port: u.port,
-          path: u.pathname + u.search,
-          headers: { authorization: `Bearer ${ctx.core.token}` },
-        },
-        (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`download: HTTP ${res.statusCode}`));
-          pipeline(res, fs.createWriteStream(local)).then(resolve, reject);
-        },
-      )
-      .on('error', reject);
-  });
-}
+const coreDownload = (ctx: BenchContext, boxPath: string, local: string): Promise<void> =>
+  getFile(ctx.core.token, filesUrl(ctx.core, ctx.project, BOX, boxPath), (res) =>
+    pipeline(res, fs.createWriteStream(local)),
+  );
 
 /** A file of SIZE random-ish bytes; returns its sha256. */
 function writeSource(file: string): string {
@@ -127,26 +93,10 @@ async function transfers(ctx: BenchContext, containerId: string, dir: string, so
   return { up, down };
 }
 
-function rateResult(name: string, runs: Runs): ScenarioResult {
-  const o = summarize(runs.ours);
-  const r = summarize(runs.raw);
-  const ratio = o.p50 / r.p50;
-  return {
-    name,
-    unit: 'MiB/s',
-    n: RUNS,
-    ours: o,
-    raw: r,
-    ratioKind: 'ours/docker cp median',
-    ratio,
-    target: `≥ ${TARGET_RATIO}`,
-    verdict: ratio >= TARGET_RATIO ? 'PASS' : 'MISS',
-    notes: [
-      `${SIZE / 1024 / 1024} MiB random file, local disk to box and back; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`,
-    ],
-    cells: spreadCells(o, r),
-  };
-}
+const rate = (name: string, runs: Runs): ScenarioResult =>
+  rateResult(name, runs, 'ours/docker cp median', TARGET_RATIO, [
+    `${SIZE / 1024 / 1024} MiB random file, local disk to box and back; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`,
+  ]);
 
 /** Upload and download of a 200 MiB file through the files API against `docker cp` in the same run, with the core's RSS sampled throughout. */
 async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
@@ -166,8 +116,8 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       throw new Error('the downloaded file differs from the uploaded one');
     const growth = peak - baseline;
     return [
-      rateResult('file upload 200 MiB', up),
-      rateResult('file download 200 MiB', down),
+      rate('file upload 200 MiB', up),
+      rate('file download 200 MiB', down),
       {
         name: 'core rss during file transfers',
         unit: 'MiB',

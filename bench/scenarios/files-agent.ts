@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
 import { api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
-import { ratioResult, spreadCells, type ScenarioResult } from '../report';
-import { alternate, progress, summarize, timed } from '../stats';
+import { filesUrl, getFile, putFile } from '../file-calls';
+import { rateResult, ratioResult, type ScenarioResult } from '../report';
+import { alternate, progress, timed } from '../stats';
 import { createBox, expectJson, positiveIntFromEnv, type BenchContext, type BenchScenario } from './context';
 
 const BOX = 'files-agent';
@@ -14,83 +14,24 @@ const TARGET_LARGE = 1.0;
 
 type Side = { core: Pick<CoreProcess, 'url' | 'token'>; box: string };
 
-function filesPath(ctx: BenchContext, side: Side, boxPath: string): URL {
-  return new URL(`${side.core.url}/v1/projects/${ctx.project}/boxes/${side.box}/files?path=${boxPath}`);
-}
-
-/** PUT of `bytes` to the box, with its Content-Length. */
-function write(ctx: BenchContext, side: Side, boxPath: string, bytes: Buffer): Promise<void> {
-  const u = filesPath(ctx, side, boxPath);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname + u.search,
-        method: 'PUT',
-        headers: {
-          authorization: `Bearer ${side.core.token}`,
-          'content-type': 'application/octet-stream',
-          'content-length': String(bytes.length),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`write: HTTP ${res.statusCode}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(bytes);
-  });
-}
+/** PUT of `bytes` to the box. */
+const write = (ctx: BenchContext, side: Side, boxPath: string, bytes: Buffer): Promise<void> =>
+  putFile(side.core.token, filesUrl(side.core, ctx.project, side.box, boxPath), bytes, bytes.length);
 
 /** GET of a file, its bytes counted and dropped. */
-function read(ctx: BenchContext, side: Side, boxPath: string, size: number): Promise<void> {
-  const u = filesPath(ctx, side, boxPath);
-  return new Promise((resolve, reject) => {
-    http
-      .get(
-        {
-          host: u.hostname,
-          port: u.port,
-          path: u.pathname + u.search,
-          headers: { authorization: `Bearer ${side.core.token}` },
-        },
-        (res) => {
-          let n = 0;
-          res.on('data', (d: Buffer) => (n += d.length));
-          res.on('end', () =>
-            res.statusCode === 200 && n === size
-              ? resolve()
-              : reject(new Error(`read: HTTP ${res.statusCode}, ${n} of ${size} bytes`)),
-          );
-          res.on('error', reject);
-        },
-      )
-      .on('error', reject);
+const read = (ctx: BenchContext, side: Side, boxPath: string, size: number): Promise<void> =>
+  getFile(side.core.token, filesUrl(side.core, ctx.project, side.box, boxPath), async (res) => {
+    let n = 0;
+    for await (const chunk of res) n += (chunk as Buffer).length;
+    if (n !== size) throw new Error(`read: ${n} of ${size} bytes`);
   });
-}
 
 const mibPerSecond = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
 
-function rate(name: string, runs: { ours: number[]; raw: number[] }): ScenarioResult {
-  const o = summarize(runs.ours);
-  const r = summarize(runs.raw);
-  const ratio = o.p50 / r.p50;
-  return {
-    name,
-    unit: 'MiB/s',
-    n: o.n,
-    ours: o,
-    raw: r,
-    ratioKind: 'agent/engine median',
-    ratio,
-    target: `≥ ${TARGET_LARGE}`,
-    verdict: ratio >= TARGET_LARGE ? 'PASS' : 'MISS',
-    notes: ['through the files API; the engine side is a core with BOXDESK_NO_AGENT=1 (docker archive calls)'],
-    cells: spreadCells(o, r),
-  };
-}
+const rate = (name: string, runs: { ours: number[]; raw: number[] }): ScenarioResult =>
+  rateResult(name, runs, 'agent/engine median', TARGET_LARGE, [
+    'through the files API; the engine side is a core with BOXDESK_NO_AGENT=1 (docker archive calls)',
+  ]);
 
 /**
  * Files through the box agent against files through the engine's archive calls, both through the

@@ -61,21 +61,8 @@ func (c *core) conn() net.Conn {
 }
 
 func (c *core) call(method, path string, body any) (int, []byte) {
-	conn := c.conn()
-	defer conn.Close()
 	payload, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, "http://agent"+path, bytes.NewReader(payload))
-	req.Close = true
-	if err := req.Write(conn); err != nil {
-		c.t.Fatal(err)
-	}
-	res, err := http.ReadResponse(bufio.NewReader(conn), req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
-	return res.StatusCode, out
+	return c.raw(method, path, bytes.NewReader(payload))
 }
 
 // run makes and starts an exec; it answers what came out (demuxed unless tty) and the exit code.

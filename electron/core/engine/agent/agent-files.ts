@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import http from 'node:http';
+import type http from 'node:http';
 import type net from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { EngineError, type ContainerEngine, type EngineErrorKind, type PathStat } from '../container-engine';
-import { call } from './client';
+import { agentRequest, call } from './client';
 import type { AgentHub } from './hub';
 
 /** The agent's answer for a path it leaves to the engine (/proc, /sys, /dev, /.boxdesk, a tar of the root). */
@@ -61,20 +61,16 @@ function send(
 ): Promise<{ res: http.IncomingMessage; sent: boolean }> {
   return new Promise((resolve, reject) => {
     let sent = false;
-    const req = http.request({
+    const req = agentRequest(
+      socket,
       method,
       path,
-      createConnection: () => socket,
-      headers: {
-        host: 'box-agent',
-        connection: 'close',
-        ...(typeof body === 'string'
-          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
-          : body
-            ? { 'content-type': 'application/x-tar', expect: '100-continue' }
-            : {}),
-      },
-    });
+      typeof body === 'string'
+        ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+        : body
+          ? { 'content-type': 'application/x-tar', expect: '100-continue' }
+          : {},
+    );
     const timer =
       method === 'GET' ? setTimeout(() => req.destroy(new ToEngine(true)), READS_ANSWERED_WITHIN_MS) : undefined;
     req.on('error', (err) => reject(Object.assign(err, { sent })));

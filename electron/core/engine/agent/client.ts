@@ -3,19 +3,30 @@ import type { Duplex } from 'node:stream';
 import type net from 'node:net';
 import { EngineError, type ExecSpec, type ExecState } from '../container-engine';
 
-/** One HTTP request to a box agent over a connection it opened (docs/protocol.md); the connection ends with it. */
-function request(socket: net.Socket, method: string, path: string, body?: unknown): http.ClientRequest {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const req = http.request({
+/** A request to a box agent over a connection it opened (docs/protocol.md); the connection ends with it. */
+export function agentRequest(
+  socket: net.Socket,
+  method: string,
+  path: string,
+  headers: http.OutgoingHttpHeaders = {},
+): http.ClientRequest {
+  return http.request({
     method,
     path,
     createConnection: () => socket,
-    headers: {
-      host: 'box-agent',
-      connection: 'close',
-      ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-    },
+    headers: { host: 'box-agent', connection: 'close', ...headers },
   });
+}
+
+/** One request to a box agent with a JSON body, if any, sent. */
+function request(socket: net.Socket, method: string, path: string, body?: unknown): http.ClientRequest {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const req = agentRequest(
+    socket,
+    method,
+    path,
+    payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+  );
   req.end(payload);
   return req;
 }
@@ -61,11 +72,9 @@ export function call<T>(
 /** Starts an exec: the connection is taken over (101) and carries its output out and its input in. */
 export function startStream(socket: net.Socket, id: string): Promise<Duplex> {
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      method: 'POST',
-      path: `/v1/execs/${id}/start`,
-      createConnection: () => socket,
-      headers: { host: 'box-agent', connection: 'Upgrade', upgrade: 'boxdesk-exec' },
+    const req = agentRequest(socket, 'POST', `/v1/execs/${id}/start`, {
+      connection: 'Upgrade',
+      upgrade: 'boxdesk-exec',
     });
     req.on('error', (err) => reject(boxTrouble(err)));
     req.on('upgrade', (_res, stream, head) => {
