@@ -33,6 +33,8 @@ describe('consoles and logs in the window', () => {
 
     await term.type('echo "hel""lo-$((6*7))"\n');
     await term.waitForText(/^hello-42$/m);
+    // Headless Chromium has no GPU (its WebGL runs on the CPU): xterm's DOM renderer draws the rows.
+    await page.locator('.xterm-rows').getByText('hello-42').waitFor();
 
     await term.type('stty size\n');
     const [, rows1, cols1] = await term.waitForText(/^(\d+) (\d+)$/m);

@@ -139,7 +139,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       target: 'reported (p50 ≤ raw + 2 frames)',
       verdict: painted.p50 - raw.p50 <= 2 * FRAME_MS ? 'PASS' : 'MISS',
       notes: [
-        'ours: the same keydown → the xterm render that shows the echo (WebGL renderer on SwiftShader; drawn on the next animation frame)',
+        'ours: the same keydown → the xterm render that shows the echo (the DOM renderer of xterm, as the window draws without a GPU; drawn on the next animation frame)',
       ],
     },
   ];

@@ -31,7 +31,24 @@ export interface EchoProbe {
 /** An opt-in probe for the keystroke-echo bench; inert unless a page sets it. */
 export const probe = () => (window as { __boxdeskProbe?: EchoProbe }).__boxdeskProbe;
 
-/** An xterm.js terminal in `host`: screen-reader mode, links, search, WebGL where it can. */
+let gpuDrawn: boolean | undefined;
+
+/**
+ * Whether WebGL here is drawn by a GPU. Where it is not (no GPU, a VM, a remote desktop: Chromium
+ * then draws WebGL with SwiftShader on the CPU), xterm's DOM renderer costs far less CPU than its
+ * WebGL one (a console flooded with output: about a third less of the whole browser's CPU).
+ */
+function webglOnGpu(): boolean {
+  if (gpuDrawn !== undefined) return gpuDrawn;
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return (gpuDrawn = false);
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = `${gl.getParameter(gl.RENDERER)} ${info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : ''}`;
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return (gpuDrawn = !/swiftshader|llvmpipe|softpipe|software/i.test(renderer));
+}
+
+/** An xterm.js terminal in `host`: screen-reader mode, links, search, WebGL where a GPU draws it. */
 export function createTerminal(host: HTMLElement) {
   const term = new Terminal({
     screenReaderMode: true,
@@ -47,11 +64,13 @@ export function createTerminal(host: HTMLElement) {
   term.loadAddon(new WebLinksAddon(openLink));
   term.open(host);
   try {
-    const webgl = new WebglAddon();
-    webgl.onContextLoss(() => webgl.dispose());
-    term.loadAddon(webgl);
+    if (webglOnGpu()) {
+      const webgl = new WebglAddon();
+      webgl.onContextLoss(() => webgl.dispose());
+      term.loadAddon(webgl);
+    }
   } catch {
-    // No WebGL here (no GPU, or a lost context): xterm's DOM renderer draws instead.
+    // No WebGL here after all (a lost context): xterm's DOM renderer draws instead.
   }
   fit.fit();
   term.onRender(() => {
