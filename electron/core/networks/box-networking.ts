@@ -7,7 +7,9 @@ import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { findAgentFiles } from '../engine/agent/files';
 import { inRange } from '../engine/ipv4';
 import { KeyedMutex } from '../keyed-mutex';
-import { filterTable, needsRules, type AllowedDestination } from './egress-rules';
+import type { EgressLog } from './egress-log';
+import { filterTable, type AllowedDestination } from './egress-rules';
+import type { EgressWatch } from './egress-watch';
 import { findNetfilterFiles } from './netfilter-files';
 import { NetfilterHelper } from './netfilter-helper';
 
@@ -46,6 +48,8 @@ export interface BoxNetworkingDeps {
   pool: string;
   /** The running boxes and their containers (a core restarted while one was held gets it released). */
   running: () => { box: NetworkedBox; containerId: string }[];
+  /** Where the packet filter's records of boxes' connections go. */
+  egress: EgressLog;
 }
 
 export const PROJECT_NETWORK_ROLE = 'project-network';
@@ -111,6 +115,8 @@ export class BoxNetworking {
   private readonly leaving = new Map<string, NodeJS.Timeout>();
   /** The engine's bridges' gateways outside the range, read once per engine-up. */
   private gateways: Promise<string[]> | null = null;
+  /** The egress log's watch of each running box, by box id. */
+  private readonly watches = new Map<string, EgressWatch>();
 
   constructor(private readonly deps: BoxNetworkingDeps) {}
 
@@ -167,6 +173,10 @@ export class BoxNetworking {
     const { gate } = this.deps;
     if (!gate) return;
     for (const { box, containerId } of this.deps.running()) {
+      if (!this.watches.has(box.id) && !gate.held(box.id))
+        await this.inspect(containerId)
+          .then((state) => this.watch(box, state))
+          .catch(() => undefined);
       if (!gate.held(box.id)) continue;
       await this.setRules(box, containerId)
         .then(() => gate.release(box.id))
@@ -195,6 +205,8 @@ export class BoxNetworking {
     const leaving = [...this.leaving.entries()];
     this.leaving.clear();
     for (const [, timer] of leaving) clearTimeout(timer);
+    for (const watch of this.watches.values()) watch.close();
+    this.watches.clear();
     await Promise.all(leaving.map(([project]) => this.dropNetwork(project)));
     if (this.helper && !('missing' in this.helper)) await this.helper.stop();
   }
@@ -235,7 +247,7 @@ export class BoxNetworking {
       await this.ensure(box.project);
       await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
     }
-    const needs = this.deps.engine.packetFilter && needsRules(box.network);
+    const needs = this.deps.engine.packetFilter;
     const held = this.deps.gate?.hold(box.id, needs) === true && needs;
     // Names resolved and the table made while the container starts.
     const rules = needs ? this.rulesFor(box) : null;
@@ -243,7 +255,9 @@ export class BoxNetworking {
     await this.deps.engine.startContainer(containerId);
     if (!rules) return;
     try {
-      await this.apply(containerId, await rules);
+      // The egress log listens in the box's namespace as its rules are loaded, before it is let go.
+      const state = await this.inspect(containerId);
+      await Promise.all([this.netfilter().apply(state.id, state.pid, await rules), this.watch(box, state)]);
       if (held && !(await this.deps.gate!.release(box.id)))
         throw new NetworkRulesError("the box's agent did not connect to be let go after its rules were set");
     } catch (err) {
@@ -262,8 +276,37 @@ export class BoxNetworking {
    */
   async claim(box: NetworkedBox, containerId: string): Promise<void> {
     await this.ensure(box.project);
-    if (this.deps.engine.packetFilter && needsRules(box.network)) await this.setRules(box, containerId);
+    if (this.deps.engine.packetFilter) {
+      const state = await this.inspect(containerId).catch((err: unknown) => Promise.reject(rulesError(err)));
+      await Promise.all([this.setRules(box, containerId), this.watch(box, state)]);
+    }
     await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+  }
+
+  /** The box is gone: its egress log too. */
+  forget(boxId: string): void {
+    this.watches.get(boxId)?.close();
+    this.watches.delete(boxId);
+    this.deps.egress.forget(boxId);
+  }
+
+  /**
+   * Starts the egress log's watch of the running box (its previous one closed). A watch that
+   * cannot start leaves the box running without its log, and says so in the core's log.
+   */
+  private async watch(box: NetworkedBox, state: { id: string; pid: number }): Promise<void> {
+    this.watches.get(box.id)?.close();
+    this.watches.delete(box.id);
+    try {
+      let watch: EgressWatch | null = null;
+      const ended = () => {
+        if (watch && this.watches.get(box.id) === watch) this.watches.delete(box.id);
+      };
+      watch = await this.netfilter().watch(state.id, state.pid, (r) => this.deps.egress.record(box.id, r), ended);
+      if (watch) this.watches.set(box.id, watch);
+    } catch (err) {
+      this.deps.log.warn({ err, box: box.name, project: box.project }, 'the egress log of the box could not start');
+    }
   }
 
   /** Sets the running box's rules anew (a change of its settings): new connections meet them at once. */
@@ -320,10 +363,16 @@ export class BoxNetworking {
   /** Loads the table into the running container's network namespace (found by its main process). */
   private async apply(containerId: string, rules: string): Promise<void> {
     const helper = this.netfilter();
+    const state = await this.inspect(containerId);
+    await helper.apply(state.id, state.pid, rules);
+  }
+
+  /** The running container's id and main process. */
+  private async inspect(containerId: string): Promise<{ id: string; pid: number }> {
     const state = await this.deps.engine.inspectContainer(containerId);
     if (!state?.running || !state.pid)
       throw new NetworkRulesError("the box's network rules could not be set: its container is not running");
-    await helper.apply(state.id, state.pid, rules);
+    return { id: state.id, pid: state.pid };
   }
 
   private async rulesFor(box: NetworkedBox): Promise<string> {

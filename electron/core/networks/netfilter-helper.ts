@@ -6,6 +6,8 @@ import tar from 'tar-stream';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import { helperLabels, helperSpec } from '../engine/helper-containers';
 import { readText } from '../engine/log-tail';
+import type { EgressRecordInput } from './egress-log';
+import { openEgressWatch, type EgressWatch } from './egress-watch';
 import type { NetfilterFiles } from './netfilter-files';
 
 export const NETFILTER_ROLE = 'netfilter-helper';
@@ -170,6 +172,21 @@ export class NetfilterHelper {
         if (this.container) this.container = null;
       }
     }
+  }
+
+  /**
+   * Watches the box's network namespace for the egress log (egress-watch.ts): resolves once the
+   * helper listens there. Null where the helper has no socket (an engine elsewhere): no log.
+   */
+  async watch(
+    containerId: string,
+    pid: number,
+    onRecord: (record: EgressRecordInput) => void,
+    onEnd: () => void,
+  ): Promise<EgressWatch | null> {
+    if (!this.socketDir) return null;
+    await this.running();
+    return openEgressWatch(path.join(this.socketDir, SOCKET), containerId, pid, onRecord, onEnd);
   }
 
   /** One request on the helper's socket: a line {pid, container}, the rules, then its answer line. */

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import type { EgressLog, EgressRecord } from '../../../shared/schemas/egress';
+import { poll } from '../../../test-support/poll';
+import { SseClient } from '../../../test-support/sse';
+import { startOutsideHost, type OutsideHost } from '../../../test-support/outside-host';
+import { startTestCore, type TestCore } from '../../../test-support/test-core';
+
+/*
+ * The egress log on the real engine: one box whose allow list names one address of an "outside"
+ * host (test-support/outside-host.ts) and not the other. What it tries, raw clients alike
+ * (busybox nc), is in its log and denials are events.
+ */
+
+let t: TestCore;
+let outside: OutsideHost;
+let events: SseClient;
+const project = `egress${randomBytes(3).toString('hex')}`;
+const boxPath = `/v1/projects/${project}/boxes/watched`;
+
+async function sh(script: string): Promise<string> {
+  const res = await t.api('POST', `${boxPath}/exec`, { command: ['sh', '-c', script] });
+  assert.equal(res.status, 200, await res.clone().text());
+  return ((await res.json()) as { stdout: string }).stdout;
+}
+
+async function log(after = 0): Promise<EgressRecord[]> {
+  const res = await t.api('GET', `${boxPath}/egress${after ? `?after=${after}` : ''}`);
+  assert.equal(res.status, 200, await res.clone().text());
+  return ((await res.json()) as EgressLog).items;
+}
+
+function waitForRecord(what: string, match: (r: EgressRecord) => boolean): Promise<EgressRecord> {
+  return poll(async () => (await log()).find(match), { ms: 15_000, everyMs: 200, what });
+}
+
+const skip = process.getuid?.() === 0 ? false : 'standing up the outside host (ip netns) needs root';
+
+before(async () => {
+  if (skip) return;
+  outside = await startOutsideHost();
+  t = await startTestCore();
+  events = new SseClient(`${t.url}/v1/events`, t.token);
+  const network = { egress: 'allowlist', allow: [`${outside.addresses[0]}:80`] };
+  const res = await t.api('POST', `/v1/projects/${project}/boxes`, { name: 'watched', network });
+  assert.equal(res.status, 201, await res.text());
+});
+
+after(async () => {
+  events?.close();
+  await t?.api('DELETE', boxPath);
+  await t?.close();
+  outside?.close();
+});
+
+test('a denied TCP connection is in the log and is a box.egress.denied event', { skip }, async () => {
+  const [, closed] = outside.addresses;
+  assert.match(await sh(`nc -w 2 ${closed} 80 </dev/null 2>&1; true`), /No route to host/);
+  const record = await waitForRecord('the denied TCP record', (r) => r.address === closed && r.protocol === 'tcp');
+  assert.deepEqual(
+    { ...record, id: 0, at: '' },
+    {
+      id: 0,
+      at: '',
+      host: closed,
+      address: closed,
+      port: 80,
+      protocol: 'tcp',
+      allowed: false,
+      bytes: 0,
+    },
+  );
+  const event = await events.waitFor((e) => e.event === 'box.egress.denied');
+  const data = (JSON.parse(event.data) as { data: { box: string; record: EgressRecord } }).data;
+  assert.equal(data.box, 'watched');
+  assert.equal(data.record.address, closed);
+});
+
+test('a denied UDP datagram is in the log', { skip }, async () => {
+  const [, closed] = outside.addresses;
+  // busybox's nc has no UDP: nslookup asking a server of its own sends UDP to its port 53.
+  await sh(`nslookup example.com ${closed} 2>&1; true`);
+  const record = await waitForRecord('the denied UDP record', (r) => r.protocol === 'udp' && r.port === 53);
+  assert.equal(record.allowed, false);
+  assert.equal(record.address, closed);
+});
+
+test('an allowed connection is in the log once it ends, with its bytes both ways', { skip }, async () => {
+  const [open] = outside.addresses;
+  const page = await sh(`printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 3 ${open} 80`);
+  assert.match(page, new RegExp(`outside ${open.replace(/\./g, '\\.')}`));
+  const record = await waitForRecord('the allowed record', (r) => r.allowed && r.address === open);
+  assert.equal(record.port, 80);
+  assert.equal(record.protocol, 'tcp');
+  // The request and the answer (its headers and body), with their IP and TCP headers.
+  assert.ok(record.bytes > page.length, `bytes ${record.bytes}`);
+  const newer = await log(record.id - 1);
+  assert.equal(newer[0]?.id, record.id, '?after=ID gives the records after it');
+});
+
+test('an unknown box: 404', { skip }, async () => {
+  const res = await t.api('GET', `/v1/projects/${project}/boxes/nobody/egress`);
+  assert.equal(res.status, 404);
+  assert.equal(((await res.json()) as { code: string }).code, 'not_found');
+});
