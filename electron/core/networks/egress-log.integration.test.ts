@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { EgressLog, EgressRecord } from '../../../shared/schemas/egress';
+import { boxCli, ok, spawnBox } from '../../../test-support/cli-runner';
 import { poll } from '../../../test-support/poll';
 import { SseClient } from '../../../test-support/sse';
 import { startOutsideHost, type OutsideHost } from '../../../test-support/outside-host';
@@ -18,6 +19,7 @@ let outside: OutsideHost;
 let events: SseClient;
 const project = `egress${randomBytes(3).toString('hex')}`;
 const boxPath = `/v1/projects/${project}/boxes/watched`;
+const box = boxCli(() => t, { project });
 
 async function sh(script: string): Promise<string> {
   const res = await t.api('POST', `${boxPath}/exec`, { command: ['sh', '-c', script] });
@@ -103,4 +105,28 @@ test('an unknown box: 404', { skip }, async () => {
   const res = await t.api('GET', `/v1/projects/${project}/boxes/nobody/egress`);
   assert.equal(res.status, 404);
   assert.equal(((await res.json()) as { code: string }).code, 'not_found');
+});
+
+test('box egress NAME: the log as a table; -f prints new records as they come', { skip }, async () => {
+  const [, closed] = outside.addresses;
+  const listed = ok(await box('egress', 'watched'), 'box egress').stdout;
+  assert.match(listed.split('\n')[0]!, /^TIME\s+VERDICT\s+PROTO\s+HOST\s+PORT\s+BYTES$/);
+  assert.match(listed, new RegExp(`denied\\s+tcp\\s+${closed.replace(/\./g, '\\.')}\\s+80`));
+  const json = ok(await box('egress', 'watched', '-o', 'json'), 'box egress -o json').stdout;
+  assert.ok((JSON.parse(json) as EgressRecord[]).some((r) => r.address === closed && !r.allowed));
+
+  const following = spawnBox(['--url', t.url, '--token', t.token, '-p', project, 'egress', 'watched', '-f']);
+  let out = '';
+  following.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  try {
+    await poll(async () => out.includes('denied'), { ms: 10_000, everyMs: 50, what: 'the log so far' });
+    await sh(`nc -w 2 ${closed} 4242 </dev/null 2>&1; true`);
+    await poll(async () => /denied\s+tcp\s+\S+\s+4242/.test(out), { ms: 15_000, everyMs: 100, what: 'the new record' });
+  } finally {
+    following.kill();
+  }
+  assert.equal(out.match(/^TIME/gm)?.length, 1, 'the header once');
+  const missing = await box('egress', 'nobody');
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /box "nobody" not found/);
 });
