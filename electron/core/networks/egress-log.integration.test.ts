@@ -101,6 +101,31 @@ test('an allowed connection is in the log once it ends, with its bytes both ways
   assert.equal(newer[0]?.id, record.id, '?after=ID gives the records after it');
 });
 
+test("an open box's log: a peer reached by the name it resolved is recorded under that name", { skip }, async () => {
+  const boxes = `/v1/projects/${project}/boxes`;
+  for (const name of ['peer', 'named']) {
+    const res = await t.api('POST', boxes, { name });
+    assert.equal(res.status, 201, await res.text());
+  }
+  const run = (box: string, script: string) =>
+    t.api('POST', `${boxes}/${box}/exec`, { command: ['sh', '-c', script] }).then((r) => r.json());
+  await run('peer', 'mkdir -p /tmp/w && echo peer > /tmp/w/index.html && httpd -p 8080 -h /tmp/w');
+  // busybox's nc cannot resolve names itself: nslookup asks the engine's resolver, as any program would.
+  const address = `$(nslookup peer 2>/dev/null | awk '/^Address: / {print $2}' | tail -n1)`;
+  await run('named', `printf 'GET / HTTP/1.0\r\n\r\n' | nc -w 3 ${address} 8080`);
+  const record = await poll(
+    async () => {
+      const res = await t.api('GET', `${boxes}/named/egress`);
+      return ((await res.json()) as EgressLog).items.find((r) => r.port === 8080);
+    },
+    { ms: 15_000, everyMs: 200, what: "the record of the peer's connection" },
+  );
+  assert.equal(record.allowed, true);
+  assert.match(record.host, /^peer(\.|$)/);
+  assert.match(record.address ?? '', /^10\.210\./);
+  for (const name of ['peer', 'named']) await t.api('DELETE', `${boxes}/${name}`);
+});
+
 test('an unknown box: 404', { skip }, async () => {
   const res = await t.api('GET', `/v1/projects/${project}/boxes/nobody/egress`);
   assert.equal(res.status, 404);
