@@ -39,7 +39,7 @@ const (
 	copyBytes       = 600 // a DNS answer's addresses fit
 	nflogGroup      = 1
 	ctGroups        = 1<<1 | 1<<2 // NFNLGRP_CONNTRACK_UPDATE (2) and _DESTROY (3) as a bind mask
-	recvBufBytes    = 1 << 20
+	recvBufBytes    = 256 << 10
 )
 
 // nlRequest is one netlink config message to nfnetlink_log: nfgenmsg then one attribute.
@@ -82,8 +82,6 @@ func netlinkSocket(groups uint32) (int, error) {
 		return -1, err
 	}
 	_ = syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_RCVBUFFORCE, recvBufBytes)
-	// Reads wake each second, so a watch that ends is noticed.
-	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &syscall.Timeval{Sec: 1})
 	if err := syscall.Bind(fd, &syscall.SockaddrNetlink{Family: syscall.AF_NETLINK, Groups: groups}); err != nil {
 		syscall.Close(fd)
 		return -1, err
@@ -202,17 +200,24 @@ func watch(conn net.Conn, in *bufio.Reader, pid, container string) {
 		}
 	}()
 	t, tmu := newTracker(), sync.Mutex{}
+	// Read through Go's poller (non-blocking, closed to stop): a blocked read would hold a thread
+	// per box, and the helper may run only 64 (threads count).
+	files := map[int]*os.File{}
+	for _, fd := range []int{nflog, ct} {
+		_ = syscall.SetNonblock(fd, true)
+		files[fd] = os.NewFile(uintptr(fd), "netlink")
+	}
 	read := func(fd int, handle func([]byte) ([]*record, [][]byte)) {
-		buf := make([]byte, 1<<16)
+		buf := make([]byte, 16<<10)
 		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			n, _, err := syscall.Recvfrom(fd, buf, 0)
+			n, err := files[fd].Read(buf)
 			if err != nil {
-				continue // a timeout (EAGAIN), or records lost to a full buffer (ENOBUFS)
+				select {
+				case <-stop:
+					return
+				default:
+					continue // records lost to a full buffer (ENOBUFS)
+				}
 			}
 			tmu.Lock()
 			records, requests := handle(buf[:n])
@@ -256,7 +261,8 @@ func watch(conn net.Conn, in *bufio.Reader, pid, container string) {
 		})
 	}()
 	<-stop
+	for _, f := range files {
+		f.Close() // the readers' Read returns
+	}
 	readers.Wait()
-	syscall.Close(nflog)
-	syscall.Close(ct)
 }

@@ -247,7 +247,8 @@ export class NetfilterHelper {
       ],
       hostname: 'boxdesk-netfilter',
       labels: helperLabels(this.instanceId, NETFILTER_ROLE),
-      limits: { cpus: 1, ramMb: 64, pidsLimit: 32 },
+      // Threads count: its own (a handful: reads go through Go's poller), and each rules change's child while it runs.
+      limits: { cpus: 1, ramMb: 64, pidsLimit: 64 },
       helper: {
         // NET_ADMIN for the rules; SYS_ADMIN to enter another namespace (setns); SYS_PTRACE to open
         // the namespace of a box process running as another user. AppArmor's profile forbids both.
