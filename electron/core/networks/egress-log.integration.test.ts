@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { EgressLog, EgressRecord } from '../../../shared/schemas/egress';
 import { boxCli, ok, spawnBox } from '../../../test-support/cli-runner';
 import { poll } from '../../../test-support/poll';
 import { SseClient } from '../../../test-support/sse';
 import { startOutsideHost, type OutsideHost } from '../../../test-support/outside-host';
+import { tempDataDir } from '../../../test-support/core-process';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 
 /*
@@ -15,6 +17,8 @@ import { startTestCore, type TestCore } from '../../../test-support/test-core';
  */
 
 let t: TestCore;
+/** The data dir, the test's own: the core is started again on it. */
+const dataDir = tempDataDir();
 let outside: OutsideHost;
 let events: SseClient;
 const project = `egress${randomBytes(3).toString('hex')}`;
@@ -42,7 +46,7 @@ const skip = process.getuid?.() === 0 ? false : 'standing up the outside host (i
 before(async () => {
   if (skip) return;
   outside = await startOutsideHost();
-  t = await startTestCore();
+  t = await startTestCore({ dataDir });
   events = new SseClient(`${t.url}/v1/events`, t.token);
   const network = { egress: 'allowlist', allow: [`${outside.addresses[0]}:80`] };
   const res = await t.api('POST', `/v1/projects/${project}/boxes`, { name: 'watched', network });
@@ -53,6 +57,7 @@ after(async () => {
   events?.close();
   await t?.api('DELETE', boxPath);
   await t?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
   outside?.close();
 });
 
@@ -154,4 +159,16 @@ test('box egress NAME: the log as a table; -f prints new records as they come', 
   const missing = await box('egress', 'nobody');
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, /box "nobody" not found/);
+});
+
+test('a core started again watches the boxes already running: their log goes on (afresh)', { skip }, async () => {
+  const [, closed] = outside.addresses;
+  events.close();
+  await t.close();
+  t = await startTestCore({ dataDir });
+  events = new SseClient(`${t.url}/v1/events`, t.token);
+  assert.deepEqual(await log(), [], 'the log is in memory: a new core starts it afresh');
+  await sh(`nc -w 2 ${closed} 5151 </dev/null 2>&1; true`);
+  const record = await waitForRecord('a record after the restart', (r) => r.port === 5151);
+  assert.equal(record.allowed, false);
 });
