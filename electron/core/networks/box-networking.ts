@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { ApiError } from '../../../shared/errors';
-import { parseAllowEntry, type ResolvedNetwork } from '../../../shared/schemas/network';
+import type { ResolvedNetwork } from '../../../shared/schemas/network';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { findAgentFiles } from '../engine/agent/files';
 import { inRange } from '../engine/ipv4';
 import { KeyedMutex } from '../keyed-mutex';
 import type { EgressLog } from './egress-log';
-import { filterTable, type AllowedDestination } from './egress-rules';
+import { resolveAllowed } from './allow-entries';
+import { enforces, filterTable } from './egress-rules';
 import type { EgressWatch } from './egress-watch';
 import { findNetfilterFiles } from './netfilter-files';
 import { NetfilterHelper } from './netfilter-helper';
@@ -75,25 +75,6 @@ function interfaceAddresses(): string[] {
     .flatMap((addresses) => addresses ?? [])
     .filter((a) => a.family === 'IPv4' && !a.internal)
     .map((a) => a.address);
-}
-
-/** The allow entries as networks, host names resolved now; those that do not resolve are named. */
-export async function resolveAllowed(
-  allow: string[],
-): Promise<{ allowed: AllowedDestination[]; unresolved: string[] }> {
-  const allowed: AllowedDestination[] = [];
-  const unresolved: string[] = [];
-  for (const entry of allow) {
-    const target = parseAllowEntry(entry);
-    if ('error' in target) continue; // refused when it was given
-    if (target.kind === 'cidr') allowed.push({ cidr: `${target.address}/${target.prefix}`, port: target.port });
-    else {
-      const found = await lookup(target.host, { all: true, family: 4 }).catch(() => []);
-      if (!found.length) unresolved.push(entry);
-      for (const { address } of found) allowed.push({ cidr: `${address}/32`, port: target.port });
-    }
-  }
-  return { allowed, unresolved };
 }
 
 /**
@@ -247,7 +228,7 @@ export class BoxNetworking {
       await this.ensure(box.project);
       await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
     }
-    const needs = this.deps.engine.packetFilter;
+    const needs = this.filtered(box);
     const held = this.deps.gate?.hold(box.id, needs) === true && needs;
     // Names resolved and the table made while the container starts.
     const rules = needs ? this.rulesFor(box) : null;
@@ -276,11 +257,16 @@ export class BoxNetworking {
    */
   async claim(box: NetworkedBox, containerId: string): Promise<void> {
     await this.ensure(box.project);
-    if (this.deps.engine.packetFilter) {
+    if (this.filtered(box)) {
       const state = await this.inspect(containerId).catch((err: unknown) => Promise.reject(rulesError(err)));
       await Promise.all([this.setRules(box, containerId), this.watch(box, state)]);
     }
     await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+  }
+
+  /** Whether the box gets rules: every box (for its egress log), unless it closes nothing and there is no packet filter. */
+  private filtered(box: NetworkedBox): boolean {
+    return this.deps.engine.packetFilter && (enforces(box.network) || this.netfilterOrNull() !== null);
   }
 
   /** The box is gone: its egress log too. */

@@ -104,6 +104,14 @@ export function filterTable({ network, allowed, hostAddresses, pool, own }: Filt
   ].join('\n');
 }
 
+/**
+ * Whether the box's settings close anything: one open to everything, the host included, has rules
+ * only for its egress log, and runs without them where the packet filter cannot be had.
+ */
+export function enforces(network: ResolvedNetwork): boolean {
+  return network.egress !== 'open' || !network.host;
+}
+
 /** Where Boxdesk makes its project networks unless BOXDESK_NETWORK_POOL says otherwise: 256 projects of 254 boxes. */
 export const DEFAULT_NETWORK_POOL = '10.210.0.0/16';
 

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { DEFAULT_NETWORK, parseAllowEntry } from '../../../shared/schemas/network';
 import type { Box } from '../../../shared/schemas/box';
 import { problem, startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
-import { resolveAllowed } from './box-networking';
+import { resolveAllowed } from './allow-entries';
 import { DEFAULT_NETWORK_POOL, filterTable, networkPool } from './egress-rules';
 
 describe('allow entries', () => {
