@@ -17,6 +17,7 @@ import { bases } from './commands/bases';
 import { boxes } from './commands/boxes';
 import { completion } from './commands/completion';
 import { exec } from './commands/exec';
+import { egress } from './commands/egress';
 import { files } from './commands/files';
 import { jobs } from './commands/jobs';
 import { mcp } from './commands/mcp';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly CommandModule[] = [
   exec,
   jobs,
   stats,
+  egress,
   files,
   bases,
   snapshots,

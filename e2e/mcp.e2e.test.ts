@@ -95,6 +95,7 @@ const SPEC_TOOLS = [
   'fork_box',
   'publish_box',
   'get_logs',
+  'get_egress',
   'create_base',
 ];
 
@@ -147,6 +148,7 @@ async function driveEveryTool(c: Client, box: string): Promise<void> {
   const published = await ok(c, 'publish_box', { box, port: 8080, auth: 'public' });
   assert.match(String(published.url), /^http:\/\//);
   assert.equal(typeof (await ok(c, 'get_logs', { box, tail: 10 })).logs, 'string');
+  assert.ok(Array.isArray((await ok(c, 'get_egress', { box })).items));
   assert.equal((await ok(c, 'stop_box', { box })).status, 'stopped');
   assert.equal((await ok(c, 'resume_box', { box })).status, 'running');
   assert.deepEqual(await ok(c, 'delete_box', { box: `${box}-fork` }), { deleted: `${box}-fork` });

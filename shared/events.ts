@@ -1,5 +1,6 @@
 import type { BoxEvents } from './schemas/box';
 import type { BuildEvents } from './schemas/builds';
+import type { EgressEvents } from './schemas/egress';
 import type { JobEvents } from './schemas/jobs';
 import type { PublishingEvents } from './schemas/publishing';
 import type { ServiceEvents } from './schemas/services';
@@ -15,6 +16,7 @@ import type { VolumeEvents } from './schemas/volumes';
 export interface EventMap
   extends
     BoxEvents,
+    EgressEvents,
     PublishingEvents,
     BaseEvents,
     SnapshotEvents,

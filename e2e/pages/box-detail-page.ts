@@ -16,7 +16,7 @@ export class BoxDetailPage extends PageObject {
     return this.page.getByRole('heading', { level: 2, name: this.name, exact: true });
   }
 
-  tab(label: 'Overview' | 'Logs' | 'Console' | 'Jobs' | 'Stats' | 'Snapshots' | 'Volumes'): Locator {
+  tab(label: 'Overview' | 'Logs' | 'Console' | 'Jobs' | 'Stats' | 'Snapshots' | 'Volumes' | 'Network'): Locator {
     return this.page.getByRole('tab', { name: label, exact: true });
   }
 

@@ -1,4 +1,5 @@
 import type { Box, BoxCreate, BoxList, BoxUpdate } from '../schemas/box';
+import type { EgressLog } from '../schemas/egress';
 import type { BoxStats } from '../schemas/stats';
 import { type ClientConstructor, type FetchResponse, enc, queryString, boxPath } from './client-core';
 
@@ -70,6 +71,11 @@ export function withBoxes<B extends ClientConstructor>(Base: B) {
     /** One sample of the box's resource use. */
     boxStats(project: string, name: string): Promise<BoxStats> {
       return this.request('GET', boxPath(project, name, '/stats'));
+    }
+
+    /** The box's egress log, oldest first; with `after`, only the records newer than that id. */
+    boxEgress(project: string, name: string, after?: number): Promise<EgressLog> {
+      return this.request('GET', boxPath(project, name, `/egress${queryString([['after', after || undefined]])}`));
     }
 
     /** One BoxStats JSON line a second (application/x-ndjson) until the client leaves. */

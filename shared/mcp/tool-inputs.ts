@@ -7,6 +7,7 @@ import { BoxPath, FileDeleteQuery, FileWriteQuery } from '../schemas/files';
 import { JobOutputQuery, JobParams } from '../schemas/jobs';
 import { PublishRequest } from '../schemas/publishing';
 import { RestoreRequest, SnapshotCreate, SnapshotId } from '../schemas/snapshots';
+import { EgressQuery } from '../schemas/egress';
 
 /**
  * The MCP tools' input schemas, made of the TypeBox schemas the REST routes validate with, plus
@@ -70,6 +71,7 @@ export const ToolInputs = {
   }),
   publish_box: input({ box, ...PublishRequest.properties }),
   get_logs: input({ box, tail: LogsQuery.properties.tail }),
+  get_egress: input({ box, after: EgressQuery.properties.after }),
   // Bases are the machine's: `project` is taken, like every tool's, and means nothing here.
   create_base: input({
     name: label("The base's name (a base that exists is rebuilt)"),

@@ -212,6 +212,13 @@ export const MCP_TOOLS = [
     },
   }),
   tool({
+    name: 'get_egress',
+    description:
+      "The box's recent connections (its egress log, the last 500): {items: [{id, at, host, address, port, protocol, allowed, bytes}]}. Denied attempts at once; allowed connections once they end, with their bytes. after: only records with a greater id.",
+    readOnly: true,
+    run: async ({ client: c }, { box, after }, project) => json(await c.boxEgress(project, box, after)),
+  }),
+  tool({
     name: 'create_base',
     description:
       'Build a base (what boxes start from) from a Dockerfile text and optional context files, with the engine; waits for the build and answers it with the last lines of its log. create_box takes the base by name.',

@@ -105,10 +105,16 @@ func answer(conn net.Conn, command []string) {
 	var req struct {
 		Pid       int    `json:"pid"`
 		Container string `json:"container"`
+		// The egress log's records of that box, streamed until the core closes (egress_watch.go).
+		Watch bool `json:"watch"`
 	}
 	line, err := in.ReadBytes('\n')
 	if err == nil {
 		err = json.Unmarshal(line, &req)
+	}
+	if err == nil && req.Watch {
+		watch(conn, in, strconv.Itoa(req.Pid), req.Container)
+		return
 	}
 	reply := map[string]any{"code": 2, "output": "a request line {pid, container} is needed"}
 	if err == nil {
@@ -159,28 +165,9 @@ func Main(args []string, stderr io.Writer) int {
 // `container` (its cgroup names it; a box is never on the host's network), then executes cmd there.
 // The checks keep a process id reused meanwhile from pointing the rules at anything else.
 func apply(pid, container string, cmd []string) error {
-	if _, err := strconv.Atoi(pid); err != nil || pid == "0" || len(container) < 12 {
-		return fmt.Errorf("a process id and a container id are needed")
-	}
-	cgroup, err := os.ReadFile("/proc/" + pid + "/cgroup")
+	ns, err := boxNamespace(pid, container)
 	if err != nil {
-		return fmt.Errorf("process %s: %v (the box is not running)", pid, err)
-	}
-	if !strings.Contains(string(cgroup), container) {
-		return fmt.Errorf("process %s is not in container %s (it stopped meanwhile)", pid, container[:12])
-	}
-	ns, err := os.Open("/proc/" + pid + "/ns/net")
-	if err != nil {
-		return fmt.Errorf("the network namespace of process %s: %v", pid, err)
-	}
-	// The cgroup check is the guard; where the host's init is visible (not everywhere: a host
-	// whose PID 1 belongs to a parent user namespace hides it) its namespace is refused as well.
-	var target, host syscall.Stat_t
-	if err := syscall.Fstat(int(ns.Fd()), &target); err != nil {
 		return err
-	}
-	if syscall.Stat("/proc/1/ns/net", &host) == nil && target.Ino == host.Ino && target.Dev == host.Dev {
-		return fmt.Errorf("process %s is in the host's network namespace: refused", pid)
 	}
 	// setns changes the calling thread; execve from that thread keeps its namespace.
 	runtime.LockOSThread()
@@ -188,4 +175,36 @@ func apply(pid, container string, cmd []string) error {
 		return fmt.Errorf("entering the box's network namespace: %v", errno)
 	}
 	return syscall.Exec(cmd[0], cmd, []string{})
+}
+
+// boxNamespace opens the network namespace of process `pid`, which must belong to the container
+// `container` (its cgroup names it; a box is never on the host's network). The checks keep a
+// process id reused meanwhile from pointing the rules (or the log) at anything else.
+func boxNamespace(pid, container string) (*os.File, error) {
+	if _, err := strconv.Atoi(pid); err != nil || pid == "0" || len(container) < 12 {
+		return nil, fmt.Errorf("a process id and a container id are needed")
+	}
+	cgroup, err := os.ReadFile("/proc/" + pid + "/cgroup")
+	if err != nil {
+		return nil, fmt.Errorf("process %s: %v (the box is not running)", pid, err)
+	}
+	if !strings.Contains(string(cgroup), container) {
+		return nil, fmt.Errorf("process %s is not in container %s (it stopped meanwhile)", pid, container[:12])
+	}
+	ns, err := os.Open("/proc/" + pid + "/ns/net")
+	if err != nil {
+		return nil, fmt.Errorf("the network namespace of process %s: %v", pid, err)
+	}
+	// The cgroup check is the guard; where the host's init is visible (not everywhere: a host
+	// whose PID 1 belongs to a parent user namespace hides it) its namespace is refused as well.
+	var target, host syscall.Stat_t
+	if err := syscall.Fstat(int(ns.Fd()), &target); err != nil {
+		ns.Close()
+		return nil, err
+	}
+	if syscall.Stat("/proc/1/ns/net", &host) == nil && target.Ino == host.Ino && target.Dev == host.Dev {
+		ns.Close()
+		return nil, fmt.Errorf("process %s is in the host's network namespace: refused", pid)
+	}
+	return ns, nil
 }

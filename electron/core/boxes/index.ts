@@ -7,7 +7,10 @@ import { now } from '../ids';
 import { defineModule, type CoreContext } from '../module';
 import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
+import { EGRESS_EVENTS } from '../../../shared/schemas/egress';
 import { BoxNetworking, helperBinary } from '../networks/box-networking';
+import { EgressLog } from '../networks/egress-log';
+import { registerEgressRoutes } from '../networks/egress-routes';
 import { networkPool } from '../networks/egress-rules';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
@@ -51,11 +54,13 @@ export interface BoxesParts {
   pool: WarmPool;
   port: BoxesPort;
   networking: BoxNetworking;
+  egress: EgressLog;
 }
 
 /** Projects' networks and boxes' packet filters, set through the one netfilter helper before a box's main process runs. */
-function boxNetworking(ctx: CoreContext, store: BoxStore): BoxNetworking {
+function boxNetworking(ctx: CoreContext, store: BoxStore, egress: EgressLog): BoxNetworking {
   return new BoxNetworking({
+    egress,
     engine: ctx.engine,
     instanceId: ctx.instanceId,
     log: ctx.log,
@@ -83,7 +88,11 @@ function makeBoxes(
   const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
-  const networking = boxNetworking(ctx, store);
+  const egress = new EgressLog({
+    bus,
+    boxOf: (id) => store.getById(id) ?? null,
+  });
+  const networking = boxNetworking(ctx, store, egress);
   const service = new BoxService({
     ...{ store, engine, bases, bus, monitor, instanceId, log, roots, extensions, workspaces },
     queueWaitMs: ctx.boxQueueWaitMs,
@@ -134,6 +143,7 @@ function makeBoxes(
     },
     published,
     drainPool: (base) => pool.drain(base),
+    recordEgress: (boxId, record) => egress.record(boxId, record),
     useForkSnapshots: (snapshots) => extensions.useForkSnapshots(snapshots),
     useVolumes: (volumes) => extensions.useVolumes(volumes),
     holdImages: (holder) => void extensions.imageHolders.push(holder),
@@ -141,7 +151,7 @@ function makeBoxes(
   };
   return {
     ...{ store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port },
-    ...{ usage, sleep, clocks, pool, networking },
+    ...{ usage, sleep, clocks, pool, networking, egress },
   };
 }
 
@@ -153,7 +163,7 @@ export const boxes = defineModule({
   name: 'boxes',
   needs: [bases, idempotency, storage, system],
   migrations: BOXES_MIGRATIONS,
-  events: BOX_EVENTS,
+  events: { ...BOX_EVENTS, ...EGRESS_EVENTS },
   idPrefixes: [BOX_ID_PREFIX],
   create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage, ports.system),
   port: (parts) => parts.port,
@@ -161,6 +171,7 @@ export const boxes = defineModule({
     registerBoxRoutes(app, parts.service, parts.idempotency, parts.sleep);
     registerSleepRoutes(app, parts.sleep);
     registerBoxStatsRoutes(app, parts.service, parts.engine);
+    registerEgressRoutes(app, (project, name) => parts.service.find(project, name), parts.egress);
   },
   engineUp: {
     // Once the store has reconciled its own items: boxes a snapshot or fork froze are thawed, root
@@ -199,5 +210,6 @@ export const boxes = defineModule({
     await parts.clocks.dispose();
     await parts.reconciler.dispose();
     await parts.networking.stop();
+    parts.egress.dispose();
   },
 });

@@ -10,6 +10,8 @@ import type { PublishedBoxes } from './published-boxes';
 import type { RootImages } from './root-images';
 import type { BoxMount } from './store';
 import type { BoxWorkspaces, WorkspaceSizes } from './workspaces';
+import type { EgressRecord } from '../../../shared/schemas/egress';
+import type { EgressRecordInput } from '../networks/egress-log';
 
 /*
  * What other modules may use of boxes: this interface, and the types and pure helpers below.
@@ -108,6 +110,11 @@ export interface BoxesPort {
   drainPool(base: string): Promise<void>;
 
   /** Forks from snapshots go through these (snapshots/ registers them). */
+  /**
+   * Adds a record to the box's egress log (networks/egress-log.ts), e.g. from the egress proxy,
+   * which knows host names: `recordEgress(boxId, {host, port, allowed, bytes})`. Null: no such box.
+   */
+  recordEgress(boxId: string, record: EgressRecordInput): EgressRecord | null;
   useForkSnapshots(snapshots: ForkSnapshots): void;
   /** Data mounts name these volumes (volumes/ registers them). */
   useVolumes(volumes: MountedVolumes): void;

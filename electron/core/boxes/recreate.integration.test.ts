@@ -12,6 +12,7 @@ import { DockerEngine } from '../engine/docker/docker-engine';
 import { EngineMonitor } from '../engine/engine-monitor';
 import { EventBus } from '../events/event-bus';
 import { randomBase32 } from '../ids';
+import { EgressLog } from '../networks/egress-log';
 import { BoxNetworking, helperBinary } from '../networks/box-networking';
 import { DEFAULT_NETWORK_POOL } from '../networks/egress-rules';
 import { BoxExtensions } from './extensions';
@@ -47,7 +48,7 @@ before(async () => {
   const workspaces = new BoxWorkspaces(null);
   networking = new BoxNetworking({
     ...{ engine, instanceId, log, gate: null, agent: helperBinary(), socketDir: `${dataDir}/netfilter` },
-    ...{ pool: DEFAULT_NETWORK_POOL, running: () => [] },
+    ...{ pool: DEFAULT_NETWORK_POOL, running: () => [], egress: new EgressLog({ bus, boxOf: () => null }) },
   });
   boxes = new BoxService({
     store,

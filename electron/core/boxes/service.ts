@@ -359,6 +359,7 @@ export class BoxService {
     if (row.container_id) this.ooms.delete(row.container_id);
     this.store.delete(row.id);
     this.deps.bus.emit('box.deleted', { box: toBox(row) }, row.project);
+    this.deps.networking.forget(row.id);
     if (!this.store.list(row.project, { tags: [], limit: 1 }).length) this.deps.networking.removeNetwork(row.project);
   }
 

@@ -40,6 +40,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /v1/projects/:project/boxes/:name/resume': 'resumeBox',
   'POST /v1/projects/:project/boxes/:name/pause': 'pauseBox',
   'GET /v1/projects/:project/boxes/:name/stats': 'getBoxStats',
+  'GET /v1/projects/:project/boxes/:name/egress': 'getBoxEgress',
 
   'POST /v1/projects/:project/boxes/:name/exec': 'execCommand',
   'GET /v1/projects/:project/boxes/:name/exec': 'openExecSocket',

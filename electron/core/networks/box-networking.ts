@@ -1,13 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { ApiError } from '../../../shared/errors';
-import { parseAllowEntry, type ResolvedNetwork } from '../../../shared/schemas/network';
+import type { ResolvedNetwork } from '../../../shared/schemas/network';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { findAgentFiles } from '../engine/agent/files';
 import { inRange } from '../engine/ipv4';
 import { KeyedMutex } from '../keyed-mutex';
-import { filterTable, needsRules, type AllowedDestination } from './egress-rules';
+import type { EgressLog } from './egress-log';
+import { resolveAllowed } from './allow-entries';
+import { enforces, filterTable } from './egress-rules';
+import type { EgressWatch } from './egress-watch';
 import { findNetfilterFiles } from './netfilter-files';
 import { NetfilterHelper } from './netfilter-helper';
 
@@ -46,6 +48,8 @@ export interface BoxNetworkingDeps {
   pool: string;
   /** The running boxes and their containers (a core restarted while one was held gets it released). */
   running: () => { box: NetworkedBox; containerId: string }[];
+  /** Where the packet filter's records of boxes' connections go. */
+  egress: EgressLog;
 }
 
 export const PROJECT_NETWORK_ROLE = 'project-network';
@@ -73,25 +77,6 @@ function interfaceAddresses(): string[] {
     .map((a) => a.address);
 }
 
-/** The allow entries as networks, host names resolved now; those that do not resolve are named. */
-export async function resolveAllowed(
-  allow: string[],
-): Promise<{ allowed: AllowedDestination[]; unresolved: string[] }> {
-  const allowed: AllowedDestination[] = [];
-  const unresolved: string[] = [];
-  for (const entry of allow) {
-    const target = parseAllowEntry(entry);
-    if ('error' in target) continue; // refused when it was given
-    if (target.kind === 'cidr') allowed.push({ cidr: `${target.address}/${target.prefix}`, port: target.port });
-    else {
-      const found = await lookup(target.host, { all: true, family: 4 }).catch(() => []);
-      if (!found.length) unresolved.push(entry);
-      for (const { address } of found) allowed.push({ cidr: `${address}/32`, port: target.port });
-    }
-  }
-  return { allowed, unresolved };
-}
-
 /**
  * Boxes' networks (docs/security.md, "The network boundary"): one engine network per project,
  * made in Boxdesk's own address range, where its boxes reach each other by name; and each box's
@@ -111,6 +96,8 @@ export class BoxNetworking {
   private readonly leaving = new Map<string, NodeJS.Timeout>();
   /** The engine's bridges' gateways outside the range, read once per engine-up. */
   private gateways: Promise<string[]> | null = null;
+  /** The egress log's watch of each running box, by box id. */
+  private readonly watches = new Map<string, EgressWatch>();
 
   constructor(private readonly deps: BoxNetworkingDeps) {}
 
@@ -167,6 +154,10 @@ export class BoxNetworking {
     const { gate } = this.deps;
     if (!gate) return;
     for (const { box, containerId } of this.deps.running()) {
+      if (!this.watches.has(box.id) && !gate.held(box.id))
+        await this.inspect(containerId)
+          .then((state) => this.watch(box, state))
+          .catch(() => undefined);
       if (!gate.held(box.id)) continue;
       await this.setRules(box, containerId)
         .then(() => gate.release(box.id))
@@ -195,6 +186,8 @@ export class BoxNetworking {
     const leaving = [...this.leaving.entries()];
     this.leaving.clear();
     for (const [, timer] of leaving) clearTimeout(timer);
+    for (const watch of this.watches.values()) watch.close();
+    this.watches.clear();
     await Promise.all(leaving.map(([project]) => this.dropNetwork(project)));
     if (this.helper && !('missing' in this.helper)) await this.helper.stop();
   }
@@ -235,7 +228,7 @@ export class BoxNetworking {
       await this.ensure(box.project);
       await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
     }
-    const needs = this.deps.engine.packetFilter && needsRules(box.network);
+    const needs = this.filtered(box);
     const held = this.deps.gate?.hold(box.id, needs) === true && needs;
     // Names resolved and the table made while the container starts.
     const rules = needs ? this.rulesFor(box) : null;
@@ -243,7 +236,9 @@ export class BoxNetworking {
     await this.deps.engine.startContainer(containerId);
     if (!rules) return;
     try {
-      await this.apply(containerId, await rules);
+      // The egress log listens in the box's namespace as its rules are loaded, before it is let go.
+      const state = await this.inspect(containerId);
+      await Promise.all([this.netfilter().apply(state.id, state.pid, await rules), this.watch(box, state)]);
       if (held && !(await this.deps.gate!.release(box.id)))
         throw new NetworkRulesError("the box's agent did not connect to be let go after its rules were set");
     } catch (err) {
@@ -262,8 +257,42 @@ export class BoxNetworking {
    */
   async claim(box: NetworkedBox, containerId: string): Promise<void> {
     await this.ensure(box.project);
-    if (this.deps.engine.packetFilter && needsRules(box.network)) await this.setRules(box, containerId);
+    if (this.filtered(box)) {
+      const state = await this.inspect(containerId).catch((err: unknown) => Promise.reject(rulesError(err)));
+      await Promise.all([this.setRules(box, containerId), this.watch(box, state)]);
+    }
     await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+  }
+
+  /** Whether the box gets rules: every box (for its egress log), unless it closes nothing and there is no packet filter. */
+  private filtered(box: NetworkedBox): boolean {
+    return this.deps.engine.packetFilter && (enforces(box.network) || this.netfilterOrNull() !== null);
+  }
+
+  /** The box is gone: its egress log too. */
+  forget(boxId: string): void {
+    this.watches.get(boxId)?.close();
+    this.watches.delete(boxId);
+    this.deps.egress.forget(boxId);
+  }
+
+  /**
+   * Starts the egress log's watch of the running box (its previous one closed). A watch that
+   * cannot start leaves the box running without its log, and says so in the core's log.
+   */
+  private async watch(box: NetworkedBox, state: { id: string; pid: number }): Promise<void> {
+    this.watches.get(box.id)?.close();
+    this.watches.delete(box.id);
+    try {
+      let watch: EgressWatch | null = null;
+      const ended = () => {
+        if (watch && this.watches.get(box.id) === watch) this.watches.delete(box.id);
+      };
+      watch = await this.netfilter().watch(state.id, state.pid, (r) => this.deps.egress.record(box.id, r), ended);
+      if (watch) this.watches.set(box.id, watch);
+    } catch (err) {
+      this.deps.log.warn({ err, box: box.name, project: box.project }, 'the egress log of the box could not start');
+    }
   }
 
   /** Sets the running box's rules anew (a change of its settings): new connections meet them at once. */
@@ -320,10 +349,16 @@ export class BoxNetworking {
   /** Loads the table into the running container's network namespace (found by its main process). */
   private async apply(containerId: string, rules: string): Promise<void> {
     const helper = this.netfilter();
+    const state = await this.inspect(containerId);
+    await helper.apply(state.id, state.pid, rules);
+  }
+
+  /** The running container's id and main process. */
+  private async inspect(containerId: string): Promise<{ id: string; pid: number }> {
     const state = await this.deps.engine.inspectContainer(containerId);
     if (!state?.running || !state.pid)
       throw new NetworkRulesError("the box's network rules could not be set: its container is not running");
-    await helper.apply(state.id, state.pid, rules);
+    return { id: state.id, pid: state.pid };
   }
 
   private async rulesFor(box: NetworkedBox): Promise<string> {

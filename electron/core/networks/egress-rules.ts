@@ -22,9 +22,12 @@ export interface FilterInputs {
   own: { subnet: string; gateway: string } | null;
 }
 
+/** Accepted and, a connection's first packet, logged for the egress log (egress-log.ts). */
+const ALLOW = '-j BOXDESK-ALLOW';
+
 function accept({ cidr, port }: AllowedDestination): string[] {
-  if (port === null) return [`-A OUTPUT -d ${cidr} -j ACCEPT`];
-  return ['tcp', 'udp'].map((proto) => `-A OUTPUT -d ${cidr} -p ${proto} --dport ${port} -j ACCEPT`);
+  if (port === null) return [`-A OUTPUT -d ${cidr} ${ALLOW}`];
+  return ['tcp', 'udp'].map((proto) => `-A OUTPUT -d ${cidr} -p ${proto} --dport ${port} ${ALLOW}`);
 }
 
 /** Whether the network `cidr` lies inside `outer`. */
@@ -39,8 +42,25 @@ function within(cidr: string, outer: string): boolean {
  * end an established TCP connection: the kernel takes it for a passing fault and retries).
  */
 const REFUSE = '-j BOXDESK-REFUSE';
+
+/**
+ * The egress log's rules: NFLOG sends the packet filter's helper the headers of a denied packet, of
+ * an allowed connection's first packet, and the resolver's answers (to name the addresses), each
+ * kind at a bounded rate so a box cannot flood the helper. The prefix says which rule logged it
+ * (agent/internal/netfilter/egress_tracker.go).
+ */
+export const NFLOG_GROUP = 1;
+const nflog = (prefix: string, rate: string, size: number) =>
+  `-m limit --limit ${rate} --limit-burst 100 -j NFLOG --nflog-group ${NFLOG_GROUP} --nflog-prefix ${prefix} --nflog-size ${size}`;
+const ALLOW_CHAIN = [
+  ':BOXDESK-ALLOW - [0:0]',
+  `-A BOXDESK-ALLOW -m conntrack --ctstate NEW ${nflog('bd-allow', '200/second', 64)}`,
+  '-A BOXDESK-ALLOW -j ACCEPT',
+];
+const DNS_LOG = `-A INPUT -s ${EMBEDDED_DNS}/32 -p udp ${nflog('bd-dns', '100/second', 600)}`;
 const REFUSE_CHAIN = [
   ':BOXDESK-REFUSE - [0:0]',
+  `-A BOXDESK-REFUSE ${nflog('bd-deny', '20/second', 64)}`,
   '-A BOXDESK-REFUSE -p tcp -m conntrack --ctstate ESTABLISHED -j REJECT --reject-with tcp-reset',
   '-A BOXDESK-REFUSE -j REJECT --reject-with icmp-admin-prohibited',
 ];
@@ -57,24 +77,27 @@ export function filterTable({ network, allowed, hostAddresses, pool, own }: Filt
   const rules = ['-A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED --ctdir REPLY -j ACCEPT'];
   // `none` closes the resolver too: it would forward any question (and so any data) to the outside.
   if (network.egress === 'none') rules.push(`-A OUTPUT -d ${EMBEDDED_DNS}/32 ${REFUSE}`);
-  if (network.egress !== 'open') rules.push('-A OUTPUT -o lo -j ACCEPT');
+  // The box's own loopback is no egress: neither filtered nor logged.
+  rules.push('-A OUTPUT -o lo -j ACCEPT');
   const host = [...(own ? [own.gateway] : []), ...hostAddresses];
   const hostOpen = network.host && network.egress !== 'none';
-  for (const address of host) rules.push(`-A OUTPUT -d ${address}/32 ${hostOpen ? '-j ACCEPT' : REFUSE}`);
-  if (network.egress === 'open' && own) rules.push(`-A OUTPUT -d ${own.subnet} -j ACCEPT`);
+  for (const address of host) rules.push(`-A OUTPUT -d ${address}/32 ${hostOpen ? ALLOW : REFUSE}`);
+  if (network.egress === 'open' && own) rules.push(`-A OUTPUT -d ${own.subnet} ${ALLOW}`);
   // Entries inside the box's own project network come before the range is closed; any other in the range stays closed.
   const entries = network.egress === 'allowlist' ? allowed : [];
   const mine = entries.filter((entry) => own !== null && within(entry.cidr, own.subnet));
   rules.push(...mine.flatMap(accept));
   rules.push(`-A OUTPUT -d ${pool} ${REFUSE}`);
   rules.push(...entries.filter((entry) => !mine.includes(entry)).flatMap(accept));
-  if (network.egress !== 'open') rules.push(`-A OUTPUT ${REFUSE}`);
+  rules.push(`-A OUTPUT ${network.egress === 'open' ? ALLOW : REFUSE}`);
   return [
     '*filter',
     ':INPUT ACCEPT [0:0]',
     ':FORWARD ACCEPT [0:0]',
     ':OUTPUT ACCEPT [0:0]',
     ...REFUSE_CHAIN,
+    ...ALLOW_CHAIN,
+    DNS_LOG,
     ...rules,
     'COMMIT',
     '',
@@ -82,10 +105,10 @@ export function filterTable({ network, allowed, hostAddresses, pool, own }: Filt
 }
 
 /**
- * Whether a box freshly started (no rules yet) needs any: one open to everything, the host
- * included, needs none (the engine itself keeps its network's traffic from other projects').
+ * Whether the box's settings close anything: one open to everything, the host included, has rules
+ * only for its egress log, and runs without them where the packet filter cannot be had.
  */
-export function needsRules(network: ResolvedNetwork): boolean {
+export function enforces(network: ResolvedNetwork): boolean {
   return network.egress !== 'open' || !network.host;
 }
 

@@ -20,8 +20,16 @@ export interface NetfilterFiles {
 
 /** Debian's iptables: the nftables flavour where it is there (what the distribution uses), else the legacy one. */
 const BINARIES = ['/usr/sbin/xtables-nft-multi', '/usr/sbin/xtables-legacy-multi', '/sbin/xtables-nft-multi'];
-/** The extensions the rules use (egress-rules.ts): targets ACCEPT/REJECT, matches conntrack, tcp, udp. */
-const EXTENSIONS = ['libxt_standard.so', 'libxt_conntrack.so', 'libxt_tcp.so', 'libxt_udp.so', 'libipt_REJECT.so'];
+/** The extensions the rules use (egress-rules.ts): targets ACCEPT/REJECT/NFLOG, matches conntrack, tcp, udp, limit. */
+const EXTENSIONS = [
+  'libxt_standard.so',
+  'libxt_conntrack.so',
+  'libxt_tcp.so',
+  'libxt_udp.so',
+  'libipt_REJECT.so',
+  'libxt_NFLOG.so',
+  'libxt_limit.so',
+];
 const EXTENSION_DIRS = [
   '/usr/lib/x86_64-linux-gnu/xtables',
   '/usr/lib/aarch64-linux-gnu/xtables',

@@ -6,6 +6,8 @@ import tar from 'tar-stream';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import { helperLabels, helperSpec } from '../engine/helper-containers';
 import { readText } from '../engine/log-tail';
+import type { EgressRecordInput } from './egress-log';
+import { openEgressWatch, type EgressWatch } from './egress-watch';
 import type { NetfilterFiles } from './netfilter-files';
 
 export const NETFILTER_ROLE = 'netfilter-helper';
@@ -172,6 +174,21 @@ export class NetfilterHelper {
     }
   }
 
+  /**
+   * Watches the box's network namespace for the egress log (egress-watch.ts): resolves once the
+   * helper listens there. Null where the helper has no socket (an engine elsewhere): no log.
+   */
+  async watch(
+    containerId: string,
+    pid: number,
+    onRecord: (record: EgressRecordInput) => void,
+    onEnd: () => void,
+  ): Promise<EgressWatch | null> {
+    if (!this.socketDir) return null;
+    await this.running();
+    return openEgressWatch(path.join(this.socketDir, SOCKET), containerId, pid, onRecord, onEnd);
+  }
+
   /** One request on the helper's socket: a line {pid, container}, the rules, then its answer line. */
   private ask(
     socket: string,
@@ -230,7 +247,8 @@ export class NetfilterHelper {
       ],
       hostname: 'boxdesk-netfilter',
       labels: helperLabels(this.instanceId, NETFILTER_ROLE),
-      limits: { cpus: 1, ramMb: 64, pidsLimit: 32 },
+      // Threads count: its own (a handful: reads go through Go's poller), and each rules change's child while it runs.
+      limits: { cpus: 1, ramMb: 64, pidsLimit: 64 },
       helper: {
         // NET_ADMIN for the rules; SYS_ADMIN to enter another namespace (setns); SYS_PTRACE to open
         // the namespace of a box process running as another user. AppArmor's profile forbids both.

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { DEFAULT_NETWORK, parseAllowEntry } from '../../../shared/schemas/network';
 import type { Box } from '../../../shared/schemas/box';
 import { problem, startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
-import { resolveAllowed } from './box-networking';
+import { resolveAllowed } from './allow-entries';
 import { DEFAULT_NETWORK_POOL, filterTable, networkPool } from './egress-rules';
 
 describe('allow entries', () => {
@@ -60,18 +60,20 @@ describe("a box's filter table", () => {
   const pool = '10.210.0.0/16';
   const own = { subnet: '10.210.7.0/24', gateway: '10.210.7.1' };
   const REJECT = '-j BOXDESK-REFUSE';
+  const ALLOW = '-j BOXDESK-ALLOW';
 
   test("open: the host (its own gateway too) closed, its project's peers open, every other project's network closed", () => {
     const lines = filterTable({ network: DEFAULT_NETWORK, allowed: [], hostAddresses, pool, own }).split('\n');
     const at = (line: string) => lines.indexOf(line);
     assert.ok(at(`-A OUTPUT -d 10.210.7.1/32 ${REJECT}`) > 0);
     assert.ok(at(`-A OUTPUT -d 192.168.1.20/32 ${REJECT}`) > 0);
-    assert.ok(at(`-A OUTPUT -d 10.210.7.1/32 ${REJECT}`) < at('-A OUTPUT -d 10.210.7.0/24 -j ACCEPT'));
-    assert.ok(at('-A OUTPUT -d 10.210.7.0/24 -j ACCEPT') < at(`-A OUTPUT -d 10.210.0.0/16 ${REJECT}`));
+    assert.ok(at(`-A OUTPUT -d 10.210.7.1/32 ${REJECT}`) < at(`-A OUTPUT -d 10.210.7.0/24 ${ALLOW}`));
+    assert.ok(at(`-A OUTPUT -d 10.210.7.0/24 ${ALLOW}`) < at(`-A OUTPUT -d 10.210.0.0/16 ${REJECT}`));
     assert.equal(at(`-A OUTPUT ${REJECT}`), -1);
+    assert.equal(lines.at(-3), `-A OUTPUT ${ALLOW}`, 'the rest is let through, and logged');
     const open = filterTable({ network: { ...DEFAULT_NETWORK, host: true }, allowed: [], hostAddresses, pool, own });
-    assert.match(open, /-A OUTPUT -d 10\.210\.7\.1\/32 -j ACCEPT/);
-    assert.match(open, /-A OUTPUT -d 172\.17\.0\.1\/32 -j ACCEPT/);
+    assert.match(open, /-A OUTPUT -d 10\.210\.7\.1\/32 -j BOXDESK-ALLOW/);
+    assert.match(open, /-A OUTPUT -d 172\.17\.0\.1\/32 -j BOXDESK-ALLOW/);
   });
 
   test('none: the resolver refused before loopback is let through, then everything else, the host too', () => {
@@ -80,7 +82,7 @@ describe("a box's filter table", () => {
     const lines = rules.split('\n');
     const dns = lines.indexOf(`-A OUTPUT -d 127.0.0.11/32 ${REJECT}`);
     assert.ok(dns > 0 && dns < lines.indexOf('-A OUTPUT -o lo -j ACCEPT'));
-    assert.doesNotMatch(rules, /10\.210\.7\.0\/24 -j ACCEPT|10\.210\.7\.1\/32 -j ACCEPT/);
+    assert.doesNotMatch(rules, /10\.210\.7\.0\/24 -j BOXDESK-ALLOW|10\.210\.7\.1\/32 -j BOXDESK-ALLOW/);
     assert.equal(lines.at(-3), `-A OUTPUT ${REJECT}`);
     assert.equal(lines.at(-2), 'COMMIT');
     assert.ok(
@@ -100,12 +102,26 @@ describe("a box's filter table", () => {
       own,
     });
     const lines = rules.split('\n');
-    const everything = lines.indexOf('-A OUTPUT -d 0.0.0.0/0 -j ACCEPT');
+    const everything = lines.indexOf(`-A OUTPUT -d 0.0.0.0/0 ${ALLOW}`);
     assert.ok(lines.indexOf(`-A OUTPUT -d 172.17.0.1/32 ${REJECT}`) < everything);
     assert.ok(lines.indexOf(`-A OUTPUT -d 10.210.0.0/16 ${REJECT}`) < everything);
-    assert.ok(lines.includes('-A OUTPUT -d 10.0.0.0/8 -p tcp --dport 443 -j ACCEPT'));
-    assert.ok(lines.includes('-A OUTPUT -d 10.0.0.0/8 -p udp --dport 443 -j ACCEPT'));
-    assert.doesNotMatch(rules, /127\.0\.0\.11/, "the engine's resolver stays open: names must resolve");
+    assert.ok(lines.includes(`-A OUTPUT -d 10.0.0.0/8 -p tcp --dport 443 ${ALLOW}`));
+    assert.ok(lines.includes(`-A OUTPUT -d 10.0.0.0/8 -p udp --dport 443 ${ALLOW}`));
+    assert.doesNotMatch(rules, /-A OUTPUT -d 127\.0\.0\.11/, "the engine's resolver stays open: names must resolve");
+  });
+
+  test("the egress log: denials, new allowed connections and the resolver's answers are logged, each at a bounded rate", () => {
+    const lines = filterTable({ network: DEFAULT_NETWORK, allowed: [], hostAddresses, pool, own }).split('\n');
+    const logged = (prefix: string) => lines.filter((l) => l.includes(`--nflog-prefix ${prefix} `));
+    assert.equal(logged('bd-deny').length, 1);
+    assert.match(logged('bd-deny')[0]!, /^-A BOXDESK-REFUSE -m limit/);
+    assert.ok(
+      lines.indexOf(logged('bd-deny')[0]!) <
+        lines.indexOf('-A BOXDESK-REFUSE -j REJECT --reject-with icmp-admin-prohibited'),
+    );
+    assert.match(logged('bd-allow')[0]!, /^-A BOXDESK-ALLOW -m conntrack --ctstate NEW -m limit/);
+    assert.match(logged('bd-dns')[0]!, /^-A INPUT -s 127\.0\.0\.11\/32 -p udp -m limit/);
+    assert.ok(lines.indexOf('-A OUTPUT -o lo -j ACCEPT') > 0, 'loopback is neither filtered nor logged');
   });
 
   test('BOXDESK_NETWORK_POOL: a range of /8 to /24, its host bits cleared; anything else says what it must be', () => {

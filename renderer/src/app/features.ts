@@ -4,6 +4,7 @@ import { consoles } from '../features/console';
 import { files } from '../features/files';
 import { jobs } from '../features/jobs';
 import { logs } from '../features/logs';
+import { network } from '../features/network';
 import { publishing } from '../features/publishing';
 import { services } from '../features/services';
 import { settings } from '../features/settings';
@@ -16,7 +17,7 @@ import { shell } from './shell-module';
 /**
  * Every feature of the window, one line each. Their order is the order of
  * the sidebar's pages and of a box's tabs: Boxes, Volumes, Services, Bases,
- * Settings; Overview, Logs, Console, Jobs, Stats, Files, Snapshots, Volumes, Publish.
+ * Settings; Overview, Logs, Console, Jobs, Stats, Files, Snapshots, Volumes, Publish, Network.
  */
 export const FEATURES: FeatureModule[] = [
   shell,
@@ -29,6 +30,7 @@ export const FEATURES: FeatureModule[] = [
   snapshots,
   volumes,
   publishing,
+  network,
   services,
   bases,
   settings,

@@ -106,7 +106,7 @@ export function allowError(text: string): string | null {
 }
 
 /** The box's `network` as the form has it (the allow list kept while it is not used, as the API keeps it). */
-function networkOf(v: BoxValues): ResolvedNetwork {
+export function networkOf(v: BoxValues): ResolvedNetwork {
   return { egress: v.egress, allow: allowLines(v.allow), host: v.host };
 }
 
