@@ -7,15 +7,19 @@ import { now } from '../ids';
 import { defineModule, type CoreContext } from '../module';
 import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
+import { BoxEgress } from '../networks/box-egress';
 import { BoxNetworking, helperBinary } from '../networks/box-networking';
+import { EgressResolver } from '../networks/egress-resolver';
 import { networkPool } from '../networks/egress-rules';
+import { secrets as secretsModule } from '../secrets';
+import type { SecretsPort } from '../secrets/port';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
 import { system } from '../system';
 import type { SystemPort } from '../system/port';
 import { WarmPool } from './pool/warm-pool';
 import { BOX_ID_PREFIX } from './box-create';
-import { networkOf, toBox } from './box-row';
+import { networkedOf, secretsOf, toBox, type BoxRow } from './box-row';
 import { BoxExtensions } from './extensions';
 import { BOXES_MIGRATIONS } from './migrations';
 import type { BoxesPort } from './port';
@@ -51,10 +55,11 @@ export interface BoxesParts {
   pool: WarmPool;
   port: BoxesPort;
   networking: BoxNetworking;
+  egress: BoxEgress;
 }
 
 /** Projects' networks and boxes' packet filters, set through the one netfilter helper before a box's main process runs. */
-function boxNetworking(ctx: CoreContext, store: BoxStore): BoxNetworking {
+function boxNetworking(ctx: CoreContext, store: BoxStore, resolver: EgressResolver): BoxNetworking {
   return new BoxNetworking({
     engine: ctx.engine,
     instanceId: ctx.instanceId,
@@ -67,8 +72,41 @@ function boxNetworking(ctx: CoreContext, store: BoxStore): BoxNetworking {
       store
         .all()
         .filter((row) => row.status === 'running' && row.container_id)
-        .map((row) => ({ box: { ...row, network: networkOf(row) }, containerId: row.container_id! })),
+        .map((row) => ({ box: networkedOf(row), containerId: row.container_id! })),
+    proxyPort: ctx.config.egressPort,
+    resolver,
   });
+}
+
+/** The egress proxy as boxes use it (networks/box-egress.ts), holders of secrets told to the secrets. */
+function boxEgress(ctx: CoreContext, store: BoxStore, networking: BoxNetworking, secrets: SecretsPort): BoxEgress {
+  secrets.useHolders((name) =>
+    store
+      .all()
+      .filter((row) => secretsOf(row).includes(name))
+      .map((row) => `${row.project}/${row.name}`),
+  );
+  const byId = (id: string) => {
+    const row = store.getById(id);
+    return row && networkedOf(row);
+  };
+  const running = () =>
+    store
+      .all()
+      .filter((row) => row.status === 'running' && row.container_id)
+      .map((row) => ({ box: networkedOf(row), containerId: row.container_id! }));
+  return new BoxEgress({
+    ...{ engine: ctx.engine, networking, secrets, resolver: networking.resolver, port: ctx.config.egressPort },
+    boxDir: (id) => ctx.agentHub?.dirOf(id) ?? null,
+    ...{ byId, running, log: ctx.log },
+  });
+}
+
+/** A command's environment in the box: the proxy's variables under the box's own, its secrets' placeholders over them. */
+async function commandEnvironment(egress: BoxEgress, row: BoxRow): Promise<Record<string, string>> {
+  const own = JSON.parse(row.environment) as Record<string, string>;
+  const { proxy, placeholders } = await egress.environment(networkedOf(row));
+  return { ...proxy, ...own, ...placeholders };
 }
 
 function makeBoxes(
@@ -77,17 +115,19 @@ function makeBoxes(
   idempotency: IdempotencyPort,
   storagePort: StoragePort,
   systemPort: SystemPort,
+  secrets: SecretsPort,
 ): BoxesParts {
   const { db, engine, bus, monitor, instanceId, log } = ctx;
   const store = new BoxStore(db);
   const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
-  const networking = boxNetworking(ctx, store);
+  const networking = boxNetworking(ctx, store, new EgressResolver(ctx.config.egressHosts));
+  const egress = boxEgress(ctx, store, networking, secrets);
   const service = new BoxService({
     ...{ store, engine, bases, bus, monitor, instanceId, log, roots, extensions, workspaces },
     queueWaitMs: ctx.boxQueueWaitMs,
-    networking,
+    ...{ networking, secrets },
   });
   const pool = new WarmPool({
     ...{ engine, bases, workspaces, monitor, instanceId, log },
@@ -114,6 +154,8 @@ function makeBoxes(
     delete: (project, name) => service.delete(project, name),
     requireRunning: (project, name, op) => service.requireRunning(project, name, op),
     awake: (project, name, op) => sleep.awake(project, name, op),
+    environmentOf: (row) => commandEnvironment(egress, row),
+    egress: egress.proxy,
     wake: (row) => sleep.wake(row),
     touch: (boxId) => usage.touch(boxId),
     use: (boxId) => usage.hold(boxId),
@@ -141,7 +183,7 @@ function makeBoxes(
   };
   return {
     ...{ store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port },
-    ...{ usage, sleep, clocks, pool, networking },
+    ...{ usage, sleep, clocks, pool, networking, egress },
   };
 }
 
@@ -151,11 +193,11 @@ function makeBoxes(
  */
 export const boxes = defineModule({
   name: 'boxes',
-  needs: [bases, idempotency, storage, system],
+  needs: [bases, idempotency, storage, system, secretsModule],
   migrations: BOXES_MIGRATIONS,
   events: BOX_EVENTS,
   idPrefixes: [BOX_ID_PREFIX],
-  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage, ports.system),
+  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage, ports.system, ports.secrets),
   port: (parts) => parts.port,
   routes: ({ app }, parts) => {
     registerBoxRoutes(app, parts.service, parts.idempotency, parts.sleep);
@@ -183,6 +225,7 @@ export const boxes = defineModule({
     settled: async (parts) => {
       await parts.networking.prune();
       await parts.networking.resume();
+      await parts.egress.resume();
     },
   },
   atStart: {
@@ -199,5 +242,6 @@ export const boxes = defineModule({
     await parts.clocks.dispose();
     await parts.reconciler.dispose();
     await parts.networking.stop();
+    await parts.egress.close();
   },
 });

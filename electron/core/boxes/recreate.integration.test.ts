@@ -12,6 +12,7 @@ import { DockerEngine } from '../engine/docker/docker-engine';
 import { EngineMonitor } from '../engine/engine-monitor';
 import { EventBus } from '../events/event-bus';
 import { randomBase32 } from '../ids';
+import { EgressResolver } from '../networks/egress-resolver';
 import { BoxNetworking, helperBinary } from '../networks/box-networking';
 import { DEFAULT_NETWORK_POOL } from '../networks/egress-rules';
 import { BoxExtensions } from './extensions';
@@ -48,6 +49,7 @@ before(async () => {
   networking = new BoxNetworking({
     ...{ engine, instanceId, log, gate: null, agent: helperBinary(), socketDir: `${dataDir}/netfilter` },
     ...{ pool: DEFAULT_NETWORK_POOL, running: () => [] },
+    ...{ proxyPort: 7479, resolver: new EgressResolver(null) },
   });
   boxes = new BoxService({
     store,
@@ -58,6 +60,7 @@ before(async () => {
     instanceId,
     log,
     roots,
+    secrets: { check: () => undefined },
     extensions: new BoxExtensions(),
     workspaces,
     networking,

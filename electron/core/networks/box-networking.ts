@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { lookup } from 'node:dns/promises';
 import os from 'node:os';
 import { ApiError } from '../../../shared/errors';
 import { parseAllowEntry, type ResolvedNetwork } from '../../../shared/schemas/network';
@@ -7,6 +6,8 @@ import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { findAgentFiles } from '../engine/agent/files';
 import { inRange } from '../engine/ipv4';
 import { KeyedMutex } from '../keyed-mutex';
+import { usesProxy } from './egress-policy';
+import { EgressResolver } from './egress-resolver';
 import { filterTable, needsRules, type AllowedDestination } from './egress-rules';
 import { findNetfilterFiles } from './netfilter-files';
 import { NetfilterHelper } from './netfilter-helper';
@@ -17,6 +18,13 @@ export interface NetworkedBox {
   project: string;
   name: string;
   network: ResolvedNetwork;
+  /** The secrets it holds placeholders of (a box with any uses the egress proxy). */
+  secrets: string[];
+}
+
+/** What the egress proxy does once a box that uses it runs on its network (networks/box-egress.ts). */
+export interface EgressHook {
+  ready(box: NetworkedBox, containerId: string): Promise<void>;
 }
 
 /** Boxdesk's built static binary, for the netfilter helper's image; null where it is not built. */
@@ -46,6 +54,10 @@ export interface BoxNetworkingDeps {
   pool: string;
   /** The running boxes and their containers (a core restarted while one was held gets it released). */
   running: () => { box: NetworkedBox; containerId: string }[];
+  /** The egress proxy's port at each project network's gateway. */
+  proxyPort: number;
+  /** How allow entries' host names resolve (the --egress-hosts file, then DNS). */
+  resolver: EgressResolver;
 }
 
 export const PROJECT_NETWORK_ROLE = 'project-network';
@@ -76,6 +88,7 @@ function interfaceAddresses(): string[] {
 /** The allow entries as networks, host names resolved now; those that do not resolve are named. */
 export async function resolveAllowed(
   allow: string[],
+  resolver: Pick<EgressResolver, 'resolve'> = new EgressResolver(null),
 ): Promise<{ allowed: AllowedDestination[]; unresolved: string[] }> {
   const allowed: AllowedDestination[] = [];
   const unresolved: string[] = [];
@@ -84,9 +97,9 @@ export async function resolveAllowed(
     if ('error' in target) continue; // refused when it was given
     if (target.kind === 'cidr') allowed.push({ cidr: `${target.address}/${target.prefix}`, port: target.port });
     else {
-      const found = await lookup(target.host, { all: true, family: 4 }).catch(() => []);
+      const found = await resolver.resolve(target.host);
       if (!found.length) unresolved.push(entry);
-      for (const { address } of found) allowed.push({ cidr: `${address}/32`, port: target.port });
+      for (const address of found) allowed.push({ cidr: `${address}/32`, port: target.port });
     }
   }
   return { allowed, unresolved };
@@ -111,8 +124,22 @@ export class BoxNetworking {
   private readonly leaving = new Map<string, NodeJS.Timeout>();
   /** The engine's bridges' gateways outside the range, read once per engine-up. */
   private gateways: Promise<string[]> | null = null;
+  private egress: EgressHook | null = null;
 
   constructor(private readonly deps: BoxNetworkingDeps) {}
+
+  get pool(): string {
+    return this.deps.pool;
+  }
+
+  get resolver(): EgressResolver {
+    return this.deps.resolver;
+  }
+
+  /** The egress proxy, told of each box that uses it once it runs on its network (before its main process does). */
+  useEgress(hook: EgressHook): void {
+    this.egress = hook;
+  }
 
   networkName(project: string): string {
     return `boxdesk-${this.deps.instanceId}-${project}`;
@@ -241,9 +268,10 @@ export class BoxNetworking {
     const rules = needs ? this.rulesFor(box) : null;
     rules?.catch(() => undefined); // awaited below, or dropped with the start
     await this.deps.engine.startContainer(containerId);
-    if (!rules) return;
+    if (!rules) return void (await this.egress?.ready(box, containerId));
     try {
       await this.apply(containerId, await rules);
+      await this.egress?.ready(box, containerId);
       if (held && !(await this.deps.gate!.release(box.id)))
         throw new NetworkRulesError("the box's agent did not connect to be let go after its rules were set");
     } catch (err) {
@@ -264,18 +292,19 @@ export class BoxNetworking {
     await this.ensure(box.project);
     if (this.deps.engine.packetFilter && needsRules(box.network)) await this.setRules(box, containerId);
     await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+    await this.egress?.ready(box, containerId);
   }
 
   /** Sets the running box's rules anew (a change of its settings): new connections meet them at once. */
   async enforce(box: NetworkedBox, containerId: string): Promise<void> {
-    if (!this.deps.engine.packetFilter) return;
-    await this.setRules(box, containerId);
+    if (this.deps.engine.packetFilter) await this.setRules(box, containerId);
+    await this.egress?.ready(box, containerId);
   }
 
   /** Checks that settings can be applied now: their host names resolve (400 naming those that do not). */
   async check(network: ResolvedNetwork): Promise<void> {
     if (network.egress !== 'allowlist') return;
-    const { unresolved } = await resolveAllowed(network.allow);
+    const { unresolved } = await resolveAllowed(network.allow, this.deps.resolver);
     if (unresolved.length)
       throw new ApiError('invalid_body', `network.allow: ${unresolved.join(', ')} did not resolve to an IPv4 address`, {
         errors: unresolved.map((entry) => ({
@@ -328,14 +357,17 @@ export class BoxNetworking {
 
   private async rulesFor(box: NetworkedBox): Promise<string> {
     const { allowed, unresolved } =
-      box.network.egress === 'allowlist' ? await resolveAllowed(box.network.allow) : { allowed: [], unresolved: [] };
+      box.network.egress === 'allowlist'
+        ? await resolveAllowed(box.network.allow, this.deps.resolver)
+        : { allowed: [], unresolved: [] };
     if (unresolved.length)
       this.deps.log.warn(
         { box: box.name, project: box.project, unresolved },
         'allow entries that did not resolve stay closed',
       );
     const [own, hostAddresses] = await Promise.all([this.ensure(box.project), this.hostAddresses()]);
-    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own });
+    const proxyPort = usesProxy(box) ? this.deps.proxyPort : null;
+    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own, proxyPort });
   }
 
   /**
@@ -343,7 +375,7 @@ export class BoxNetworking {
    * engine's networks outside Boxdesk's range (read once per engine-up; those inside it are
    * closed as the range).
    */
-  private async hostAddresses(): Promise<string[]> {
+  async hostAddresses(): Promise<string[]> {
     this.gateways ??= this.deps.engine.networkGateways().catch((err: unknown) => {
       this.gateways = null;
       throw err;
