@@ -11,6 +11,8 @@ export interface NetworkFlags {
   egress?: string;
   allow?: string[];
   networkHost?: boolean;
+  secret?: string[];
+  secrets?: boolean;
 }
 
 /** `--egress`, `--allow` and `--network-host` / `--no-network-host` (the box's `network`), for create and update. */
@@ -23,7 +25,18 @@ export function networkOptions(cmd: Command): Command {
       collect,
     )
     .option('--network-host', "let the box reach the host's own addresses (network.host)")
-    .option('--no-network-host', "close the host's addresses to the box again (the default)");
+    .option('--no-network-host', "close the host's addresses to the box again (the default)")
+    .option('--secret <NAME>', 'a secret the box holds a placeholder of (repeatable; replaces the list)', collect)
+    .option('--no-secrets', 'take every secret from the box');
+}
+
+/** The `secrets` of a create or update body from the flags; undefined when none was given. */
+export function secretsBody(opts: NetworkFlags): string[] | undefined {
+  if (opts.secret?.length) {
+    if (opts.secrets === false) throw new UsageError('give --secret or --no-secrets, not both');
+    return [...new Set(opts.secret)];
+  }
+  return opts.secrets === false ? [] : undefined;
 }
 
 /** The `network` of a create or update body from the flags; undefined when none was given. */

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import type { Secret } from '../../../shared/schemas/secrets';
 import type { EgressConnection } from './egress-proxy';
+import { runBox } from '../../../test-support/cli-runner';
 import { egressClientBinary } from '../../../test-support/egress-client';
 import { startOutsideHost, type OutsideHost } from '../../../test-support/outside-host';
 import { selfSigned } from '../../../test-support/test-certificate';
@@ -242,5 +243,37 @@ test(
     assert.match(tunnel.stdout, /error: .*Forbidden/);
     const box = (await (await t.api('GET', `${P}/listed`)).json()) as Box;
     assert.ok(connections.some((c) => c.box_id === box.id && c.host === 'other.outside.test' && !c.allowed));
+  },
+);
+
+test(
+  'the CLI adds a secret from stdin (never argv), lists it without its value, gives it to a box and removes it',
+  { skip },
+  async () => {
+    const box = (args: string[], input?: string) =>
+      runBox(['--url', t.url, '--token', t.token, '-p', project, ...args], input === undefined ? {} : { input });
+    const name = `cli-${suffix}`;
+    const noValue = await box(['secret', 'add', name, '--host', 'api.outside.test']);
+    assert.equal(noValue.code, 2, noValue.stderr);
+    assert.match(noValue.stderr, /--value-stdin/);
+    const added = await box(
+      ['secret', 'add', name, '--host', 'api.outside.test', '--header', 'X-Api-Key', '--value-stdin'],
+      'cli-VALUE\n',
+    );
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, new RegExp(`CLI_${suffix.toUpperCase()}`));
+    const ls = await box(['secret', 'ls']);
+    assert.match(ls.stdout, new RegExp(`${name} +api\\.outside\\.test +X-Api-Key`));
+    assert.doesNotMatch(ls.stdout + added.stdout, /cli-VALUE/);
+    const given = await box(['update', 'listed', '--secret', name]);
+    assert.equal(given.code, 0, given.stderr);
+    assert.match(given.stdout, new RegExp(`secrets: +${name}`));
+    const sent = await echo('listed', 'http://api.outside.test:8080/');
+    assert.equal(sent.headers['x-api-key'], 'cli-VALUE');
+    const held = await box(['secret', 'rm', name]);
+    assert.equal(held.code, 1);
+    assert.match(held.stderr, /is given to .*listed/);
+    assert.equal((await box(['update', 'listed', '--no-secrets'])).code, 0);
+    assert.equal((await box(['secret', 'rm', name])).code, 0);
   },
 );
