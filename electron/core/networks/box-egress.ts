@@ -41,6 +41,7 @@ export class BoxEgress implements EgressHook {
   readonly proxy: EgressProxy;
   /** Box ids by their addresses (filled as boxes start; looked up again on a miss). */
   private readonly boxes = new Map<string, string>();
+  private host: { at: number; addresses: Promise<string[]> } | null = null;
 
   constructor(private readonly deps: BoxEgressDeps) {
     this.proxy = new EgressProxy({
@@ -51,12 +52,19 @@ export class BoxEgress implements EgressHook {
       permits: async (box, host, address, port) =>
         proxyPermits({
           ...{ network: box.network, host, address, port },
-          hostAddresses: await deps.networking.hostAddresses(),
+          hostAddresses: await this.hostAddresses(),
           pool: deps.networking.pool,
         }),
       log: deps.log,
     });
     deps.networking.useEgress(this);
+  }
+
+  /** The host's addresses, read at most every 5 s (the packet filter reads them at each change). */
+  private hostAddresses(): Promise<string[]> {
+    if (!this.host || Date.now() - this.host.at > 5_000)
+      this.host = { at: Date.now(), addresses: this.deps.networking.hostAddresses() };
+    return this.host.addresses;
   }
 
   /** The box runs on its network: the proxy listens at its gateway and its CA files are in place. */
@@ -99,6 +107,8 @@ export class BoxEgress implements EgressHook {
       const noProxy = ['localhost', '127.0.0.1', '::1', own.subnet].join(',');
       Object.assign(env, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy });
       Object.assign(env, { NO_PROXY: noProxy, no_proxy: noProxy });
+      // Node's own fetch and http follow the variables only when told to (Node 24).
+      env.NODE_USE_ENV_PROXY = '1';
     }
     if (this.deps.boxDir(box.id)) {
       const bundle = `${RUN_IN_BOX}/${BUNDLE_FILE}`;

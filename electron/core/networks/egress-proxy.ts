@@ -76,6 +76,8 @@ export class EgressProxy {
   private readonly listeners = new Set<(c: EgressConnection) => void>();
   /** Decrypted requests of the CONNECTs it terminates, by their TLS socket. */
   private readonly tunnels = new WeakMap<object, Target>();
+  /** The box of each client connection, as first asked. */
+  private readonly clients = new WeakMap<net.Socket, Promise<ProxyBox | null>>();
   private readonly inner = http.createServer((req, res) => void this.decrypted(req, res));
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
@@ -149,14 +151,28 @@ export class EgressProxy {
     }
   }
 
+  /**
+   * The box a client connection comes from, asked once per connection: a box's settings apply to
+   * its next connection, as its packet filter's do.
+   */
+  private boxOf(socket: net.Socket, from: string | undefined): Promise<ProxyBox | null> {
+    let box = this.clients.get(socket);
+    if (!box) {
+      box = from ? this.deps.boxAt(from.replace(/^::ffff:/, '')) : Promise.resolve(null);
+      this.clients.set(socket, box);
+    }
+    return box;
+  }
+
   /** The box connecting and where it may go; null (answered already by `refuse`) when it may not. */
   private async target(
+    socket: net.Socket,
     from: string | undefined,
     host: string,
     port: number,
     refuse: (status: number, message: string) => void,
   ): Promise<Target | null> {
-    const box = from ? await this.deps.boxAt(from.replace(/^::ffff:/, '')) : null;
+    const box = await this.boxOf(socket, from);
     if (!box) {
       refuse(403, 'this proxy serves Boxdesk boxes only');
       return null;
@@ -184,7 +200,13 @@ export class EgressProxy {
     } catch {
       return refuse(400, 'send absolute http:// URLs, or CONNECT for https');
     }
-    const target = await this.target(req.socket.remoteAddress, url.hostname, Number(url.port || 80), refuse);
+    const target = await this.target(
+      req.socket,
+      req.socket.remoteAddress,
+      url.hostname,
+      Number(url.port || 80),
+      refuse,
+    );
     if (target) this.forward(req, res, target, `${url.pathname}${url.search}`, false);
   }
 
@@ -242,7 +264,7 @@ export class EgressProxy {
         `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nconnection: close\r\n\r\nBoxdesk egress: ${message}\n`,
       );
     if (!m) return refuse(400, 'CONNECT takes host:port');
-    const target = await this.target(socket.remoteAddress, m[1]!.toLowerCase(), Number(m[2]), refuse);
+    const target = await this.target(socket, socket.remoteAddress, m[1]!.toLowerCase(), Number(m[2]), refuse);
     if (!target) return;
     socket.on('close', () =>
       this.report({ ...target, box: target.box.id }, true, socket.bytesRead + socket.bytesWritten),
