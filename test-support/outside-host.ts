@@ -41,8 +41,15 @@ if (process.env.OUTSIDE_CERT) {
 dns.bind(53, a, () => console.log('ready'));
 `;
 
-/** `tls`: also echo each request as JSON, over HTTP on 8080 and HTTPS on 443 with this certificate. */
-export async function startOutsideHost(options: { tls?: { cert: string; key: string } } = {}): Promise<OutsideHost> {
+type Certificate = { cert: string; key: string };
+
+/**
+ * `tls`: also echo each request as JSON, over HTTP on 8080 and HTTPS on 443 with this certificate
+ * (or the one made for the host's two addresses).
+ */
+export async function startOutsideHost(
+  options: { tls?: Certificate | ((addresses: [string, string]) => Certificate) } = {},
+): Promise<OutsideHost & { tls?: Certificate }> {
   const n = 100 + (randomBytes(1)[0]! % 150);
   const ns = `bdout${randomBytes(3).toString('hex')}`;
   const [hostEnd, nsEnd] = [`${ns}h`, `${ns}n`];
@@ -58,6 +65,7 @@ export async function startOutsideHost(options: { tls?: { cert: string; key: str
     }
   };
   let server: ReturnType<typeof spawn> | undefined;
+  const tls = typeof options.tls === 'function' ? options.tls([`${net}.2`, `${net}.3`]) : options.tls;
   try {
     ip('link', 'add', hostEnd, 'type', 'veth', 'peer', 'name', nsEnd);
     ip('link', 'set', nsEnd, 'netns', ns);
@@ -73,7 +81,7 @@ export async function startOutsideHost(options: { tls?: { cert: string; key: str
       ip('netns', 'exec', ns, 'ip', ...cmd);
     server = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', SERVER, `${net}.2`, `${net}.3`], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: options.tls ? { ...process.env, OUTSIDE_CERT: options.tls.cert, OUTSIDE_KEY: options.tls.key } : process.env,
+      env: tls ? { ...process.env, OUTSIDE_CERT: tls.cert, OUTSIDE_KEY: tls.key } : process.env,
     });
     await new Promise<void>((resolve, reject) => {
       server!.stdout!.once('data', () => resolve());
@@ -83,5 +91,5 @@ export async function startOutsideHost(options: { tls?: { cert: string; key: str
     close();
     throw err;
   }
-  return { addresses: [`${net}.2`, `${net}.3`], close };
+  return { addresses: [`${net}.2`, `${net}.3`], close, ...(tls ? { tls } : {}) };
 }

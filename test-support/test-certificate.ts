@@ -1,6 +1,6 @@
 import forge from 'node-forge';
 
-/** A self-signed certificate and key (PEM) for `hosts`, for an outside host's HTTPS server in tests. */
+/** A self-signed certificate and key (PEM) for `hosts` (names or IPv4 addresses), for an outside host's HTTPS server. */
 export function selfSigned(hosts: string[]): { cert: string; key: string } {
   const keys = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 });
   const cert = forge.pki.createCertificate();
@@ -13,7 +13,10 @@ export function selfSigned(hosts: string[]): { cert: string; key: string } {
   cert.setIssuer(subject);
   cert.setExtensions([
     { name: 'basicConstraints', cA: true },
-    { name: 'subjectAltName', altNames: hosts.map((value) => ({ type: 2, value })) },
+    {
+      name: 'subjectAltName',
+      altNames: hosts.map((h) => (/^[0-9.]+$/.test(h) ? { type: 7, ip: h } : { type: 2, value: h })),
+    },
   ]);
   cert.sign(keys.privateKey, forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
