@@ -69,7 +69,7 @@ export function parseAllowEntry(entry: string): AllowTarget | { error: string } 
     port = parsed;
   }
   if (target.startsWith('*.'))
-    return { error: 'wildcard domains need the egress proxy, which this version does not have yet: list the hosts' };
+    return { error: 'wildcard domains are not taken in allow lists yet: list the hosts' };
   const slash = target.indexOf('/');
   if (slash >= 0 || /^[0-9.]+$/.test(target)) {
     const address = parseIpv4(slash >= 0 ? target.slice(0, slash) : target);

@@ -33,7 +33,7 @@ describe('allow entries', () => {
       ['10.0.0.1:0', /between 1 and 65535/],
       ['10.0.0.1:70000', /between 1 and 65535/],
       ['example.com:http', /not a number/],
-      ['*.example.com', /wildcard domains need the egress proxy/],
+      ['*.example.com', /wildcard domains are not taken in allow lists yet/],
       ['exa mple.com', /not a host name/],
       ['-bad-.com', /not a host name/],
     ];
