@@ -67,8 +67,18 @@ export class BoxEgress implements EgressHook {
     return this.host.addresses;
   }
 
-  /** The box runs on its network: the proxy listens at its gateway and its CA files are in place. */
+  /**
+   * The box runs on its network: its address is noted, and for a box that uses the proxy, the
+   * proxy listens at its gateway and its CA files are in place. A failure leaves the box running
+   * without the proxy (its requests through it fail; no value goes anywhere), and is logged.
+   */
   async ready(box: NetworkedBox, containerId: string): Promise<void> {
+    await this.prepare(box, containerId).catch((err: unknown) =>
+      this.deps.log.warn({ err, box: box.name }, "the egress proxy could not take a box's requests"),
+    );
+  }
+
+  private async prepare(box: NetworkedBox, containerId: string): Promise<void> {
     // Every box's address is noted, so one that takes over a stopped box's address is never taken for it.
     const state = await this.deps.engine.inspectContainer(containerId);
     for (const address of state?.addresses ?? []) this.boxes.set(address, box.id);
@@ -83,12 +93,13 @@ export class BoxEgress implements EgressHook {
     }
   }
 
+  released(gateway: string): Promise<void> {
+    return this.proxy.unlisten(gateway);
+  }
+
   /** Running boxes that use the proxy, after a core start: it listens for them again. */
   async resume(): Promise<void> {
-    for (const { box, containerId } of this.deps.running())
-      await this.ready(box, containerId).catch((err: unknown) =>
-        this.deps.log.warn({ err, box: box.name }, "the egress proxy could not take a box's requests"),
-      );
+    for (const { box, containerId } of this.deps.running()) await this.ready(box, containerId);
   }
 
   /**

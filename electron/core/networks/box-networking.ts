@@ -25,6 +25,8 @@ export interface NetworkedBox {
 /** What the egress proxy does once a box that uses it runs on its network (networks/box-egress.ts). */
 export interface EgressHook {
   ready(box: NetworkedBox, containerId: string): Promise<void>;
+  /** A project network with this gateway is gone. */
+  released(gateway: string): Promise<void>;
 }
 
 /** Boxdesk's built static binary, for the netfilter helper's image; null where it is not built. */
@@ -244,9 +246,12 @@ export class BoxNetworking {
   /** Removes the project's network; one in use (a box came meanwhile) is kept. */
   private dropNetwork(project: string): Promise<void> {
     return this.projects
-      .run(project, () => {
+      .run(project, async () => {
+        const own = this.ensured.get(project);
         this.ensured.delete(project);
-        return this.deps.engine.removeNetwork(this.networkName(project));
+        await this.deps.engine.removeNetwork(this.networkName(project));
+        // Its gateway's address may go to another core's network next: the proxy lets it go.
+        if (own) await this.egress?.released(own.gateway);
       })
       .catch((err: unknown) => this.deps.log.debug({ err, project }, 'project network kept'));
   }

@@ -104,6 +104,14 @@ export class EgressProxy {
     return server.then(() => undefined);
   }
 
+  /** Stops listening at `address` (its network is gone); connections open there end. */
+  async unlisten(address: string): Promise<void> {
+    const server = await this.servers.get(address)?.catch(() => null);
+    this.servers.delete(address);
+    server?.closeAllConnections();
+    server?.close();
+  }
+
   private async open(address: string): Promise<http.Server> {
     const server = http.createServer((req, res) => void this.plain(req, res));
     server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
