@@ -105,4 +105,11 @@ function registerSecrets(program: Command, cli: Cli): void {
   );
 }
 
-export const secrets = commandModule('secrets', [registerSecrets]);
+export const secrets = commandModule(
+  'secrets',
+  [registerSecrets],
+  `"secret add" takes the value from stdin (--value-stdin) or asks for it without echo; never
+from the command line, where other users' ps and your shell history would see it. A box given
+a secret (--secret NAME on create or update) sees a placeholder in $NAME; its requests to the
+secret's hosts through the egress proxy (HTTPS_PROXY in the box) carry the value.`,
+);
