@@ -68,8 +68,7 @@ export function parseAllowEntry(entry: string): AllowTarget | { error: string } 
     if (typeof parsed === 'string') return { error: parsed };
     port = parsed;
   }
-  if (target.startsWith('*.'))
-    return { error: 'wildcard domains are not taken in allow lists yet: list the hosts' };
+  if (target.startsWith('*.')) return { error: 'wildcard domains are not taken in allow lists yet: list the hosts' };
   const slash = target.indexOf('/');
   if (slash >= 0 || /^[0-9.]+$/.test(target)) {
     const address = parseIpv4(slash >= 0 ? target.slice(0, slash) : target);

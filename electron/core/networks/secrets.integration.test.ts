@@ -178,8 +178,8 @@ test(
     assert.match((JSON.parse(tunnel.stdout) as Echo).headers.authorization!, /^Bearer boxdesk-secret-/, tunnel.stdout);
 
     // The CA's key, made at the first HTTPS to a secret's host, is the core's alone.
-  assert.equal(fs.statSync(path.join(t.dataDir, 'secrets', 'ca-key.pem')).mode & 0o777, 0o600);
-  const got = connections.filter((c) => c.box_id === box.id);
+    assert.equal(fs.statSync(path.join(t.dataDir, 'secrets', 'ca-key.pem')).mode & 0o777, 0o600);
+    const got = connections.filter((c) => c.box_id === box.id);
     assert.ok(got.some((c) => c.host === 'api.outside.test' && c.port === 443 && c.allowed && c.bytes > 0));
   },
 );
