@@ -98,6 +98,11 @@ function boxEgress(ctx: CoreContext, store: BoxStore, networking: BoxNetworking,
   return new BoxEgress({
     ...{ engine: ctx.engine, networking, secrets, resolver: networking.resolver, port: ctx.config.egressPort },
     boxDir: (id) => ctx.agentHub?.dirOf(id) ?? null,
+    peers: (project) =>
+      store
+        .all()
+        .filter((row) => row.project === project)
+        .map((row) => row.name),
     ...{ byId, running, log: ctx.log },
   });
 }

@@ -28,6 +28,8 @@ export interface BoxEgressDeps {
   /** The box of an id as it is now (its network and secrets), or undefined. */
   byId(boxId: string): NetworkedBox | undefined;
   running: () => { box: NetworkedBox; containerId: string }[];
+  /** The names of the project's boxes (reached directly by name, never through the proxy). */
+  peers(project: string): string[];
   log: FastifyBaseLogger;
 }
 
@@ -115,7 +117,8 @@ export class BoxEgress implements EgressHook {
     const own = await this.deps.networking.ensure(box.project).catch(() => null);
     if (own) {
       const proxy = `http://${own.gateway}:${this.deps.port}`;
-      const noProxy = ['localhost', '127.0.0.1', '::1', own.subnet].join(',');
+      // The project's boxes by name and address go direct: the proxy does not resolve box names.
+      const noProxy = ['localhost', '127.0.0.1', '::1', own.subnet, ...this.deps.peers(box.project)].join(',');
       Object.assign(env, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy });
       Object.assign(env, { NO_PROXY: noProxy, no_proxy: noProxy });
       // Node's own fetch and http follow the variables only when told to (Node 24).

@@ -156,6 +156,11 @@ test(
     assert.match(env, new RegExp(`^${OPENAI}=boxdesk-secret-`, 'm'));
     assert.match(env, /^HTTPS_PROXY=http:\/\/10\.\d+\.\d+\.1:7479$/m);
     assert.doesNotMatch(env, new RegExp(VALUE));
+    assert.match(
+      env,
+      /^NO_PROXY=localhost,127\.0\.0\.1,::1,10\.\d+\.\d+\.0\/24,.*\bagent\b/m,
+      "the project's boxes go direct",
+    );
 
     const plain = await echo(
       'agent',
