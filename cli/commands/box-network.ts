@@ -21,7 +21,7 @@ export function networkOptions(cmd: Command): Command {
     .option('--egress <open|none|allowlist>', 'what the box may reach outside: everything, nothing, or --allow only')
     .option(
       '--allow <ENTRY>',
-      'a destination the allow list lets through: IP, CIDR or host, optionally :PORT (repeatable; implies --egress allowlist; replaces the list)',
+      'a destination the allow list lets through: IP, CIDR, host or *.domain (through the egress proxy), optionally :PORT (repeatable; implies --egress allowlist; replaces the list)',
       collect,
     )
     .option('--network-host', "let the box reach the host's own addresses (network.host)")

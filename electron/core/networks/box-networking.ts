@@ -97,6 +97,7 @@ export async function resolveAllowed(
   for (const entry of allow) {
     const target = parseAllowEntry(entry);
     if ('error' in target) continue; // refused when it was given
+    if (target.kind === 'domain') continue; // the egress proxy's alone: no address to open
     if (target.kind === 'cidr') allowed.push({ cidr: `${target.address}/${target.prefix}`, port: target.port });
     else {
       const found = await resolver.resolve(target.host);

@@ -28,6 +28,9 @@ test("an allow list's names match the name asked for, its CIDRs the address, wit
   assert.equal(proxyPermits({ ...base, network: allow(['api.example.test:80']) }), false);
   assert.equal(proxyPermits({ ...base, network: allow(['203.0.113.0/24:443']) }), true);
   assert.equal(proxyPermits({ ...base, network: allow(['198.51.100.0/24']) }), false);
+  assert.equal(proxyPermits({ ...base, network: allow(['*.example.test:443']) }), true);
+  assert.equal(proxyPermits({ ...base, host: 'example.test', network: allow(['*.example.test']) }), false);
+  assert.equal(proxyPermits({ ...base, host: 'evilexample.test', network: allow(['*.example.test']) }), false);
 });
 
 test('boxes with secrets or an allow list use the proxy, unless nothing leaves them', () => {

@@ -29,7 +29,9 @@ export function proxyPermits(d: ProxyDestination): boolean {
   return d.network.allow.some((entry) => {
     const target = parseAllowEntry(entry);
     if ('error' in target || (target.port !== null && target.port !== d.port)) return false;
-    return target.kind === 'host' ? target.host === host : inRange(d.address, `${target.address}/${target.prefix}`);
+    if (target.kind === 'host') return target.host === host;
+    if (target.kind === 'domain') return host.endsWith(`.${target.domain}`);
+    return inRange(d.address, `${target.address}/${target.prefix}`);
   });
 }
 

@@ -250,6 +250,12 @@ test(
     assert.match(tunnel.stdout, /error: .*Forbidden/);
     const box = (await (await t.api('GET', `${P}/listed`)).json()) as Box;
     assert.ok(connections.some((c) => c.box_id === box.id && c.host === 'other.outside.test' && !c.allowed));
+    // *.domain: reached through the proxy by name; the packet filter opens no address for it.
+    const wider = await t.api('PUT', `${P}/listed`, { network: { allow: ['*.outside.test:8080'] } });
+    assert.equal(wider.status, 200, await wider.clone().text());
+    assert.equal((await echo('listed', 'http://other.outside.test:8080/')).host, 'other.outside.test:8080');
+    const raw = await sh('listed', `printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 2 ${outside.addresses[1]} 8080 2>&1`);
+    assert.match(raw.stdout, /No route to host/);
   },
 );
 

@@ -24,7 +24,7 @@ export function NetworkFields({ form }: { form: UseFormReturnType<BoxValues> }) 
       {form.values.egress === 'allowlist' && (
         <Textarea
           label="Allowed hosts"
-          description="One a line: an IP address, a CIDR (10.0.0.0/8) or a host name, each optionally with :port"
+          description="One a line: an IP address, a CIDR (10.0.0.0/8), a host name or *.domain (through the egress proxy), each optionally with :port"
           placeholder={'203.0.113.7\napi.example.com:443'}
           autosize
           minRows={2}
