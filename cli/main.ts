@@ -26,6 +26,7 @@ import { serve } from './commands/serve';
 import { services } from './commands/services';
 import { snapshots } from './commands/snapshots';
 import { stats } from './commands/stats';
+import { secrets } from './commands/secrets';
 import { system } from './commands/system';
 import { upCommand } from './commands/up';
 import { volumes } from './commands/volumes';
@@ -43,6 +44,7 @@ export const COMMANDS: readonly CommandModule[] = [
   bases,
   snapshots,
   system,
+  secrets,
   publishing,
   volumes,
   services,

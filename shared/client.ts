@@ -10,6 +10,7 @@ import { withPublishing } from './calls/publishing';
 import { ServicesClient } from './calls/services';
 import { withSnapshots } from './calls/snapshots';
 import { withSystem } from './calls/system';
+import { withSecrets } from './calls/secrets';
 import { withTokens } from './calls/tokens';
 import { withUp } from './calls/up';
 import { withVolumes } from './calls/volumes';
@@ -34,7 +35,9 @@ export class BoxdeskClient extends withSystem(
     withPublishing(
       withJobs(
         withExec(
-          withFiles(withBases(withSnapshots(withVolumes(withTokens(withEvents(withBuilds(withUp(ClientCore)))))))),
+          withFiles(
+            withBases(withSnapshots(withVolumes(withTokens(withSecrets(withEvents(withBuilds(withUp(ClientCore)))))))),
+          ),
         ),
       ),
     ),

@@ -30,6 +30,20 @@ export const CORE_FLAGS: readonly CoreFlag[] = [
     help: 'port of the reverse proxy for published boxes (7421)',
   },
   {
+    flag: '--egress-hosts',
+    arg: 'FILE',
+    env: 'BOXDESK_EGRESS_HOSTS',
+    key: 'egressHosts',
+    help: 'a hosts-format file the egress proxy (and allow lists) read before DNS, e.g. to name hosts offline',
+  },
+  {
+    flag: '--egress-port',
+    arg: 'N',
+    env: 'BOXDESK_EGRESS_PORT',
+    key: 'egressPort',
+    help: "port of the egress proxy at each project network's gateway (7479)",
+  },
+  {
     flag: '--data-dir',
     arg: 'DIR',
     env: 'BOXDESK_DATA_DIR',

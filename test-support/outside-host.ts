@@ -28,10 +28,28 @@ dns.on('message', (q, from) => {
   head.writeUInt16BE(1, 6);
   dns.send(Buffer.concat([head, q.subarray(12), answer]), from.port, from.address);
 });
+// With a certificate (OUTSIDE_CERT, OUTSIDE_KEY): an echo of each request (JSON: host, url,
+// headers) over HTTP on 8080 and HTTPS on 443.
+if (process.env.OUTSIDE_CERT) {
+  const echo = (req, res) => res.end(JSON.stringify({ host: req.headers.host, url: req.url, headers: req.headers }));
+  const tls = { cert: process.env.OUTSIDE_CERT, key: process.env.OUTSIDE_KEY };
+  for (const address of [a, b]) {
+    http.createServer(echo).listen(8080, address);
+    require('node:https').createServer(tls, echo).listen(443, address);
+  }
+}
 dns.bind(53, a, () => console.log('ready'));
 `;
 
-export async function startOutsideHost(): Promise<OutsideHost> {
+type Certificate = { cert: string; key: string };
+
+/**
+ * `tls`: also echo each request as JSON, over HTTP on 8080 and HTTPS on 443 with this certificate
+ * (or the one made for the host's two addresses).
+ */
+export async function startOutsideHost(
+  options: { tls?: Certificate | ((addresses: [string, string]) => Certificate) } = {},
+): Promise<OutsideHost & { tls?: Certificate }> {
   const n = 100 + (randomBytes(1)[0]! % 150);
   const ns = `bdout${randomBytes(3).toString('hex')}`;
   const [hostEnd, nsEnd] = [`${ns}h`, `${ns}n`];
@@ -47,6 +65,7 @@ export async function startOutsideHost(): Promise<OutsideHost> {
     }
   };
   let server: ReturnType<typeof spawn> | undefined;
+  const tls = typeof options.tls === 'function' ? options.tls([`${net}.2`, `${net}.3`]) : options.tls;
   try {
     ip('link', 'add', hostEnd, 'type', 'veth', 'peer', 'name', nsEnd);
     ip('link', 'set', nsEnd, 'netns', ns);
@@ -62,6 +81,7 @@ export async function startOutsideHost(): Promise<OutsideHost> {
       ip('netns', 'exec', ns, 'ip', ...cmd);
     server = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', SERVER, `${net}.2`, `${net}.3`], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: tls ? { ...process.env, OUTSIDE_CERT: tls.cert, OUTSIDE_KEY: tls.key } : process.env,
     });
     await new Promise<void>((resolve, reject) => {
       server!.stdout!.once('data', () => resolve());
@@ -71,5 +91,5 @@ export async function startOutsideHost(): Promise<OutsideHost> {
     close();
     throw err;
   }
-  return { addresses: [`${net}.2`, `${net}.3`], close };
+  return { addresses: [`${net}.2`, `${net}.3`], close, ...(tls ? { tls } : {}) };
 }

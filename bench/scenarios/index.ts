@@ -2,6 +2,7 @@ import { baseRebuild } from './base-rebuild';
 import { cliStartup } from './cli-startup';
 import { consoleThroughput } from './console-throughput';
 import type { BenchScenario } from './context';
+import { egressProxy } from './egress-proxy';
 import { execRoundTrip } from './exec-round-trip';
 import { filesAgent } from './files-agent';
 import { fileTransfer } from './file-transfer';
@@ -33,6 +34,7 @@ export const SCENARIOS: readonly BenchScenario[] = [
   uiList,
   uiEcho,
   publishProxy,
+  egressProxy,
   idleCost,
   volumeCopies,
   serviceDeploy,

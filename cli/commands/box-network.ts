@@ -11,6 +11,8 @@ export interface NetworkFlags {
   egress?: string;
   allow?: string[];
   networkHost?: boolean;
+  secret?: string[];
+  secrets?: boolean;
 }
 
 /** `--egress`, `--allow` and `--network-host` / `--no-network-host` (the box's `network`), for create and update. */
@@ -19,11 +21,22 @@ export function networkOptions(cmd: Command): Command {
     .option('--egress <open|none|allowlist>', 'what the box may reach outside: everything, nothing, or --allow only')
     .option(
       '--allow <ENTRY>',
-      'a destination the allow list lets through: IP, CIDR or host, optionally :PORT (repeatable; implies --egress allowlist; replaces the list)',
+      'a destination the allow list lets through: IP, CIDR, host or *.domain (through the egress proxy), optionally :PORT (repeatable; implies --egress allowlist; replaces the list)',
       collect,
     )
     .option('--network-host', "let the box reach the host's own addresses (network.host)")
-    .option('--no-network-host', "close the host's addresses to the box again (the default)");
+    .option('--no-network-host', "close the host's addresses to the box again (the default)")
+    .option('--secret <NAME>', 'a secret the box holds a placeholder of (repeatable; replaces the list)', collect)
+    .option('--no-secrets', 'take every secret from the box');
+}
+
+/** The `secrets` of a create or update body from the flags; undefined when none was given. */
+export function secretsBody(opts: NetworkFlags): string[] | undefined {
+  if (opts.secret?.length) {
+    if (opts.secrets === false) throw new UsageError('give --secret or --no-secrets, not both');
+    return [...new Set(opts.secret)];
+  }
+  return opts.secrets === false ? [] : undefined;
 }
 
 /** The `network` of a create or update body from the flags; undefined when none was given. */

@@ -22,7 +22,7 @@ import {
 import { age, details, map } from '../output';
 import { print, printList } from '../print';
 import { commandModule } from '../program';
-import { describeNetwork, networkBody, networkOptions, type NetworkFlags } from './box-network';
+import { describeNetwork, networkBody, networkOptions, secretsBody, type NetworkFlags } from './box-network';
 import { withSpinner } from '../progress';
 import { waitForStatus } from '../wait';
 import {
@@ -56,6 +56,7 @@ export function boxDetails(b: Box): string {
     ['storage_gb', `${b.config.storage_gb}${b.storage_enforced ? '' : ' (not enforced)'}`],
     ['environment', map(b.environment)],
     ['network', b.network ? describeNetwork(b.network) : null],
+    ['secrets', b.secrets?.length ? b.secrets.join(', ') : null],
     ['volumes', (b.data_mounts ?? []).map((m) => `${m.name}:${m.path}${m.read_only ? ':ro' : ''}`).join(', ')],
     ['tags', map(b.tags)],
     ['port', b.port],
@@ -132,6 +133,8 @@ function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
   if (lifecycle) body.lifecycle = lifecycle;
   const network = networkBody(opts);
   if (network) body.network = network;
+  const secrets = secretsBody(opts);
+  if (secrets) body.secrets = secrets;
   return body;
 }
 
@@ -235,11 +238,13 @@ async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<vo
   if (lifecycle) body.lifecycle = lifecycle;
   const network = networkBody(opts);
   if (network) body.network = network;
+  const secrets = secretsBody(opts);
+  if (secrets) body.secrets = secrets;
   const envEdits = keyValues(opts.env, 'env', true);
   const tagEdits = keyValues(opts.tag, 'tag', true);
   if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
     throw new UsageError(
-      'nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace, --auto-pause, --auto-stop, --auto-delete, --ttl, --egress, --allow, --[no-]network-host',
+      'nothing to update: give at least one of --cpus, --ram-mb, --env, --tag, --port, --grace, --auto-pause, --auto-stop, --auto-delete, --ttl, --egress, --allow, --[no-]network-host, --secret, --no-secrets',
     );
   // The API replaces whole maps; read the box so one --env edits rather than wipes the rest.
   if (envEdits || tagEdits) {

@@ -28,6 +28,12 @@ export class BoxFormDialog extends PageObject {
     await this.dialog.getByRole('radiogroup', { name: 'Internet' }).getByText(choice, { exact: true }).click();
   }
 
+  /** Picks a secret in the Secrets field (its option reads "NAME → hosts"). */
+  async pickSecret(name: string): Promise<void> {
+    await this.dialog.getByRole('combobox', { name: 'Secrets' }).click();
+    await this.page.getByRole('option', { name: new RegExp(`^${name} → `) }).click();
+  }
+
   /** The text of the error shown at a field (null when the field is valid). */
   fieldError(field: Locator): Promise<string | null> {
     return errorAtField(field);

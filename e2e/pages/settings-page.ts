@@ -7,6 +7,25 @@ export class SettingsPage extends PageObject {
   readonly engine = this.page.getByRole('table', { name: 'Engine and data' });
   readonly storage = this.page.getByRole('table', { name: 'Copy-on-write store' });
   readonly pools = this.page.getByRole('table', { name: 'Warm pools' });
+  readonly secrets = this.page.getByRole('table', { name: 'Secrets' });
+  readonly addSecret = this.page.getByRole('button', { name: 'Add secret' });
+
+  secretRow(name: string): Locator {
+    return this.rowOf(this.secrets, name);
+  }
+
+  /** The "Add a secret" dialog: name, value (a password field), hosts, header. */
+  secretDialog() {
+    const dialog = this.page.getByRole('dialog', { name: 'Add a secret' });
+    return {
+      dialog,
+      name: dialog.getByRole('textbox', { name: 'Name' }),
+      value: dialog.getByLabel('Value'),
+      hosts: dialog.getByRole('textbox', { name: 'Hosts' }),
+      header: dialog.getByRole('textbox', { name: 'Header' }),
+      submit: dialog.getByRole('button', { name: 'Add secret' }),
+    };
+  }
 
   poolRow(base: string): Locator {
     return this.rowOf(this.pools, base);

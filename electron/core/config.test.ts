@@ -100,3 +100,12 @@ test('--log-format: readable lines on a terminal, JSON when the log goes to a pi
   assert.equal(resolveConfig([], { BOXDESK_LOG_FORMAT: 'json' }, true).logFormat, 'json');
   assert.throws(() => resolveConfig(['--log-format', 'yaml'], {}, true), /--log-format must be pretty or json/);
 });
+
+test('--egress-hosts names a file that is there; --egress-port is a fixed port (boxes are told it), 7479 by default', () => {
+  assert.equal(resolveConfig([], {}).egressHosts, null);
+  assert.equal(resolveConfig(['--egress-hosts', '/etc/hosts'], {}).egressHosts, '/etc/hosts');
+  assert.throws(() => resolveConfig(['--egress-hosts', '/no/such/hosts'], {}), /--egress-hosts: no file/);
+  assert.equal(resolveConfig([], {}).egressPort, 7479);
+  assert.equal(resolveConfig([], { BOXDESK_EGRESS_PORT: '3129' }).egressPort, 3129);
+  assert.throws(() => resolveConfig(['--egress-port', '0'], {}), /from 1 to 65535/);
+});

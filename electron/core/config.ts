@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CORE_FLAGS, type CoreFlag } from '../../shared/core-flags';
@@ -8,6 +9,10 @@ export interface CoreConfig {
   host: string;
   port: number;
   proxyPort: number;
+  /** --egress-hosts: a hosts-format file the egress proxy reads before DNS; null: DNS alone. */
+  egressHosts: string | null;
+  /** The egress proxy's port at each project network's gateway. */
+  egressPort: number;
   dataDir: string;
   defaultBase: string;
   /** Whether --default-base (or BOXDESK_DEFAULT_BASE) named it: then it replaces the image an older data dir holds. */
@@ -135,6 +140,20 @@ function parsePort(value: string, flag: string): number {
   return n;
 }
 
+/** The egress proxy's port: a fixed one (boxes' rules and environment name it), never 0. */
+function parseEgressPort(value: string): number {
+  const n = parsePort(value, '--egress-port');
+  if (n === 0) throw new ConfigError('--egress-port must be a port number from 1 to 65535 (boxes are told it)');
+  return n;
+}
+
+function egressHostsFile(value: string): string {
+  const file = path.resolve(value);
+  if (!fs.existsSync(file))
+    throw new ConfigError(`--egress-hosts: no file "${file}"; give a hosts-format file ("ADDRESS NAME…" a line)`);
+  return file;
+}
+
 export type LogFormat = 'pretty' | 'json';
 
 /** --log-format, else readable lines where a person reads them (a terminal) and JSON where a program does. */
@@ -189,6 +208,8 @@ export function resolveConfig(
     host,
     port: parsePort(raw.port ?? String(DEFAULT_API_PORT), '--port'),
     proxyPort: parsePort(raw.proxyPort ?? '7421', '--proxy-port'),
+    egressHosts: raw.egressHosts ? egressHostsFile(raw.egressHosts) : null,
+    egressPort: parseEgressPort(raw.egressPort ?? '7479'),
     dataDir: path.resolve(raw.dataDir ?? defaultDataDir()),
     defaultBase,
     defaultBaseGiven: raw.defaultBase !== undefined,

@@ -7,6 +7,7 @@ import type { ContainerEngine } from './engine/container-engine';
 import { DockerEngine } from './engine/docker/docker-engine';
 import { EngineMonitor } from './engine/engine-monitor';
 import { setUpBoxAgent } from './engine/agent';
+import { boxes } from './boxes';
 import { BOX_ID_PREFIX } from './boxes/box-create';
 import { LABELS } from './boxes/container-spec';
 import { EventBus } from './events/event-bus';
@@ -21,6 +22,7 @@ import { announceListening } from './listening';
 import type { CoreContext } from './module';
 import { ModuleSet } from './module-runner';
 import { modules } from './modules';
+import type { EgressConnection } from './networks/egress-proxy';
 import { publishing } from './publishing';
 
 export interface Core {
@@ -29,6 +31,8 @@ export interface Core {
   /** The preview proxy's port (published boxes' URLs use it). */
   proxyPort: number;
   app: FastifyInstance;
+  /** Calls `listener` with each connection the egress proxy makes or refuses for a box; returns its removal. */
+  onEgress(listener: (connection: EgressConnection) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -117,6 +121,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
     await app.listen({ host: config.host, port: config.port });
     port = (app.server.address() as AddressInfo).port;
     const handle = coreHandle(app, config, port, running.portOf(publishing).proxyPort, owned);
+    handle.onEgress = (listener) => running.portOf(boxes).egress.onConnection(listener);
     owned.add(announceListening(config.dataDir, handle.url, handle.proxyPort));
     return handle;
   } catch (err) {
@@ -140,6 +145,7 @@ function coreHandle(
     port,
     proxyPort,
     app,
+    onEgress: () => () => undefined,
     close: () =>
       (closing ??= (async () => {
         await app.close();

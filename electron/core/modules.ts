@@ -11,6 +11,7 @@ import { idempotency } from './idempotency';
 import { jobs } from './jobs';
 import { mcp } from './mcp';
 import { publishing } from './publishing';
+import { secrets } from './secrets';
 import { services } from './services';
 import { snapshots } from './snapshots';
 import { storage } from './storage';
@@ -30,6 +31,7 @@ export const modules = [
   bases,
   storage,
   system,
+  secrets,
   boxes,
   snapshots,
   baseAuthoring,

@@ -78,7 +78,7 @@ export const MCP_TOOLS = [
   tool({
     name: 'create_box',
     description:
-      'Create a box (a sandbox container) from a base, or as a fork of a box or snapshot; it starts running. network limits what it may reach: {egress: "open" | "none" | "allowlist", allow: [IP, CIDR or host, optionally :port], host: false}.',
+      'Create a box (a sandbox container) from a base, or as a fork of a box or snapshot; it starts running. network limits what it may reach: {egress: "open" | "none" | "allowlist", allow: [IP, CIDR, host or *.domain, optionally :port], host: false}. secrets: [name] gives it placeholders of secrets the user added (GET /v1/secrets), whose values only the egress proxy puts into requests to their hosts.',
     run: async ({ client: c }, { project: _p, ...body }, project) => json(await c.createBox(project, body)),
   }),
   tool({

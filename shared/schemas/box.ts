@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
 import { NetworkSettings, ResolvedNetwork } from './network';
+import { SecretNames } from './secrets';
 import { SnapshotId } from './snapshots';
 import { Lifecycle, LifecycleInput, NextChange, type LifecycleAction, type LifecycleReason } from './box-lifecycle';
 
@@ -96,6 +97,10 @@ export const Box = Type.Object(
     data_mounts: Type.Union([Type.Array(DataMount), Type.Null()]),
     environment: Type.Record(Type.String(), Type.String()),
     network: ResolvedNetwork,
+    secrets: Type.Array(Type.String(), {
+      description:
+        'The secrets the box holds placeholders of (names; values never leave the core but into requests to their hosts).',
+    }),
     port: Type.Union([Type.Integer(), Type.Null()]),
     published_domains: Type.Union([Type.Array(Type.String()), Type.Null()]),
     tags: Type.Record(Type.String(), Type.String()),
@@ -128,6 +133,7 @@ export const BoxCreate = Type.Object(
     data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
     environment: Type.Optional(EnvironmentMap),
     network: Type.Optional(NetworkSettings),
+    secrets: Type.Optional(SecretNames),
     fork: Type.Optional(
       Type.Union([DnsLabel, SnapshotId], {
         description: 'A box of this project (its root at this instant) or a snapshot id of this project.',
@@ -145,6 +151,7 @@ export const BoxUpdate = Type.Object(
     config: Type.Optional(Config),
     environment: Type.Optional(EnvironmentMap),
     network: Type.Optional(NetworkSettings),
+    secrets: Type.Optional(SecretNames),
     port: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
     tags: Type.Optional(TagMap),
     termination_grace_period_seconds: Type.Optional(

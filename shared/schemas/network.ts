@@ -12,7 +12,7 @@ const Egress = Type.Union(
 );
 
 export const ALLOW_ENTRY_DESCRIPTION =
-  'host[:port], IPv4 address[:port] or CIDR[:port], e.g. 10.0.0.0/8, 203.0.113.7:443, api.example.com:443. A host name is resolved when the rule is applied (at start and at each update).';
+  'host[:port], *.domain[:port], IPv4 address[:port] or CIDR[:port], e.g. 10.0.0.0/8, 203.0.113.7:443, api.example.com:443, *.example.com:443. A host name is resolved when the rule is applied (at start and at each update); *.domain is reached through the egress proxy only (HTTP and HTTPS clients that follow HTTPS_PROXY).';
 
 export const NetworkSettings = Type.Object(
   {
@@ -42,7 +42,9 @@ export const DEFAULT_NETWORK: ResolvedNetwork = { egress: 'open', allow: [], hos
 /** One allow entry, parsed: an IPv4 network or a host name, and a port (null: every port). */
 export type AllowTarget =
   | { kind: 'cidr'; address: string; prefix: number; port: number | null }
-  | { kind: 'host'; host: string; port: number | null };
+  | { kind: 'host'; host: string; port: number | null }
+  /** `*.domain`: any name under it, reached through the egress proxy only (no address to filter by). */
+  | { kind: 'domain'; domain: string; port: number | null };
 
 const HOST_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
@@ -68,10 +70,10 @@ export function parseAllowEntry(entry: string): AllowTarget | { error: string } 
     if (typeof parsed === 'string') return { error: parsed };
     port = parsed;
   }
-  if (target.startsWith('*.'))
-    return { error: 'wildcard domains need the egress proxy, which this version does not have yet: list the hosts' };
+  const wildcard = target.startsWith('*.');
+  const name = wildcard ? target.slice(2) : target;
   const slash = target.indexOf('/');
-  if (slash >= 0 || /^[0-9.]+$/.test(target)) {
+  if (!wildcard && (slash >= 0 || /^[0-9.]+$/.test(target))) {
     const address = parseIpv4(slash >= 0 ? target.slice(0, slash) : target);
     if (!address) return { error: `"${target}" is not an IPv4 address or CIDR (e.g. 10.0.0.0/8)` };
     if (slash < 0) return { kind: 'cidr', address, prefix: 32, port };
@@ -81,9 +83,10 @@ export function parseAllowEntry(entry: string): AllowTarget | { error: string } 
       return { error: `"/${prefixText}" is not a prefix length from 0 to 32` };
     return { kind: 'cidr', address, prefix, port };
   }
-  if (target.length > 253 || !target.split('.').every((label) => HOST_LABEL.test(label)))
-    return { error: `"${target}" is not a host name, an IPv4 address or a CIDR` };
-  return { kind: 'host', host: target.toLowerCase(), port };
+  if (name.length > 253 || !name.split('.').every((label) => HOST_LABEL.test(label)))
+    return { error: `"${target}" is not a host name, *.domain, an IPv4 address or a CIDR` };
+  if (wildcard) return { kind: 'domain', domain: name.toLowerCase(), port };
+  return { kind: 'host', host: name.toLowerCase(), port };
 }
 
 /** What is wrong with network settings, field by field (path as a request body names it). */

@@ -16,7 +16,16 @@ import { newId, now } from '../ids';
 import { resolveConfig } from './box-config';
 import type { Lifecycle } from '../../../shared/schemas/box-lifecycle';
 import { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
-import { configOf, networkOf, toBox, type BoxRow, type NewRoot, type Workspace } from './box-row';
+import {
+  configOf,
+  networkedOf,
+  networkOf,
+  secretsOf,
+  toBox,
+  type BoxRow,
+  type NewRoot,
+  type Workspace,
+} from './box-row';
 import type { StatusWriter } from './box-status';
 import { containerSpecOf, LABELS } from './container-spec';
 import { checkDataMounts } from './data-mounts';
@@ -50,6 +59,8 @@ export interface NewBoxFacts {
   source: Pick<ForkSource, 'environment'> | null;
   /** Its network settings, resolved (a fork of a box starts with the box's). */
   network: ResolvedNetwork;
+  /** The secrets it holds placeholders of (a fork of a box starts with the box's). */
+  secrets: string[];
   storageEnforced: boolean;
   /** Its /workspace on the store (null: none, as for a fork of a box made before the store) and its quota. */
   workspace?: Workspace | null;
@@ -77,6 +88,7 @@ export function newBoxRow(f: NewBoxFacts): BoxRow {
     data_mounts: f.dataMounts?.length ? JSON.stringify(f.dataMounts) : null,
     environment: f.input.environment ? JSON.stringify(f.input.environment) : (f.source?.environment ?? '{}'),
     network: JSON.stringify(f.network),
+    secrets: f.secrets.length ? JSON.stringify(f.secrets) : null,
     tags: JSON.stringify(f.input.tags ?? {}),
     port: null,
     grace_seconds: null,
@@ -115,6 +127,8 @@ export interface BoxDeps {
   workspaces: BoxWorkspaces;
   /** Projects' networks and boxes' packet filters. */
   networking: BoxNetworking;
+  /** Secrets (secrets/): a box naming one that is not there is refused. */
+  secrets: { check(names: readonly string[], field: string): void };
 }
 
 export interface BoxCreationDeps extends BoxDeps {
@@ -151,6 +165,8 @@ export class BoxCreation {
     const lifecycle = mergeLifecycle(parseLifecycle(null), input.lifecycle, Date.now());
     const network = resolveNetwork(input.network, source?.kind === 'box' ? networkOf(source.row) : undefined);
     await this.deps.networking.check(network);
+    const secrets = input.secrets ?? (source?.kind === 'box' ? secretsOf(source.row) : []);
+    this.deps.secrets.check(secrets, 'body.secrets');
     extensions.volumes.require(project, dataMounts);
     this.deps.monitor.requireUp();
     const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
@@ -161,7 +177,7 @@ export class BoxCreation {
     const fits = !poolMisfit(input, { command: Boolean(internal.command), config, rootSizeEnforced: storageEnforced });
     if (this.pool && fits) {
       const facts = { project, input, baseName: baseName!, config, dataMounts, internal, storageEnforced, lifecycle };
-      const claimed = await this.claim({ ...facts, network });
+      const claimed = await this.claim({ ...facts, network, secrets });
       if (claimed) return claimed;
     }
     const id = newId(BOX_ID_PREFIX);
@@ -184,6 +200,7 @@ export class BoxCreation {
         internal,
         source,
         network,
+        secrets,
         storageEnforced,
         workspace,
         workspaceQuota: quota,
@@ -234,7 +251,7 @@ export class BoxCreation {
         ...deps,
         withLock: (id, work) => this.deps.boxes.withLock(id, work),
         containerSpec: (row) => this.containerSpec(row),
-        join: (row, containerId) => this.deps.networking.claim({ ...row, network: networkOf(row) }, containerId),
+        join: (row, containerId) => this.deps.networking.claim(networkedOf(row), containerId),
       },
       {
         ...{ project: f.project, name: f.input.name, baseName: f.baseName, storageGb: f.config.storage_gb },
@@ -297,7 +314,7 @@ export class BoxCreation {
       row = store.update(row.id, { container_id: containerId }, now());
     }
     try {
-      await this.deps.networking.start({ ...row, network: networkOf(row) }, containerId, made);
+      await this.deps.networking.start(networkedOf(row), containerId, made);
     } catch (err) {
       if (!(err instanceof EngineError) || err.kind === 'unavailable' || err instanceof NetworkRulesError) throw err;
       return this.deps.status.set(

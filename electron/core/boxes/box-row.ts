@@ -43,6 +43,8 @@ export interface BoxRow {
   environment: string;
   /** JSON of its network settings (ResolvedNetwork); null: the defaults. */
   network: string | null;
+  /** JSON array of the names of the secrets it holds placeholders of (null: none). */
+  secrets: string | null;
   tags: string;
   port: number | null;
   grace_seconds: number | null;
@@ -83,6 +85,22 @@ export function networkOf(row: Pick<BoxRow, 'network'>): ResolvedNetwork {
   return { ...DEFAULT_NETWORK, ...(row.network ? (JSON.parse(row.network) as Partial<ResolvedNetwork>) : {}) };
 }
 
+/** The names of the secrets the box holds placeholders of. */
+export function secretsOf(row: Pick<BoxRow, 'secrets'>): string[] {
+  return row.secrets ? (JSON.parse(row.secrets) as string[]) : [];
+}
+
+/** The box as its networking sees it: its ids, network settings and secrets. */
+export function networkedOf(row: BoxRow): {
+  id: string;
+  project: string;
+  name: string;
+  network: ResolvedNetwork;
+  secrets: string[];
+} {
+  return { id: row.id, project: row.project, name: row.name, network: networkOf(row), secrets: secretsOf(row) };
+}
+
 /** The limits the engine enforces for a config. */
 export function limitsOf(config: ResolvedConfig): ResourceLimits {
   return { cpus: config.cpus, ramMb: config.ram_mb, pidsLimit: config.pids_limit };
@@ -106,6 +124,7 @@ export function toBox(row: BoxRow): Box {
     data_mounts: row.data_mounts ? (JSON.parse(row.data_mounts) as DataMount[]) : null,
     environment: JSON.parse(row.environment) as Record<string, string>,
     network: networkOf(row),
+    secrets: secretsOf(row),
     port: row.port,
     published_domains: row.published_domains ? (JSON.parse(row.published_domains) as string[]) : null,
     tags: JSON.parse(row.tags) as Record<string, string>,

@@ -8,17 +8,21 @@ import { defineModule, type CoreContext } from '../module';
 import type { BasesPort } from '../bases/port';
 import type { IdempotencyPort } from '../idempotency/port';
 import { EGRESS_EVENTS } from '../../../shared/schemas/egress';
+import { BoxEgress } from '../networks/box-egress';
 import { BoxNetworking, helperBinary } from '../networks/box-networking';
 import { EgressLog } from '../networks/egress-log';
+import { EgressResolver } from '../networks/egress-resolver';
 import { registerEgressRoutes } from '../networks/egress-routes';
 import { networkPool } from '../networks/egress-rules';
+import { secrets as secretsModule } from '../secrets';
+import type { SecretsPort } from '../secrets/port';
 import { storage } from '../storage';
 import type { StoragePort } from '../storage/port';
 import { system } from '../system';
 import type { SystemPort } from '../system/port';
 import { WarmPool } from './pool/warm-pool';
 import { BOX_ID_PREFIX } from './box-create';
-import { networkOf, toBox } from './box-row';
+import { networkedOf, secretsOf, toBox, type BoxRow } from './box-row';
 import { BoxExtensions } from './extensions';
 import { BOXES_MIGRATIONS } from './migrations';
 import type { BoxesPort } from './port';
@@ -54,13 +58,19 @@ export interface BoxesParts {
   pool: WarmPool;
   port: BoxesPort;
   networking: BoxNetworking;
-  egress: EgressLog;
+  egress: BoxEgress;
+  egressLog: EgressLog;
 }
 
 /** Projects' networks and boxes' packet filters, set through the one netfilter helper before a box's main process runs. */
-function boxNetworking(ctx: CoreContext, store: BoxStore, egress: EgressLog): BoxNetworking {
+function boxNetworking(
+  ctx: CoreContext,
+  store: BoxStore,
+  egressLog: EgressLog,
+  resolver: EgressResolver,
+): BoxNetworking {
   return new BoxNetworking({
-    egress,
+    egress: egressLog,
     engine: ctx.engine,
     instanceId: ctx.instanceId,
     log: ctx.log,
@@ -72,8 +82,46 @@ function boxNetworking(ctx: CoreContext, store: BoxStore, egress: EgressLog): Bo
       store
         .all()
         .filter((row) => row.status === 'running' && row.container_id)
-        .map((row) => ({ box: { ...row, network: networkOf(row) }, containerId: row.container_id! })),
+        .map((row) => ({ box: networkedOf(row), containerId: row.container_id! })),
+    proxyPort: ctx.config.egressPort,
+    resolver,
   });
+}
+
+/** The egress proxy as boxes use it (networks/box-egress.ts), holders of secrets told to the secrets. */
+function boxEgress(ctx: CoreContext, store: BoxStore, networking: BoxNetworking, secrets: SecretsPort): BoxEgress {
+  secrets.useHolders((name) =>
+    store
+      .all()
+      .filter((row) => secretsOf(row).includes(name))
+      .map((row) => `${row.project}/${row.name}`),
+  );
+  const byId = (id: string) => {
+    const row = store.getById(id);
+    return row && networkedOf(row);
+  };
+  const running = () =>
+    store
+      .all()
+      .filter((row) => row.status === 'running' && row.container_id)
+      .map((row) => ({ box: networkedOf(row), containerId: row.container_id! }));
+  return new BoxEgress({
+    ...{ engine: ctx.engine, networking, secrets, resolver: networking.resolver, port: ctx.config.egressPort },
+    boxDir: (id) => ctx.agentHub?.dirOf(id) ?? null,
+    peers: (project) =>
+      store
+        .all()
+        .filter((row) => row.project === project)
+        .map((row) => row.name),
+    ...{ byId, running, log: ctx.log },
+  });
+}
+
+/** A command's environment in the box: the proxy's variables under the box's own, its secrets' placeholders over them. */
+async function commandEnvironment(egress: BoxEgress, row: BoxRow): Promise<Record<string, string>> {
+  const own = JSON.parse(row.environment) as Record<string, string>;
+  const { proxy, placeholders } = await egress.environment(networkedOf(row));
+  return { ...proxy, ...own, ...placeholders };
 }
 
 function makeBoxes(
@@ -82,21 +130,27 @@ function makeBoxes(
   idempotency: IdempotencyPort,
   storagePort: StoragePort,
   systemPort: SystemPort,
+  secrets: SecretsPort,
 ): BoxesParts {
   const { db, engine, bus, monitor, instanceId, log } = ctx;
   const store = new BoxStore(db);
   const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
-  const egress = new EgressLog({
+  const egressLog = new EgressLog({
     bus,
     boxOf: (id) => store.getById(id) ?? null,
   });
-  const networking = boxNetworking(ctx, store, egress);
+  const networking = boxNetworking(ctx, store, egressLog, new EgressResolver(ctx.config.egressHosts));
+  const egress = boxEgress(ctx, store, networking, secrets);
+  // What the egress proxy carries or refuses is in the box's log under the name the box asked for.
+  egress.proxy.onConnection((c) =>
+    egressLog.record(c.box_id, { host: c.host, port: c.port, allowed: c.allowed, bytes: c.bytes, at: new Date(c.at) }),
+  );
   const service = new BoxService({
     ...{ store, engine, bases, bus, monitor, instanceId, log, roots, extensions, workspaces },
     queueWaitMs: ctx.boxQueueWaitMs,
-    networking,
+    ...{ networking, secrets },
   });
   const pool = new WarmPool({
     ...{ engine, bases, workspaces, monitor, instanceId, log },
@@ -123,6 +177,8 @@ function makeBoxes(
     delete: (project, name) => service.delete(project, name),
     requireRunning: (project, name, op) => service.requireRunning(project, name, op),
     awake: (project, name, op) => sleep.awake(project, name, op),
+    environmentOf: (row) => commandEnvironment(egress, row),
+    egress: egress.proxy,
     wake: (row) => sleep.wake(row),
     touch: (boxId) => usage.touch(boxId),
     use: (boxId) => usage.hold(boxId),
@@ -143,7 +199,7 @@ function makeBoxes(
     },
     published,
     drainPool: (base) => pool.drain(base),
-    recordEgress: (boxId, record) => egress.record(boxId, record),
+    recordEgress: (boxId, record) => egressLog.record(boxId, record),
     useForkSnapshots: (snapshots) => extensions.useForkSnapshots(snapshots),
     useVolumes: (volumes) => extensions.useVolumes(volumes),
     holdImages: (holder) => void extensions.imageHolders.push(holder),
@@ -151,7 +207,7 @@ function makeBoxes(
   };
   return {
     ...{ store, service, recreator, reconciler, extensions, bases, idempotency, engine, workspaces, port },
-    ...{ usage, sleep, clocks, pool, networking, egress },
+    ...{ usage, sleep, clocks, pool, networking, egress, egressLog },
   };
 }
 
@@ -161,17 +217,17 @@ function makeBoxes(
  */
 export const boxes = defineModule({
   name: 'boxes',
-  needs: [bases, idempotency, storage, system],
+  needs: [bases, idempotency, storage, system, secretsModule],
   migrations: BOXES_MIGRATIONS,
   events: { ...BOX_EVENTS, ...EGRESS_EVENTS },
   idPrefixes: [BOX_ID_PREFIX],
-  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage, ports.system),
+  create: (ctx, ports) => makeBoxes(ctx, ports.bases, ports.idempotency, ports.storage, ports.system, ports.secrets),
   port: (parts) => parts.port,
   routes: ({ app }, parts) => {
     registerBoxRoutes(app, parts.service, parts.idempotency, parts.sleep);
     registerSleepRoutes(app, parts.sleep);
     registerBoxStatsRoutes(app, parts.service, parts.engine);
-    registerEgressRoutes(app, (project, name) => parts.service.find(project, name), parts.egress);
+    registerEgressRoutes(app, (project, name) => parts.service.find(project, name), parts.egressLog);
   },
   engineUp: {
     // Once the store has reconciled its own items: boxes a snapshot or fork froze are thawed, root
@@ -194,6 +250,7 @@ export const boxes = defineModule({
     settled: async (parts) => {
       await parts.networking.prune();
       await parts.networking.resume();
+      await parts.egress.resume();
     },
   },
   atStart: {
@@ -210,6 +267,7 @@ export const boxes = defineModule({
     await parts.clocks.dispose();
     await parts.reconciler.dispose();
     await parts.networking.stop();
-    parts.egress.dispose();
+    parts.egressLog.dispose();
+    await parts.egress.close();
   },
 });

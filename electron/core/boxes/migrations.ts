@@ -58,4 +58,6 @@ export const BOXES_MIGRATIONS: readonly Migration[] = [
   `ALTER TABLE boxes ADD COLUMN published_ports TEXT;`,
   // 9: its network settings (egress policy, allow list, host access) as JSON; null: the defaults.
   `ALTER TABLE boxes ADD COLUMN network TEXT;`,
+  // 10: the names of the secrets it holds placeholders of (secrets/), a JSON array; null: none.
+  `ALTER TABLE boxes ADD COLUMN secrets TEXT;`,
 ];

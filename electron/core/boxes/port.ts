@@ -1,3 +1,4 @@
+import type { EgressProxy } from '../networks/egress-proxy';
 import type { ApiError } from '../../../shared/errors';
 import type { Box, BoxCreate, DataMount } from '../../../shared/schemas/box';
 import type { LifecycleInput } from '../../../shared/schemas/box-lifecycle';
@@ -56,6 +57,13 @@ export interface BoxesPort {
    * now, woken first if it is paused (the call waits in its queue, bounded), then checked for `op`.
    */
   awake(project: string, name: string, op?: BoxOperation): Promise<BoxRow>;
+  /**
+   * The environment a command in the box starts with: the box's own, under it the egress proxy's
+   * variables and over it its secrets' placeholders (for a box with secrets or an allow list).
+   */
+  environmentOf(row: BoxRow): Promise<Record<string, string>>;
+  /** The egress proxy: `onConnection` reports each connection it makes or refuses for a box. */
+  egress: Pick<EgressProxy, 'onConnection' | 'port'>;
   /** Wakes the box if it is paused (a proxy request to it); anything else is left as it is. */
   wake(row: Pick<BoxRow, 'project' | 'name' | 'status'>): Promise<void>;
   /** The box was used now (a proxy request): its idle clocks start again. */

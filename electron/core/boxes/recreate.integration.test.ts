@@ -13,6 +13,7 @@ import { EngineMonitor } from '../engine/engine-monitor';
 import { EventBus } from '../events/event-bus';
 import { randomBase32 } from '../ids';
 import { EgressLog } from '../networks/egress-log';
+import { EgressResolver } from '../networks/egress-resolver';
 import { BoxNetworking, helperBinary } from '../networks/box-networking';
 import { DEFAULT_NETWORK_POOL } from '../networks/egress-rules';
 import { BoxExtensions } from './extensions';
@@ -49,6 +50,7 @@ before(async () => {
   networking = new BoxNetworking({
     ...{ engine, instanceId, log, gate: null, agent: helperBinary(), socketDir: `${dataDir}/netfilter` },
     ...{ pool: DEFAULT_NETWORK_POOL, running: () => [], egress: new EgressLog({ bus, boxOf: () => null }) },
+    ...{ proxyPort: 7479, resolver: new EgressResolver(null) },
   });
   boxes = new BoxService({
     store,
@@ -59,6 +61,7 @@ before(async () => {
     instanceId,
     log,
     roots,
+    secrets: { check: () => undefined },
     extensions: new BoxExtensions(),
     workspaces,
     networking,

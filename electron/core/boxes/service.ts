@@ -18,7 +18,7 @@ import { KeyedMutex, QueueWaitError } from '../keyed-mutex';
 import type { ResolvedNetwork } from '../../../shared/schemas/network';
 import { BoxCreation, resolveNetwork, type BoxDeps, type InternalCreate } from './box-create';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
-import { configOf, limitsOf, networkOf, toBox, type BoxRow } from './box-row';
+import { configOf, limitsOf, networkedOf, networkOf, toBox, type BoxRow } from './box-row';
 import { assertTransition, type BoxOperation } from './box-state-machine';
 import { applyBoxUpdate } from './box-update';
 import { freeze, thawFrozen } from './box-freeze';
@@ -293,7 +293,7 @@ export class BoxService {
 
   /** Starts the box's container on its project's network, with its packet filter (networks/box-networking.ts). */
   startBox(row: BoxRow, containerId: string): Promise<void> {
-    return this.deps.networking.start({ ...row, network: networkOf(row) }, containerId);
+    return this.deps.networking.start(networkedOf(row), containerId);
   }
 
   /** DELETE of a box by a client: the guards others registered first (409 naming what owns it), then the delete. */
@@ -372,9 +372,10 @@ export class BoxService {
         const config = this.resolveConfig(input.config, configOf(row));
         const network = input.network ? resolveNetwork(input.network, networkOf(row)) : undefined;
         if (network) await this.deps.networking.check(network);
+        if (input.secrets) this.deps.secrets.check(input.secrets, 'body.secrets');
         const deps = { store: this.store, engine: this.engine, workspaces: this.deps.workspaces };
         let next = await applyBoxUpdate({ ...deps, requireEngine: () => this.requireEngine() }, row, input, config);
-        if (network) next = await this.applyNetwork(next, network);
+        if (network || input.secrets) next = await this.applyNetwork(next, network, input.secrets);
         const box = toBox(next);
         this.deps.bus.emit('box.updated', { box }, project);
         return box;
@@ -383,15 +384,22 @@ export class BoxService {
     );
   }
 
-  /** Records the box's new network settings; a running box's rules change at once (none recorded if they cannot). */
-  private async applyNetwork(row: BoxRow, network: ResolvedNetwork): Promise<BoxRow> {
-    const next = this.store.update(row.id, { network: JSON.stringify(network) }, now());
+  /**
+   * Records the box's new network settings or secrets; a running box's rules change at once (none
+   * recorded if they cannot). Its commands from now on see the new secrets' placeholders.
+   */
+  private async applyNetwork(row: BoxRow, network?: ResolvedNetwork, secrets?: string[]): Promise<BoxRow> {
+    const patch = {
+      ...(network ? { network: JSON.stringify(network) } : {}),
+      ...(secrets ? { secrets: secrets.length ? JSON.stringify(secrets) : null } : {}),
+    };
+    const next = this.store.update(row.id, patch, now());
     if (row.status !== 'running' || !row.container_id) return next;
     this.requireEngine();
     try {
-      await this.deps.networking.enforce({ ...next, network }, row.container_id);
+      await this.deps.networking.enforce(networkedOf(next), row.container_id);
     } catch (err) {
-      this.store.update(row.id, { network: row.network }, now());
+      this.store.update(row.id, { network: row.network, secrets: row.secrets }, now());
       throw err;
     }
     return next;

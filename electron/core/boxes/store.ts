@@ -27,6 +27,7 @@ type Patch = Partial<
     | 'config'
     | 'environment'
     | 'network'
+    | 'secrets'
     | 'tags'
     | 'port'
     | 'grace_seconds'

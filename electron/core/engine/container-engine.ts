@@ -279,6 +279,8 @@ export interface ContainerState {
   labels: Record<string, string>;
   /** The main process's id on the engine's host while it runs (0: not running, or not known). */
   pid?: number;
+  /** Its IPv4 addresses on the engine's networks while it runs (none where the engine has no addresses). */
+  addresses?: string[];
 }
 
 export type ContainerEventKind = 'started' | 'exited' | 'oom' | 'removed' | 'paused' | 'unpaused';

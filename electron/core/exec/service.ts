@@ -12,7 +12,7 @@ import { TerminalSession, type SessionSpec } from './terminal-session';
 
 export interface ExecServiceDeps {
   engine: ContainerEngine;
-  boxes: Pick<BoxesPort, 'awake' | 'use' | 'containerRefused' | 'oomSince'>;
+  boxes: Pick<BoxesPort, 'awake' | 'use' | 'containerRefused' | 'oomSince' | 'environmentOf'>;
   config: CoreConfig;
   log: FastifyBaseLogger;
 }
@@ -50,7 +50,7 @@ export class ExecService implements Disposable {
     sessionId: string,
   ) {
     const row = await this.deps.boxes.awake(project, name);
-    const boxEnv = JSON.parse(row.environment) as Record<string, string>;
+    const boxEnv = await this.deps.boxes.environmentOf(row);
     return { row, env: { ...boxEnv, ...extra, [SESSION_ENV]: sessionId } };
   }
 

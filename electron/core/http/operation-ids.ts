@@ -17,6 +17,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /v1/tokens': 'createToken',
   'GET /v1/tokens': 'listTokens',
   'DELETE /v1/tokens/:id': 'deleteToken',
+  'POST /v1/secrets': 'createSecret',
+  'GET /v1/secrets': 'listSecrets',
+  'DELETE /v1/secrets/:name': 'deleteSecret',
 
   'GET /v1/bases': 'listBases',
   'POST /v1/bases': 'createBase',

@@ -13,7 +13,7 @@ import { toJob, type JobRow, type JobStore } from './store';
 
 export interface JobServiceDeps {
   engine: ContainerEngine;
-  boxes: Pick<BoxesPort, 'find' | 'awake' | 'containerRefused' | 'byId'>;
+  boxes: Pick<BoxesPort, 'find' | 'awake' | 'containerRefused' | 'byId' | 'environmentOf'>;
   store: JobStore;
   sweeper: ProcessSweeper;
   bus: EventBus;
@@ -46,7 +46,7 @@ export class JobService {
       });
     }
     const box = await this.deps.boxes.awake(project, name);
-    const env = { ...(JSON.parse(box.environment) as Record<string, string>), ...req.env };
+    const env = { ...(await this.deps.boxes.environmentOf(box)), ...req.env };
     const row: JobRow = {
       id: newId(JOB_ID_PREFIX),
       box_id: box.id,

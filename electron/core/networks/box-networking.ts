@@ -8,6 +8,8 @@ import { inRange } from '../engine/ipv4';
 import { KeyedMutex } from '../keyed-mutex';
 import type { EgressLog } from './egress-log';
 import { resolveAllowed } from './allow-entries';
+import { usesProxy } from './egress-policy';
+import type { EgressResolver } from './egress-resolver';
 import { enforces, filterTable } from './egress-rules';
 import type { EgressWatch } from './egress-watch';
 import { findNetfilterFiles } from './netfilter-files';
@@ -19,6 +21,15 @@ export interface NetworkedBox {
   project: string;
   name: string;
   network: ResolvedNetwork;
+  /** The secrets it holds placeholders of (a box with any uses the egress proxy). */
+  secrets: string[];
+}
+
+/** What the egress proxy does once a box that uses it runs on its network (networks/box-egress.ts). */
+export interface EgressHook {
+  ready(box: NetworkedBox, containerId: string): Promise<void>;
+  /** A project network with this gateway is gone. */
+  released(gateway: string): Promise<void>;
 }
 
 /** Boxdesk's built static binary, for the netfilter helper's image; null where it is not built. */
@@ -50,6 +61,10 @@ export interface BoxNetworkingDeps {
   running: () => { box: NetworkedBox; containerId: string }[];
   /** Where the packet filter's records of boxes' connections go. */
   egress: EgressLog;
+  /** The egress proxy's port at each project network's gateway. */
+  proxyPort: number;
+  /** How allow entries' host names resolve (the --egress-hosts file, then DNS). */
+  resolver: EgressResolver;
 }
 
 export const PROJECT_NETWORK_ROLE = 'project-network';
@@ -99,7 +114,22 @@ export class BoxNetworking {
   /** The egress log's watch of each running box, by box id. */
   private readonly watches = new Map<string, EgressWatch>();
 
+  private proxyHook: EgressHook | null = null;
+
   constructor(private readonly deps: BoxNetworkingDeps) {}
+
+  get pool(): string {
+    return this.deps.pool;
+  }
+
+  get resolver(): EgressResolver {
+    return this.deps.resolver;
+  }
+
+  /** The egress proxy, told of each box that uses it once it runs on its network (before its main process does). */
+  useEgress(hook: EgressHook): void {
+    this.proxyHook = hook;
+  }
 
   networkName(project: string): string {
     return `boxdesk-${this.deps.instanceId}-${project}`;
@@ -210,9 +240,12 @@ export class BoxNetworking {
   /** Removes the project's network; one in use (a box came meanwhile) is kept. */
   private dropNetwork(project: string): Promise<void> {
     return this.projects
-      .run(project, () => {
+      .run(project, async () => {
+        const own = this.ensured.get(project);
         this.ensured.delete(project);
-        return this.deps.engine.removeNetwork(this.networkName(project));
+        await this.deps.engine.removeNetwork(this.networkName(project));
+        // Its gateway's address may go to another core's network next: the proxy lets it go.
+        if (own) await this.proxyHook?.released(own.gateway);
       })
       .catch((err: unknown) => this.deps.log.debug({ err, project }, 'project network kept'));
   }
@@ -234,11 +267,12 @@ export class BoxNetworking {
     const rules = needs ? this.rulesFor(box) : null;
     rules?.catch(() => undefined); // awaited below, or dropped with the start
     await this.deps.engine.startContainer(containerId);
-    if (!rules) return;
+    if (!rules) return void (await this.proxyHook?.ready(box, containerId));
     try {
       // The egress log listens in the box's namespace as its rules are loaded, before it is let go.
       const state = await this.inspect(containerId);
       await Promise.all([this.netfilter().apply(state.id, state.pid, await rules), this.watch(box, state)]);
+      await this.proxyHook?.ready(box, containerId);
       if (held && !(await this.deps.gate!.release(box.id)))
         throw new NetworkRulesError("the box's agent did not connect to be let go after its rules were set");
     } catch (err) {
@@ -262,6 +296,7 @@ export class BoxNetworking {
       await Promise.all([this.setRules(box, containerId), this.watch(box, state)]);
     }
     await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+    await this.proxyHook?.ready(box, containerId);
   }
 
   /** Whether the box gets rules: every box (for its egress log), unless it closes nothing and there is no packet filter. */
@@ -297,14 +332,14 @@ export class BoxNetworking {
 
   /** Sets the running box's rules anew (a change of its settings): new connections meet them at once. */
   async enforce(box: NetworkedBox, containerId: string): Promise<void> {
-    if (!this.deps.engine.packetFilter) return;
-    await this.setRules(box, containerId);
+    if (this.deps.engine.packetFilter) await this.setRules(box, containerId);
+    await this.proxyHook?.ready(box, containerId);
   }
 
   /** Checks that settings can be applied now: their host names resolve (400 naming those that do not). */
   async check(network: ResolvedNetwork): Promise<void> {
     if (network.egress !== 'allowlist') return;
-    const { unresolved } = await resolveAllowed(network.allow);
+    const { unresolved } = await resolveAllowed(network.allow, this.deps.resolver);
     if (unresolved.length)
       throw new ApiError('invalid_body', `network.allow: ${unresolved.join(', ')} did not resolve to an IPv4 address`, {
         errors: unresolved.map((entry) => ({
@@ -363,14 +398,17 @@ export class BoxNetworking {
 
   private async rulesFor(box: NetworkedBox): Promise<string> {
     const { allowed, unresolved } =
-      box.network.egress === 'allowlist' ? await resolveAllowed(box.network.allow) : { allowed: [], unresolved: [] };
+      box.network.egress === 'allowlist'
+        ? await resolveAllowed(box.network.allow, this.deps.resolver)
+        : { allowed: [], unresolved: [] };
     if (unresolved.length)
       this.deps.log.warn(
         { box: box.name, project: box.project, unresolved },
         'allow entries that did not resolve stay closed',
       );
     const [own, hostAddresses] = await Promise.all([this.ensure(box.project), this.hostAddresses()]);
-    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own });
+    const proxyPort = usesProxy(box) ? this.deps.proxyPort : null;
+    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own, proxyPort });
   }
 
   /**
@@ -378,7 +416,7 @@ export class BoxNetworking {
    * engine's networks outside Boxdesk's range (read once per engine-up; those inside it are
    * closed as the range).
    */
-  private async hostAddresses(): Promise<string[]> {
+  async hostAddresses(): Promise<string[]> {
     this.gateways ??= this.deps.engine.networkGateways().catch((err: unknown) => {
       this.gateways = null;
       throw err;

@@ -20,6 +20,8 @@ export interface FilterInputs {
   pool: string;
   /** The box's own project network: its peers (open to an open box) and its gateway (the host). */
   own: { subnet: string; gateway: string } | null;
+  /** The egress proxy's port at the box's gateway, open to a box that uses it (networks/egress-proxy.ts); null: closed. */
+  proxyPort?: number | null;
 }
 
 /** Accepted and, a connection's first packet, logged for the egress log (egress-log.ts). */
@@ -73,12 +75,16 @@ const REFUSE_CHAIN = [
  * change also cuts one it opened before. The rules name no other project's network one by one:
  * the whole range they are made in is closed, so a new project needs no change here.
  */
-export function filterTable({ network, allowed, hostAddresses, pool, own }: FilterInputs): string {
+export function filterTable({ network, allowed, hostAddresses, pool, own, proxyPort }: FilterInputs): string {
   const rules = ['-A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED --ctdir REPLY -j ACCEPT'];
   // `none` closes the resolver too: it would forward any question (and so any data) to the outside.
   if (network.egress === 'none') rules.push(`-A OUTPUT -d ${EMBEDDED_DNS}/32 ${REFUSE}`);
   // The box's own loopback is no egress: neither filtered nor logged.
   rules.push('-A OUTPUT -o lo -j ACCEPT');
+  // The egress proxy at the gateway, and of the host nothing else (unless network.host). Not logged
+  // here: the proxy records each connection it carries under the name the box asked for.
+  if (proxyPort && own && network.egress !== 'none')
+    rules.push(`-A OUTPUT -d ${own.gateway}/32 -p tcp --dport ${proxyPort} -j ACCEPT`);
   const host = [...(own ? [own.gateway] : []), ...hostAddresses];
   const hostOpen = network.host && network.egress !== 'none';
   for (const address of host) rules.push(`-A OUTPUT -d ${address}/32 ${hostOpen ? ALLOW : REFUSE}`);

@@ -22,6 +22,7 @@ describe('allow entries', () => {
       port: 5432,
     });
     assert.deepEqual(parseAllowEntry('API.example.com:443'), { kind: 'host', host: 'api.example.com', port: 443 });
+    assert.deepEqual(parseAllowEntry('*.Example.com'), { kind: 'domain', domain: 'example.com', port: null });
   });
 
   test('what is not a destination says why', () => {
@@ -33,7 +34,8 @@ describe('allow entries', () => {
       ['10.0.0.1:0', /between 1 and 65535/],
       ['10.0.0.1:70000', /between 1 and 65535/],
       ['example.com:http', /not a number/],
-      ['*.example.com', /wildcard domains need the egress proxy/],
+      ['*.exa mple.com', /not a host name/],
+      ['*.10.0.0.0/8', /not a host name/],
       ['exa mple.com', /not a host name/],
       ['-bad-.com', /not a host name/],
     ];

@@ -309,7 +309,7 @@ export class WarmPool implements Disposable {
       ...{ id: member.id, project: '', input: { name: 'pool' }, baseName: member.base },
       ...{ root: { image: member.image, ownsImage: false, origin: null }, config: POOL_CONFIG, dataMounts: null },
       ...{ internal: {}, source: null, storageEnforced: Boolean(this.deps.monitor.current.info?.storageLimit) },
-      ...{ workspace: member.workspace, workspaceQuota: member.quota, network: DEFAULT_NETWORK },
+      ...{ workspace: member.workspace, workspaceQuota: member.quota, network: DEFAULT_NETWORK, secrets: [] },
     });
     const spec = this.deps.containerSpec(row);
     return {

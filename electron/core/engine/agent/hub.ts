@@ -45,6 +45,11 @@ export class AgentHub {
     for (const boxId of fs.readdirSync(this.root)) await this.open(boxId).catch(() => undefined);
   }
 
+  /** The box's directory on the host (made by `open`), mounted read-only in the box at /.boxdesk/run. */
+  dirOf(boxId: string): string {
+    return path.join(this.root, boxId);
+  }
+
   /** The box's directory on the host, listened on (once): what its container mounts at /.boxdesk/run. */
   async open(boxId: string): Promise<string> {
     const dir = path.join(this.root, boxId);

@@ -177,6 +177,9 @@ export async function inspectContainer(docker: Docker, id: string): Promise<Cont
     oomKilled: c.State.OOMKilled,
     labels: c.Config.Labels ?? {},
     pid: c.State.Pid,
+    addresses: Object.values(c.NetworkSettings?.Networks ?? {})
+      .map((n) => n.IPAddress)
+      .filter(Boolean),
   };
 }
 

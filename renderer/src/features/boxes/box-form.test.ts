@@ -30,6 +30,7 @@ const values = (patch: Partial<BoxValues>): BoxValues => ({
   egress: 'open',
   allow: '',
   host: false,
+  secrets: [],
   ...patch,
 });
 
@@ -88,4 +89,11 @@ test('Internet: the create body has a network only when it is not the default; t
   const form = values({ egress: 'allowlist' });
   assert.match(rules.allow('10.0.0.0/8\n10.0.0.0/33', form) ?? '', /^10\.0\.0\.0\/33: .*prefix length/);
   assert.equal(rules.allow('10.0.0.0/33', values({ egress: 'open' })), null, 'an unused list is not checked');
+});
+
+test('Secrets: sent on create only when picked, always on update (an empty list takes them away); a problem lands on the field', () => {
+  assert.equal(createBody(values({})).secrets, undefined);
+  assert.deepEqual(createBody(values({ secrets: ['openai'] })).secrets, ['openai']);
+  assert.deepEqual(updateBody(values({})).secrets, []);
+  assert.equal(boxFieldOf('secrets.0'), 'secrets');
 });

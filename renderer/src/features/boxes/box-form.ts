@@ -28,6 +28,8 @@ export interface BoxValues {
   allow: string;
   /** Whether it may reach this computer's own addresses (network.host). */
   host: boolean;
+  /** The secrets it holds placeholders of. */
+  secrets: string[];
 }
 
 /** The form for a new box, or filled from the box being edited. */
@@ -46,6 +48,7 @@ export function boxValues(box?: Box): BoxValues {
     egress: box?.network.egress ?? DEFAULT_NETWORK.egress,
     allow: (box?.network.allow ?? []).join('\n'),
     host: box?.network.host ?? DEFAULT_NETWORK.host,
+    secrets: box?.secrets ?? [],
   };
 }
 
@@ -62,6 +65,7 @@ export function boxFieldOf(path: string): BoxField | null {
   if (path.startsWith('lifecycle')) return 'lifecycle';
   if (path.startsWith('network.allow')) return 'allow';
   if (path.startsWith('network.host')) return 'host';
+  if (path.startsWith('secrets')) return 'secrets';
   if (path.startsWith('network')) return 'egress';
   return null;
 }
@@ -130,6 +134,7 @@ export function createBody(v: BoxValues): BoxCreate {
   if (Object.values(lifecycle).some((x) => x !== null)) body.lifecycle = lifecycle;
   const network = { ...networkOf(v), allow: v.egress === 'allowlist' ? allowLines(v.allow) : [] };
   if (JSON.stringify(network) !== JSON.stringify(DEFAULT_NETWORK)) body.network = network;
+  if (v.secrets.length) body.secrets = v.secrets;
   return body;
 }
 
@@ -141,5 +146,6 @@ export function updateBody(v: BoxValues): BoxUpdate {
     tags: pairsToMap(v.tags),
     lifecycle: lifecycleInput(v.lifecycle),
     network: networkOf(v),
+    secrets: v.secrets,
   };
 }

@@ -44,7 +44,7 @@ export function OverviewTab({ box }: DetailTabProps) {
     ],
     ['Region', box.config.region],
     ['Environment', mapText(box.environment)],
-    ['Network', networkText(box.network)],
+    ['Network', networkText(box.network, box.secrets)],
     ['Tags', mapText(box.tags)],
     [
       'Data mounts',

@@ -16,6 +16,7 @@ export function sampleBox(name: string, status: Box['status'], patch: Partial<Bo
     data_mounts: null,
     environment: {},
     network: { egress: 'open', allow: [], host: false },
+    secrets: [],
     port: null,
     published_domains: null,
     tags: {},

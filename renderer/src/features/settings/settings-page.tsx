@@ -15,6 +15,7 @@ import { formatBytes } from '../../kit/format';
 import { options } from '../../kit/options';
 import { QueryStates } from '../../kit/query-states';
 import { PoolsPanel } from './pools-panel';
+import { SecretsPanel } from './secrets-panel';
 import { StoragePanel } from './storage-panel';
 import { TokensPanel } from './tokens-panel';
 
@@ -95,6 +96,9 @@ export function SettingsPage() {
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="tokens-heading">
         <TokensPanel headingId="tokens-heading" />
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="secrets-heading">
+        <SecretsPanel headingId="secrets-heading" />
       </Paper>
     </Stack>
   );
