@@ -250,6 +250,12 @@ test(
     assert.match(tunnel.stdout, /error: .*Forbidden/);
     const box = (await (await t.api('GET', `${P}/listed`)).json()) as Box;
     assert.ok(connections.some((c) => c.box_id === box.id && c.host === 'other.outside.test' && !c.allowed));
+    // The box's egress log has both, under the names the box asked for.
+    const log = (await (await t.api('GET', `${P}/listed/egress`)).json()) as {
+      items: { host: string; port: number; allowed: boolean }[];
+    };
+    const seen = (host: string, allowed: boolean) => log.items.some((r) => r.host === host && r.allowed === allowed);
+    assert.ok(seen('api.outside.test', true) && seen('other.outside.test', false), JSON.stringify(log.items));
     // *.domain: reached through the proxy by name; the packet filter opens no address for it.
     const wider = await t.api('PUT', `${P}/listed`, { network: { allow: ['*.outside.test:8080'] } });
     assert.equal(wider.status, 200, await wider.clone().text());
