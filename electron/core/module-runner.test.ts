@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BOX_EVENTS } from '../../shared/schemas/box';
 import { BUILD_EVENTS } from '../../shared/schemas/builds';
+import { EGRESS_EVENTS } from '../../shared/schemas/egress';
 import { JOB_EVENTS } from '../../shared/schemas/jobs';
 import { PUBLISHING_EVENTS } from '../../shared/schemas/publishing';
 import { SERVICE_EVENTS } from '../../shared/schemas/services';
@@ -53,6 +54,7 @@ describe("the core's modules", () => {
       ...ENGINE_EVENTS,
       ...JOB_EVENTS,
       ...BUILD_EVENTS,
+      ...EGRESS_EVENTS,
     }).sort();
     assert.deepEqual(declared, contract);
   });

@@ -124,6 +124,18 @@ async function commandEnvironment(egress: BoxEgress, row: BoxRow): Promise<Recor
   return { ...proxy, ...own, ...placeholders };
 }
 
+/** Boxes' networks and packet filters, the egress proxy, and the egress log both feed. */
+function boxNetworks(ctx: CoreContext, store: BoxStore, secrets: SecretsPort) {
+  const egressLog = new EgressLog({ bus: ctx.bus, boxOf: (id) => store.getById(id) ?? null });
+  const networking = boxNetworking(ctx, store, egressLog, new EgressResolver(ctx.config.egressHosts));
+  const egress = boxEgress(ctx, store, networking, secrets);
+  // What the egress proxy carries or refuses is in the box's log under the name the box asked for.
+  egress.proxy.onConnection((c) =>
+    egressLog.record(c.box_id, { host: c.host, port: c.port, allowed: c.allowed, bytes: c.bytes, at: new Date(c.at) }),
+  );
+  return { egressLog, networking, egress };
+}
+
 function makeBoxes(
   ctx: CoreContext,
   bases: BasesPort,
@@ -137,16 +149,7 @@ function makeBoxes(
   const workspaces = new BoxWorkspaces(storagePort, engine);
   const roots = new RootImages(engine, instanceId, log, ctx.maxImageLayers);
   const extensions = new BoxExtensions();
-  const egressLog = new EgressLog({
-    bus,
-    boxOf: (id) => store.getById(id) ?? null,
-  });
-  const networking = boxNetworking(ctx, store, egressLog, new EgressResolver(ctx.config.egressHosts));
-  const egress = boxEgress(ctx, store, networking, secrets);
-  // What the egress proxy carries or refuses is in the box's log under the name the box asked for.
-  egress.proxy.onConnection((c) =>
-    egressLog.record(c.box_id, { host: c.host, port: c.port, allowed: c.allowed, bytes: c.bytes, at: new Date(c.at) }),
-  );
+  const { egressLog, networking, egress } = boxNetworks(ctx, store, secrets);
   const service = new BoxService({
     ...{ store, engine, bases, bus, monitor, instanceId, log, roots, extensions, workspaces },
     queueWaitMs: ctx.boxQueueWaitMs,
