@@ -11,7 +11,7 @@ import { resolveAllowed } from './allow-entries';
 import { usesProxy } from './egress-policy';
 import type { EgressResolver } from './egress-resolver';
 import { enforces, filterTable } from './egress-rules';
-import type { EgressWatch } from './egress-watch';
+import { EgressWatches } from './egress-watch';
 import { findNetfilterFiles } from './netfilter-files';
 import { NetfilterHelper } from './netfilter-helper';
 
@@ -112,11 +112,17 @@ export class BoxNetworking {
   /** The engine's bridges' gateways outside the range, read once per engine-up. */
   private gateways: Promise<string[]> | null = null;
   /** The egress log's watch of each running box, by box id. */
-  private readonly watches = new Map<string, EgressWatch>();
+  private readonly watches: EgressWatches;
 
   private proxyHook: EgressHook | null = null;
 
-  constructor(private readonly deps: BoxNetworkingDeps) {}
+  constructor(private readonly deps: BoxNetworkingDeps) {
+    this.watches = new EgressWatches({
+      open: (containerId, pid, onRecord, onEnd) => this.netfilter().watch(containerId, pid, onRecord, onEnd),
+      record: (boxId, record) => this.deps.egress.record(boxId, record),
+      log: deps.log,
+    });
+  }
 
   get pool(): string {
     return this.deps.pool;
@@ -186,7 +192,7 @@ export class BoxNetworking {
     for (const { box, containerId } of this.deps.running()) {
       if (!this.watches.has(box.id) && !gate.held(box.id))
         await this.inspect(containerId)
-          .then((state) => this.watch(box, state))
+          .then((state) => this.watches.start(box, state))
           .catch(() => undefined);
       if (!gate.held(box.id)) continue;
       await this.setRules(box, containerId)
@@ -216,8 +222,7 @@ export class BoxNetworking {
     const leaving = [...this.leaving.entries()];
     this.leaving.clear();
     for (const [, timer] of leaving) clearTimeout(timer);
-    for (const watch of this.watches.values()) watch.close();
-    this.watches.clear();
+    this.watches.closeAll();
     await Promise.all(leaving.map(([project]) => this.dropNetwork(project)));
     if (this.helper && !('missing' in this.helper)) await this.helper.stop();
   }
@@ -271,7 +276,7 @@ export class BoxNetworking {
     try {
       // The egress log listens in the box's namespace as its rules are loaded, before it is let go.
       const state = await this.inspect(containerId);
-      await Promise.all([this.netfilter().apply(state.id, state.pid, await rules), this.watch(box, state)]);
+      await Promise.all([this.netfilter().apply(state.id, state.pid, await rules), this.watches.start(box, state)]);
       await this.proxyHook?.ready(box, containerId);
       if (held && !(await this.deps.gate!.release(box.id)))
         throw new NetworkRulesError("the box's agent did not connect to be let go after its rules were set");
@@ -293,7 +298,7 @@ export class BoxNetworking {
     await this.ensure(box.project);
     if (this.filtered(box)) {
       const state = await this.inspect(containerId).catch((err: unknown) => Promise.reject(rulesError(err)));
-      await Promise.all([this.setRules(box, containerId), this.watch(box, state)]);
+      await Promise.all([this.setRules(box, containerId), this.watches.start(box, state)]);
     }
     await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
     await this.proxyHook?.ready(box, containerId);
@@ -306,28 +311,8 @@ export class BoxNetworking {
 
   /** The box is gone: its egress log too. */
   forget(boxId: string): void {
-    this.watches.get(boxId)?.close();
-    this.watches.delete(boxId);
+    this.watches.close(boxId);
     this.deps.egress.forget(boxId);
-  }
-
-  /**
-   * Starts the egress log's watch of the running box (its previous one closed). A watch that
-   * cannot start leaves the box running without its log, and says so in the core's log.
-   */
-  private async watch(box: NetworkedBox, state: { id: string; pid: number }): Promise<void> {
-    this.watches.get(box.id)?.close();
-    this.watches.delete(box.id);
-    try {
-      let watch: EgressWatch | null = null;
-      const ended = () => {
-        if (watch && this.watches.get(box.id) === watch) this.watches.delete(box.id);
-      };
-      watch = await this.netfilter().watch(state.id, state.pid, (r) => this.deps.egress.record(box.id, r), ended);
-      if (watch) this.watches.set(box.id, watch);
-    } catch (err) {
-      this.deps.log.warn({ err, box: box.name, project: box.project }, 'the egress log of the box could not start');
-    }
   }
 
   /** Sets the running box's rules anew (a change of its settings): new connections meet them at once. */

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import net from 'node:net';
 import { EGRESS_PROTOCOLS, type EgressRecord } from '../../../shared/schemas/egress';
 import type { EgressRecordInput } from './egress-log';
@@ -88,4 +89,57 @@ export function openEgressWatch(
     // The helper reads the request line; the connection stays open both ways (closing ours ends the watch).
     conn.write(`${JSON.stringify({ pid, container: containerId, watch: true })}\n`);
   });
+}
+
+/** Where a box's watch is opened: the packet filter's helper, in the box's namespace. */
+type OpenWatch = (
+  containerId: string,
+  pid: number,
+  onRecord: (record: EgressRecordInput) => void,
+  onEnd: () => void,
+) => Promise<EgressWatch | null>;
+
+/** The egress log's watch of each running box, by box id: one at a time a box, closed as it goes. */
+export class EgressWatches {
+  private readonly watches = new Map<string, EgressWatch>();
+
+  constructor(
+    private readonly deps: {
+      open: OpenWatch;
+      record(boxId: string, record: EgressRecordInput): void;
+      log: Pick<FastifyBaseLogger, 'warn'>;
+    },
+  ) {}
+
+  has(boxId: string): boolean {
+    return this.watches.has(boxId);
+  }
+
+  /**
+   * Starts the watch of the running box (its previous one closed). A watch that cannot start
+   * leaves the box running without its log, and says so in the core's log.
+   */
+  async start(box: { id: string; project: string; name: string }, state: { id: string; pid: number }): Promise<void> {
+    this.close(box.id);
+    try {
+      let watch: EgressWatch | null = null;
+      const ended = () => {
+        if (watch && this.watches.get(box.id) === watch) this.watches.delete(box.id);
+      };
+      watch = await this.deps.open(state.id, state.pid, (r) => this.deps.record(box.id, r), ended);
+      if (watch) this.watches.set(box.id, watch);
+    } catch (err) {
+      this.deps.log.warn({ err, box: box.name, project: box.project }, 'the egress log of the box could not start');
+    }
+  }
+
+  close(boxId: string): void {
+    this.watches.get(boxId)?.close();
+    this.watches.delete(boxId);
+  }
+
+  closeAll(): void {
+    for (const watch of this.watches.values()) watch.close();
+    this.watches.clear();
+  }
 }
