@@ -1,5 +1,4 @@
-import type { Socket } from 'node:net';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import type { Disposable } from '../lifetime';
 
 /**
@@ -134,8 +133,11 @@ export interface ContainerEngine {
    */
   readonly packetFilter: boolean;
 
-  /** A TCP connection from the core to `port` inside the running container. */
-  connect(containerId: string, port: number): Promise<Socket>;
+  /**
+   * A connection from the core to `port` inside the running container: a TCP connection where
+   * the container's address is reachable from the core's host, else one relayed through the engine.
+   */
+  connect(containerId: string, port: number): Promise<BoxSocket>;
 
   /** One resource sample of a running container. */
   stats(containerId: string): Promise<ContainerStats>;
@@ -312,6 +314,13 @@ export interface ExecStreams {
   /** Drops the connection to the exec (the process itself keeps running). */
   close(): void;
 }
+
+/** A connection into a box: a TCP socket, or a relay carried by an exec (engine/exec-socket.ts). */
+export type BoxSocket = Duplex & {
+  setNoDelay(noDelay?: boolean): unknown;
+  setKeepAlive(enable?: boolean, initialDelay?: number): unknown;
+  setTimeout(ms: number, callback?: () => void): unknown;
+};
 
 export interface ExecState {
   running: boolean;
