@@ -20,6 +20,10 @@ export interface ContainerEngine {
   listImages(labels: Record<string, string>): Promise<ImageInfo[]>;
   /** Removes an image; one still used by a container or by another image's chain is kept. */
   removeImage(id: string): Promise<void>;
+  /** The image as an archive another engine of the same kind loads (regions copy bases this way). Optional. */
+  saveImage?(id: string): Promise<Readable>;
+  /** Loads an archive from saveImage; the image keeps its id. Optional, with saveImage. */
+  loadImage?(tar: Readable): Promise<void>;
   /** Makes a single-layer image from a root filesystem tar stream; returns the image id. */
   importImage(tar: Readable, options: ImageImportOptions): Promise<string>;
   /**
