@@ -20,6 +20,7 @@ import { RootImages } from './root-images';
 import { BoxService } from './service';
 import { BoxStore } from './store';
 import { BoxWorkspaces } from './workspaces';
+import { Regions } from '../engine/regions/regions';
 
 // The recreate primitive on its own, with the real engine and store: the
 // "current root" form has no route yet (volume attach will use it).
@@ -50,6 +51,7 @@ before(async () => {
     ...{ pool: DEFAULT_NETWORK_POOL, running: () => [] },
   });
   boxes = new BoxService({
+    regions: new Regions([{ name: 'local', engine, monitor }]),
     store,
     engine,
     bases,
