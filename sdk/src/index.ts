@@ -24,6 +24,7 @@ export type { ExecRequest, ExecResult, ExecStreamLine } from '../../shared/schem
 export type { FileList, FileStat } from '../../shared/schemas/files';
 export type { Job, JobStarted } from '../../shared/schemas/jobs';
 export type { PublishRequest } from '../../shared/schemas/publishing';
+export type { Region, RegionList } from '../../shared/schemas/regions';
 export type { Snapshot, SnapshotCreate } from '../../shared/schemas/snapshots';
 export type { UpChanges, UpDone, UpLine } from '../../shared/schemas/up';
 export type { UpOptions } from '../../shared/client';
