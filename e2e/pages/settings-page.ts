@@ -7,6 +7,12 @@ export class SettingsPage extends PageObject {
   readonly engine = this.page.getByRole('table', { name: 'Engine and data' });
   readonly storage = this.page.getByRole('table', { name: 'Copy-on-write store' });
   readonly pools = this.page.getByRole('table', { name: 'Warm pools' });
+  readonly regions = this.page.getByRole('table', { name: 'Regions' });
+
+  /** A region's row, headed by its name (the first says "(default)"). */
+  regionRow(heading: string): Locator {
+    return this.rowOf(this.regions, heading);
+  }
 
   poolRow(base: string): Locator {
     return this.rowOf(this.pools, base);
