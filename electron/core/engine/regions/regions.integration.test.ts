@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Box } from '../../../../shared/schemas/box';
 import type { RegionList } from '../../../../shared/schemas/regions';
 import type { Volume } from '../../../../shared/schemas/volumes';
+import { boxCli, ok } from '../../../../test-support/cli-runner';
 import { PrivateEngine } from '../../../../test-support/private-engine';
 import { json } from '../../../../test-support/services';
 import { deleteBoxes, startTestCore, type TestCore } from '../../../../test-support/test-core';
@@ -38,6 +39,7 @@ after(async () => {
   if (started.far) await far.destroy();
 });
 
+const box = boxCli(() => t, { project: 'regions' });
 const regions = async () => (await json<RegionList>(t.api('GET', '/v1/regions'), 200)).items;
 const exec = (box: string) => t.api('POST', `${P}/boxes/${box}/exec`, { command: ['echo', `hello from ${box}`] });
 
@@ -90,6 +92,13 @@ test(
     assert.equal(attach.status, 409);
     const clone = await t.api('POST', `${P}/volumes`, { name: 'data2', from_volume: 'data' });
     assert.equal(clone.status, 409);
+
+    // The CLI: box regions, and --region on volume create.
+    const listed = ok(await box('regions'), 'box regions').stdout;
+    assert.match(listed, /^local\s+docker \S+\s+up\s+1\s/m);
+    assert.match(listed, /^far\s+docker \S+\s+up\s+2\s/m);
+    ok(await box('volume', 'create', 'logs', '--region', 'far'), 'box volume create --region');
+    assert.equal((await json<Volume>(t.api('GET', `${P}/volumes/logs`), 200)).region, 'far');
   },
 );
 
