@@ -100,3 +100,24 @@ test('--log-format: readable lines on a terminal, JSON when the log goes to a pi
   assert.equal(resolveConfig([], { BOXDESK_LOG_FORMAT: 'json' }, true).logFormat, 'json');
   assert.throws(() => resolveConfig(['--log-format', 'yaml'], {}, true), /--log-format must be pretty or json/);
 });
+
+test("--engine NAME=URL repeats, each a region in order (the flags replace the environment's list); bad ones are ConfigErrors", () => {
+  assert.deepEqual(resolveConfig([], {}).engines, []);
+  assert.deepEqual(
+    resolveConfig(['--engine', 'local=unix:///var/run/docker.sock', '--engine=far=ssh://me@far.example'], {}).engines,
+    [
+      { name: 'local', url: 'unix:///var/run/docker.sock' },
+      { name: 'far', url: 'ssh://me@far.example' },
+    ],
+  );
+  assert.deepEqual(resolveConfig([], { BOXDESK_ENGINES: 'a=colima,b=tcp://h:2376' }).engines, [
+    { name: 'a', url: 'colima' },
+    { name: 'b', url: 'tcp://h:2376' },
+  ]);
+  assert.deepEqual(resolveConfig(['--engine', 'x=desktop-linux'], { BOXDESK_ENGINES: 'a=colima' }).engines, [
+    { name: 'x', url: 'desktop-linux' },
+  ]);
+  for (const bad of ['nourl', 'Big=unix:///s', '=unix:///s', 'a='])
+    assert.throws(() => resolveConfig(['--engine', bad], {}), /--engine must be NAME=URL/, bad);
+  assert.throws(() => resolveConfig(['--engine', 'a=x', '--engine', 'a=y'], {}), /"a" is given twice/);
+});
