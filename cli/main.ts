@@ -22,6 +22,7 @@ import { files } from './commands/files';
 import { jobs } from './commands/jobs';
 import { mcp } from './commands/mcp';
 import { publishing } from './commands/publishing';
+import { regions } from './commands/regions';
 import { serve } from './commands/serve';
 import { services } from './commands/services';
 import { snapshots } from './commands/snapshots';
@@ -45,6 +46,7 @@ export const COMMANDS: readonly CommandModule[] = [
   snapshots,
   system,
   secrets,
+  regions,
   publishing,
   volumes,
   services,

@@ -70,6 +70,8 @@ describe('settings', () => {
     };
     await settings.engineField('Engine at').getByText(system.engine.endpoint.url).waitFor();
     await settings.engineField('Engine at').getByText(`found by ${system.engine.endpoint.found_by}`).waitFor();
+    // One engine: the region "local", the default, up.
+    await settings.regionRow('local (default)').getByText('up', { exact: true }).waitFor();
     await settings
       .engineField('Box agent')
       .getByText(/^in every new box \(version \S+\)/)

@@ -71,6 +71,20 @@ export const CORE_FLAGS: readonly CoreFlag[] = [
     key: 'allowedOrigins',
     help: 'extra browser origins allowed to call the API (comma-separated)',
   },
+  {
+    flag: '--engine',
+    arg: 'NAME=URL',
+    env: 'BOXDESK_ENGINES',
+    key: 'engines',
+    help: 'an engine as a region (repeatable; unix://, tcp://, ssh://user@host or a Docker context name); the first is where boxes go by default. None: the local engine, found, as "local"',
+  },
+  {
+    flag: '--engine-tls-dir',
+    arg: 'DIR',
+    env: 'BOXDESK_ENGINE_TLS_DIR',
+    key: 'engineTlsDir',
+    help: "ca.pem, cert.pem and key.pem for the tcp:// engines (Docker's TLS files)",
+  },
   { flag: '--ui-dir', arg: 'DIR', env: 'BOXDESK_UI_DIR', key: 'uiDir', help: 'serve this renderer build at /' },
   {
     flag: '--session-grace',

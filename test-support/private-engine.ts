@@ -18,6 +18,9 @@ export class PrivateEngine {
   readonly socketPath = path.join(this.dir, 'docker.sock');
   private child: ChildProcess | null = null;
 
+  /** `dockerdArgs`: more of dockerd's flags (a far engine's test gives its bridge an address no host interface has). */
+  constructor(private readonly dockerdArgs: string[] = []) {}
+
   static unavailableReason(): string | null {
     if (process.getuid?.() !== 0) return 'needs root to run a private dockerd';
     const has = (bin: string) => (process.env.PATH ?? '').split(':').some((d) => fs.existsSync(path.join(d, bin)));
@@ -43,6 +46,7 @@ export class PrivateEngine {
         `unix://${this.socketPath}`,
         '--iptables=false',
         '--ip6tables=false',
+        ...this.dockerdArgs,
       ],
       { stdio: ['ignore', log, log] },
     );
@@ -111,13 +115,13 @@ export class PrivateEngine {
 export function withPrivateEngineCore(
   skip: string | null,
   use: (engine: PrivateEngine, t: TestCore) => void,
-  options: { prepare?: (engine: PrivateEngine) => Promise<void>; args?: string[] } = {},
+  options: { prepare?: (engine: PrivateEngine) => Promise<void>; args?: string[]; dockerdArgs?: string[] } = {},
 ): void {
   let engine: PrivateEngine | undefined;
   let t: TestCore | undefined;
   before(async () => {
     if (skip) return;
-    engine = new PrivateEngine();
+    engine = new PrivateEngine(options.dockerdArgs);
     await engine.start();
     await options.prepare?.(engine);
     t = await startTestCore({ engine: new DockerEngine({ socketPath: engine.socketPath }), args: options.args });

@@ -21,6 +21,8 @@ export interface TestCore {
 export interface TestCoreOptions {
   args?: string[];
   engine?: ContainerEngine;
+  /** Several engines, each a region (the first the default). */
+  engines?: { name: string; engine: ContainerEngine }[];
   env?: NodeJS.ProcessEnv;
   dataDir?: string;
   boxQueueWaitMs?: number;
@@ -42,6 +44,7 @@ export async function startTestCore(options: TestCoreOptions = {}): Promise<Test
   );
   const core = await startCore(config, {
     engine: options.engine,
+    engines: options.engines,
     logger: process.env.DBG ? { level: 'error' } : false,
     boxQueueWaitMs: options.boxQueueWaitMs,
     maxImageLayers: options.maxImageLayers,

@@ -9,6 +9,7 @@ import { fileTransfer } from './file-transfer';
 import { idleCost } from './idle-cost';
 import { lifecycle } from './lifecycle';
 import { mcpExec } from './mcp-exec';
+import { publishFar } from './publish-far';
 import { publishProxy } from './publish-proxy';
 import { rssUnderFlood } from './rss-flood';
 import { serviceDeploy } from './service-deploy';
@@ -35,6 +36,7 @@ export const SCENARIOS: readonly BenchScenario[] = [
   uiEcho,
   publishProxy,
   egressProxy,
+  publishFar,
   idleCost,
   volumeCopies,
   serviceDeploy,

@@ -16,7 +16,7 @@ const CONCURRENCY = 8;
 const ROUNDS = 3;
 const PORT = 8080;
 
-interface Endpoint {
+export interface Endpoint {
   host: string;
   port: number;
   /** The Host header to send. */
@@ -56,7 +56,7 @@ async function latencies(ep: Endpoint, n: number): Promise<number[]> {
 }
 
 /** autocannon: CONCURRENCY keep-alive connections for LOAD_S seconds; requests per second. */
-async function requestsPerSecond(ep: Endpoint): Promise<number> {
+export async function requestsPerSecond(ep: Endpoint): Promise<number> {
   const result = await autocannon({
     url: `http://${ep.host}:${ep.port}/index.html`,
     headers: { host: ep.hostHeader },

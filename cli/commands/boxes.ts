@@ -112,13 +112,14 @@ interface CreateFlags extends WaitFlags, LifecycleFlags, NetworkFlags {
   cpus?: number;
   ramMb?: number;
   storageGb?: number;
+  region?: string;
   env?: string[];
   tag?: string[];
   volume?: string[];
 }
 
 function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
-  const config = { cpus: opts.cpus, ram_mb: opts.ramMb, storage_gb: opts.storageGb };
+  const config = { cpus: opts.cpus, ram_mb: opts.ramMb, storage_gb: opts.storageGb, region: opts.region };
   const body: BoxCreate = { name };
   if (opts.base !== undefined) body.base = opts.base;
   if (fork ?? opts.fork) body.fork = fork ?? opts.fork;
@@ -152,6 +153,10 @@ function configOptions(cmd: Command): Command {
           .option('--cpus <N>', 'CPU cores', wholeNumber('--cpus', 1))
           .option('--ram-mb <N>', 'memory limit in MiB', wholeNumber('--ram-mb', 1))
           .option('--storage-gb <N>', 'root filesystem size limit in GiB', wholeNumber('--storage-gb', 1))
+          .option(
+            '--region <NAME>',
+            "the region (engine) to make it in (box regions lists them; a fork stays in its source's)",
+          )
           .option('-e, --env <K=V>', 'environment variable (repeatable)', collect)
           .option('--tag <K=V>', 'tag (repeatable)', collect)
           .option('-v, --volume <VOL:/PATH[:ro]>', 'mount a data volume of the project (repeatable)', collect),

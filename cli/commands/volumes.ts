@@ -60,6 +60,7 @@ function volumeDetails(v: Volume): string {
     ['frees', frees(v)],
     ['size_gb', v.size_gb === null ? null : `${v.size_gb}${v.size_enforced ? '' : ' (not enforced)'}`],
     ['mounts', mounts(v)],
+    ['region', v.region],
     ['backup_retention', v.backup_retention],
     ['created', v.created_at],
   ]);
@@ -67,6 +68,7 @@ function volumeDetails(v: Volume): string {
 
 interface CreateFlags {
   sizeGb?: number;
+  region?: string;
   retention?: number;
   fromVolume?: string;
   fromSnapshot?: string;
@@ -78,6 +80,7 @@ function createBody(name: string, opts: CreateFlags): VolumeCreate {
   if (from.length > 1) throw new UsageError('give at most one of --from-volume, --from-snapshot, --from-backup');
   const body: VolumeCreate = { name };
   if (opts.sizeGb !== undefined) body.size_gb = opts.sizeGb;
+  if (opts.region !== undefined) body.region = opts.region;
   if (opts.retention !== undefined) body.backup_retention = opts.retention;
   if (opts.fromVolume) body.from_volume = opts.fromVolume;
   if (opts.fromSnapshot) body.from_snapshot = opts.fromSnapshot;
@@ -91,6 +94,7 @@ function registerCore(group: Command, cli: Cli): void {
     .command('create <NAME>')
     .description('create a volume: empty, or a clone of a volume, a volume snapshot or a backup')
     .option('--size-gb <N>', 'size in GiB (enforced where the store can: btrfs)', wholeNumber('--size-gb', 1))
+    .option('--region <NAME>', 'the region (engine) to make it in; only boxes there mount it (default: the first)')
     .option('--retention <N>', 'backups kept (default 7)', wholeNumber('--retention', 1))
     .option('--from-volume <VOLUME>', 'clone this volume at this instant')
     .option('--from-snapshot <ID>', 'clone a volume snapshot')

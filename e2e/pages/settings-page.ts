@@ -27,6 +27,13 @@ export class SettingsPage extends PageObject {
     };
   }
 
+  readonly regions = this.page.getByRole('table', { name: 'Regions' });
+
+  /** A region's row, headed by its name (the first says "(default)"). */
+  regionRow(heading: string): Locator {
+    return this.rowOf(this.regions, heading);
+  }
+
   poolRow(base: string): Locator {
     return this.rowOf(this.pools, base);
   }

@@ -109,3 +109,24 @@ test('--egress-hosts names a file that is there; --egress-port is a fixed port (
   assert.equal(resolveConfig([], { BOXDESK_EGRESS_PORT: '3129' }).egressPort, 3129);
   assert.throws(() => resolveConfig(['--egress-port', '0'], {}), /from 1 to 65535/);
 });
+
+test("--engine NAME=URL repeats, each a region in order (the flags replace the environment's list); bad ones are ConfigErrors", () => {
+  assert.deepEqual(resolveConfig([], {}).engines, []);
+  assert.deepEqual(
+    resolveConfig(['--engine', 'local=unix:///var/run/docker.sock', '--engine=far=ssh://me@far.example'], {}).engines,
+    [
+      { name: 'local', url: 'unix:///var/run/docker.sock' },
+      { name: 'far', url: 'ssh://me@far.example' },
+    ],
+  );
+  assert.deepEqual(resolveConfig([], { BOXDESK_ENGINES: 'a=colima,b=tcp://h:2376' }).engines, [
+    { name: 'a', url: 'colima' },
+    { name: 'b', url: 'tcp://h:2376' },
+  ]);
+  assert.deepEqual(resolveConfig(['--engine', 'x=desktop-linux'], { BOXDESK_ENGINES: 'a=colima' }).engines, [
+    { name: 'x', url: 'desktop-linux' },
+  ]);
+  for (const bad of ['nourl', 'Big=unix:///s', '=unix:///s', 'a='])
+    assert.throws(() => resolveConfig(['--engine', bad], {}), /--engine must be NAME=URL/, bad);
+  assert.throws(() => resolveConfig(['--engine', 'a=x', '--engine', 'a=y'], {}), /"a" is given twice/);
+});

@@ -46,6 +46,36 @@ export interface CoreConfig {
   storageSize: number | null;
   /** --new-admin-token: make a new admin token at start and write it to the token file. */
   newAdminToken: boolean;
+  /** --engine NAME=URL, in order (the first is the default region); empty: the local engine, found, as `local`. */
+  engines: EngineFlag[];
+  /** --engine-tls-dir: the TLS files of tcp:// engines. */
+  engineTlsDir: string | null;
+}
+
+/** One --engine: a region's name and where its engine is (a URL, or a Docker context's name). */
+export interface EngineFlag {
+  name: string;
+  url: string;
+}
+
+const REGION_NAME = /^[a-z0-9][a-z0-9-]{0,30}$/;
+
+/** `NAME=URL[,NAME=URL…]` (each --engine adds one): names unique, lowercase, as box names are. */
+export function parseEngines(value: string | undefined): EngineFlag[] {
+  if (!value) return [];
+  const engines = value.split(',').map((part) => {
+    const at = part.indexOf('=');
+    const [name, url] = at > 0 ? [part.slice(0, at).trim(), part.slice(at + 1).trim()] : ['', ''];
+    if (!REGION_NAME.test(name) || !url)
+      throw new ConfigError(
+        `--engine must be NAME=URL (a lowercase name of letters, digits and '-'; a unix://, tcp://, ssh:// URL or a Docker context's name), got "${part}"`,
+      );
+    return { name, url };
+  });
+  const names = engines.map((e) => e.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new ConfigError(`--engine names each region once; "${twice}" is given twice`);
+  return engines;
 }
 
 /** The API's port when neither --port nor BOXDESK_PORT gives one. */
@@ -174,6 +204,7 @@ export function resolveConfig(
     const value = env[name];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  const repeated = new Set<keyof CoreConfig>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=')
@@ -188,7 +219,9 @@ export function resolveConfig(
     }
     const value = inline ?? argv[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
-    raw[spec.key] = value;
+    // --engine repeats: each adds a region (the environment's list is replaced by the flags').
+    raw[spec.key] = spec.key === 'engines' && repeated.has(spec.key) ? `${raw[spec.key]},${value}` : value;
+    repeated.add(spec.key);
   }
   const host = raw.host ?? '127.0.0.1';
   if (!LOOPBACK_HOSTS.includes(host)) {
@@ -231,5 +264,7 @@ export function resolveConfig(
     storageDriver: parseStorageDriver(raw.storageDriver ?? 'auto'),
     storageSize: raw.storageSize ? parseSize(raw.storageSize, '--storage-size') : null,
     newAdminToken: raw.newAdminToken !== undefined && raw.newAdminToken !== 'false' && raw.newAdminToken !== '0',
+    engines: parseEngines(raw.engines),
+    engineTlsDir: raw.engineTlsDir ? path.resolve(raw.engineTlsDir) : null,
   };
 }

@@ -4,9 +4,8 @@ import { auth } from './auth';
 import type { CoreConfig } from './config';
 import { getMeta, openDatabase, setMeta, type Db } from './db/database';
 import type { ContainerEngine } from './engine/container-engine';
-import { DockerEngine } from './engine/docker/docker-engine';
-import { EngineMonitor } from './engine/engine-monitor';
-import { setUpBoxAgent } from './engine/agent';
+import type { EngineMonitor } from './engine/engine-monitor';
+import { LOCAL_REGION, makeRegions } from './engine/regions/make-regions';
 import { boxes } from './boxes';
 import { BOX_ID_PREFIX } from './boxes/box-create';
 import { LABELS } from './boxes/container-spec';
@@ -37,7 +36,10 @@ export interface Core {
 }
 
 export interface CoreOptions {
+  /** The one engine, as the region `local` (tests give their own). */
   engine?: ContainerEngine;
+  /** Several engines, each a region, the first the default (tests); over `engine` and --engine. */
+  engines?: { name: string; engine: ContainerEngine }[];
   /** false: no log; an object: pino options; omitted: the config's log level. */
   logger?: boolean | object;
   /** How long a box mutation may wait in its box's queue before answering 409 (default 60 s; tests shorten it). */
@@ -79,31 +81,29 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
   let app: FastifyInstance | null = null;
   try {
     app = await createHttpApp({ config, policy, logger: options.logger });
-    const agent = setUpBoxAgent(
-      options.engine ?? new DockerEngine(undefined, { logLimitBytes: config.boxLogLimit }),
-      config.dataDir,
-      {
-        // Boxes, and warm-pool containers made as boxes (their id is the box's-to-be); helpers carry none.
-        idOf: (labels) => (labels[LABELS.id]?.startsWith(`${BOX_ID_PREFIX}_`) ? labels[LABELS.id]! : null),
-        labelsOf: (boxId) => ({ [LABELS.id]: boxId }),
-      },
-      app.log,
+    const engines = options.engines ?? (options.engine ? [{ name: LOCAL_REGION, engine: options.engine }] : undefined);
+    const setup = owned.add(
+      await makeRegions(
+        config,
+        engines,
+        {
+          // Boxes, and warm-pool containers made as boxes (their id is the box's-to-be); helpers carry none.
+          idOf: (labels) => (labels[LABELS.id]?.startsWith(`${BOX_ID_PREFIX}_`) ? labels[LABELS.id]! : null),
+          labelsOf: (boxId) => ({ [LABELS.id]: boxId }),
+        },
+        app.log,
+      ),
     );
-    const engine = agent.engine;
-    if (agent.hub) {
-      const hub = agent.hub;
-      await hub.start();
-      owned.add(toDisposable(() => hub.stop()));
-    }
-    const monitor = owned.add(new EngineMonitor(engine, app.log));
+    const { engine, monitor, regions } = setup;
     const bus = new EventBus();
     bus.declareKinds(modules.flatMap((m) => Object.keys(m.events)));
     const ctx: CoreContext = {
       config,
       db,
       engine,
-      agent: agent.report,
-      agentHub: agent.hub,
+      regions,
+      agent: setup.agent,
+      agentHub: setup.agentHub,
       monitor,
       bus,
       log: app.log,
@@ -118,6 +118,7 @@ export async function startCore(config: CoreConfig, options: CoreOptions = {}): 
     running.registerRoutes({ app, sockets: new SocketRouter(app, { policy, auth: tokens, limiter }) });
     await running.start();
     await watchEngine(monitor, running);
+    await setup.watchOthers(() => running.engineUp());
     await app.listen({ host: config.host, port: config.port });
     port = (app.server.address() as AddressInfo).port;
     const handle = coreHandle(app, config, port, running.portOf(publishing).proxyPort, owned);

@@ -7,6 +7,7 @@ import type { AgentReport } from './engine/agent';
 import type { AgentHub } from './engine/agent/hub';
 import type { ContainerEngine } from './engine/container-engine';
 import type { EngineMonitor } from './engine/engine-monitor';
+import type { Regions } from './engine/regions/regions';
 import type { EventBus } from './events/event-bus';
 import type { SocketRouter } from './http/socket-router';
 
@@ -15,7 +16,10 @@ export interface CoreContext {
   config: CoreConfig;
   /** The one database; a module reads and writes only the tables its own migrations made. */
   db: Db;
+  /** Every region's engine behind one interface (engine/regions/regional-engine.ts). */
   engine: ContainerEngine;
+  /** The engines the core drives, each a region; the first is the default. */
+  regions: Regions;
   /** Whether boxes get Boxdesk's agent (engine/agent/), and why not. */
   agent: AgentReport;
   /** The box agents' sockets, where boxes have the agent (it holds a box's main process until its rules are set). */

@@ -25,6 +25,7 @@ export type { FileList, FileStat } from '../../shared/schemas/files';
 export type { Job, JobStarted } from '../../shared/schemas/jobs';
 export type { PublishRequest } from '../../shared/schemas/publishing';
 export type { Secret, SecretCreate } from '../../shared/schemas/secrets';
+export type { Region, RegionList } from '../../shared/schemas/regions';
 export type { Snapshot, SnapshotCreate } from '../../shared/schemas/snapshots';
 export type { UpChanges, UpDone, UpLine } from '../../shared/schemas/up';
 export type { UpOptions } from '../../shared/client';

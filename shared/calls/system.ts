@@ -1,3 +1,4 @@
+import type { RegionList } from '../schemas/regions';
 import type { SystemInfo, Version } from '../schemas/system';
 import { type ClientConstructor } from './client-core';
 
@@ -11,6 +12,11 @@ export function withSystem<B extends ClientConstructor>(Base: B) {
     /** The data dir and the engine's capacity (scope read). */
     system(): Promise<SystemInfo> {
       return this.request('GET', '/v1/system');
+    }
+
+    /** The regions: each engine the core drives, its health, boxes, CPUs and memory (scope read). */
+    regions(): Promise<RegionList> {
+      return this.request('GET', '/v1/regions');
     }
   };
 }

@@ -29,7 +29,12 @@ export const Config = Type.Object(
     ram_mb: Type.Optional(
       Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' }),
     ),
-    region: Type.Optional(Type.String({ description: '"local" is the only region of a single machine.' })),
+    region: Type.Optional(
+      Type.String({
+        description:
+          'The region (engine) to make it in: one of GET /v1/regions, default the first ("local" with one engine). A box stays in its region; a fork is made in its source\'s.',
+      }),
+    ),
     storage_gb: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' }),
     ),

@@ -234,7 +234,8 @@ export const BASE_EVENTS = {
 
 /** The engine's events on GET /v1/events (merged into shared/events.ts). */
 export interface EngineEvents {
-  'engine.status': { up: boolean; reason: string | null };
+  /** `region`: which engine, where the core drives several (absent: the first, the core's own). */
+  'engine.status': { up: boolean; reason: string | null; region?: string };
 }
 
 export const ENGINE_EVENTS = {

@@ -34,6 +34,7 @@ export const Volume = Type.Object(
     created_at: Timestamp,
     mounts: Type.Array(VolumeMountInfo, { description: 'The boxes that mount it.' }),
     backup_retention: Type.Integer({ description: 'Backups kept; past it the oldest goes.' }),
+    region: Type.String({ description: 'The region (engine) it lives in; only boxes of that region mount it.' }),
   },
   {},
 );
@@ -42,6 +43,13 @@ export type Volume = Static<typeof Volume>;
 export const VolumeCreate = Type.Object(
   {
     name: DnsLabel,
+    region: Type.Optional(
+      Type.String({
+        pattern: '^[a-z0-9][a-z0-9-]{0,30}$',
+        description:
+          'The region (engine) to make it in (GET /v1/regions), default the first. Outside the first region a volume is a plain engine volume: no clones, snapshots or backups.',
+      }),
+    ),
     size_gb: Type.Optional(
       Type.Integer({
         minimum: 1,

@@ -10,6 +10,7 @@ import (
 
 	"boxdesk.dev/agent/internal/box"
 	"boxdesk.dev/agent/internal/netfilter"
+	"boxdesk.dev/agent/internal/relay"
 	"boxdesk.dev/agent/internal/store"
 )
 
@@ -23,6 +24,7 @@ commands:
   box -- CMD...    run in a box: start its main process, serve the core's exec calls
   store <op> ...   the copy-on-write store's operations (boxdesk-agent store help)
   netfilter ...    the packet filter helper: hold, or apply PID CONTAINER_ID -- iptables-restore
+  relay HOST PORT  carry one TCP connection to HOST:PORT over stdin and stdout
   version          print the agent's version as JSON
 `)
 }
@@ -39,6 +41,8 @@ func main() {
 		os.Exit(store.Main(os.Args[2:], os.Stdout, os.Stderr))
 	case "netfilter":
 		os.Exit(netfilter.Main(os.Args[2:], os.Stderr))
+	case "relay":
+		os.Exit(relay.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	case "version":
 		fmt.Printf("{\"version\":%q}\n", version)
 	case "help", "-h", "--help":

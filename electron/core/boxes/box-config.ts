@@ -1,28 +1,32 @@
 import { ApiError } from '../../../shared/errors';
 import type { Config, ResolvedConfig } from '../../../shared/schemas/box';
-import type { EngineInfo } from '../engine/container-engine';
+import type { Regions } from '../engine/regions/regions';
 import type { BoxRow } from './box-row';
 
-/** Checks limits against what the engine can give; the schema already checked types and minimums. */
+/**
+ * Checks the region against the core's and the limits against what its engine can give; the
+ * schema already checked types and minimums. A box stays in its region: an update naming another,
+ * or a fork (`current` is its source's) made in another, is a 409 saying so.
+ */
 export function resolveConfig(
   input: Config | undefined,
   current: ResolvedConfig,
-  info: EngineInfo | null | undefined,
+  regions: Regions,
+  what: 'update' | 'fork' | 'create' = 'create',
 ): ResolvedConfig {
   const config = { ...current, ...input };
-  if (config.region !== 'local') {
+  if (what !== 'create' && config.region !== current.region)
     throw new ApiError(
-      'invalid_body',
-      `config.region "${config.region}" is not available: "local" is the only region of this machine`,
-      {
-        errors: [{ path: 'body.config.region', message: 'must be "local"' }],
-      },
+      'conflict',
+      what === 'fork'
+        ? `a fork is made in its source's region ("${current.region}"), not in "${config.region}": snapshots and images stay in their region`
+        : `a box stays in its region ("${current.region}"); to have it in "${config.region}", make a new box there`,
     );
-  }
+  const info = regions.require(config.region, 'body.config.region').monitor.current.info;
   if (info && config.cpus > info.cpus) {
     throw new ApiError(
       'invalid_body',
-      `config.cpus ${config.cpus} is more than the ${info.cpus} CPUs this machine has`,
+      `config.cpus ${config.cpus} is more than the ${info.cpus} CPUs region "${config.region}"'s engine has`,
       { errors: [{ path: 'body.config.cpus', message: `must be at most ${info.cpus}` }] },
     );
   }
@@ -30,7 +34,7 @@ export function resolveConfig(
   if (config.ram_mb > ramLimit) {
     throw new ApiError(
       'invalid_body',
-      `config.ram_mb ${config.ram_mb} is more than the ${ramLimit} MiB this machine has`,
+      `config.ram_mb ${config.ram_mb} is more than the ${ramLimit} MiB region "${config.region}"'s engine has`,
       { errors: [{ path: 'body.config.ram_mb', message: `must be at most ${ramLimit}` }] },
     );
   }

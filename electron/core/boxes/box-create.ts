@@ -14,6 +14,7 @@ import type { EventBus } from '../events/event-bus';
 import { NetworkRulesError, type BoxNetworking } from '../networks/box-networking';
 import { newId, now } from '../ids';
 import { resolveConfig } from './box-config';
+import type { Regions } from '../engine/regions/regions';
 import type { Lifecycle } from '../../../shared/schemas/box-lifecycle';
 import { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
 import {
@@ -129,12 +130,30 @@ export interface BoxDeps {
   networking: BoxNetworking;
   /** Secrets (secrets/): a box naming one that is not there is refused. */
   secrets: { check(names: readonly string[], field: string): void };
+  /** The engines, each a region; a box is made in its config.region's. */
+  regions: Regions;
 }
 
 export interface BoxCreationDeps extends BoxDeps {
   status: StatusWriter;
   /** The box service: lookups, the box's queue, and the grace period its container stops with. */
   boxes: ForkBoxes & { graceOf(row: BoxRow): number };
+}
+
+/**
+ * The new box's config, in a region that is up: a fork's is its source's (another region is a
+ * 409), else the first region's. `home`: in the first region, where the warm pools and the
+ * copy-on-write store are (docs/api.md, "Regions").
+ */
+function regionalConfig(
+  input: BoxCreate['config'],
+  source: ResolvedConfig | null,
+  regions: Regions,
+): { config: ResolvedConfig; home: boolean } {
+  const defaults = { ...DEFAULT_CONFIG, region: regions.first.name };
+  const config = resolveConfig(input, source ?? defaults, regions, source ? 'fork' : 'create');
+  regions.requireUp(config.region);
+  return { config, home: config.region === regions.first.name };
 }
 
 /** A fork starts from its source's base: naming a base too is a 400. */
@@ -156,7 +175,7 @@ export class BoxCreation {
   constructor(private readonly deps: BoxCreationDeps) {}
 
   async create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
-    const { store, engine, extensions } = this.deps;
+    const { store, engine, extensions, regions } = this.deps;
     refuseForkWithBase(input);
     // A fork names a box or a snapshot of the project (boxes/fork-source.ts).
     const snapshots = extensions.forkSnapshots;
@@ -169,13 +188,13 @@ export class BoxCreation {
     this.deps.secrets.check(secrets, 'body.secrets');
     extensions.volumes.require(project, dataMounts);
     this.deps.monitor.requireUp();
-    const config = this.resolveConfig(input.config, source ? configOf(source) : DEFAULT_CONFIG);
+    const { config, home } = regionalConfig(input.config, source ? configOf(source) : null, regions);
     const baseName = source ? source.base : (input.base ?? DEFAULT_BASE);
     if (store.get(project, input.name))
       throw new ApiError('already_exists', `box "${input.name}" already exists in project "${project}"`);
     const storageEnforced = Boolean(this.deps.monitor.current.info?.storageLimit);
     const fits = !poolMisfit(input, { command: Boolean(internal.command), config, rootSizeEnforced: storageEnforced });
-    if (this.pool && fits) {
+    if (this.pool && fits && home) {
       const facts = { project, input, baseName: baseName!, config, dataMounts, internal, storageEnforced, lifecycle };
       const claimed = await this.claim({ ...facts, network, secrets });
       if (claimed) return claimed;
@@ -183,7 +202,7 @@ export class BoxCreation {
     const id = newId(BOX_ID_PREFIX);
     const { workspaces } = this.deps;
     // The workspace's quota for storage_gb where the store enforces one (undefined: no store, no workspace item).
-    const quota = (await workspaces.available()) ? workspaces.quotaFor(config.storage_gb) : undefined;
+    const quota = home && (await workspaces.available()) ? workspaces.quotaFor(config.storage_gb) : undefined;
     workspaces.inFlight.add(id);
     let row: BoxRow;
     let drop: () => Promise<void>;
@@ -212,7 +231,7 @@ export class BoxCreation {
       };
       // Checked again with no await before the insert: a volume deleted meanwhile is a 404, never a mount of nothing.
       try {
-        extensions.volumes.require(project, dataMounts);
+        extensions.volumes.require(project, dataMounts, { name: input.name, region: config.region });
       } catch (err) {
         await drop();
         throw err;
@@ -266,10 +285,6 @@ export class BoxCreation {
           }),
       },
     );
-  }
-
-  private resolveConfig(input: BoxCreate['config'], current: ResolvedConfig): ResolvedConfig {
-    return resolveConfig(input, current, this.deps.monitor.current.info);
   }
 
   /**

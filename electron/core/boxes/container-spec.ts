@@ -5,6 +5,8 @@ import { WORKSPACE_PATH } from './workspaces';
 /** Keeps the box alive; exits at once on SIGTERM so stop is quick. An init (tini) reaps zombies. */
 export const MAIN_COMMAND = ['/bin/sh', '-c', "trap 'exit 0' TERM INT; while :; do sleep 2147483647 & wait $!; done"];
 
+import { REGION_LABEL } from '../engine/regions/regions';
+
 export const LABELS = {
   id: 'boxdesk.id',
   project: 'boxdesk.project',
@@ -52,6 +54,7 @@ export function containerSpecOf(
       [LABELS.project]: row.project,
       [LABELS.box]: row.name,
       [LABELS.instance]: ctx.instanceId,
+      [REGION_LABEL]: config.region,
     },
     limits: limitsOf(config),
     storageGb: row.storage_enforced ? config.storage_gb : null,

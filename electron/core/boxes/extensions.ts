@@ -31,8 +31,8 @@ export interface ForkSnapshots {
 
 /** What a box's data_mounts need of data volumes (volumes/ provides it). */
 export interface MountedVolumes {
-  /** 404 for a mount of a volume the project does not have. */
-  require(project: string, mounts: DataMount[] | null): void;
+  /** 404 for a mount of a volume the project does not have; with `box`, 409 for one in another region. */
+  require(project: string, mounts: DataMount[] | null, box?: { name: string; region: string }): void;
   /** The engine volumes a box's data_mounts name, for its container. */
   engineMounts(row: Pick<BoxRow, 'project' | 'name' | 'data_mounts'>): VolumeMount[];
 }

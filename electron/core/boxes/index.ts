@@ -154,6 +154,7 @@ function makeBoxes(
     ...{ store, engine, bases, bus, monitor, instanceId, log, roots, extensions, workspaces },
     queueWaitMs: ctx.boxQueueWaitMs,
     ...{ networking, secrets },
+    regions: ctx.regions,
   });
   const pool = new WarmPool({
     ...{ engine, bases, workspaces, monitor, instanceId, log },
@@ -162,6 +163,7 @@ function makeBoxes(
   });
   service.usePool(pool);
   systemPort.reportPools(() => pool.report());
+  systemPort.reportRegionBoxes(() => store.countByRegion());
   const recreator = new BoxRecreator({ store, engine, boxes: service, roots, workspaces, bus, instanceId, log });
   const reconciler = new Reconciler(store, service, engine, monitor, bus, instanceId, log, pool);
   const published = new PublishedBoxes(db);

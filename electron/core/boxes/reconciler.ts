@@ -16,6 +16,7 @@ import { LABELS } from './container-spec';
 import { IMAGE_LABELS } from './root-images';
 import { CONTAINER_GONE, type BoxService } from './service';
 import type { BoxStore } from './store';
+import { RegionUnavailableError } from '../engine/regions/regions';
 
 /** Events after which a box's container may no longer match its record. */
 const RECONCILE_ON = new Set<ContainerEventKind>(['started', 'exited', 'oom', 'removed', 'paused', 'unpaused']);
@@ -116,6 +117,8 @@ export class Reconciler implements Disposable {
       try {
         await this.reconcileBox(row.id);
       } catch (err) {
+        // A region that is away leaves its boxes as they are until it is back; the others go on.
+        if (err instanceof RegionUnavailableError) continue;
         if (err instanceof EngineError && err.kind === 'unavailable') throw err;
         this.log.warn({ err, box: row.name }, 'reconcile failed');
       }

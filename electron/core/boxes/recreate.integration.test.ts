@@ -22,6 +22,7 @@ import { RootImages } from './root-images';
 import { BoxService } from './service';
 import { BoxStore } from './store';
 import { BoxWorkspaces } from './workspaces';
+import { Regions } from '../engine/regions/regions';
 
 // The recreate primitive on its own, with the real engine and store: the
 // "current root" form has no route yet (volume attach will use it).
@@ -53,6 +54,7 @@ before(async () => {
     ...{ proxyPort: 7479, resolver: new EgressResolver(null) },
   });
   boxes = new BoxService({
+    regions: new Regions([{ name: 'local', engine, monitor }]),
     store,
     engine,
     bases,

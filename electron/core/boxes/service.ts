@@ -28,6 +28,7 @@ import { LABELS } from './container-spec';
 import { CrashLoopDetector } from './crash-loop';
 import type { PoolClaims } from './pool/pool-fit';
 import type { BoxStore } from './store';
+import { RegionUnavailableError } from '../engine/regions/regions';
 
 export interface BoxServiceDeps extends BoxDeps {
   log: FastifyBaseLogger;
@@ -172,7 +173,7 @@ export class BoxService {
   }
 
   private resolveConfig(input: Config | undefined, current: ResolvedConfig): ResolvedConfig {
-    return resolveConfig(input, current, this.deps.monitor.current.info);
+    return resolveConfig(input, current, this.deps.regions, 'update');
   }
 
   create(project: string, input: BoxCreate, internal: InternalCreate = {}): Promise<Box> {
@@ -206,7 +207,8 @@ export class BoxService {
     } catch (err) {
       if (this.preempted.has(row.id)) throw this.deletedMeanwhile(row);
       if (err instanceof EngineError && err.kind === 'unavailable') {
-        this.deps.monitor.reportDown(err.message);
+        // Another region's engine is its own monitor's (the router told it already).
+        if (!(err instanceof RegionUnavailableError)) this.deps.monitor.reportDown(err.message);
         throw err;
       }
       const reason = err instanceof Error ? err.message : String(err);

@@ -95,6 +95,16 @@ export class BoxStore extends ProjectTable<BoxRow, Patch> {
   }
 
   /** Boxes created from the base (forks of them keep its name). */
+  /** Boxes per region (a row from before regions has none in its config: `local`). */
+  countByRegion(): Map<string, number> {
+    const rows = this.db
+      .prepare(
+        "SELECT coalesce(json_extract(config, '$.region'), 'local') AS region, count(*) AS n FROM boxes GROUP BY 1",
+      )
+      .all() as { region: string; n: number }[];
+    return new Map(rows.map((r) => [r.region, r.n]));
+  }
+
   usersOfBase(name: string): { project: string; name: string }[] {
     return this.db.prepare('SELECT project, name FROM boxes WHERE base = ? ORDER BY project, name').all(name) as {
       project: string;

@@ -1,5 +1,4 @@
-import type { Socket } from 'node:net';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import type { Disposable } from '../lifetime';
 
 /**
@@ -21,6 +20,10 @@ export interface ContainerEngine {
   listImages(labels: Record<string, string>): Promise<ImageInfo[]>;
   /** Removes an image; one still used by a container or by another image's chain is kept. */
   removeImage(id: string): Promise<void>;
+  /** The image as an archive another engine of the same kind loads (regions copy bases this way). Optional. */
+  saveImage?(id: string): Promise<Readable>;
+  /** Loads an archive from saveImage; the image keeps its id. Optional, with saveImage. */
+  loadImage?(tar: Readable): Promise<void>;
   /** Makes a single-layer image from a root filesystem tar stream; returns the image id. */
   importImage(tar: Readable, options: ImageImportOptions): Promise<string>;
   /**
@@ -134,8 +137,11 @@ export interface ContainerEngine {
    */
   readonly packetFilter: boolean;
 
-  /** A TCP connection from the core to `port` inside the running container. */
-  connect(containerId: string, port: number): Promise<Socket>;
+  /**
+   * A connection from the core to `port` inside the running container: a TCP connection where
+   * the container's address is reachable from the core's host, else one relayed through the engine.
+   */
+  connect(containerId: string, port: number): Promise<BoxSocket>;
 
   /** One resource sample of a running container. */
   stats(containerId: string): Promise<ContainerStats>;
@@ -314,6 +320,13 @@ export interface ExecStreams {
   /** Drops the connection to the exec (the process itself keeps running). */
   close(): void;
 }
+
+/** A connection into a box: a TCP socket, or a relay carried by an exec (engine/exec-socket.ts). */
+export type BoxSocket = Duplex & {
+  setNoDelay(noDelay?: boolean): unknown;
+  setKeepAlive(enable?: boolean, initialDelay?: number): unknown;
+  setTimeout(ms: number, callback?: () => void): unknown;
+};
 
 export interface ExecState {
   running: boolean;

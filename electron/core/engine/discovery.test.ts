@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { discoverEngine, optionsFor, realHost, type DiscoveryHost } from './discovery';
+import { discoverEngine, givenEngine, optionsFor, realHost, type DiscoveryHost } from './discovery';
 
 // A machine in a temporary directory: its files and Unix sockets are real, and absolute paths
 // (/var/run/docker.sock, /run/podman/podman.sock) are looked up under it.
@@ -130,5 +130,28 @@ describe('finding the local engine', () => {
     assert.deepEqual(optionsFor('tcp://10.1.2.3', host), { protocol: 'http', host: '10.1.2.3', port: 2375 });
     assert.deepEqual(optionsFor('ssh://box-host', host), { protocol: 'ssh', host: 'box-host', port: 22 });
     assert.throws(() => optionsFor('npipe:////./pipe/docker_engine', host), /npipe:.*is not unix:\/\//);
+  });
+
+  test('an --engine is a URL (tcp:// with the TLS dir given) or a Docker context by name; anything else says so', () => {
+    const host = machine('given');
+    writeContext(host.home, 'colima', 'unix:///home/u/.colima/default/docker.sock', false);
+    assert.deepEqual(givenEngine('colima', null, host), {
+      url: 'unix:///home/u/.colima/default/docker.sock',
+      foundBy: 'the Docker context "colima"',
+      options: { socketPath: '/home/u/.colima/default/docker.sock' },
+    });
+    fs.mkdirSync(path.join(host.dir, 'certs'), { recursive: true });
+    for (const f of ['ca.pem', 'cert.pem', 'key.pem']) fs.writeFileSync(path.join(host.dir, 'certs', f), f);
+    const tls = givenEngine('tcp://far.example:2376', '/certs', host);
+    assert.equal(tls.foundBy, 'given to the core (--engine)');
+    assert.deepEqual(tls.options, {
+      protocol: 'https',
+      host: 'far.example',
+      port: 2376,
+      ca: 'ca.pem',
+      cert: 'cert.pem',
+      key: 'key.pem',
+    });
+    assert.throws(() => givenEngine('nosuchcontext', null, host), /neither an engine URL .* nor a Docker context/);
   });
 });

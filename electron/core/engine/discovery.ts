@@ -78,6 +78,15 @@ function currentContext(host: DiscoveryHost): EngineEndpoint | null {
     name = typeof config?.currentContext === 'string' ? config.currentContext : undefined;
   }
   if (!name || name === 'default') return null;
+  return contextEndpoint(name, host, configDir);
+}
+
+/** A Docker context's endpoint by its name, or null when there is no such context. */
+function contextEndpoint(
+  name: string,
+  host: DiscoveryHost,
+  configDir = host.env.DOCKER_CONFIG || path.join(host.home, '.docker'),
+): EngineEndpoint | null {
   // The docker CLI keeps each context under the sha256 of its name.
   const digest = createHash('sha256').update(name).digest('hex');
   const meta = parseJson(host.readFile(path.join(configDir, 'contexts', 'meta', digest, 'meta.json')));
@@ -86,6 +95,19 @@ function currentContext(host: DiscoveryHost): EngineEndpoint | null {
   if (typeof url !== 'string' || !url) return null;
   const tlsDir = path.join(configDir, 'contexts', 'tls', digest, 'docker');
   return { url, foundBy: `the Docker context "${name}"`, options: optionsFor(url, host, tlsDir) };
+}
+
+/**
+ * An engine given to the core (--engine NAME=URL): a unix://, tcp:// (TLS from `tlsDir` when it
+ * has Docker's three files), https:// or ssh:// URL, or the name of a Docker context.
+ */
+export function givenEngine(url: string, tlsDir: string | null, host: DiscoveryHost = realHost()): EngineEndpoint {
+  if (!url.includes('://')) {
+    const context = contextEndpoint(url, host);
+    if (!context) throw new Error(`"${url}" is neither an engine URL (unix://, tcp://, ssh://) nor a Docker context`);
+    return context;
+  }
+  return { url, foundBy: 'given to the core (--engine)', options: optionsFor(url, host, tlsDir ?? undefined) };
 }
 
 /** dockerode's options for an engine URL; a tcp:// endpoint with TLS files beside its context speaks https. */

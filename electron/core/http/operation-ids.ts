@@ -11,6 +11,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /version': 'getVersion',
   'GET /healthz': 'getHealth',
   'GET /v1/system': 'getSystem',
+  'GET /v1/regions': 'listRegions',
   'GET /v1/events': 'streamEvents',
   'GET /v1/openapi.json': 'getOpenApiDocument',
 

@@ -5,6 +5,7 @@ import { isStorageBusy } from '../db/database';
 import { EngineError } from '../engine/container-engine';
 import type { PageFallback } from '../ui/static-routes';
 import { toFieldErrors } from './validation';
+import { RegionUnavailableError } from '../engine/regions/regions';
 
 /** Seconds a client should wait before retrying after storage_busy. */
 export const STORAGE_RETRY_AFTER_S = 1;
@@ -20,6 +21,11 @@ export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply
 export function engineErrorToApi(err: EngineError): ApiError {
   switch (err.kind) {
     case 'unavailable':
+      if (err instanceof RegionUnavailableError)
+        return new ApiError(
+          'engine_unavailable',
+          `${err.message}; its boxes' records still read, and the other regions carry on. Boxdesk reconnects by itself once it is back`,
+        );
       return new ApiError(
         'engine_unavailable',
         `${err.message}. Start the Docker engine (or check DOCKER_HOST); Boxdesk reconnects by itself.`,

@@ -1,5 +1,6 @@
-import { Duplex } from 'node:stream';
-import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
+import type { Duplex } from 'node:stream';
+import type { ContainerEngine } from '../engine/container-engine';
+import { ExecSocket } from '../engine/exec-socket';
 
 /** Runs in the box: relays stdin/stdout to 127.0.0.1:PORT with whatever relay the box has. */
 const RELAY_SCRIPT = `
@@ -29,55 +30,4 @@ export async function execRelay(
     stdin: true,
   });
   return new ExecSocket(await engine.startExec(execId, { tty: false, stdin: true }));
-}
-
-class ExecSocket extends Duplex {
-  readonly remoteAddress = '127.0.0.1';
-
-  constructor(private readonly streams: ExecStreams) {
-    super({ allowHalfOpen: false });
-    streams.stderr.resume();
-    streams.stdout.on('data', (chunk: Buffer) => {
-      if (!this.push(chunk)) streams.stdout.pause();
-    });
-    streams.stdout.once('end', () => this.push(null));
-    streams.stdout.once('error', (err) => this.destroy(err));
-    streams.stdout.once('close', () => this.push(null));
-  }
-
-  override _read(): void {
-    this.streams.stdout.resume();
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
-    this.streams.stdin!.write(chunk, callback);
-  }
-
-  override _final(callback: (err?: Error | null) => void): void {
-    this.streams.stdin!.end();
-    callback();
-  }
-
-  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
-    this.streams.close();
-    callback(err);
-  }
-
-  // What HTTP clients and proxies call on sockets; an exec stream has no such knobs.
-  setKeepAlive(): this {
-    return this;
-  }
-  setNoDelay(): this {
-    return this;
-  }
-  setTimeout(_ms: number, callback?: () => void): this {
-    if (callback) this.once('timeout', callback);
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
 }

@@ -3,6 +3,7 @@ import { defineModule } from '../module';
 import { bases } from '../bases';
 import { storage } from '../storage';
 import type { SystemPort } from './port';
+import { registerRegionRoutes } from './region-routes';
 import { registerSystemRoutes, type SystemSources } from './routes';
 
 /** /version, /healthz, /v1/system and the OpenAPI document; engine.status events as the engine comes and goes. */
@@ -13,8 +14,13 @@ export const system = defineModule({
   events: ENGINE_EVENTS,
   create: (ctx, ports) => {
     ctx.monitor.onChange((health) => ctx.bus.emit('engine.status', { up: health.up, reason: health.reason }, null));
+    for (const region of ctx.regions.all.slice(1))
+      region.monitor.onChange((health) =>
+        ctx.bus.emit('engine.status', { up: health.up, reason: health.reason, region: region.name }, null),
+      );
     let proxyPort = () => 0;
     let pools: () => PoolInfo[] = () => [];
+    let regionBoxes = () => new Map<string, number>();
     const sources: SystemSources = {
       monitor: ctx.monitor,
       engineName: ctx.engine.name,
@@ -29,9 +35,13 @@ export const system = defineModule({
     const port: SystemPort = {
       reportProxyPort: (read) => (proxyPort = read),
       reportPools: (read) => (pools = read),
+      reportRegionBoxes: (read) => (regionBoxes = read),
     };
-    return { sources, port };
+    return { sources, port, regions: { regions: ctx.regions, boxes: () => regionBoxes() } };
   },
   port: (s) => s.port,
-  routes: ({ app }, s) => registerSystemRoutes(app, s.sources),
+  routes: ({ app }, s) => {
+    registerSystemRoutes(app, s.sources);
+    registerRegionRoutes(app, s.regions);
+  },
 });

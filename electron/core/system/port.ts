@@ -6,4 +6,6 @@ export interface SystemPort {
   reportProxyPort(read: () => number): void;
   /** How to read the warm pools (boxes, made after system). */
   reportPools(read: () => PoolInfo[]): void;
+  /** How to count the boxes of each region (boxes, made after system), for GET /v1/regions. */
+  reportRegionBoxes(read: () => Map<string, number>): void;
 }

@@ -5,6 +5,7 @@ import { COPY_SCRIPT, VOLUME_ROLES } from './helpers';
 import { VolumeRestores, type SnapshotFinder } from './restores';
 import { VOLUME_ID_PREFIXES, type VolumeService } from './service';
 import { VolumeSources, type Copier, type Source } from './sources';
+import { regionForCreate } from './volume-regions';
 import { toVolumeSnapshot, type VolumeRow, type VolumeSnapshotRow } from './store';
 import { snapshotOwner, type Measured } from './volume-items';
 
@@ -214,6 +215,8 @@ export class VolumeCopies implements Copier, SnapshotFinder {
   async create(project: string, input: VolumeCreate): Promise<Volume> {
     const source = this.resolveSource(project, input);
     if (!source) return this.volumes.represent(await this.volumes.createEmpty(project, input, 'ready'));
+    const fromVolume = input.from_volume !== undefined ? this.volumes.find(project, input.from_volume) : null;
+    regionForCreate(this.volumes.deps.regions, input, fromVolume);
     this.volumes.requireEngine();
     if (this.store.get(project, input.name))
       throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);

@@ -32,6 +32,7 @@ export const volumes = defineModule({
       monitor: ctx.monitor,
       helpers: new VolumeHelpers(ctx.engine, ctx.instanceId, () => ports.bases.resolveImage(DEFAULT_BASE)),
       items: new VolumeItems(ports.storage, ctx.engine),
+      regions: ctx.regions,
       bus: ctx.bus,
       instanceId: ctx.instanceId,
       dataDir: ctx.config.dataDir,

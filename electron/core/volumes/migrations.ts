@@ -51,4 +51,6 @@ export const VOLUMES_MIGRATIONS: readonly Migration[] = [
   ALTER TABLE volumes ADD COLUMN exclusive_bytes INTEGER;
   ALTER TABLE volume_snapshots ADD COLUMN item_id TEXT;
   ALTER TABLE volume_snapshots ADD COLUMN exclusive_bytes INTEGER;`,
+  // Regions: the engine a volume lives in (null: made before regions, in `local`).
+  `ALTER TABLE volumes ADD COLUMN region TEXT;`,
 ];

@@ -3,11 +3,19 @@ import type { DataMount } from '../../../shared/schemas/box';
 import type { BoxRow, MountedVolumes } from '../boxes/port';
 import type { VolumeMount } from '../engine/container-engine';
 import type { VolumeStore } from './store';
+import { requireSameRegion } from './volume-regions';
 
-/** 404 for a mount of a volume the project does not have. */
-export function requireVolumes(store: VolumeStore, project: string, mounts: DataMount[] | null): void {
+/** 404 for a mount of a volume the project does not have; with `box`, 409 for one of another region. */
+export function requireVolumes(
+  store: VolumeStore,
+  project: string,
+  mounts: DataMount[] | null,
+  box?: { name: string; region: string },
+): void {
   for (const [i, m] of (mounts ?? []).entries()) {
-    if (store.get(project, m.name)?.status !== 'ready') {
+    const volume = store.get(project, m.name);
+    if (volume?.status === 'ready' && box) requireSameRegion(volume, box.name, box.region);
+    if (volume?.status !== 'ready') {
       throw new ApiError(
         'not_found',
         `volume "${m.name}" not found in project "${project}"; create it first (POST /v1/projects/${project}/volumes)`,
@@ -32,7 +40,7 @@ export function engineMounts(store: VolumeStore, row: Pick<BoxRow, 'project' | '
 /** What boxes need of volumes for their data_mounts (registered with BoxesPort.useVolumes). */
 export function mountedVolumes(store: VolumeStore): MountedVolumes {
   return {
-    require: (project, mounts) => requireVolumes(store, project, mounts),
+    require: (project, mounts, box) => requireVolumes(store, project, mounts, box),
     engineMounts: (row) => engineMounts(store, row),
   };
 }

@@ -9,7 +9,7 @@ import {
   type VolumeAttach,
   type VolumeCreate,
 } from '../../../shared/schemas/volumes';
-import { checkDataMounts, type BoxMount, type BoxRow, type BoxesPort } from '../boxes/port';
+import { checkDataMounts, configOf, type BoxMount, type BoxRow, type BoxesPort } from '../boxes/port';
 import { KeyedMutex } from '../keyed-mutex';
 import type { ContainerEngine } from '../engine/container-engine';
 import type { EngineMonitor } from '../engine/engine-monitor';
@@ -17,6 +17,8 @@ import type { EventBus } from '../events/event-bus';
 import { newId, now } from '../ids';
 import { nameList } from '../name-list';
 import { MEASURE_SCRIPT, VOLUME_ROLES, type VolumeHelpers } from './helpers';
+import { REGION_LABEL, type Regions } from '../engine/regions/regions';
+import { regionForCreate, requireSameRegion } from './volume-regions';
 import { toVolume, type VolumeBackupRow, type VolumeRow, type VolumeStore } from './store';
 import { volumeOwner, type Measured, type VolumeItems } from './volume-items';
 
@@ -28,6 +30,8 @@ export interface VolumeServiceDeps {
   helpers: VolumeHelpers;
   /** The copy-on-write store, where volumes made since it keep their data. */
   items: VolumeItems;
+  /** The engines, each a region; a volume lives in one. */
+  regions: Regions;
   bus: EventBus;
   instanceId: string;
   dataDir: string;
@@ -203,7 +207,13 @@ export class VolumeService {
    * The record of a new volume, `creating` while its data is made when it has a store item (find
    * does not see it; a crash drops it at start). Without a store driver: a plain engine volume.
    */
-  newRecord(project: string, input: VolumeCreate, itemId: string | null, status: VolumeRow['status']): VolumeRow {
+  newRecord(
+    project: string,
+    input: VolumeCreate,
+    itemId: string | null,
+    status: VolumeRow['status'],
+    region: string | null = null,
+  ): VolumeRow {
     const id = newId(VOLUME_ID_PREFIXES.volume);
     const row: VolumeRow = {
       id,
@@ -220,6 +230,7 @@ export class VolumeService {
       created_at: now(),
       item_id: itemId,
       exclusive_bytes: itemId ? 0 : null,
+      region,
     };
     if (!this.store.insert(row))
       throw new ApiError('already_exists', `volume "${input.name}" already exists in project "${project}"`);
@@ -239,15 +250,21 @@ export class VolumeService {
   /** Makes the record and its data: an empty store item, or a plain engine volume. Clones are filled by VolumeCopies.create. */
   async createEmpty(project: string, input: VolumeCreate, status: VolumeRow['status']): Promise<VolumeRow> {
     this.requireEngine();
-    const itemId = await this.deps.items.newId();
-    let row = this.newRecord(project, input, itemId, status);
+    const region = regionForCreate(this.deps.regions, input, null);
+    // Outside the first region, a plain engine volume there (the store is the first region's).
+    const itemId = region === this.deps.regions.first.name ? await this.deps.items.newId() : null;
+    let row = this.newRecord(project, input, itemId, status, region);
     try {
       if (itemId) {
         row = await this.makeItem(row, (owner, labels, sizeGb) =>
           this.deps.items.create(itemId, owner, labels, sizeGb),
         );
         row = this.store.update(row.id, { status });
-      } else await this.deps.engine.createVolume(row.engine_name, this.labels(row, VOLUME_ROLES.volume));
+      } else
+        await this.deps.engine.createVolume(row.engine_name, {
+          ...this.labels(row, VOLUME_ROLES.volume),
+          [REGION_LABEL]: region,
+        });
     } catch (err) {
       await this.deps.items.remove(row).catch(() => undefined);
       this.store.delete(row.id);
@@ -354,6 +371,7 @@ export class VolumeService {
       this.requireEngine();
       const current = box.data_mounts ? (JSON.parse(box.data_mounts) as DataMount[]) : [];
       const mounts = next(current);
+      if (mounts.length > current.length) requireSameRegion(volume, boxName, configOf(box).region);
       this.setMounts(box, mounts);
       try {
         await this.deps.boxes.replaceRoot(this.deps.boxes.byId(box.id)!, 'current');

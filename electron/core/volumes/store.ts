@@ -22,6 +22,8 @@ export interface VolumeRow {
   item_id: string | null;
   /** What deleting it would free, from the store's usage; null: not measured. */
   exclusive_bytes: number | null;
+  /** The region (engine) it lives in; null: made before regions, in `local`. */
+  region: string | null;
 }
 
 export interface VolumeSnapshotRow {
@@ -65,6 +67,7 @@ export function toVolume(row: VolumeRow, mounts: VolumeMountInfo[], sizeEnforced
     created_at: row.created_at,
     mounts,
     backup_retention: row.backup_retention,
+    region: row.region ?? 'local',
   };
 }
 

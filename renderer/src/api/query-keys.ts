@@ -7,4 +7,5 @@ export const queryKeys = {
   health: ['health'] as const,
   version: ['version'] as const,
   system: ['system'] as const,
+  regions: ['regions'] as const,
 };

@@ -16,3 +16,9 @@ export function useSystem(enabled = true) {
   const client = useClient();
   return useQuery({ queryKey: queryKeys.system, queryFn: () => client.system(), staleTime: 30_000, enabled });
 }
+
+/** The regions (GET /v1/regions): refreshed by engine.status events and box creates and deletes. */
+export function useRegions(enabled = true) {
+  const client = useClient();
+  return useQuery({ queryKey: queryKeys.regions, queryFn: () => client.regions(), staleTime: 30_000, enabled });
+}

@@ -12,7 +12,10 @@ export const shell: FeatureModule = {
       void qc.invalidateQueries({ queryKey: queryKeys.health });
       void qc.invalidateQueries({ queryKey: queryKeys.version });
       void qc.invalidateQueries({ queryKey: queryKeys.system });
+      void qc.invalidateQueries({ queryKey: queryKeys.regions });
     },
+    'box.created': (qc) => void qc.invalidateQueries({ queryKey: queryKeys.regions }),
+    'box.deleted': (qc) => void qc.invalidateQueries({ queryKey: queryKeys.regions }),
     'base.pull': (qc, e) => {
       if (e.data.done) void qc.invalidateQueries({ queryKey: queryKeys.system });
     },

@@ -35,6 +35,8 @@ export function setUpBoxAgent(
     labelsOf: (boxId: string) => Record<string, string>;
   },
   log: FastifyBaseLogger,
+  /** The agents' directory in the data dir: one per region (each region's hub owns its boxes'). */
+  dirName = 'agents',
 ): BoxAgentSetup {
   const files = findAgentFiles();
   const without = (reason: string): BoxAgentSetup => ({
@@ -49,7 +51,7 @@ export function setUpBoxAgent(
     return without(
       `the engine (${engine.endpoint.url}) is not on this machine, so the agent's socket cannot be mounted into boxes: exec, consoles, jobs and files go through the engine`,
     );
-  const root = path.join(fs.realpathSync(dataDir), 'agents');
+  const root = path.join(fs.realpathSync(dataDir), dirName);
   if (path.join(root, 'box_00000000000000000000', 'core.sock').length > MAX_SOCKET_PATH)
     return without(`the data dir's path is too long for a Unix socket under it (${root})`);
   const hub = new AgentHub(root, log);

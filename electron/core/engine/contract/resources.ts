@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { Socket } from 'node:net';
+import type { BoxSocket } from '../container-engine';
 import { test } from 'node:test';
 import { eventually, isEngineError, tarOf, untar, type Contract } from './harness';
 
-function httpGet(socket: Socket): Promise<string> {
+function httpGet(socket: BoxSocket): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let text = '';
     socket.on('data', (b: Buffer) => (text += b.toString('utf8')));

@@ -27,18 +27,23 @@ export class DockerEngine implements ContainerEngine {
    * Without options, the local engine as discoverEngine finds it (DOCKER_HOST and its TLS variables
    * as the docker CLI reads them, the Docker context, Docker's and Podman's sockets). `logLimitBytes`
    * bounds the output the engine keeps of each container it creates (default: the core's
-   * `--box-log-limit` default).
+   * `--box-log-limit` default). `endpoint`: what to say of where it is (an --engine's URL).
    */
-  constructor(options?: Docker.DockerOptions, settings: { logLimitBytes?: number } = {}) {
+  constructor(
+    options?: Docker.DockerOptions,
+    settings: { logLimitBytes?: number; endpoint?: { url: string; foundBy: string } } = {},
+  ) {
     const found = options ? null : discoverEngine();
-    this.endpoint = found
-      ? { url: found.url, foundBy: found.foundBy }
-      : {
-          url: options?.socketPath
-            ? `unix://${options.socketPath}`
-            : `${options?.protocol ?? 'http'}://${options?.host}:${options?.port}`,
-          foundBy: 'given to the core',
-        };
+    this.endpoint =
+      settings.endpoint ??
+      (found
+        ? { url: found.url, foundBy: found.foundBy }
+        : {
+            url: options?.socketPath
+              ? `unix://${options.socketPath}`
+              : `${options?.protocol ?? 'http'}://${options?.host}:${options?.port}`,
+            foundBy: 'given to the core',
+          });
     this.docker = new Docker(options ?? found?.options);
     this.logLimitBytes = settings.logLimitBytes ?? DEFAULT_BOX_LOG_LIMIT;
   }
@@ -82,6 +87,8 @@ export class DockerEngine implements ContainerEngine {
 
   inspectImage = this.withDocker(images.inspectImage);
   pullImage = this.withDocker(images.pullImage);
+  saveImage = this.withDocker(images.saveImage);
+  loadImage = this.withDocker(images.loadImage);
   listImages = this.withDocker(images.listImages);
   removeImage = this.withDocker(images.removeImage);
   importImage = this.withDocker(images.importImage);

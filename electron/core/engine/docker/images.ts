@@ -98,3 +98,22 @@ export async function importImage(docker: Docker, tar: Readable, options: ImageI
     throw new EngineError('invalid', 'the engine made no image from the archive (is it a tar of a root filesystem?)');
   return imageId;
 }
+
+/** The image (and what it is made of) as the engine's image archive, to load into another engine. */
+export async function saveImage(docker: Docker, id: string): Promise<Readable> {
+  return call(() => docker.getImage(id).get() as Promise<Readable>);
+}
+
+/** Loads an image archive from saveImage; the image keeps its id. */
+export async function loadImage(docker: Docker, tar: Readable): Promise<void> {
+  const res = await call(() => docker.loadImage(tar) as Promise<Readable>);
+  await new Promise<void>((resolve, reject) => {
+    let failure = '';
+    res.on('data', (chunk: Buffer) => {
+      const error = /"error":"([^"]*)"/.exec(chunk.toString('utf8'));
+      if (error) failure = error[1]!;
+    });
+    res.on('end', () => (failure ? reject(new EngineError('failed', failure)) : resolve()));
+    res.on('error', (err) => reject(toEngineError(err)));
+  });
+}

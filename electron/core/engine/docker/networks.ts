@@ -1,8 +1,9 @@
 import type Docker from 'dockerode';
 import { createConnection, type Socket } from 'node:net';
-import { EngineError } from '../container-engine';
+import { AGENT_BINARY_PATH, EngineError, type BoxSocket } from '../container-engine';
 import { intToIpv4, ipv4ToInt } from '../ipv4';
 import { call, labelFilter, orNull, toEngineError } from './errors';
+import { bridgeIsLocal, bridgeName, relayConnect } from './relay';
 
 export async function ensureNetwork(
   docker: Docker,
@@ -135,9 +136,9 @@ export async function networkGateways(docker: Docker): Promise<string[]> {
  * failed dial, so a restarted container's new address is found at once.
  */
 const ADDRESS_TTL_MS = 2000;
-const addressBooks = new WeakMap<Docker, Map<string, { address: string; until: number }>>();
+const addressBooks = new WeakMap<Docker, Map<string, Target & { until: number }>>();
 
-function addressBook(docker: Docker): Map<string, { address: string; until: number }> {
+function addressBook(docker: Docker): Map<string, Target & { until: number }> {
   let book = addressBooks.get(docker);
   if (!book) addressBooks.set(docker, (book = new Map()));
   return book;
@@ -151,22 +152,49 @@ export function forgetAddress(docker: Docker, containerId: string): void {
   addressBooks.get(docker)?.delete(containerId);
 }
 
-async function inspectAddress(docker: Docker, containerId: string, port: number): Promise<string> {
+/** How the core reaches a container: its address when the host can route to it, else a relay (relay.ts). */
+interface Target {
+  address: string;
+  routable: boolean;
+  /** The box agent is mounted in the container, so the relay needs nothing of the box. */
+  agent: boolean;
+}
+
+/** Per engine client: whether the host routes to a network (by id; a network made again has a new one). */
+const localNetworks = new WeakMap<Docker, Map<string, boolean>>();
+
+async function networkIsLocal(docker: Docker, networkId: string, gateway: string): Promise<boolean> {
+  let known = localNetworks.get(docker);
+  if (!known) localNetworks.set(docker, (known = new Map()));
+  const cached = known.get(networkId);
+  if (cached !== undefined) return cached;
+  const network = networkId ? await orNull(() => docker.getNetwork(networkId).inspect()) : null;
+  const local = bridgeIsLocal(network ? bridgeName(network as Parameters<typeof bridgeName>[0]) : null, gateway);
+  if (network) {
+    if (known.size > 1000) known.clear();
+    known.set(networkId, local);
+  }
+  return local;
+}
+
+async function inspectTarget(docker: Docker, containerId: string, port: number): Promise<Target> {
   const info = await call(() => docker.getContainer(containerId).inspect());
   if (!info.State.Running)
     throw new EngineError(
       'conflict',
       `container ${containerId.slice(0, 12)} is not running, so nothing listens on port ${port}`,
     );
-  const address = Object.values(info.NetworkSettings.Networks ?? {})
-    .map((n) => n.IPAddress)
-    .find(Boolean);
-  if (!address)
+  const network = Object.values(info.NetworkSettings.Networks ?? {}).find((n) => n.IPAddress);
+  if (!network)
     throw new EngineError(
       'failed',
       `container ${containerId.slice(0, 12)} has no network address; connect it to a network first`,
     );
-  return address;
+  return {
+    address: network.IPAddress,
+    routable: await networkIsLocal(docker, network.NetworkID ?? '', network.Gateway ?? ''),
+    agent: (info.Mounts ?? []).some((m) => m.Destination === AGENT_BINARY_PATH),
+  };
 }
 
 function dialOnce(address: string, port: number): Promise<Socket> {
@@ -211,24 +239,23 @@ async function dial(address: string, port: number): Promise<Socket> {
 }
 
 /**
- * Dials `port` on the container's address on one of its networks. On Linux
- * the engine's bridge networks are routable from the host, so this is a plain
- * TCP connection. An engine whose containers live in a VM the host cannot
- * route to (Docker Desktop on macOS/Windows) would instead tunnel: publish the
- * port on the VM's loopback forwarder, or run a small relay over an exec
- * (`nc 127.0.0.1 <port>`) and hand up that exec's streams as the socket.
+ * Dials `port` on the container's address on one of its networks where the core's host can route
+ * to it (the engine's bridge is on this host: Docker or Podman on Linux), a plain TCP connection.
+ * Where it cannot (a VM engine such as Docker Desktop, colima or Podman machine, a remote engine,
+ * an engine in another network namespace), the connection is relayed through an exec in the box.
  */
-export async function connect(docker: Docker, containerId: string, port: number): Promise<Socket> {
+export async function connect(docker: Docker, containerId: string, port: number): Promise<BoxSocket> {
   const book = addressBook(docker);
   const known = book.get(containerId);
   if (known && known.until > Date.now()) {
+    if (!known.routable) return relayConnect(docker, containerId, port, known.agent);
     try {
       return await dialOnce(known.address, port);
     } catch {
       book.delete(containerId); // stale, or the port is closed: ask the engine again
     }
   }
-  const address = await inspectAddress(docker, containerId, port);
-  book.set(containerId, { address, until: Date.now() + ADDRESS_TTL_MS });
-  return dial(address, port);
+  const target = await inspectTarget(docker, containerId, port);
+  book.set(containerId, { ...target, until: Date.now() + ADDRESS_TTL_MS });
+  return target.routable ? dial(target.address, port) : relayConnect(docker, containerId, port, target.agent);
 }

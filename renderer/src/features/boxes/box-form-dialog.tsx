@@ -4,7 +4,7 @@ import { notifyDone } from '../../app/notify';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
 import { boxFieldOf, boxRules, boxValues, createBody, updateBody, type BoxValues } from './box-form';
-import { LimitsFields, SettingsFields, SourceFields, useEngineLimits } from './box-form-fields';
+import { LimitsFields, RegionField, SettingsFields, SourceFields, useEngineLimits } from './box-form-fields';
 import { LifecycleFields } from './lifecycle-fields';
 import { useCreateBox, useUpdateBox } from './use-boxes';
 import type { ProjectDialogProps } from '../../kit/dialog-props';
@@ -77,6 +77,7 @@ export function BoxFormDialog({ project, opened, onClose, box }: ProjectDialogPr
         {...form.getInputProps('name')}
       />
       {!editing && <SourceFields form={form} project={project} opened={opened} />}
+      {!editing && <RegionField form={form} opened={opened} />}
       <LimitsFields form={form} maxCpus={maxCpus} maxRam={maxRam} />
       <SettingsFields form={form} project={project} editing={editing} />
       <LifecycleFields form={form} box={box} />

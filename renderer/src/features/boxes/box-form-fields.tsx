@@ -1,7 +1,7 @@
 import { Group, NumberInput, SegmentedControl, Select } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { DEFAULT_CONFIG } from '../../../../shared/schemas/box';
-import { useSystem } from '../../api/system';
+import { useRegions, useSystem } from '../../api/system';
 import { KeyValueEditor } from '../../kit/key-value-editor';
 import { options } from '../../kit/options';
 import { bindPairs } from '../../kit/pairs';
@@ -49,6 +49,26 @@ export function SourceFields({ form, project, opened }: { form: Form; project: s
         />
       )}
     </>
+  );
+}
+
+/** Where a new box from a base goes, where the core drives more than one engine (a fork stays in its source's). */
+export function RegionField({ form, opened }: { form: Form; opened: boolean }) {
+  const regions = useRegions(opened).data?.items ?? [];
+  if (regions.length < 2 || form.values.source !== 'base') return null;
+  return (
+    <Select
+      label="Region"
+      placeholder={`${regions[0]!.name} (default)`}
+      clearable
+      data={regions.map((r) => ({
+        value: r.name,
+        label: `${r.name}${r.engine.up ? '' : ' (engine away)'}`,
+        disabled: !r.engine.up,
+      }))}
+      {...form.getInputProps('region')}
+      {...alert}
+    />
   );
 }
 

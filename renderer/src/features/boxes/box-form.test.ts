@@ -13,6 +13,7 @@ test("a problem's errors[].path (without its body. prefix) names the form field"
   assert.equal(boxFieldOf('data_mounts.0.path'), 'mounts');
   assert.equal(boxFieldOf('network.allow.2'), 'allow');
   assert.equal(boxFieldOf('network.egress'), 'egress');
+  assert.equal(boxFieldOf('config.region'), 'region');
   assert.equal(boxFieldOf('limit'), null);
 });
 
@@ -21,6 +22,7 @@ const values = (patch: Partial<BoxValues>): BoxValues => ({
   source: 'base',
   base: null,
   fork: null,
+  region: null,
   cpus: '',
   ram_mb: '',
   environment: [],
@@ -36,6 +38,8 @@ const values = (patch: Partial<BoxValues>): BoxValues => ({
 
 test('the create body sends only what was given; limits are checked against the engine', () => {
   assert.deepEqual(createBody(values({})), { name: 'web' });
+  assert.deepEqual(createBody(values({ region: 'far' })), { name: 'web', config: { region: 'far' } });
+  assert.equal(createBody(values({ region: 'far', source: 'fork', fork: 'db' })).config, undefined, 'a fork stays');
   assert.deepEqual(createBody(values({ source: 'fork', fork: 'db', base: 'alpine', cpus: 2 })), {
     name: 'web',
     config: { cpus: 2 },

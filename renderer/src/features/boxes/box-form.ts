@@ -17,6 +17,8 @@ export interface BoxValues {
   source: 'base' | 'fork';
   base: string | null;
   fork: string | null;
+  /** The region to make it in; null: the first (a fork stays in its source's). */
+  region: string | null;
   cpus: number | string;
   ram_mb: number | string;
   environment: Pair[];
@@ -39,6 +41,7 @@ export function boxValues(box?: Box): BoxValues {
     source: 'base',
     base: null,
     fork: null,
+    region: null,
     cpus: box?.config.cpus ?? '',
     ram_mb: box?.config.ram_mb ?? '',
     environment: mapToPairs(box?.environment),
@@ -59,6 +62,7 @@ export function boxFieldOf(path: string): BoxField | null {
   if (path === 'name' || path === 'base' || path === 'fork') return path;
   if (path.startsWith('config.cpus')) return 'cpus';
   if (path.startsWith('config.ram_mb')) return 'ram_mb';
+  if (path.startsWith('config.region')) return 'region';
   if (path.startsWith('environment')) return 'environment';
   if (path.startsWith('tags')) return 'tags';
   if (path.startsWith('data_mounts')) return 'mounts';
@@ -123,7 +127,7 @@ function configOf(v: BoxValues) {
 
 /** POST /boxes from the form: only what was given, defaults left to the core. */
 export function createBody(v: BoxValues): BoxCreate {
-  const config = configOf(v);
+  const config = { ...configOf(v), ...(v.source === 'base' && v.region ? { region: v.region } : {}) };
   const body: BoxCreate = { name: v.name, ...(Object.keys(config).length ? { config } : {}) };
   if (v.source === 'fork' && v.fork) body.fork = v.fork;
   if (v.source === 'base' && v.base) body.base = v.base;

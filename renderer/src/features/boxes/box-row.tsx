@@ -64,12 +64,15 @@ export function BoxRow({
   index,
   selected,
   actions,
+  showRegion,
 }: {
   project: string;
   box: Box;
   index: number;
   selected: boolean;
   actions: RowActions;
+  /** Whether the list has a region column (the core drives more than one engine). */
+  showRegion: boolean;
 }) {
   return (
     <Table.Tr
@@ -100,6 +103,13 @@ export function BoxRow({
           {box.base ?? '—'}
         </Text>
       </Table.Td>
+      {showRegion && (
+        <Table.Td>
+          <Text size="sm" truncate="end">
+            {box.config.region}
+          </Text>
+        </Table.Td>
+      )}
       <Table.Td>
         <Text size="sm" c="dimmed" truncate="end">
           {Object.entries(box.tags)

@@ -2,6 +2,7 @@ import { Checkbox, Table } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useRef } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
+import { useRegions } from '../../api/system';
 import { BoxRow, ROW_HEIGHT, type RowActions } from './box-row';
 
 interface Props extends RowActions {
@@ -20,7 +21,12 @@ function usePaintMark(count: number) {
   }, [count]);
 }
 
-function Head({ boxes, selected, onSelect }: Pick<Props, 'boxes' | 'selected' | 'onSelect'>) {
+function Head({
+  boxes,
+  selected,
+  onSelect,
+  showRegion,
+}: Pick<Props, 'boxes' | 'selected' | 'onSelect'> & { showRegion: boolean }) {
   const allSelected = boxes.length > 0 && boxes.every((b) => selected.has(b.name));
   const someSelected = !allSelected && boxes.some((b) => selected.has(b.name));
   return (
@@ -42,6 +48,7 @@ function Head({ boxes, selected, onSelect }: Pick<Props, 'boxes' | 'selected' | 
         <Table.Th>Name</Table.Th>
         <Table.Th w={150}>Status</Table.Th>
         <Table.Th w={140}>Base</Table.Th>
+        {showRegion && <Table.Th w={110}>Region</Table.Th>}
         <Table.Th>Tags</Table.Th>
         <Table.Th w={170}>Created</Table.Th>
         <Table.Th w={130}>Actions</Table.Th>
@@ -60,6 +67,8 @@ export function BoxTable({ project, boxes, selected, ...actions }: Props) {
     overscan: 12,
   });
   usePaintMark(boxes.length);
+  // A region column only where there is more than one region to tell apart.
+  const showRegion = (useRegions().data?.items.length ?? 1) > 1;
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
@@ -74,7 +83,7 @@ export function BoxTable({ project, boxes, selected, ...actions }: Props) {
         layout="fixed"
         verticalSpacing={6}
       >
-        <Head boxes={boxes} selected={selected} onSelect={actions.onSelect} />
+        <Head boxes={boxes} selected={selected} onSelect={actions.onSelect} showRegion={showRegion} />
         <Table.Tbody>
           {padTop > 0 && <tr aria-hidden style={{ height: padTop }} />}
           {items.map((item) => {
@@ -87,6 +96,7 @@ export function BoxTable({ project, boxes, selected, ...actions }: Props) {
                 index={item.index}
                 selected={selected.has(box.name)}
                 actions={actions}
+                showRegion={showRegion}
               />
             );
           })}

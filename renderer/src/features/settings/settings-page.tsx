@@ -16,6 +16,7 @@ import { options } from '../../kit/options';
 import { QueryStates } from '../../kit/query-states';
 import { PoolsPanel } from './pools-panel';
 import { SecretsPanel } from './secrets-panel';
+import { RegionsPanel } from './regions-panel';
 import { StoragePanel } from './storage-panel';
 import { TokensPanel } from './tokens-panel';
 
@@ -81,6 +82,12 @@ export function SettingsPage() {
           Engine and data
         </Title>
         <EnginePanel />
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="regions-heading">
+        <Title order={3} size="h4" id="regions-heading" mb="xs">
+          Regions
+        </Title>
+        <RegionsPanel />
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="storage-heading">
         <Title order={3} size="h4" id="storage-heading" mb="xs">
