@@ -130,13 +130,13 @@ function createBody(name: string, opts: CreateFlags, fork?: string): BoxCreate {
   const tags = stringMap(opts.tag, 'tag');
   if (tags) body.tags = tags;
   if (opts.volume?.length) body.data_mounts = opts.volume.map(dataMount);
-  const lifecycle = lifecycleBody(opts);
-  if (lifecycle) body.lifecycle = lifecycle;
-  const network = networkBody(opts);
-  if (network) body.network = network;
-  const secrets = secretsBody(opts);
-  if (secrets) body.secrets = secrets;
-  return body;
+  return { ...body, ...sharedSettings(opts) };
+}
+
+/** The lifecycle, network and secrets that create and update both take, where the flags give them. */
+function sharedSettings(opts: LifecycleFlags & NetworkFlags): Pick<BoxUpdate, 'lifecycle' | 'network' | 'secrets'> {
+  const [lifecycle, network, secrets] = [lifecycleBody(opts), networkBody(opts), secretsBody(opts)];
+  return { ...(lifecycle && { lifecycle }), ...(network && { network }), ...(secrets && { secrets }) };
 }
 
 async function create(ctx: Context, body: BoxCreate, opts: CreateFlags): Promise<void> {
@@ -239,12 +239,7 @@ async function update(ctx: Context, name: string, opts: UpdateFlags): Promise<vo
     body.config = JSON.parse(JSON.stringify({ cpus: opts.cpus, ram_mb: opts.ramMb })) as BoxUpdate['config'];
   if (opts.port !== undefined) body.port = orNull(opts.port);
   if (opts.grace !== undefined) body.termination_grace_period_seconds = orNull(opts.grace);
-  const lifecycle = lifecycleBody(opts);
-  if (lifecycle) body.lifecycle = lifecycle;
-  const network = networkBody(opts);
-  if (network) body.network = network;
-  const secrets = secretsBody(opts);
-  if (secrets) body.secrets = secrets;
+  Object.assign(body, sharedSettings(opts));
   const envEdits = keyValues(opts.env, 'env', true);
   const tagEdits = keyValues(opts.tag, 'tag', true);
   if (Object.keys(body).length === 0 && !envEdits && !tagEdits)
