@@ -37,7 +37,7 @@ export function registerSystemRoutes(
       return {
         api: 'v1' as const,
         version: CORE_VERSION,
-        engine: { name: engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null },
+        engine: { name: info?.name ?? engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null },
       };
     },
   );
@@ -59,7 +59,8 @@ export function registerSystemRoutes(
         version: CORE_VERSION,
         data_dir: dataDir,
         engine: {
-          name: engineName,
+          // Which engine answers (docker or podman), once it has: the driver's name until then.
+          name: info?.name ?? engineName,
           endpoint: { url: endpoint.url, found_by: endpoint.foundBy },
           up,
           version: info?.version ?? null,
@@ -93,7 +94,7 @@ export function registerSystemRoutes(
         api: 'ok' as const,
         cluster: {
           status: health.up ? ('ok' as const) : ('unreachable' as const),
-          engine: engineName,
+          engine: health.info?.name ?? engineName,
           ...(health.reason ? { reason: health.reason } : {}),
           checked_at: health.checkedAt,
         },
