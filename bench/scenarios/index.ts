@@ -8,6 +8,7 @@ import { fileTransfer } from './file-transfer';
 import { idleCost } from './idle-cost';
 import { lifecycle } from './lifecycle';
 import { mcpExec } from './mcp-exec';
+import { podmanEngine } from './podman';
 import { publishProxy } from './publish-proxy';
 import { rssUnderFlood } from './rss-flood';
 import { serviceDeploy } from './service-deploy';
@@ -40,4 +41,5 @@ export const SCENARIOS: readonly BenchScenario[] = [
   workspaceForks,
   cliStartup,
   baseRebuild,
+  podmanEngine,
 ];
