@@ -335,7 +335,8 @@ export class BoxNetworking {
         'allow entries that did not resolve stay closed',
       );
     const [own, hostAddresses] = await Promise.all([this.ensure(box.project), this.hostAddresses()]);
-    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own });
+    const resolverOnGateway = this.deps.engine.resolverOnGateway === true;
+    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own, resolverOnGateway });
   }
 
   /**

@@ -20,6 +20,8 @@ export interface FilterInputs {
   pool: string;
   /** The box's own project network: its peers (open to an open box) and its gateway (the host). */
   own: { subnet: string; gateway: string } | null;
+  /** The engine's resolver answers on the network's gateway (Podman's aardvark-dns), not inside the box. */
+  resolverOnGateway?: boolean;
 }
 
 function accept({ cidr, port }: AllowedDestination): string[] {
@@ -53,10 +55,14 @@ const REFUSE_CHAIN = [
  * change also cuts one it opened before. The rules name no other project's network one by one:
  * the whole range they are made in is closed, so a new project needs no change here.
  */
-export function filterTable({ network, allowed, hostAddresses, pool, own }: FilterInputs): string {
+export function filterTable(inputs: FilterInputs): string {
+  const { network, allowed, hostAddresses, pool, own } = inputs;
   const rules = ['-A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED --ctdir REPLY -j ACCEPT'];
+  const resolver = inputs.resolverOnGateway && own ? own.gateway : EMBEDDED_DNS;
   // `none` closes the resolver too: it would forward any question (and so any data) to the outside.
-  if (network.egress === 'none') rules.push(`-A OUTPUT -d ${EMBEDDED_DNS}/32 ${REFUSE}`);
+  if (network.egress === 'none') rules.push(`-A OUTPUT -d ${resolver}/32 ${REFUSE}`);
+  // On the gateway, the resolver's port is open before the host's addresses are closed.
+  else if (resolver !== EMBEDDED_DNS) rules.push(...accept({ cidr: `${resolver}/32`, port: 53 }));
   if (network.egress !== 'open') rules.push('-A OUTPUT -o lo -j ACCEPT');
   const host = [...(own ? [own.gateway] : []), ...hostAddresses];
   const hostOpen = network.host && network.egress !== 'none';

@@ -23,6 +23,11 @@ export class DockerEngine implements ContainerEngine {
   readonly endpoint: { url: string; foundBy: string };
   private readonly docker: Docker;
 
+  /** Podman's resolver (aardvark-dns) answers on the network's gateway; Docker's inside the box. */
+  get resolverOnGateway(): boolean {
+    return this.name === 'podman';
+  }
+
   private readonly logLimitBytes: number;
 
   /**
