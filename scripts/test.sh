@@ -103,7 +103,7 @@ status=0
 node --import tsx scripts/run-tests.mjs --concurrency "${BOXDESK_TEST_CONCURRENCY:-3}" "${files[@]}" || status=1
 
 # The Podman lane: a representative set of the same integration files (boxes, exec and consoles,
-# files, a snapshot and a fork, volumes, publishing, the engine's name), their core and their own engine calls pointed
+# files, a snapshot and a fork, volumes, publishing, the engine's name, the packet filter), their core and their own engine calls pointed
 # at Podman's Docker-compatible service (scripts/test-env.sh starts it) through DOCKER_HOST. It runs
 # after the engine lane, which keeps both cores busy (its runner reports the idle share), two files
 # at a time: Podman's service is one process, and the files wait on it more than on the CPUs.
@@ -117,6 +117,7 @@ if [ "${BOXDESK_PODMAN_LANE:-1}" != 0 ]; then
     electron/core/snapshots/fork.integration.test.ts
     electron/core/publishing/proxy.integration.test.ts
     electron/core/system/system.integration.test.ts
+    electron/core/networks/networks.integration.test.ts
   )
   echo "== Podman lane: ${#PODMAN_LANE[@]} test files against ${BOXDESK_PODMAN_SOCKET:-/run/boxdesk-podman/podman.sock}"
   DOCKER_HOST="unix://${BOXDESK_PODMAN_SOCKET:-/run/boxdesk-podman/podman.sock}" BOXDESK_TEST_TIMES="${BOXDESK_TEST_TIMES:+$BOXDESK_TEST_TIMES.podman}" \
