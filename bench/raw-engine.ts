@@ -32,15 +32,16 @@ export function rawContainerSpec(image: string, name: string): Docker.ContainerC
   };
 }
 
-export async function rawCreateAndStart(image: string, name: string): Promise<string> {
-  const container = await docker.createContainer(rawContainerSpec(image, name));
+/** `client`: another engine than the bench's own (the Podman scenario's). */
+export async function rawCreateAndStart(image: string, name: string, client = docker): Promise<string> {
+  const container = await client.createContainer(rawContainerSpec(image, name));
   await container.start();
   return container.id;
 }
 
 /** What the core's removeContainer does: force, with anonymous volumes. */
-export async function rawRemove(id: string): Promise<void> {
-  await docker.getContainer(id).remove({ force: true, v: true });
+export async function rawRemove(id: string, client = docker): Promise<void> {
+  await client.getContainer(id).remove({ force: true, v: true });
 }
 
 /** Removes every container a bench run left behind, raw or (given its project) the core's. */
@@ -73,8 +74,9 @@ function drain(stream: Duplex, onData: (chunk: Buffer) => void = () => undefined
 export async function rawExec(
   containerId: string,
   command: string[],
+  client = docker,
 ): Promise<{ exitCode: number; bytes: number; inspects: number }> {
-  const exec = await docker
+  const exec = await client
     .getContainer(containerId)
     .exec({ Cmd: command, AttachStdout: true, AttachStderr: true, Tty: false });
   const stream = (await exec.start({ hijack: true, stdin: false, Tty: false })) as Duplex;

@@ -14,7 +14,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from './bundle.mjs';
 
-const OUT = path.join(root, '.tsbuild', 'tests');
+// A lane of its own (BOXDESK_TEST_LANE, e.g. the Podman lane beside the engine lane) bundles into
+// folders of its own: a runner starts by clearing its folders.
+const LANE = process.env.BOXDESK_TEST_LANE ?? 'tests';
+const OUT = path.join(root, '.tsbuild', LANE);
+const SCRIPTS = path.join(root, '.tsbuild', `${LANE}-scripts`);
 
 /** esbuild plugin: each of our sources (TypeScript, and scripts/*.mjs) gets its own import.meta location, as a literal. */
 const ownLocation = {
@@ -65,7 +69,7 @@ const options = {
 export function bundleScript(file) {
   let made = scripts.get(file);
   if (!made) {
-    const outdir = path.join(root, '.tsbuild', 'scripts', String(process.pid));
+    const outdir = path.join(SCRIPTS, String(process.pid));
     made = build({ ...options, entryPoints: [file], outdir }).then(() =>
       path.join(outdir, file.replace(/\.(ts|tsx|mts)$/, '.mjs')),
     );
@@ -81,7 +85,7 @@ const scripts = new Map();
  */
 export async function bundleTests(files) {
   fs.rmSync(OUT, { recursive: true, force: true });
-  fs.rmSync(path.join(root, '.tsbuild', 'scripts'), { recursive: true, force: true });
+  fs.rmSync(SCRIPTS, { recursive: true, force: true });
   await build({ ...options, entryPoints: files, outdir: OUT });
   return files.map((f) => path.join(OUT, f.replace(/\.(ts|tsx|mts)$/, '.mjs')));
 }

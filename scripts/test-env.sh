@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the test suite has what it needs: a Docker engine that answers,
-# a busybox base image, Chromium, Go and btrfs-progs (the store's helper). As root on Debian/Ubuntu it installs and
+# a busybox base image, Chromium, Go and btrfs-progs (the store's helper), and Podman serving the
+# Docker API on its own socket with the busybox base loaded (the Podman lane; BOXDESK_PODMAN_LANE=0 skips it). As root on Debian/Ubuntu it installs and
 # starts what is missing; anywhere else it says exactly what to install.
 set -euo pipefail
 
@@ -117,7 +118,59 @@ ensure_store_tools() {
   fi
 }
 
+# The Podman lane (scripts/test.sh): Debian's podman, its Docker-compatible service on a socket of
+# its own (not Podman's default one, which would make discovery pick Podman over Docker), the base.
+PODMAN_SOCKET="${BOXDESK_PODMAN_SOCKET:-/run/boxdesk-podman/podman.sock}"
+podman_answers() { podman --remote --url "unix://$PODMAN_SOCKET" info >/dev/null 2>&1; }
+
+# Podman's default rlimits for containers (its own, above this sandbox's hard limits) make every
+# container fail to start; pin them where containers.conf says nothing of them.
+pin_podman_ulimits() {
+  local conf=/etc/containers/containers.conf
+  if [ -f "$conf" ] && grep -q '^[[:space:]]*default_ulimits' "$conf"; then return; fi
+  log "pinning default_ulimits (nofile, nproc = 16384) in $conf"
+  mkdir -p /etc/containers
+  if [ -f "$conf" ] && grep -q '^\[containers\]' "$conf"; then
+    sed -i '/^\[containers\]/a default_ulimits = ["nofile=16384:16384", "nproc=16384:16384"]' "$conf"
+  else
+    printf '[containers]\ndefault_ulimits = ["nofile=16384:16384", "nproc=16384:16384"]\n' >>"$conf"
+  fi
+}
+
+ensure_podman() {
+  if [ "${BOXDESK_PODMAN_LANE:-1}" = 0 ]; then return; fi
+  if ! command -v podman >/dev/null 2>&1; then apt_install podman catatonit; fi
+  if [ "$(id -u)" = 0 ]; then pin_podman_ulimits; fi
+  if podman_answers; then
+    log "podman answers at $PODMAN_SOCKET"
+  else
+    if [ "$(id -u)" != 0 ]; then
+      log "the Podman lane needs Podman's service at $PODMAN_SOCKET, and starting it as root: run (as root) podman system service --time=0 unix://$PODMAN_SOCKET & — or BOXDESK_PODMAN_LANE=0 to skip the lane."
+      exit 1
+    fi
+    mkdir -p "$(dirname "$PODMAN_SOCKET")"
+    log "starting podman system service at $PODMAN_SOCKET (log: $STATE_DIR/podman.log)"
+    nohup podman system service --time=0 "unix://$PODMAN_SOCKET" >"$STATE_DIR/podman.log" 2>&1 &
+    for _ in $(seq 1 60); do
+      if podman_answers; then break; fi
+      sleep 0.5
+    done
+    if ! podman_answers; then
+      tail -n 30 "$STATE_DIR/podman.log"
+      log "podman's service did not answer within 30 s"
+      exit 1
+    fi
+  fi
+  if podman image exists "$TEST_IMAGE"; then
+    log "base image $TEST_IMAGE present in podman"
+  else
+    log "loading $TEST_IMAGE into podman"
+    docker_cli save "$TEST_IMAGE" | podman load -q >/dev/null
+  fi
+}
+
 ensure_engine
 ensure_test_image
 ensure_chromium
 ensure_store_tools
+ensure_podman

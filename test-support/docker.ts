@@ -1,4 +1,5 @@
 import Docker from 'dockerode';
+import { Writable } from 'node:stream';
 import { poll } from './poll';
 
 /** Direct engine access for tests: to look behind the core's back, or act there. */
@@ -55,4 +56,30 @@ export async function removeImage(tag: string): Promise<void> {
     .getImage(tag)
     .remove({ force: true })
     .catch(() => undefined);
+}
+
+/**
+ * A running container's limits as its cgroup has them (v1 or v2): what it really gets, whatever
+ * the engine's inspect says (Podman 4.3 keeps reporting the limits a container was made with).
+ */
+export async function cgroupLimits(id: string): Promise<{ nanoCpus: number; memoryBytes: number; pids: number }> {
+  const script = [
+    'if [ -f /sys/fs/cgroup/cpu.max ]; then cat /sys/fs/cgroup/cpu.max /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max',
+    'else echo "$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) $(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)"',
+    'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max; fi',
+  ].join('; ');
+  const exec = await docker.getContainer(id).exec({ Cmd: ['sh', '-c', script], AttachStdout: true });
+  const stream = await exec.start({});
+  let out = '';
+  const stdout = new Writable({ write: (chunk: Buffer, _e, done) => ((out += chunk.toString()), done()) });
+  docker.modem.demuxStream(stream, stdout, stdout);
+  await new Promise((resolve) => stream.on('end', resolve));
+  const [quota, period, memory, pids] = out.trim().split(/\s+/).map(Number) as [number, number, number, number];
+  return { nanoCpus: Math.round((quota / period) * 1e9), memoryBytes: memory, pids };
+}
+
+/** Whether the tests' engine is Podman (the Podman lane: DOCKER_HOST at `podman system service`). */
+export async function onPodman(): Promise<boolean> {
+  const { Components } = (await docker.version()) as { Components?: { Name?: string }[] };
+  return (Components ?? []).some((c) => /podman/i.test(c.Name ?? ''));
 }

@@ -10,6 +10,7 @@ import { idleCost } from './idle-cost';
 import { lifecycle } from './lifecycle';
 import { mcpExec } from './mcp-exec';
 import { publishFar } from './publish-far';
+import { podmanEngine } from './podman';
 import { publishProxy } from './publish-proxy';
 import { rssUnderFlood } from './rss-flood';
 import { serviceDeploy } from './service-deploy';
@@ -44,4 +45,5 @@ export const SCENARIOS: readonly BenchScenario[] = [
   workspaceForks,
   cliStartup,
   baseRebuild,
+  podmanEngine,
 ];

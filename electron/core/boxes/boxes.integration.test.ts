@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
-import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
+import { cgroupLimits, containersOfBox, docker, waitFor } from '../../../test-support/docker';
 import { createBox, followLogsUntil, withBoxesCore, type TestCore } from '../../../test-support/test-core';
 
 let t: TestCore;
@@ -43,7 +43,8 @@ describe('create', () => {
     assert.equal(info.State.Running, true);
     // An init as PID 1: Boxdesk's agent (which reaps and runs the main process) where it is built, else the engine's.
     if (info.Path === '/.boxdesk/agent')
-      assert.deepEqual([info.HostConfig.Init, info.Args.slice(0, 2)], [false, ['box', '--']]);
+      // Podman leaves Init out when it is false.
+      assert.deepEqual([info.HostConfig.Init ?? false, info.Args.slice(0, 2)], [false, ['box', '--']]);
     else assert.equal(info.HostConfig.Init, true);
     assert.equal(info.HostConfig.NanoCpus, 1e9);
     assert.equal(info.HostConfig.Memory, 256 * 1024 * 1024);
@@ -84,8 +85,9 @@ describe('update', () => {
     const box = (await res.json()) as Box;
     assert.deepEqual([box.config.ram_mb, box.status], [512, 'running']);
     const [c] = await containersOfBox(box.id);
-    const info = await docker.getContainer(c!.Id).inspect();
-    assert.equal(info.HostConfig.Memory, 512 * 1024 * 1024);
+    assert.equal((await cgroupLimits(c!.Id)).memoryBytes, 512 * 1024 * 1024);
+    const stats = (await (await t.api('GET', `${P}/alpha/stats`)).json()) as { memory_limit_bytes: number };
+    assert.equal(stats.memory_limit_bytes, 512 * 1024 * 1024);
   });
 });
 

@@ -11,6 +11,11 @@ export interface ContainerEngine {
   readonly name: string;
   /** Where the engine is, and how the core found it (engine/discovery.ts). */
   readonly endpoint: { url: string; foundBy: string };
+  /**
+   * True where a box on a project network asks for names on its network's gateway, port 53
+   * (Podman's aardvark-dns); else the engine's resolver answers inside the box (Docker's 127.0.0.11).
+   */
+  readonly resolverOnGateway?: boolean;
   ping(timeoutMs?: number): Promise<void>;
   info(): Promise<EngineInfo>;
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { boxProcesses, untilNoProcess } from '../../../test-support/box-processes';
+import { poll } from '../../../test-support/poll';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 import { WsSession } from '../../../test-support/ws-session';
 
@@ -28,6 +29,16 @@ function execSocket(command: string[], tty: boolean, extra = ''): WsSession {
 }
 
 const processList = () => boxProcesses(t.api, B);
+/**
+ * Until a process started in the background shows: the shell's output can come before its forked
+ * child has become the command (it then reads as the shell), which a busy machine makes likely.
+ */
+const running = (pattern: RegExp) =>
+  poll(async () => pattern.test(await processList()), {
+    ms: 10_000,
+    what: `a process matching ${pattern}`,
+    everyMs: 50,
+  });
 const gone = (pattern: RegExp, ms?: number) => untilNoProcess(t.api, B, pattern, ms);
 
 test('tty=0: stdout and stderr on their channels, then the exit code', async () => {
@@ -113,7 +124,7 @@ test('when a session ends, every process it started in the box is killed', async
   // The quotes keep the typed line's echo from matching: only the command's output says it ran.
   s.type('sleep 5001 & nohup sleep 5002 >/dev/null 2>&1 & echo st""arted\r');
   await s.waitForText(/started/);
-  assert.match(await processList(), /sleep 5001/);
+  await running(/sleep 5001/);
   s.type('exit\r');
   await s.waitForControl('exit');
   await gone(/sleep 500[12]/);
@@ -123,6 +134,7 @@ test('when a session ends, every process it started in the box is killed', async
   await d.waitForControl('ready');
   d.type('sleep 6001 & echo b""g\r');
   await d.waitForText(/bg/);
+  await running(/sleep 6001/);
   d.drop();
   await d.closed;
   assert.match(await processList(), /sleep 6001/, 'still alive during the grace period');

@@ -393,7 +393,11 @@ export class BoxNetworking {
       );
     const [own, hostAddresses] = await Promise.all([this.ensure(box.project), this.hostAddresses()]);
     const proxyPort = usesProxy(box) ? this.deps.proxyPort : null;
-    return filterTable({ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own, proxyPort });
+    const resolverOnGateway = this.deps.engine.resolverOnGateway === true;
+    return filterTable({
+      ...{ network: box.network, allowed, hostAddresses, pool: this.deps.pool, own },
+      ...{ proxyPort, resolverOnGateway },
+    });
   }
 
   /**

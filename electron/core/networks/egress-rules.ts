@@ -22,6 +22,8 @@ export interface FilterInputs {
   own: { subnet: string; gateway: string } | null;
   /** The egress proxy's port at the box's gateway, open to a box that uses it (networks/egress-proxy.ts); null: closed. */
   proxyPort?: number | null;
+  /** The engine's resolver answers on the network's gateway (Podman's aardvark-dns), not inside the box. */
+  resolverOnGateway?: boolean;
 }
 
 /** Accepted and, a connection's first packet, logged for the egress log (egress-log.ts). */
@@ -75,10 +77,16 @@ const REFUSE_CHAIN = [
  * change also cuts one it opened before. The rules name no other project's network one by one:
  * the whole range they are made in is closed, so a new project needs no change here.
  */
-export function filterTable({ network, allowed, hostAddresses, pool, own, proxyPort }: FilterInputs): string {
+export function filterTable(inputs: FilterInputs): string {
+  const { network, allowed, hostAddresses, pool, own, proxyPort } = inputs;
   const rules = ['-A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED --ctdir REPLY -j ACCEPT'];
+  const resolver = inputs.resolverOnGateway && own ? own.gateway : EMBEDDED_DNS;
   // `none` closes the resolver too: it would forward any question (and so any data) to the outside.
-  if (network.egress === 'none') rules.push(`-A OUTPUT -d ${EMBEDDED_DNS}/32 ${REFUSE}`);
+  if (network.egress === 'none') rules.push(`-A OUTPUT -d ${resolver}/32 ${REFUSE}`);
+  // On the gateway, the resolver's port is open before the host's addresses are closed (its
+  // questions are no egress of their own: not logged).
+  else if (resolver !== EMBEDDED_DNS)
+    rules.push(...['tcp', 'udp'].map((proto) => `-A OUTPUT -d ${resolver}/32 -p ${proto} --dport 53 -j ACCEPT`));
   // The box's own loopback is no egress: neither filtered nor logged.
   rules.push('-A OUTPUT -o lo -j ACCEPT');
   // The egress proxy at the gateway, and of the host nothing else (unless network.host). Not logged

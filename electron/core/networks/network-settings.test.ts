@@ -92,6 +92,24 @@ describe("a box's filter table", () => {
     );
   });
 
+  test("a resolver on the gateway (Podman's): its port 53 open before the host is closed, and refused under none", () => {
+    const lines = filterTable({
+      network: DEFAULT_NETWORK,
+      allowed: [],
+      hostAddresses,
+      pool,
+      own,
+      resolverOnGateway: true,
+    }).split('\n');
+    const udp = lines.indexOf('-A OUTPUT -d 10.210.7.1/32 -p udp --dport 53 -j ACCEPT');
+    assert.ok(udp > 0 && lines.includes('-A OUTPUT -d 10.210.7.1/32 -p tcp --dport 53 -j ACCEPT'));
+    assert.ok(udp < lines.indexOf(`-A OUTPUT -d 10.210.7.1/32 ${REJECT}`), 'the gateway itself stays closed after');
+    const none = { egress: 'none' as const, allow: [], host: false };
+    const closed = filterTable({ network: none, allowed: [], hostAddresses, pool, own, resolverOnGateway: true });
+    assert.doesNotMatch(closed, /--dport 53 -j ACCEPT/);
+    assert.match(closed, /-A OUTPUT -d 10\.210\.7\.1\/32 -j BOXDESK-REFUSE\n-A OUTPUT -o lo -j ACCEPT/);
+  });
+
   test("allowlist: the host's addresses and other projects closed before any entry (0.0.0.0/0 does not open them), a port for TCP and UDP", () => {
     const rules = filterTable({
       network: { egress: 'allowlist', allow: [], host: false },

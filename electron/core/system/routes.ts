@@ -13,6 +13,7 @@ const OPENAPI_DOCUMENT = Type.Object({}, { additionalProperties: true, descripti
 /** What the system routes report on. */
 export interface SystemSources {
   monitor: EngineMonitor;
+  /** The driver's name; once the engine has answered, the one it reports (docker or podman) is said instead. */
   engineName: string;
   endpoint: { url: string; foundBy: string };
   dataDir: string;
@@ -33,12 +34,8 @@ export function registerSystemRoutes(
     '/version',
     { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } },
     async () => {
-      const info = monitor.current.info;
-      return {
-        api: 'v1' as const,
-        version: CORE_VERSION,
-        engine: { name: engineName, version: info?.version ?? null, api_version: info?.apiVersion ?? null },
-      };
+      const { name = engineName, version = null, apiVersion = null } = monitor.current.info ?? {};
+      return { api: 'v1' as const, version: CORE_VERSION, engine: { name, version, api_version: apiVersion } };
     },
   );
 
@@ -59,7 +56,7 @@ export function registerSystemRoutes(
         version: CORE_VERSION,
         data_dir: dataDir,
         engine: {
-          name: engineName,
+          name: info?.name ?? engineName,
           endpoint: { url: endpoint.url, found_by: endpoint.foundBy },
           up,
           version: info?.version ?? null,
@@ -93,7 +90,7 @@ export function registerSystemRoutes(
         api: 'ok' as const,
         cluster: {
           status: health.up ? ('ok' as const) : ('unreachable' as const),
-          engine: engineName,
+          engine: health.info?.name ?? engineName,
           ...(health.reason ? { reason: health.reason } : {}),
           checked_at: health.checkedAt,
         },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { after, before, test } from 'node:test';
+import { onPodman } from '../../../test-support/docker';
 import { startTestCore, type TestCore } from '../../../test-support/test-core';
 import { discoverEngine } from '../engine/discovery';
 
@@ -38,6 +39,11 @@ test('GET /v1/system names the data dir and what the engine can give a box', asy
     `cpus ${body.engine.cpus}`,
   );
   assert.ok(body.engine.memory_bytes !== null && body.engine.memory_bytes > 64 * 1024 * 1024);
+  // Which engine answers (the Podman lane points the tests at Podman), said alike by every route.
+  const expected = (await onPodman()) ? 'podman' : 'docker';
+  const version = (await (await fetch(`${t.url}/version`)).json()) as { engine: { name: string } };
+  const health = (await (await fetch(`${t.url}/healthz`)).json()) as { cluster: { engine: string } };
+  assert.deepEqual([body.engine.name, version.engine.name, health.cluster.engine], [expected, expected, expected]);
 });
 
 test('GET /v1/system needs a token (it names a path on this machine)', async () => {

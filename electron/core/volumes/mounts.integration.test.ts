@@ -81,9 +81,8 @@ test('attach to a running box restarts it with every root file kept; detach take
   assert.equal((await sh('host', 'md5sum /root/work/blob')).stdout, sum);
   assert.equal((await t.api('POST', `${P}/volumes/late/detach`, { box: 'host' })).status, 409);
   assert.equal((await t.api('DELETE', `${P}/volumes/late`)).status, 204);
-  assert.equal(
-    (await docker.listVolumes({ filters: { label: [`boxdesk.volume=late`, `boxdesk.project=${P.split('/').pop()}`] } }))
-      .Volumes.length,
-    0,
-  );
+  // Both labels checked here too: Podman 4.3 lists the volumes that carry either.
+  const project = P.split('/').pop();
+  const { Volumes } = await docker.listVolumes({ filters: { label: ['boxdesk.volume=late'] } });
+  assert.equal(Volumes.filter((v) => v.Labels?.['boxdesk.project'] === project).length, 0);
 });

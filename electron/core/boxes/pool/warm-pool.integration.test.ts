@@ -10,7 +10,7 @@ import {
   type CoreProcess,
 } from '../../../../test-support/core-process';
 import { cleanUpDataDir, instanceIdOf, readDb } from '../../../../test-support/crash-data-dir';
-import { containersOfInstance, docker, waitFor } from '../../../../test-support/docker';
+import { cgroupLimits, containersOfInstance, docker, waitFor } from '../../../../test-support/docker';
 import { ok, runBox } from '../../../../test-support/cli-runner';
 import { SseClient } from '../../../../test-support/sse';
 
@@ -124,8 +124,8 @@ test('a create that fits takes a paused pool container: the same 201 Box as a co
   const info = await docker.getContainer(before.find((c) => c.Labels['boxdesk.id'] === box.id)!.Id).inspect();
   assert.equal(info.State.Status, 'running');
   assert.equal(info.Name, `/boxdesk-pool-warm-a-${box.id.slice(4, 12)}`);
-  const { NanoCpus, Memory, PidsLimit } = info.HostConfig;
-  assert.deepEqual([NanoCpus, Memory, PidsLimit], [2e9, 256 * 1024 * 1024, 100]);
+  const { nanoCpus, memoryBytes, pids } = await cgroupLimits(info.Id);
+  assert.deepEqual([nanoCpus, memoryBytes, pids], [2e9, 256 * 1024 * 1024, 100]);
   // Inside: the box's environment, its hostname (fixed when made), its own /workspace.
   assert.equal(
     await sh('warm-a', 'echo "$GREETING $(hostname) $(pwd)"'),

@@ -5,6 +5,8 @@ import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { byPath, EngineError, type PathChange, type PathStat, type PathType } from '../container-engine';
 import { call, toEngineError } from './errors';
+import { isPodman } from './flavor';
+import { podmanRemove, podmanRename } from './podman-paths';
 
 // Go's os.FileMode type bits, as the engine reports them.
 const GO_MODE_DIR = 1 << 31;
@@ -67,6 +69,9 @@ export async function putArchive(
   if (res && typeof (res as Readable).resume === 'function') (res as Readable).resume();
 }
 
+/** The extractor's refusal of the unknown entry type: Docker's words, then Podman's. */
+const TYPE_REFUSED = /unhandled tar header type|unrecognized typeflag/i;
+
 /** A byte that no tar format defines as an entry type. */
 const UNKNOWN_TYPEFLAG = 'Z'.charCodeAt(0);
 
@@ -98,11 +103,12 @@ export async function removePath(docker: Docker, containerId: string, target: st
   const dir = path.dirname(target);
   const name = path.basename(target);
   if (!name || dir === target) throw new EngineError('invalid', `cannot remove "${target}"`);
+  if (await isPodman(docker)) return podmanRemove(docker, containerId, target);
   try {
     await docker.getContainer(containerId).putArchive(Readable.from(await removalArchive(name)), { path: dir });
   } catch (err) {
     const e = toEngineError(err);
-    if (!/unhandled tar header type/i.test(e.message)) throw filesystemRefusal(e.message) ?? e;
+    if (!TYPE_REFUSED.test(e.message)) throw filesystemRefusal(e.message) ?? e;
   }
   if (await statPath(docker, containerId, target))
     throw new EngineError('failed', `the engine did not remove "${target}"`);
@@ -123,6 +129,7 @@ export async function renamePath(
   const dir = path.dirname(from);
   if (path.dirname(to) !== dir || !path.basename(from) || !path.basename(to))
     throw new EngineError('invalid', `cannot rename "${from}" to "${to}": not two names in one directory`);
+  if (await isPodman(docker)) return podmanRename(docker, containerId, from, to);
   const archive = await removalArchive(path.basename(from), (pack) =>
     // The engine applies a link entry's mode to the file it links: it must be the file's own.
     pack.entry({ name: path.basename(to), type: 'link', linkname: path.basename(from), mode }),
@@ -136,7 +143,7 @@ export async function renamePath(
         .putArchive(Readable.from(archive), { path: dir, noOverwriteDirNonDir: true });
     } catch (err) {
       const e = toEngineError(err);
-      if (/unhandled tar header type/i.test(e.message)) return;
+      if (TYPE_REFUSED.test(e.message)) return;
       if (/file exists/i.test(e.message) && attempt < 3) continue;
       if (/cannot overwrite (non-)?directory/i.test(e.message))
         throw new EngineError('invalid', e.message.replace(/^.*?(cannot overwrite)/i, '$1'));

@@ -10,6 +10,7 @@ import {
   EngineError,
 } from '../container-engine';
 import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
+import { isPodman, podmanCall } from './flavor';
 import { logConfig } from './logs';
 import { forgetAddress } from './networks';
 
@@ -34,7 +35,9 @@ export async function createContainer(docker: Docker, spec: ContainerSpec, logLi
       Tty: false,
       OpenStdin: false,
       HostConfig: {
-        Init: !spec.agent,
+        // No init in the host's PID namespace (the packet filter's helper): it would not be PID 1
+        // there, and Podman refuses it ("PID namespace isn't private").
+        Init: !spec.agent && !spec.helper?.pidHost,
         NanoCpus: spec.limits.cpus * NANO,
         Memory: spec.limits.ramMb * 1024 * 1024,
         MemorySwap: spec.limits.ramMb * 1024 * 1024,
@@ -113,10 +116,28 @@ export async function startContainer(docker: Docker, id: string): Promise<void> 
     if ((err as DockerErrorLike).statusCode === 304) return;
     throw toEngineError(err);
   }
+  const updated = podmanLimits(docker).get(id);
+  if (updated) await updateContainer(docker, id, updated);
+}
+
+const updatedOnPodman = new WeakMap<Docker, Map<string, ResourceLimits>>();
+
+/**
+ * The limits this driver last gave each container on Podman. Podman 4.3's update changes the
+ * running container's cgroup but not its configuration: a restart brings back the limits it was
+ * created with, and its inspect and stats keep reporting those. The driver applies these again at
+ * every start and reports them in stats. They live as long as the core (docs/engines.md).
+ */
+export function podmanLimits(docker: Docker): Map<string, ResourceLimits> {
+  let limits = updatedOnPodman.get(docker);
+  if (!limits) updatedOnPodman.set(docker, (limits = new Map()));
+  return limits;
 }
 
 export async function stopContainer(docker: Docker, id: string, graceSeconds: number): Promise<void> {
   try {
+    // Podman refuses to stop a paused container ("container state improper"); Docker thaws it itself.
+    if (await isPodman(docker)) await unpauseContainer(docker, id).catch(() => undefined);
     await docker.getContainer(id).stop({ t: graceSeconds });
   } catch (err) {
     if ((err as DockerErrorLike).statusCode === 304) return;
@@ -148,8 +169,12 @@ export async function unpauseContainer(docker: Docker, id: string): Promise<void
 /** A container full of processes (a fork bomb) can make one removal fail or time out: kill it and try again. */
 export async function removeContainer(docker: Docker, id: string): Promise<void> {
   forgetAddress(docker, id);
+  podmanLimits(docker).delete(id);
+  // Podman's forced removal stops the container first, waiting out its grace period; Docker's kills.
+  const podman = await isPodman(docker);
   for (let attempt = 1; ; attempt++) {
     try {
+      if (podman) await killNow(docker, id);
       await docker.getContainer(id).remove({ force: true, v: true });
       return;
     } catch (err) {
@@ -164,6 +189,15 @@ export async function removeContainer(docker: Docker, id: string): Promise<void>
       await new Promise((r) => setTimeout(r, 500 * attempt));
     }
   }
+}
+
+/** SIGKILL to a container's processes, thawed first (a frozen process cannot die); one not running is fine. */
+async function killNow(docker: Docker, id: string): Promise<void> {
+  await unpauseContainer(docker, id).catch(() => undefined);
+  await docker
+    .getContainer(id)
+    .kill()
+    .catch(() => undefined);
 }
 
 export async function inspectContainer(docker: Docker, id: string): Promise<ContainerState | null> {
@@ -197,12 +231,45 @@ export async function listContainers(docker: Docker, labels: Record<string, stri
 
 export async function updateContainer(docker: Docker, id: string, limits: ResourceLimits): Promise<void> {
   const bytes = limits.ramMb * 1024 * 1024;
+  // Podman 4.3 has no compatible update (404): its own API's (`podman update`) takes the same limits.
+  if (await isPodman(docker)) {
+    await checkPodmanLimits(docker, limits);
+    const resources = {
+      memory: { limit: bytes, swap: bytes },
+      cpu: { quota: Math.round(limits.cpus * CPU_PERIOD), period: CPU_PERIOD },
+      pids: { limit: limits.pidsLimit },
+    };
+    await call(() => podmanCall(docker, 'POST', `/containers/${encodeURIComponent(id)}/update`, resources));
+    podmanLimits(docker).set(id, limits);
+    return;
+  }
   await call(() =>
     docker
       .getContainer(id)
       .update({ NanoCpus: limits.cpus * NANO, Memory: bytes, MemorySwap: bytes, PidsLimit: limits.pidsLimit }),
   );
 }
+
+/**
+ * Podman's own update takes limits Docker refuses (1 MB of memory, more CPUs than the machine
+ * has) and the box then dies on its next exec: refused as Docker refuses them, in Docker's words.
+ */
+async function checkPodmanLimits(docker: Docker, limits: ResourceLimits): Promise<void> {
+  if (limits.ramMb < MIN_MEMORY_MB)
+    throw new EngineError('invalid', `Minimum memory limit allowed is ${MIN_MEMORY_MB}MB`);
+  const { NCPU } = (await call(() => docker.info())) as { NCPU: number };
+  if (limits.cpus > NCPU)
+    throw new EngineError(
+      'invalid',
+      `range of CPUs is from 0.01 to ${NCPU}.00, as there are only ${NCPU} CPUs available`,
+    );
+}
+
+/** Docker's floor for a container's memory. */
+const MIN_MEMORY_MB = 6;
+
+/** The CFS period a CPU quota is counted in (what NanoCpus means). */
+const CPU_PERIOD = 100_000;
 
 export async function renameContainer(docker: Docker, id: string, name: string): Promise<void> {
   await call(() => docker.getContainer(id).rename({ name }));

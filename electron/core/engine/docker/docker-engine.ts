@@ -7,6 +7,7 @@ import * as builds from './build';
 import * as containers from './containers';
 import { discoverEngine } from '../discovery';
 import { call } from './errors';
+import { flavorOfVersion, type Flavor } from './flavor';
 import * as events from './events';
 import * as exec from './exec';
 import * as images from './images';
@@ -17,9 +18,15 @@ import * as volumes from './volumes';
 
 /** The Docker Engine API through dockerode; each resource lives in its own file beside this one. */
 export class DockerEngine implements ContainerEngine {
-  readonly name = 'docker';
+  /** "docker", or "podman" once the engine answered as Podman (flavor.ts). */
+  name: Flavor = 'docker';
   readonly endpoint: { url: string; foundBy: string };
   private readonly docker: Docker;
+
+  /** Podman's resolver (aardvark-dns) answers on the network's gateway; Docker's inside the box. */
+  get resolverOnGateway(): boolean {
+    return this.name === 'podman';
+  }
 
   private readonly logLimitBytes: number;
 
@@ -64,6 +71,7 @@ export class DockerEngine implements ContainerEngine {
 
   async info(): Promise<EngineInfo> {
     const [version, info] = await call(() => Promise.all([this.docker.version(), this.docker.info()]));
+    this.name = flavorOfVersion(version);
     const driverStatus: [string, string][] = info.DriverStatus ?? [];
     const backing = driverStatus.find(([k]) => k === 'Backing Filesystem')?.[1] ?? '';
     // overlay2 limits a container's root only on xfs with pquota; these drivers always can.

@@ -60,3 +60,12 @@ export async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
 export function labelFilter(labels: Record<string, string>): string[] {
   return Object.entries(labels).map(([k, v]) => `${k}=${v}`);
 }
+
+/**
+ * Whether `have` carries every key=value of `want`. Podman 4.3 reads several label filters as
+ * "any of them" for volumes and events and matches no image at all with more than one: its
+ * answers are filtered again here (Docker's need not be, and pass unchanged).
+ */
+export function hasLabels(have: Record<string, string> | null | undefined, want: Record<string, string>): boolean {
+  return Object.entries(want).every(([k, v]) => have?.[k] === v);
+}

@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import type { Disposable } from '../../lifetime';
 import type { ContainerEvent, ContainerEventKind } from '../container-engine';
-import { call, labelFilter } from './errors';
+import { call, hasLabels, labelFilter } from './errors';
 import { onLines } from './json-lines';
 import { forgetAddress } from './networks';
 
@@ -18,6 +18,7 @@ const KINDS: Record<string, ContainerEventKind> = {
   stop: 'exited',
   oom: 'oom',
   destroy: 'removed',
+  remove: 'removed', // Podman's word for it
   pause: 'paused',
   unpause: 'unpaused',
 };
@@ -49,7 +50,7 @@ export async function watchEvents(
     } catch {
       return; // a torn line from a dying stream; the next reconcile covers it
     }
-    if (!event) return;
+    if (!event || !hasLabels(event.labels, labels)) return;
     // Stopped or started outside the core too (docker stop, a restart policy): its address is not known any more.
     if (event.kind === 'exited' || event.kind === 'started' || event.kind === 'removed')
       forgetAddress(docker, event.containerId);

@@ -2,7 +2,8 @@ import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import type { ImageConfig, ImageDetails, ImageImportOptions, ImageInfo } from '../container-engine';
 import { EngineError } from '../container-engine';
-import { call, labelFilter, orNull, toEngineError } from './errors';
+import { call, hasLabels, labelFilter, orNull, toEngineError } from './errors';
+import { isPodman } from './flavor';
 
 export async function inspectImage(docker: Docker, ref: string): Promise<ImageDetails | null> {
   const image = await orNull(() => docker.getImage(ref).inspect());
@@ -39,8 +40,13 @@ export async function pullImage(docker: Docker, ref: string, onProgress: (line: 
 }
 
 export async function listImages(docker: Docker, labels: Record<string, string>): Promise<ImageInfo[]> {
-  const images = await call(() => docker.listImages({ filters: { label: labelFilter(labels) } }));
-  return images.map((i) => ({ id: i.Id, sizeBytes: i.Size, labels: i.Labels ?? {} }));
+  // Podman matches no image with two label filters: it gets the first, the rest is filtered here.
+  const filter = labelFilter(labels);
+  const asked = (await isPodman(docker)) ? filter.slice(0, 1) : filter;
+  const images = await call(() => docker.listImages({ filters: { label: asked } }));
+  return images
+    .filter((i) => hasLabels(i.Labels, labels))
+    .map((i) => ({ id: i.Id, sizeBytes: i.Size, labels: i.Labels ?? {} }));
 }
 
 export async function removeImage(docker: Docker, id: string): Promise<void> {

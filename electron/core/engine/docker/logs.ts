@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { call } from './errors';
+import { isPodman } from './flavor';
 import { StreamDemuxer } from '../exec-streams';
 
 /** How many files a container's log rotates through; the oldest goes when the newest fills. */
@@ -41,7 +42,7 @@ export async function logs(docker: Docker, id: string, options: { tail?: number;
     follow: options.follow,
     ...(options.tail !== undefined ? { tail: options.tail } : {}),
   };
-  const raw = await call(
+  const request = call(
     () =>
       new Promise<Readable>((resolve, reject) =>
         docker.modem.dial(
@@ -56,6 +57,19 @@ export async function logs(docker: Docker, id: string, options: { tail?: number;
         ),
       ),
   );
+  // Podman 4.3 sends a followed log's headers only with its first line: a quiet box's log would
+  // not open until it wrote. The stream is handed up at once (the container checked first, so a
+  // missing one is still not_found) and fed once the engine answers.
+  if (options.follow && (await isPodman(docker))) {
+    request.catch(() => undefined);
+    await call(() => docker.getContainer(id).inspect());
+    const out = new LogDemuxer();
+    request.then(
+      (raw) => (out.destroyed ? raw.destroy() : pipeline(raw, out, () => undefined)),
+      (err: unknown) => out.destroy(err as Error),
+    );
+    return out;
+  }
   // The reader's errors end here: a consumer that goes away destroys the demuxer, which ends the request.
-  return pipeline(raw, new LogDemuxer(), () => undefined);
+  return pipeline(await request, new LogDemuxer(), () => undefined);
 }

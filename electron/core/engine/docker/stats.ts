@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import type { ContainerStats } from '../container-engine';
+import { podmanLimits } from './containers';
 import { call } from './errors';
 import { onLines } from './json-lines';
 
@@ -46,7 +47,15 @@ export function toContainerStats(s: DockerStats): ContainerStats {
 
 export async function stats(docker: Docker, containerId: string): Promise<ContainerStats> {
   const raw = (await call(() => docker.getContainer(containerId).stats({ stream: false }))) as unknown as DockerStats;
-  return toContainerStats(raw);
+  return asUpdated(docker, containerId, toContainerStats(raw));
+}
+
+/** A sample with the memory limit the driver last set on Podman, which Podman itself does not report (containers.ts). */
+function asUpdated(docker: Docker, containerId: string, sample: ContainerStats): ContainerStats {
+  const limits = podmanLimits(docker).get(containerId);
+  return limits && sample.memory_limit_bytes > 0
+    ? { ...sample, memory_limit_bytes: limits.ramMb * 1024 * 1024 }
+    : sample;
 }
 
 export async function streamStats(
@@ -65,7 +74,9 @@ export async function streamStats(
       if (err && !signal.aborted) reject(err);
       else resolve();
     };
-    onLines(stream, (line) => onSample(toContainerStats(JSON.parse(line) as DockerStats)));
+    onLines(stream, (line) =>
+      onSample(asUpdated(docker, containerId, toContainerStats(JSON.parse(line) as DockerStats))),
+    );
     stream.on('end', () => done());
     stream.on('close', () => done());
     stream.on('error', (err: Error) => done(err));

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { VolumeInfo, VolumeOptions } from '../container-engine';
-import { call, labelFilter, orNull, toEngineError } from './errors';
+import { call, hasLabels, labelFilter, orNull, toEngineError } from './errors';
 
 interface DockerVolume {
   Name: string;
@@ -42,7 +42,7 @@ export async function removeVolume(docker: Docker, name: string): Promise<void> 
 
 export async function listVolumes(docker: Docker, labels: Record<string, string>): Promise<VolumeInfo[]> {
   const result = await call(() => docker.listVolumes({ filters: { label: labelFilter(labels) } }));
-  return ((result.Volumes ?? []) as DockerVolume[]).map(toVolume);
+  return ((result.Volumes ?? []) as DockerVolume[]).filter((v) => hasLabels(v.Labels, labels)).map(toVolume);
 }
 
 export async function inspectVolume(docker: Docker, name: string): Promise<VolumeInfo | null> {
