@@ -10,9 +10,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -67,14 +68,22 @@ func (c *core) call(method, path string, body any) (int, []byte) {
 
 // run makes and starts an exec; it answers what came out (demuxed unless tty) and the exit code.
 func (c *core) run(spec execSpec, input string) (stdout, stderr string, code int) {
+	return c.runWith(spec, input, nil)
+}
+
+// runWith is run with `made` called between the exec's create and its start.
+func (c *core) runWith(spec execSpec, input string, made func(id string)) (stdout, stderr string, code int) {
 	status, body := c.call("POST", "/v1/execs", spec)
 	if status != http.StatusCreated {
 		c.t.Fatalf("create: %d %s", status, body)
 	}
-	var made struct{ ID string }
-	_ = json.Unmarshal(body, &made)
+	var created struct{ ID string }
+	_ = json.Unmarshal(body, &created)
+	if made != nil {
+		made(created.ID)
+	}
 	conn := c.conn()
-	fmt.Fprintf(conn, "POST /v1/execs/%s/start HTTP/1.1\r\nHost: agent\r\nConnection: Upgrade\r\nUpgrade: boxdesk-exec\r\n\r\n", made.ID)
+	fmt.Fprintf(conn, "POST /v1/execs/%s/start HTTP/1.1\r\nHost: agent\r\nConnection: Upgrade\r\nUpgrade: boxdesk-exec\r\n\r\n", created.ID)
 	r := bufio.NewReader(conn)
 	head, _ := r.ReadString('\n')
 	if !strings.Contains(head, "101") {
@@ -103,7 +112,7 @@ func (c *core) run(spec execSpec, input string) (stdout, stderr string, code int
 		}
 		stdout, stderr = o.String(), e.String()
 	}
-	_, body = c.call("GET", "/v1/execs/"+made.ID, nil)
+	_, body = c.call("GET", "/v1/execs/"+created.ID, nil)
 	var st execState
 	_ = json.Unmarshal(body, &st)
 	if st.Running || st.ExitCode == nil {
@@ -133,6 +142,18 @@ func TestExecOnATerminal(t *testing.T) {
 	out, _, code := c.run(execSpec{Command: []string{"sh", "-c", "test -t 1 && stty size && exit 4"}, Tty: true}, "")
 	if !strings.Contains(out, "24 80") || code != 4 {
 		t.Fatalf("got %q %d", out, code)
+	}
+}
+
+func TestASizeGivenBeforeTheTerminalOpensIsItsFirstSize(t *testing.T) {
+	c := startCore(t)
+	out, _, _ := c.runWith(execSpec{Command: []string{"stty", "size"}, Tty: true}, "", func(id string) {
+		if status, body := c.call("POST", "/v1/execs/"+id+"/resize", map[string]int{"cols": 91, "rows": 33}); status != http.StatusNoContent && status != http.StatusOK {
+			t.Fatalf("resize before start: %d %s", status, body)
+		}
+	})
+	if !strings.Contains(out, "33 91") {
+		t.Fatalf("got %q", out)
 	}
 }
 
@@ -210,11 +231,32 @@ func TestATerminalsOutputEndsWithItsProcessNotWithABackgroundJob(t *testing.T) {
 	if !strings.Contains(out, "bye") || code != 5 {
 		t.Fatalf("got %q %d", out, code)
 	}
-	job, err := exec.Command("pgrep", "-f", "sleep 31").Output()
-	if err != nil || len(job) == 0 {
+	job := processesRunning("sleep 31")
+	if len(job) == 0 {
 		t.Fatal("the output ended only once the background job had gone")
 	}
-	_ = exec.Command("pkill", "-f", "sleep 31").Run()
+	for _, pid := range job {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// processesRunning are the processes whose command line holds `text`, read from /proc. Not
+// pgrep: the agent's reaper in this test process waits for any child, and can take the status of
+// a pgrep before os/exec's own wait does.
+func processesRunning(text string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, entry := range entries {
+		pid, err := strconv.Atoi(entry.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + entry.Name() + "/cmdline")
+		if err == nil && strings.Contains(strings.ReplaceAll(string(cmdline), "\x00", " "), text) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 func TestGoOpensTheMainGateOnceAndAgain(t *testing.T) {

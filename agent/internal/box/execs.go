@@ -41,6 +41,9 @@ type boxExec struct {
 	started  bool
 	st       execState
 	pty      *os.File
+	// size is the last size asked for the terminal (cols, rows): one asked before it opens (the
+	// core resizes right after the start, which can come before the process is made) is its first.
+	size *[2]uint16
 }
 
 // keptExecs bounds the finished execs kept for GET (the core asks right after the output ends).
@@ -91,12 +94,25 @@ func (e *boxExec) state() execState {
 
 func (e *boxExec) resize(cols, rows uint16) error {
 	e.mu.Lock()
-	pty := e.pty
-	e.mu.Unlock()
-	if pty == nil {
-		return errors.New("the exec has no terminal, or it has not started")
+	defer e.mu.Unlock()
+	if !e.spec.Tty {
+		return errors.New("the exec has no terminal")
 	}
-	return setWinsize(pty, cols, rows)
+	e.size = &[2]uint16{cols, rows}
+	if e.pty == nil {
+		return nil // its terminal opens at this size
+	}
+	return setWinsize(e.pty, cols, rows)
+}
+
+// terminalSize is the size the exec's terminal opens at: the last asked, else 80x24.
+func (e *boxExec) terminalSize() (cols, rows uint16) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.size != nil {
+		return e.size[0], e.size[1]
+	}
+	return 80, 24
 }
 
 func (e *boxExec) environ() []string {

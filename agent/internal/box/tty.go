@@ -108,7 +108,8 @@ func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter)
 	if err != nil {
 		return nil, err
 	}
-	_ = setWinsize(master, 80, 24)
+	cols, rows := e.terminalSize()
+	_ = setWinsize(master, cols, rows)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr.Setctty = true
 	cmd.SysProcAttr.Ctty = 0
@@ -120,6 +121,9 @@ func (e *boxExec) startWithTty(cmd *exec.Cmd, in *bufio.Reader, out closeWriter)
 	}
 	e.mu.Lock()
 	e.pty = master
+	if e.size != nil { // asked for while the process was being made
+		_ = setWinsize(master, e.size[0], e.size[1])
+	}
 	e.mu.Unlock()
 	e.begin(cmd.Process.Pid)
 	if e.spec.Stdin {
