@@ -85,9 +85,11 @@ function applied(db: Db): string[] {
   ).map((r) => `${r.module}:${r.version}`);
 }
 
+/** Every module's migrations as `module:version`, in the store's order: by module, then by version as a number. */
 const everyMigration = [CORE_MIGRATIONS, ...modules]
-  .flatMap((m) => m.migrations.map((_, i) => `${m.name}:${i + 1}`))
-  .sort();
+  .flatMap((m) => m.migrations.map((_, i) => ({ module: m.name, version: i + 1 })))
+  .sort((a, b) => a.module.localeCompare(b.module) || a.version - b.version)
+  .map(({ module, version }) => `${module}:${version}`);
 
 test('the store is WAL with synchronous=FULL and a short busy timeout', (t) => {
   const db = openCoreDatabase(dataDir(t));

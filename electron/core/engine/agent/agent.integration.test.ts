@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import type { Box } from '../../../../shared/schemas/box';
 import { api, shOk, startCoreProcess, tempDataDir, type CoreProcess } from '../../../../test-support/core-process';
 import { containersOfBox, docker } from '../../../../test-support/docker';
 import { poll } from '../../../../test-support/poll';
@@ -174,6 +175,12 @@ test("a box frozen behind the core's back still answers its files (the engine's 
 });
 
 test('a box whose agent ends while an exec runs answers that exec 409 with what to do, never 500', async () => {
+  // The test before froze and thawed the box behind the core's back: the core hears of the thaw by the engine's events.
+  await poll(async () => ((await (await api(core!, 'GET', `${P}/boxes/new`)).json()) as Box).status === 'running', {
+    ms: 10_000,
+    everyMs: 100,
+    what: 'the box running again',
+  });
   const running = api(core!, 'POST', `${P}/boxes/new/exec`, { command: ['sleep', '30'] });
   await poll(async () => (await shOk(core!, P, 'new', 'ps -o args')).includes('sleep 30'), {
     ms: 10_000,
