@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Snapshot } from '../../../shared/schemas/snapshots';
-import { containersOfBox, docker } from '../../../test-support/docker';
+import { containersOfBox, docker, waitFor } from '../../../test-support/docker';
 import { snapshotApi, type SnapshotApi, withSnapshotCore } from '../../../test-support/snapshots';
 import { SseClient } from '../../../test-support/sse';
 import type { TestCore } from '../../../test-support/test-core';
@@ -177,6 +177,8 @@ test('a snapshot taken while a process writes holds the workspace and the root o
     return { workspace: out[0]!, root: out[1]! };
   };
   try {
+    // The job is accepted before its first round is written: wait for the root's counter.
+    await waitFor(async () => (await counters('busy')).root > 0, 15_000, 'the writer to write its first round');
     for (let round = 0; round < 3; round++) {
       const running = await counters('busy');
       assert.ok(running.root > 0, 'the writer runs');
