@@ -2,13 +2,16 @@ import { ApiError } from '../../../shared/errors';
 import type { BoxUpdate, ResolvedConfig } from '../../../shared/schemas/box';
 import type { ContainerEngine } from '../engine/container-engine';
 import { now } from '../ids';
-import { configOf, limitsOf, type BoxRow } from './box-row';
+import type { ResolvedNetwork } from '../../../shared/schemas/network';
+import type { BoxNetworking } from '../networks/box-networking';
+import { configOf, limitsOf, networkedOf, type BoxRow } from './box-row';
 import { mergeLifecycle, parseLifecycle } from './lifecycle/clock-rules';
 import type { BoxStore } from './store';
 import type { BoxWorkspaces } from './workspaces';
 
 export interface BoxUpdateDeps {
   store: BoxStore;
+  networking: Pick<BoxNetworking, 'enforce'>;
   engine: ContainerEngine;
   workspaces: BoxWorkspaces;
   /** Throws the engine-down problem when the engine is unreachable. */
@@ -71,4 +74,30 @@ export async function applyBoxUpdate(
     },
     now(),
   );
+}
+
+/**
+ * Records the box's new network settings or secrets; a running box's rules change at once (none
+ * recorded if they cannot). Its commands from now on see the new secrets' placeholders.
+ */
+export async function applyNetworkChange(
+  deps: BoxUpdateDeps,
+  row: BoxRow,
+  network?: ResolvedNetwork,
+  secrets?: string[],
+): Promise<BoxRow> {
+  const patch = {
+    ...(network ? { network: JSON.stringify(network) } : {}),
+    ...(secrets ? { secrets: secrets.length ? JSON.stringify(secrets) : null } : {}),
+  };
+  const next = deps.store.update(row.id, patch, now());
+  if (row.status !== 'running' || !row.container_id) return next;
+  deps.requireEngine();
+  try {
+    await deps.networking.enforce(networkedOf(next), row.container_id);
+  } catch (err) {
+    deps.store.update(row.id, { network: row.network, secrets: row.secrets }, now());
+    throw err;
+  }
+  return next;
 }

@@ -15,16 +15,15 @@ import {
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import { now } from '../ids';
 import { KeyedMutex, QueueWaitError } from '../keyed-mutex';
-import type { ResolvedNetwork } from '../../../shared/schemas/network';
 import { BoxCreation, resolveNetwork, type BoxDeps, type InternalCreate } from './box-create';
 import { decodeCursor, encodeCursor, resolveConfig } from './box-config';
 import { configOf, limitsOf, networkedOf, networkOf, toBox, type BoxRow } from './box-row';
 import { assertTransition, type BoxOperation } from './box-state-machine';
-import { applyBoxUpdate } from './box-update';
+import { applyBoxUpdate, applyNetworkChange } from './box-update';
 import { freeze, thawFrozen } from './box-freeze';
 import { StatusWriter } from './box-status';
 import { thaw } from './lifecycle/sleep';
-import { LABELS } from './container-spec';
+import { containerRefused, deletedMeanwhile, removeBox } from './box-removal';
 import { CrashLoopDetector } from './crash-loop';
 import type { PoolClaims } from './pool/pool-fit';
 import type { BoxStore } from './store';
@@ -205,7 +204,7 @@ export class BoxService {
     try {
       await step();
     } catch (err) {
-      if (this.preempted.has(row.id)) throw this.deletedMeanwhile(row);
+      if (this.preempted.has(row.id)) throw deletedMeanwhile(row);
       if (err instanceof EngineError && err.kind === 'unavailable') {
         // Another region's engine is its own monitor's (the router told it already).
         if (!(err instanceof RegionUnavailableError)) this.deps.monitor.reportDown(err.message);
@@ -215,13 +214,7 @@ export class BoxService {
       this.setStatus(row, 'error', reason);
       throw err;
     }
-    if (this.preempted.has(row.id)) throw this.deletedMeanwhile(row);
-  }
-
-  private deletedMeanwhile(row: BoxRow): ApiError {
-    return new ApiError('conflict', `box "${row.name}" was deleted while this request was in progress`, {
-      hint: 'create it again if you still need it',
-    });
+    if (this.preempted.has(row.id)) throw deletedMeanwhile(row);
   }
 
   /**
@@ -343,26 +336,14 @@ export class BoxService {
     }
   }
 
-  async finishDelete(row: BoxRow): Promise<void> {
-    if (row.container_id) await this.engine.removeContainer(row.container_id);
-    const leftovers = await this.engine.listContainers({
-      [LABELS.id]: row.id,
-      [LABELS.instance]: this.deps.instanceId,
-    });
-    for (const c of leftovers) await this.engine.removeContainer(c.id);
-    // A fork's committed image goes with it (the engine keeps it while other forks build on it).
-    if (row.owns_image) await this.engine.removeImage(row.image);
-    // Its /workspace goes once no container names it (snapshots of it are items of their own). A store that
-    // cannot answer now does not keep the box: its item, named by no box, goes at the next engine-up.
-    await this.deps.workspaces.remove(row.workspace_item).catch((err: unknown) => {
-      this.deps.log.warn({ err, box: row.name, item: row.workspace_item }, 'the workspace of a deleted box goes later');
-    });
-    this.crashes.reset(row.id);
-    if (row.container_id) this.ooms.delete(row.container_id);
-    this.store.delete(row.id);
-    this.deps.bus.emit('box.deleted', { box: toBox(row) }, row.project);
-    this.deps.networking.forget(row.id);
-    if (!this.store.list(row.project, { tags: [], limit: 1 }).length) this.deps.networking.removeNetwork(row.project);
+  finishDelete(row: BoxRow): Promise<void> {
+    return removeBox(this.deps, this, row);
+  }
+
+  /** What the service remembers of a box that is gone (box-removal.ts). */
+  forgetBox(boxId: string, containerId: string | null): void {
+    this.crashes.reset(boxId);
+    if (containerId) this.ooms.delete(containerId);
   }
 
   update(project: string, name: string, input: BoxUpdate, options: CallOptions = {}): Promise<Box> {
@@ -375,36 +356,21 @@ export class BoxService {
         const network = input.network ? resolveNetwork(input.network, networkOf(row)) : undefined;
         if (network) await this.deps.networking.check(network);
         if (input.secrets) this.deps.secrets.check(input.secrets, 'body.secrets');
-        const deps = { store: this.store, engine: this.engine, workspaces: this.deps.workspaces };
-        let next = await applyBoxUpdate({ ...deps, requireEngine: () => this.requireEngine() }, row, input, config);
-        if (network || input.secrets) next = await this.applyNetwork(next, network, input.secrets);
+        const deps = {
+          store: this.store,
+          engine: this.engine,
+          workspaces: this.deps.workspaces,
+          networking: this.deps.networking,
+          requireEngine: () => this.requireEngine(),
+        };
+        let next = await applyBoxUpdate(deps, row, input, config);
+        if (network || input.secrets) next = await applyNetworkChange(deps, next, network, input.secrets);
         const box = toBox(next);
         this.deps.bus.emit('box.updated', { box }, project);
         return box;
       },
       options,
     );
-  }
-
-  /**
-   * Records the box's new network settings or secrets; a running box's rules change at once (none
-   * recorded if they cannot). Its commands from now on see the new secrets' placeholders.
-   */
-  private async applyNetwork(row: BoxRow, network?: ResolvedNetwork, secrets?: string[]): Promise<BoxRow> {
-    const patch = {
-      ...(network ? { network: JSON.stringify(network) } : {}),
-      ...(secrets ? { secrets: secrets.length ? JSON.stringify(secrets) : null } : {}),
-    };
-    const next = this.store.update(row.id, patch, now());
-    if (row.status !== 'running' || !row.container_id) return next;
-    this.requireEngine();
-    try {
-      await this.deps.networking.enforce(networkedOf(next), row.container_id);
-    } catch (err) {
-      this.store.update(row.id, { network: row.network, secrets: row.secrets }, now());
-      throw err;
-    }
-    return next;
   }
 
   async logs(project: string, name: string, options: { tail?: number; follow: boolean }): Promise<Readable> {
@@ -424,15 +390,7 @@ export class BoxService {
     return row;
   }
 
-  /**
-   * The engine refused to run something in the box's container (paused, not
-   * running): a 409 about the box; the engine's event brings its status up to date.
-   */
   containerRefused(row: BoxRow, err: EngineError): ApiError {
-    const paused = /paused/i.test(err.message);
-    const hint = paused
-      ? 'its container was paused outside Boxdesk: resume the box (POST …/resume) to thaw it'
-      : 'its main process is not running: GET the box for its status_reason; resume it to start it again';
-    return new ApiError('conflict', `box "${row.name}" cannot run commands now (${err.message}); ${hint}`, { hint });
+    return containerRefused(row, err);
   }
 }
