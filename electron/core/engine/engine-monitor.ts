@@ -11,6 +11,11 @@ export interface EngineHealth {
   info: EngineInfo | null;
 }
 
+/** How long a ping may take. */
+const PING_MS = 1500;
+/** How long the second ping may take, when the engine was up. */
+const PATIENT_PING_MS = 10_000;
+
 /**
  * Watches the engine: the core serves without one, reports degraded, and
  * when the engine comes back runs the recovery hooks (events, reconcile)
@@ -77,13 +82,29 @@ export class EngineMonitor implements Disposable {
 
   private async probe(): Promise<EngineHealth> {
     try {
-      await this.engine.ping(1500);
+      await this.ping();
       const info = this.health.up && this.health.info ? this.health.info : await this.engine.info();
       await this.setHealth({ up: true, reason: null, checkedAt: now(), info });
     } catch (err) {
       await this.setHealth({ up: false, reason: (err as Error).message, checkedAt: now(), info: null });
     }
     return this.health;
+  }
+
+  /**
+   * A ping; while the engine was up, one that fails is tried again with more time before the
+   * engine counts as gone. A busy engine is slow, not gone: on a loaded machine a ping took more
+   * than 1.5 s now and then, and every operation answered 503 until the next check. An engine
+   * that is really gone refuses the second ping as fast as the first.
+   */
+  private async ping(): Promise<void> {
+    try {
+      await this.engine.ping(PING_MS);
+    } catch (err) {
+      if (!this.health.up) throw err;
+      this.log.debug({ err }, 'the container engine did not answer a ping; trying once more with more time');
+      await this.engine.ping(PATIENT_PING_MS);
+    }
   }
 
   private async setHealth(next: EngineHealth): Promise<void> {
