@@ -159,7 +159,7 @@ describe('publishing a box from the window', () => {
     assert.ok(!link.includes(ui.core().token), 'the admin token is never in a URL');
     await tab.close();
     // The code worked once: in another browser (no cookie) the same link is a 401.
-    const stranger = await ui.open({ signedIn: false });
+    const stranger = await ui.open({ signedIn: false, isolated: true });
     assert.equal((await stranger.goto(link))?.status(), 401);
 
     await publish.unpublishButton.click();

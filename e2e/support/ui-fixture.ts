@@ -19,6 +19,12 @@ export interface OpenOptions {
   route?: string;
   /** Then switch to this project in the header, as a user would. */
   project?: string;
+  /**
+   * A browser context of its own (another browser: no cookie of the file's other pages). Without
+   * it, the page is a new tab of the file's one context, with its own session storage and the
+   * local storage and cookies of none of the tests before it.
+   */
+  isolated?: boolean;
 }
 
 export interface UiFixture {
@@ -48,10 +54,13 @@ export interface NewBox {
 export function uiFixture(
   options: { env?: NodeJS.ProcessEnv; args?: string[]; browserArgs?: string[] } = {},
 ): UiFixture {
-  const state: { core?: CoreProcess; browser?: Browser; contexts: BrowserContext[]; projects: Set<string> } = {
-    contexts: [],
-    projects: new Set(),
-  };
+  const state: {
+    core?: CoreProcess;
+    browser?: Browser;
+    shared?: BrowserContext;
+    contexts: BrowserContext[];
+    projects: Set<string>;
+  } = { contexts: [], projects: new Set() };
   before(async () => {
     ensureRendererBuilt();
     state.core = await startCoreProcess({
@@ -59,31 +68,36 @@ export function uiFixture(
       env: { BOXDESK_RATE_LIMIT: '0', ...options.env },
     });
     state.browser = await launchChromium(options.browserArgs);
+    state.shared = await newContext(state.browser);
+    await state.shared.addInitScript(FRESH_TAB);
   });
   // A page left open keeps its event stream and re-renders on every event of the tests after
   // it: each test closes what it opened (eight idle pages took a core of CPU in ui-boxes).
-  const closeContexts = () => Promise.allSettled(state.contexts.splice(0).map((c) => c.close()));
-  afterEach(closeContexts);
+  const closePages = async () => {
+    const shared = state.shared;
+    await Promise.allSettled([...state.contexts.splice(0), ...(shared?.pages() ?? [])].map((c) => c.close()));
+    await shared?.clearCookies();
+    await shared?.clearPermissions();
+  };
+  afterEach(closePages);
   after(async () => {
-    await closeContexts();
+    await closePages();
     await state.browser?.close().catch(() => undefined);
     await teardown(state.core, { projects: [...state.projects] });
   });
   const fixture: UiFixture = {
     core: () => state.core!,
     async open(o: OpenOptions = {}) {
-      const context = await state.browser!.newContext({
-        colorScheme: o.colorScheme ?? 'light',
-        viewport: o.viewport ?? { width: 1280, height: 800 },
-        permissions: o.clipboard ? ['clipboard-read', 'clipboard-write'] : [],
-        // As a user who asks for less motion: the window's transitions (dialogs, menus) are skipped,
-        // which the tests would otherwise wait out and Chromium draw, frame by frame.
-        reducedMotion: 'reduce',
-      });
-      context.setDefaultTimeout(15_000);
-      state.contexts.push(context);
-      const page = await context.newPage();
       const core = state.core!;
+      let context = state.shared!;
+      if (o.isolated) {
+        context = await newContext(state.browser!);
+        state.contexts.push(context);
+      }
+      if (o.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: core.url });
+      const page = await context.newPage();
+      if (o.viewport) await page.setViewportSize(o.viewport);
+      if (o.colorScheme) await page.emulateMedia({ colorScheme: o.colorScheme });
       await page.goto(o.signedIn === false ? `${core.url}/` : `${core.url}/#token=${encodeURIComponent(core.token)}`);
       if (o.route) await page.goto(`${core.url}/#${o.route}`);
       if (o.project) await new AppShell(page).switchProject(o.project);
@@ -105,6 +119,38 @@ export function uiFixture(
     },
   };
   return fixture;
+}
+
+/**
+ * A browser context as the tests use it. A new tab of the file's one context costs Chromium about
+ * half the CPU of a new context (1.3 s against 2.4 s here, for the window's first paint), and the
+ * e2e files open about fifty.
+ */
+async function newContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    colorScheme: 'light',
+    viewport: { width: 1280, height: 800 },
+    // As a user who asks for less motion: the window's transitions (dialogs, menus) are skipped,
+    // which the tests would otherwise wait out and Chromium draw, frame by frame.
+    reducedMotion: 'reduce',
+  });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+/**
+ * Run in every document of the shared context: a tab's first document starts from empty local
+ * storage, as a test's own context did (the window keeps its last project there); a reload or a
+ * popup (whose session storage is its opener's copy) keeps it.
+ */
+function FRESH_TAB(): void {
+  try {
+    if (sessionStorage.getItem('boxdesk-e2e-tab')) return;
+    localStorage.clear();
+    sessionStorage.setItem('boxdesk-e2e-tab', '1');
+  } catch {
+    // A document without storage (about:blank, an opaque origin): nothing to clear.
+  }
 }
 
 /** A box name no other test or run uses. */
