@@ -94,7 +94,8 @@ echo "== ${#files[@]} test files"
 # with its own data dir, engine instance labels and box names, so files share the engine without
 # sharing state. scripts/run-tests.mjs keeps the order above (`node --test` sorts files by name).
 # The Podman lane: a representative set of the same integration files (boxes, exec and consoles,
-# files, a snapshot and a fork, volumes, publishing, the engine's name, the packet filter), their
+# files, a snapshot and a fork, volumes, publishing, the engine's name, the packet filter, the
+# driver's engine contract and the helper that joins a box's network namespace), their
 # core and their own engine calls pointed at Podman's Docker-compatible service (scripts/test-env.sh
 # starts it) through DOCKER_HOST. It runs one file at a time beside the engine lane, whose files
 # leave the CPUs idle a tenth of the time while they wait on the engine and on timers (its runner
@@ -109,6 +110,8 @@ PODMAN_LANE=(
   electron/core/snapshots/fork.integration.test.ts
   electron/core/system/system.integration.test.ts
   electron/core/volumes/mounts.integration.test.ts
+  electron/core/engine/docker/docker-engine.integration.test.ts
+  electron/core/networks/netfilter-join.integration.test.ts
 )
 podman_pid=
 if [ "${BOXDESK_PODMAN_LANE:-1}" != 0 ]; then

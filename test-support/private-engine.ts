@@ -18,8 +18,15 @@ export class PrivateEngine {
   readonly socketPath = path.join(this.dir, 'docker.sock');
   private child: ChildProcess | null = null;
 
-  /** `dockerdArgs`: more of dockerd's flags (a far engine's test gives its bridge an address no host interface has). */
-  constructor(private readonly dockerdArgs: string[] = []) {}
+  /**
+   * `dockerdArgs`: more of dockerd's flags (a far engine's test gives its bridge an address no host
+   * interface has). `ownPids`: dockerd in a PID (and mount) namespace of its own as well, as in a
+   * VM: the process ids it reports name other processes on this host, or none.
+   */
+  constructor(
+    private readonly dockerdArgs: string[] = [],
+    private readonly options: { ownPids?: boolean } = {},
+  ) {}
 
   static unavailableReason(): string | null {
     if (process.getuid?.() !== 0) return 'needs root to run a private dockerd';
@@ -35,6 +42,8 @@ export class PrivateEngine {
       'unshare',
       [
         '--net',
+        // --mount-proc: its /proc shows its own namespace (runc reads its processes there); it implies --mount.
+        ...(this.options.ownPids ? ['--pid', '--fork', '--mount-proc'] : []),
         'dockerd',
         '--data-root',
         path.join(this.dir, 'data'),
@@ -59,6 +68,11 @@ export class PrivateEngine {
     );
   }
 
+  /** An Engine-API client of this engine, for a test's own containers beside the core's. */
+  client(): Docker {
+    return new Docker({ socketPath: this.socketPath });
+  }
+
   /** Copies an image from the shared engine into this one (it starts with none). */
   async loadImageFromShared(image: string): Promise<void> {
     const tar = await sharedDocker.getImage(image).get();
@@ -70,7 +84,10 @@ export class PrivateEngine {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
+    // unshare --fork ignores SIGTERM and waits for its child: dockerd itself is told.
+    const forked = this.options.ownPids ? this.forkedChild(child.pid!) : null;
+    if (forked) process.kill(forked, 'SIGTERM');
+    else child.kill('SIGTERM');
     await exited;
     this.child = null;
   }
@@ -87,6 +104,16 @@ export class PrivateEngine {
       .filter((m) => m.startsWith(this.dir + '/'));
     for (const m of mounts.sort((a, b) => b.length - a.length)) spawnSync('umount', ['-l', m]);
     fs.rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  }
+
+  /** The process unshare --fork started (dockerd, by its host PID), or null once it has gone. */
+  private forkedChild(pid: number): number | null {
+    try {
+      const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+      return children[0] ? Number(children[0]) : null;
+    } catch {
+      return null;
+    }
   }
 
   private async answers(): Promise<boolean> {
@@ -115,13 +142,18 @@ export class PrivateEngine {
 export function withPrivateEngineCore(
   skip: string | null,
   use: (engine: PrivateEngine, t: TestCore) => void,
-  options: { prepare?: (engine: PrivateEngine) => Promise<void>; args?: string[]; dockerdArgs?: string[] } = {},
+  options: {
+    prepare?: (engine: PrivateEngine) => Promise<void>;
+    args?: string[];
+    dockerdArgs?: string[];
+    ownPids?: boolean;
+  } = {},
 ): void {
   let engine: PrivateEngine | undefined;
   let t: TestCore | undefined;
   before(async () => {
     if (skip) return;
-    engine = new PrivateEngine(options.dockerdArgs);
+    engine = new PrivateEngine(options.dockerdArgs, { ownPids: options.ownPids });
     await engine.start();
     await options.prepare?.(engine);
     t = await startTestCore({ engine: new DockerEngine({ socketPath: engine.socketPath }), args: options.args });

@@ -26,6 +26,8 @@ export function runEngineContract(name: string, make: () => { engine: ContainerE
 
     before(async () => {
       const { engine, image } = make();
+      // The engine's name as the core learns it at start (Podman's differences are named by it).
+      await engine.info();
       const tag = newTag();
       const labels = { 'contract.run': tag };
       const base = { image, labels, tag };

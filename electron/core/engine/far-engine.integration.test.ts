@@ -10,7 +10,8 @@ import { WsSession } from '../../../test-support/ws-session';
 
 // An engine the way a VM engine looks (Docker Desktop, colima, Podman machine): its socket on a
 // host path, its containers in a network namespace of their own whose addresses the host cannot
-// reach, its bridge at an address no host interface has. Exec, console, files, publishing and
+// reach, its bridge at an address no host interface has, the process ids it reports not this
+// host's (its own PID namespace): boxes' packet filters are set through it. Exec, console, files, publishing and
 // services must all reach the box through the engine or its agent.
 const skip = PrivateEngine.unavailableReason();
 if (skip) console.warn(`SKIPPED far engine tests: ${skip}`);
@@ -25,6 +26,7 @@ const P = '/v1/projects/far/boxes';
 
 withPrivateEngineCore(skip, (_engine, core) => (t = core), {
   dockerdArgs: ['--bip', '172.31.250.1/24'],
+  ownPids: true,
   prepare: (engine) => engine.loadImageFromShared(TEST_IMAGE),
 });
 

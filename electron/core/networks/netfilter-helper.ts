@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import tar from 'tar-stream';
 import { EngineError, type ContainerEngine, type ContainerSpec } from '../engine/container-engine';
 import { helperLabels, helperSpec } from '../engine/helper-containers';
 import { readText } from '../engine/log-tail';
 import type { EgressRecordInput } from './egress-log';
 import { openEgressWatch, type EgressWatch } from './egress-watch';
 import type { NetfilterFiles } from './netfilter-files';
+import { tarOf } from './netfilter-image';
+import { applyByJoining, removeJoinLeftovers, seenOnThisHost } from './netfilter-join';
 
 export const NETFILTER_ROLE = 'netfilter-helper';
 
@@ -30,21 +30,6 @@ export interface NetfilterImage {
   agent: { binary: string; digest: string };
 }
 
-function tarOf(entries: { path: string; data: Buffer; mode: number }[]): Readable {
-  const pack = tar.pack();
-  const dirs = new Set<string>();
-  for (const entry of entries) {
-    const name = entry.path.replace(/^\//, '');
-    for (let dir = path.posix.dirname(name); dir !== '.' && !dirs.has(dir); dir = path.posix.dirname(dir))
-      dirs.add(dir);
-  }
-  for (const dir of [...dirs].sort()) pack.entry({ name: dir, type: 'directory', mode: 0o755, mtime: new Date(0) });
-  for (const entry of entries)
-    pack.entry({ name: entry.path.replace(/^\//, ''), mode: entry.mode, mtime: new Date(0) }, entry.data);
-  pack.finalize();
-  return pack as unknown as Readable; // tar-stream's typings predate Readable's newer members
-}
-
 /**
  * The packet filter's helper (docs/security.md): ONE long-lived container per core, made from
  * Debian's iptables and Boxdesk's static binary, in the host's PID namespace with NET_ADMIN,
@@ -52,12 +37,16 @@ function tarOf(entries: { path: string; data: Buffer; mode: number }[]): Readabl
  * serve`) listens on a socket in a directory of the core's data dir bound into it; each change of
  * a box's rules is one request there (an exec in it where the engine is not on this machine): it
  * enters the box's network namespace by the box's main process (checked to be that container's)
- * and loads the filter table with iptables-restore. The box itself never has
- * NET_ADMIN, so it cannot undo the rules.
+ * and loads the filter table with iptables-restore. A box whose process this host does not see
+ * (its engine in a VM, elsewhere, or in a PID namespace of its own) gets its table from a helper
+ * made for the change on its own engine, in its network namespace with NET_ADMIN alone
+ * (netfilter-join.ts). The box itself never has NET_ADMIN, so it cannot undo the rules.
  */
 export class NetfilterHelper {
   private imageId: Promise<string> | null = null;
   private container: Promise<string> | null = null;
+  /** This core's join helpers an earlier run left are removed once, at the first engine-up. */
+  private sweptJoins = false;
 
   /** The core's directory the helper listens in (bound into it); null: an exec per change instead. */
   private readonly socketDir: string | null;
@@ -77,8 +66,8 @@ export class NetfilterHelper {
     return `${this.files.iptables.digest}-${this.files.agent.digest.slice(0, 16)}`;
   }
 
-  /** The helper image for these files, imported once (no registry, no base image). */
-  private image(): Promise<string> {
+  /** The helper image for these files, imported once (no registry, no base image); its id. */
+  image(): Promise<string> {
     this.imageId ??= this.importImage().catch((err: unknown) => {
       this.imageId = null;
       throw err;
@@ -146,6 +135,7 @@ export class NetfilterHelper {
    * away (a docker rm, the engine's restart) is made again once.
    */
   async apply(containerId: string, pid: number, rules: string): Promise<void> {
+    if (!seenOnThisHost(containerId, pid)) return this.applyJoined(containerId, rules);
     for (let attempt = 0; ; attempt++) {
       const helper = await this.running();
       try {
@@ -175,6 +165,36 @@ export class NetfilterHelper {
   }
 
   /**
+   * A box whose engine is not in this host's PID namespace (a VM's, a remote one's, one in a PID
+   * namespace of its own): its process id means nothing here, so a helper joins its network
+   * namespace through its own engine (netfilter-join.ts), the image copied there the first time.
+   */
+  private async applyJoined(containerId: string, rules: string): Promise<void> {
+    const { binary } = this.files.iptables;
+    for (let attempt = 0; ; attempt++) {
+      const image = await this.image();
+      try {
+        const { code, output } = await applyByJoining(
+          this.engine,
+          { image, binary, instanceId: this.instanceId },
+          containerId,
+          rules,
+        );
+        if (code === 0) return;
+        throw new EngineError(
+          'failed',
+          `the box's network rules could not be set (${output.trim() || `exit code ${code}`})`,
+        );
+      } catch (err) {
+        // The image removed meanwhile (another core's build replaced it): imported again, once.
+        const gone = err instanceof EngineError && err.kind === 'not_found' && err.message.includes(image);
+        if (!gone || attempt > 0) throw err;
+        this.imageId = null;
+      }
+    }
+  }
+
+  /**
    * Watches the box's network namespace for the egress log (egress-watch.ts): resolves once the
    * helper listens there. Null where the helper has no socket (an engine elsewhere): no log.
    */
@@ -184,7 +204,7 @@ export class NetfilterHelper {
     onRecord: (record: EgressRecordInput) => void,
     onEnd: () => void,
   ): Promise<EgressWatch | null> {
-    if (!this.socketDir) return null;
+    if (!this.socketDir || !seenOnThisHost(containerId, pid)) return null;
     await this.running();
     return openEgressWatch(path.join(this.socketDir, SOCKET), containerId, pid, onRecord, onEnd);
   }
@@ -261,8 +281,15 @@ export class NetfilterHelper {
     });
   }
 
-  /** Any core's helpers that ended (their core was killed for good): nothing runs in them. */
+  /**
+   * Any core's helpers that ended (their core was killed for good): nothing runs in them. And,
+   * once, this core's join helpers an earlier run of it left.
+   */
   async removeEnded(): Promise<void> {
+    if (!this.sweptJoins) {
+      this.sweptJoins = true;
+      await removeJoinLeftovers(this.engine, this.instanceId);
+    }
     // Exited or dead only: a helper another core has just created is not running yet either.
     for (const c of await this.engine.listContainers({ 'boxdesk.role': NETFILTER_ROLE }))
       if (c.state === 'exited' || c.state === 'dead') await this.engine.removeContainer(c.id).catch(() => undefined);

@@ -7,7 +7,8 @@ export function execCases(c: () => Contract): void {
   test('exec hands up stdout and stderr apart, and the exit code', async () => {
     const r = await run(c().engine, c().running, ['sh', '-c', 'echo out; echo err >&2; exit 7']);
     assert.deepEqual([r.stdout, r.stderr, r.state.exitCode, r.state.running], ['out\n', 'err\n', 7, false]);
-    assert.ok(r.state.pid > 0);
+    // Podman forgets an exec's process id once it ended (docs/engines.md).
+    assert.ok(c().engine.name === 'podman' ? r.state.pid === 0 : r.state.pid > 0);
   });
 
   test('exec: stdin is read to its EOF; cwd and the environment (the container’s, then the exec’s) apply', async () => {
@@ -28,21 +29,28 @@ export function execCases(c: () => Contract): void {
 
   test('a command that cannot start: exit 126 and the runtime’s reason on stdout (no pid); sh says 127 not found', async () => {
     const { engine, running } = c();
-    const cases: [string[], RegExp][] = [
-      [['/no/such/binary'], /"\/no\/such\/binary": stat \/no\/such\/binary: no such file or directory/],
-      [['no-such-command'], /"no-such-command": executable file not found in \$PATH/],
-      [['/etc/passwd'], /"\/etc\/passwd": permission denied/],
+    // Podman says it on stderr, and exits 127 for what is not there, as a shell does (docs/engines.md).
+    const podman = engine.name === 'podman';
+    const cases: [string[], RegExp, number][] = [
+      [
+        ['/no/such/binary'],
+        /"\/no\/such\/binary": stat \/no\/such\/binary: no such file or directory/,
+        podman ? 127 : 126,
+      ],
+      [['no-such-command'], /"no-such-command": executable file not found in \$PATH/, podman ? 127 : 126],
+      [['/etc/passwd'], /"\/etc\/passwd": permission denied/, 126],
     ];
-    for (const [command, message] of cases) {
+    for (const [command, message, code] of cases) {
       const r = await run(engine, running, command);
-      assert.equal(r.state.exitCode, 126, command[0]);
+      assert.equal(r.state.exitCode, code, command[0]);
       assert.equal(r.state.pid, 0);
-      assert.match(r.stdout, message);
-      assert.match(r.stdout, /^OCI runtime exec failed: .*\r\n$/);
+      assert.match(podman ? r.stderr : r.stdout, message);
+      if (podman) assert.match(r.stderr, /^Error: \w+: exec failed: /);
+      else assert.match(r.stdout, /^OCI runtime exec failed: .*\r\n$/);
     }
     const cwd = await run(engine, running, ['pwd'], { cwd: '/no/such/dir' });
-    assert.equal(cwd.state.exitCode, 126);
-    assert.match(cwd.stdout, /chdir to cwd \("\/no\/such\/dir"\)/);
+    assert.equal(cwd.state.exitCode, podman ? 127 : 126);
+    assert.match(podman ? cwd.stderr : cwd.stdout, /chdir to cwd \("\/no\/such\/dir"\)/);
     const shell = await run(engine, running, ['sh', '-c', 'no-such-command']);
     assert.deepEqual([shell.state.exitCode, shell.stderr], [127, 'sh: no-such-command: not found\n']);
   });
@@ -50,7 +58,9 @@ export function execCases(c: () => Contract): void {
   test('exec: not before start (running false, no exit code), refused in a container that does not run (conflict)', async () => {
     const { engine, running, stopped } = c();
     const id = await engine.createExec(running, { command: ['true'], env: {}, tty: false, stdin: false });
-    assert.deepEqual(await engine.inspectExec(id), { running: false, exitCode: null, pid: 0 });
+    // Podman reads 0 for an exec not started yet (docs/engines.md).
+    const exitCode = engine.name === 'podman' ? 0 : null;
+    assert.deepEqual(await engine.inspectExec(id), { running: false, exitCode, pid: 0 });
     await assert.rejects(
       engine.createExec(stopped, { command: ['true'], env: {}, tty: false, stdin: false }),
       (err: Error) => isEngineError('conflict')(err) && /is not running/.test(err.message),

@@ -58,22 +58,30 @@ function volumeCases(c: () => Contract): void {
       mounts: [{ volume: name, path: '/ro', readOnly: true }],
     });
     await engine.putArchive(writer, '/data', tarOf({ 'shared.txt': 'through the volume' }));
-    assert.deepEqual(await untar(await engine.getArchive(reader, '/ro/.')), {
-      './': { type: 'directory', content: '', linkname: null },
-      './shared.txt': { type: 'file', content: 'through the volume', linkname: null },
-    });
+    const shared = { type: 'file', content: 'through the volume', linkname: null };
+    assert.deepEqual(
+      await untar(await engine.getArchive(reader, '/ro/.')),
+      // Podman: no entry for `.`, names without `./` (docs/engines.md).
+      engine.name === 'podman'
+        ? { 'shared.txt': shared }
+        : { './': { type: 'directory', content: '', linkname: null }, './shared.txt': shared },
+    );
     await assert.rejects(engine.putArchive(reader, '/ro', tarOf({ 'no.txt': 'x' })), (err: Error) =>
       /read-only/.test(err.message),
     );
     assert.deepEqual(
       await engine.containerChanges(writer),
-      [
-        { path: '/data', kind: 'added' },
-        { path: '/implicit', kind: 'added' },
-      ],
+      // Podman does not list the mount points (docs/engines.md).
+      engine.name === 'podman'
+        ? []
+        : [
+            { path: '/data', kind: 'added' },
+            { path: '/implicit', kind: 'added' },
+          ],
       'the mount points only',
     );
-    await assert.rejects(engine.removeVolume(name), (err: Error) => /in use/.test(err.message));
+    // Docker's words, then Podman's.
+    await assert.rejects(engine.removeVolume(name), (err: Error) => /in use|is being used/.test(err.message));
     await engine.removeContainer(writer);
     await engine.removeContainer(reader);
     await engine.removeVolume(name);
@@ -107,7 +115,12 @@ function networkCases(c: () => Contract): void {
       return body.includes('served-by-box');
     }, 'httpd answers');
     assert.match(body, /^HTTP\/1\.[01] 200/);
-    await assert.rejects(engine.connect(server, 8081), isEngineError('not_found'), 'nothing listens there');
+    const nothing = engine.connect(server, 8081);
+    // Where the engine's bridge is not on this host (this machine's Podman service), connect() is
+    // relayed by an exec; without the box agent (this container has none) the relay cannot tell a
+    // closed port before it is read: the stream ends at once, empty (docs/engines.md).
+    if (engine.name !== 'podman') await assert.rejects(nothing, isEngineError('not_found'), 'nothing listens there');
+    else assert.equal(await nothing.then(httpGet).catch(() => ''), '', 'nothing listens there');
     await engine.removeContainer(server);
     await engine.removeNetwork(name);
     await engine.removeNetwork(name);

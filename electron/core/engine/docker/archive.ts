@@ -6,6 +6,7 @@ import tar from 'tar-stream';
 import { byPath, EngineError, type PathChange, type PathStat, type PathType } from '../container-engine';
 import { call, toEngineError } from './errors';
 import { isPodman } from './flavor';
+import { copierFailure } from './podman-answers';
 import { podmanRemove, podmanRename } from './podman-paths';
 
 // Go's os.FileMode type bits, as the engine reports them.
@@ -30,7 +31,36 @@ export function fromGoFileMode(goMode: number): { type: PathType; mode: number }
 }
 
 export async function getArchive(docker: Docker, containerId: string, path: string): Promise<Readable> {
+  // Podman's archive of a symlink is its target's content: the link itself is made from its stat.
+  if (await isPodman(docker)) {
+    const stat = await statPath(docker, containerId, path);
+    if (stat?.type === 'symlink') return symlinkArchive(stat, path);
+  }
   return call(() => docker.getContainer(containerId).getArchive({ path }) as Promise<Readable>);
+}
+
+/** A one-entry archive of the symlink `stat` describes, as Docker's archive of a symlink is. */
+function symlinkArchive(stat: PathStat, linkPath: string): Readable {
+  const pack = tar.pack();
+  const mtime = new Date(stat.mtime);
+  const name = path.basename(linkPath);
+  pack.entry({ name, type: 'symlink', linkname: stat.linkTarget ?? '', mode: stat.mode, mtime });
+  pack.finalize();
+  return pack as unknown as Readable; // tar-stream's typings predate Readable's newer members
+}
+
+/**
+ * Podman's archive extractor writes through a read-only volume mount (Docker refuses): a target
+ * directory at or under one is refused here, in Docker's words. Entries of an archive put above
+ * such a mount that reach into it are not looked at.
+ */
+async function refuseReadOnlyMount(docker: Docker, containerId: string, dirPath: string): Promise<void> {
+  const info = await call(() => docker.getContainer(containerId).inspect());
+  const target = path.normalize(dirPath);
+  const readOnly = (info.Mounts ?? []).find(
+    (m) => !m.RW && (target === m.Destination || target.startsWith(`${m.Destination.replace(/\/$/, '')}/`)),
+  );
+  if (readOnly) throw filesystemRefusal('read-only file system')!;
 }
 
 /**
@@ -54,6 +84,7 @@ export async function putArchive(
   dirPath: string,
   archive: Readable,
 ): Promise<void> {
+  if (await isPodman(docker)) await refuseReadOnlyMount(docker, containerId, dirPath);
   // noOverwriteDirNonDir: an entry never silently replaces a directory with a file (the engine's default would rm -rf it).
   const res = (await call(async () => {
     try {
@@ -62,7 +93,7 @@ export async function putArchive(
       const message = toEngineError(err).message;
       if (/cannot overwrite (non-)?directory/i.test(message))
         throw new EngineError('invalid', message.replace(/^.*?(cannot overwrite)/i, '$1'));
-      throw filesystemRefusal(message) ?? err;
+      throw filesystemRefusal(message) ?? copierFailure(message) ?? err;
     }
   })) as unknown;
   // dockerode answers with the response stream; drain it so the request completes.
@@ -195,12 +226,14 @@ export async function statPath(docker: Docker, containerId: string, path: string
   };
   const { type, mode } = fromGoFileMode(raw.mode);
   return {
-    name: raw.name,
+    // Podman names the root `.`.
+    name: path === '/' && raw.name === '.' ? '/' : raw.name,
     size: raw.size,
     type,
     mode,
     mtime: new Date(raw.mtime).toISOString(),
-    linkTarget: raw.linkTarget || null,
+    // Podman fills linkTarget with the path itself for what is not a link.
+    linkTarget: type === 'symlink' ? raw.linkTarget || null : null,
   };
 }
 

@@ -11,6 +11,7 @@ import {
 } from '../container-engine';
 import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
 import { isPodman, podmanCall } from './flavor';
+import { asImageId, PODMAN_NEVER_RAN } from './podman-answers';
 import { logConfig } from './logs';
 import { forgetAddress } from './networks';
 
@@ -153,7 +154,8 @@ export async function pauseContainer(docker: Docker, id: string): Promise<void> 
 
 export async function waitContainer(docker: Docker, id: string): Promise<number> {
   const result = (await call(() => docker.getContainer(id).wait())) as { StatusCode: number };
-  return result.StatusCode;
+  if (result.StatusCode !== PODMAN_NEVER_RAN || !(await isPodman(docker))) return result.StatusCode;
+  return ((await call(() => docker.getContainer(id).inspect())) as { State: { ExitCode: number } }).State.ExitCode;
 }
 
 export async function unpauseContainer(docker: Docker, id: string): Promise<void> {
@@ -279,7 +281,7 @@ export async function commitContainer(docker: Docker, id: string, labels: Record
   const result = (await freezing(() =>
     docker.getContainer(id).commit({ pause: true, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) }),
   )) as { Id: string };
-  return result.Id;
+  return asImageId(result.Id);
 }
 
 export async function exportContainer(docker: Docker, id: string): Promise<Readable> {

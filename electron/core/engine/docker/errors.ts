@@ -26,7 +26,8 @@ export function toEngineError(err: unknown): EngineError {
       'failed',
       `${message}: Podman needs catatonit, its init for containers; install it (Debian and Ubuntu: apt install catatonit; Fedora: dnf install catatonit), then try again`,
     );
-  if (/no such (container|image|exec|volume|network)|not found/i.test(message))
+  // Podman says a missing image is "image not known".
+  if (/no such (container|image|exec|volume|network)|not found|image not known/i.test(message))
     return new EngineError('not_found', message);
   // A paused, stopped or restarting container refuses exec: the box's state, not a bug.
   if (/conflict|already in use|is in use|is already|is paused|is not running|is restarting/i.test(message))

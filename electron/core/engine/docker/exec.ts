@@ -2,7 +2,8 @@ import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import type { ExecSpec, ExecState, ExecStreams } from '../container-engine';
 import { demuxedStreams, ttyStreams } from '../exec-streams';
-import { call } from './errors';
+import { call, toEngineError } from './errors';
+import { execRefused } from './podman-answers';
 
 export async function createExec(docker: Docker, containerId: string, spec: ExecSpec): Promise<string> {
   const exec = await call(() =>
@@ -15,7 +16,10 @@ export async function createExec(docker: Docker, containerId: string, spec: Exec
       AttachStdout: true,
       AttachStderr: true,
     }),
-  );
+  ).catch((err: unknown) => {
+    const e = toEngineError(err);
+    throw execRefused(containerId, e.message) ?? e;
+  });
   return exec.id;
 }
 

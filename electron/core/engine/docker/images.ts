@@ -4,6 +4,7 @@ import type { ImageConfig, ImageDetails, ImageImportOptions, ImageInfo } from '.
 import { EngineError } from '../container-engine';
 import { call, hasLabels, labelFilter, orNull, toEngineError } from './errors';
 import { isPodman } from './flavor';
+import { asImageId } from './podman-answers';
 
 export async function inspectImage(docker: Docker, ref: string): Promise<ImageDetails | null> {
   const image = await orNull(() => docker.getImage(ref).inspect());
@@ -14,7 +15,7 @@ export async function inspectImage(docker: Docker, ref: string): Promise<ImageDe
     sizeBytes: image.Size,
     labels: c.Labels ?? {},
     layers: image.RootFS?.Layers?.length ?? 0,
-    parentId: image.Parent || null,
+    parentId: image.Parent ? asImageId(image.Parent) : null,
     config: {
       cmd: c.Cmd ?? null,
       entrypoint: (c.Entrypoint as string[] | null | undefined) ?? null,

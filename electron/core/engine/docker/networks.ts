@@ -84,7 +84,8 @@ export async function connectNetwork(docker: Docker, network: string, containerI
     await docker.getNetwork(network).connect({ Container: containerId });
   } catch (err) {
     const e = toEngineError(err);
-    if (/already exists in network|already attached/i.test(e.message)) return;
+    // Docker's words, then Podman's.
+    if (/already exists in network|already attached|already connected/i.test(e.message)) return;
     throw e;
   }
 }

@@ -47,8 +47,15 @@ export function toContainerStats(s: DockerStats): ContainerStats {
 
 export async function stats(docker: Docker, containerId: string): Promise<ContainerStats> {
   const raw = (await call(() => docker.getContainer(containerId).stats({ stream: false }))) as unknown as DockerStats;
+  // Podman answers nothing for a container that does not run (Docker: a sample of zeros).
+  if (!raw?.cpu_stats) return { ...IDLE, at: new Date().toISOString() };
   return asUpdated(docker, containerId, toContainerStats(raw));
 }
+
+const IDLE: Omit<ContainerStats, 'at'> = {
+  ...{ cpu_percent: 0, memory_bytes: 0, memory_limit_bytes: 0, pids: 0 },
+  ...{ net_rx_bytes: 0, net_tx_bytes: 0, block_read_bytes: 0, block_write_bytes: 0 },
+};
 
 /** A sample with the memory limit the driver last set on Podman, which Podman itself does not report (containers.ts). */
 function asUpdated(docker: Docker, containerId: string, sample: ContainerStats): ContainerStats {

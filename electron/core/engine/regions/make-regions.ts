@@ -68,7 +68,7 @@ export async function makeRegions(
   const regions = new Regions(list);
   return {
     regions,
-    engine: regionalEngine(regions),
+    engine: regionalEngine(regions, log),
     monitor: regions.first.monitor,
     agent: first!.report,
     agentHub: first!.hub,

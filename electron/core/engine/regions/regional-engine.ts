@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { PassThrough, type Readable } from 'node:stream';
 import type { Disposable } from '../../lifetime';
 import { EngineError, type ContainerEngine, type ContainerSpec, type ImageInfo } from '../container-engine';
 import { REGION_LABEL, RegionUnavailableError, type Region, type Regions } from './regions';
@@ -12,13 +13,14 @@ type Routed = Omit<ContainerEngine, 'name' | 'endpoint' | 'packetFilter'>;
  * One ContainerEngine over several (SPEC "Engines and regions"): a container, its execs and its
  * files go to the region that holds it; a new box container or data volume goes to the region
  * its labels name (`boxdesk.region`, else the first); lists are the union of the regions that are
- * up. A call that needs a region whose engine is away fails at once with a 503 naming it, and
- * tells that region's monitor, which brings it back by itself. With one region it is that
- * region's engine, unchanged.
+ * up. A helper that joins a container's network namespace goes to that container's region. A
+ * call that needs a region whose engine is away fails at once with a 503 naming it, and tells
+ * that region's monitor, which brings it back by itself. With one region it is that region's
+ * engine, unchanged.
  */
-export function regionalEngine(regions: Regions): ContainerEngine {
+export function regionalEngine(regions: Regions, log?: FastifyBaseLogger): ContainerEngine {
   if (regions.all.length === 1) return regions.first.engine;
-  const router = new RegionRouter(regions);
+  const router = new RegionRouter(regions, log);
   const first = regions.first.engine;
   return new Proxy(first, {
     get(target, prop) {
@@ -35,8 +37,13 @@ class RegionRouter {
   private readonly volumes = new Map<string, Region>();
   /** ensureNetwork's arguments, to make the network in another region when a box there joins it. */
   private readonly networks = new Map<string, Parameters<ContainerEngine['ensureNetwork']>>();
+  /** Images being copied into a region (`region image`): two creates there wait for one copy. */
+  private readonly copies = new Map<string, Promise<void>>();
 
-  constructor(private readonly regions: Regions) {}
+  constructor(
+    private readonly regions: Regions,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
 
   private up(region: Region): Region {
     if (region !== this.regions.first && !region.monitor.current.up)
@@ -120,16 +127,46 @@ class RegionRouter {
     return lists.flat();
   }
 
-  /** The image of a new container in its region: copied from the region that has it where it is missing. */
+  /**
+   * The image of a new container in its region: copied from the first region where it is missing
+   * (an engine's save, then a load in the region's, through the Engine API), once; it stays there
+   * for the next container.
+   */
   private async ensureImage(region: Region, image: string): Promise<void> {
     if (region === this.regions.first || (await region.engine.inspectImage(image))) return;
+    const key = `${region.name} ${image}`;
+    let copy = this.copies.get(key);
+    if (!copy) {
+      copy = this.copyImage(region, image).finally(() => this.copies.delete(key));
+      this.copies.set(key, copy);
+    }
+    await copy;
+  }
+
+  private async copyImage(region: Region, image: string): Promise<void> {
     const source = this.regions.first.engine;
     if (!source.saveImage || !region.engine.loadImage || !(await source.inspectImage(image)))
       throw new EngineError(
         'not_found',
         `the image ${image} is not in region "${region.name}"; pull or load it there (the first region could not copy it)`,
       );
-    await region.engine.loadImage(await source.saveImage(image));
+    const began = Date.now();
+    this.log?.info({ region: region.name, image }, 'copying an image to the region that lacks it');
+    // Counted as it passes, for the log: the archive is streamed, never held whole.
+    let bytes = 0;
+    let told = 0;
+    const counted = new PassThrough();
+    counted.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes - told < 64 * 1024 * 1024) return;
+      told = bytes;
+      this.log?.info({ region: region.name, image, mb: Math.round(bytes / 1048576) }, 'copying the image');
+    });
+    const archive = await source.saveImage(image);
+    archive.on('error', (err) => counted.destroy(err));
+    await region.engine.loadImage(archive.pipe(counted));
+    const mb = Math.round(bytes / 104857.6) / 10;
+    this.log?.info({ region: region.name, image, mb, ms: Date.now() - began }, 'image copied to the region');
   }
 
   private async ensureNetworkIn(region: Region, name: string): Promise<void> {
@@ -158,7 +195,8 @@ class RegionRouter {
     },
     importImage: (tar, options) => this.regions.first.engine.importImage(tar, options),
     createContainer: async (spec: ContainerSpec) => {
-      const region = this.regionOfLabels(spec.labels);
+      const joins = spec.helper?.networkOf;
+      const region = joins ? await this.containerRegion(joins) : this.regionOfLabels(spec.labels);
       const id = await this.on(region, async (e) => {
         await this.ensureImage(region, spec.image);
         if (spec.network) await this.ensureNetworkIn(region, spec.network.name);
