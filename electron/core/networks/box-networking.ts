@@ -1,10 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import os from 'node:os';
 import { ApiError } from '../../../shared/errors';
 import type { ResolvedNetwork } from '../../../shared/schemas/network';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { findAgentFiles } from '../engine/agent/files';
-import { inRange } from '../engine/ipv4';
 import { KeyedMutex } from '../keyed-mutex';
 import type { EgressLog } from './egress-log';
 import { resolveAllowed } from './allow-entries';
@@ -13,6 +11,7 @@ import type { EgressResolver } from './egress-resolver';
 import { enforces, filterTable } from './egress-rules';
 import { EgressWatches } from './egress-watch';
 import { findNetfilterFiles } from './netfilter-files';
+import { HostAddresses } from './host-addresses';
 import { NetfilterHelper } from './netfilter-helper';
 
 /** What the networking of boxes needs to know of a box. */
@@ -84,14 +83,6 @@ function rulesError(err: unknown): Error {
   return new NetworkRulesError(err instanceof Error ? err.message : String(err));
 }
 
-/** The host's own IPv4 addresses (loopback is the box's own). */
-function interfaceAddresses(): string[] {
-  return Object.values(os.networkInterfaces())
-    .flatMap((addresses) => addresses ?? [])
-    .filter((a) => a.family === 'IPv4' && !a.internal)
-    .map((a) => a.address);
-}
-
 /**
  * Boxes' networks (docs/security.md, "The network boundary"): one engine network per project,
  * made in Boxdesk's own address range, where its boxes reach each other by name; and each box's
@@ -109,14 +100,14 @@ export class BoxNetworking {
   private readonly ensured = new Map<string, { subnet: string; gateway: string } | null>();
   /** Projects whose last box went: their network's removal, pending. */
   private readonly leaving = new Map<string, NodeJS.Timeout>();
-  /** The engine's bridges' gateways outside the range, read once per engine-up. */
-  private gateways: Promise<string[]> | null = null;
+  private readonly host: HostAddresses;
   /** The egress log's watch of each running box, by box id. */
   private readonly watches: EgressWatches;
 
   private proxyHook: EgressHook | null = null;
 
   constructor(private readonly deps: BoxNetworkingDeps) {
+    this.host = new HostAddresses(deps.engine, deps.pool);
     this.watches = new EgressWatches({
       open: (containerId, pid, onRecord, onEnd) => this.netfilter().watch(containerId, pid, onRecord, onEnd),
       record: (boxId, record) => this.deps.egress.record(boxId, record),
@@ -175,7 +166,7 @@ export class BoxNetworking {
     await this.deps.engine.pruneNetworks({ ...role, 'boxdesk.instance': this.deps.instanceId });
     await this.deps.engine.pruneNetworks(role, 3600);
     this.ensured.clear();
-    this.gateways = null;
+    this.host.forget();
     if (this.deps.engine.packetFilter) {
       const helper = this.netfilterOrNull();
       await helper?.removeEnded();
@@ -400,17 +391,8 @@ export class BoxNetworking {
     });
   }
 
-  /**
-   * The host's own addresses: its interfaces' (read each time: cheap) and the gateways of the
-   * engine's networks outside Boxdesk's range (read once per engine-up; those inside it are
-   * closed as the range).
-   */
-  async hostAddresses(): Promise<string[]> {
-    this.gateways ??= this.deps.engine.networkGateways().catch((err: unknown) => {
-      this.gateways = null;
-      throw err;
-    });
-    const outside = (await this.gateways).filter((g) => !inRange(g, this.deps.pool));
-    return [...new Set([...interfaceAddresses(), ...outside])].sort();
+  /** The host's own addresses (host-addresses.ts). */
+  hostAddresses(): Promise<string[]> {
+    return this.host.get();
   }
 }

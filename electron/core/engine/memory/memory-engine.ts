@@ -27,7 +27,7 @@ import {
 import { checkLimits, MemoryContainer, type MemoryImage } from './memory-container';
 import { EventHub, labelsMatch } from './memory-events';
 import { ExecTable } from './memory-exec';
-import { diffTrees, joinPath, splitPath, statOf, type DirNode, type FsMount } from './memory-fs';
+import { diffTrees, statOf, type DirNode } from './memory-fs';
 import { ImageTable } from './memory-images';
 import type { Program } from './memory-process';
 import { APPLETS, BUILTIN_PROGRAMS, busyboxRoot } from './memory-programs';
@@ -39,26 +39,10 @@ import { NetworkTable, VolumeTable } from './memory-volumes';
  * (the same contract tests run against both: engine-contract.ts), so the
  * services above the driver can be tested in milliseconds.
  *
- * What it models: containers and their states (created, running, paused,
- * exited), labels (an image's labels under the container's), limits,
- * events (delivered later and in order, as the engine's event stream does),
- * images with their labels, run configuration and depth (a commit copies
- * the root and adds a layer, an import makes one), a filesystem per
- * container over its image (archives in and out as real tar streams, stat,
- * remove, changes against the image), named volumes mounted into it,
- * networks, the main process's log, exec with exit codes, stdin, a TTY,
- * signals (stop: SIGTERM, the grace period, SIGKILL), a memory limit (the
- * biggest process is OOM-killed), and TCP ports: a program that listens
- * gets a real loopback server, and `connect` dials it.
- *
- * What runs: an image's "binaries" are files naming programs written in
- * TypeScript (memory-process.ts). The built-ins are a busybox-like set
- * (memory-programs.ts, memory-file-applets.ts: sh, echo, printf, cat, sleep,
- * mkdir, rm, touch, du, cut, kill, test, httpd…) and `sh` speaks a subset of
- * sh (sh-parse.ts). A test registers its own programs with `defineProgram`.
- * Commands resolve through the container's files, so a missing binary
- * fails exactly as on the real engine (exec: 126 with the runtime's
- * message; main process: 127/126 from the init; sh: 127 "not found").
+ * What it models and what runs in it (programs written in TypeScript, a
+ * busybox-like set and a subset of sh): docs/testing.md, "The in-memory
+ * engine and the engine contract". A test registers its own programs with
+ * `defineProgram`.
  *
  * What it does not model, so what stays an integration test: real
  * binaries and scripts beyond that subset (/proc, command substitution:
@@ -131,6 +115,15 @@ export class MemoryEngine implements ContainerEngine {
     return found;
   }
 
+  private containerOrNull(ref: string): MemoryContainer | null {
+    try {
+      return this.container(ref);
+    } catch (err) {
+      if (err instanceof EngineError && err.kind === 'not_found') return null;
+      throw err;
+    }
+  }
+
   async ping(): Promise<void> {
     this.up();
   }
@@ -154,12 +147,7 @@ export class MemoryEngine implements ContainerEngine {
   }
 
   async pullImage(ref: string): Promise<void> {
-    this.up();
-    if (this.images.find(ref)) return;
-    throw new EngineError(
-      'failed',
-      `pull access denied for ${ref}, repository does not exist (the memory engine has no registry)`,
-    );
+    this.reached(this.images).pull(ref);
   }
 
   async listImages(labels: Record<string, string>): Promise<ImageInfo[]> {
@@ -181,12 +169,7 @@ export class MemoryEngine implements ContainerEngine {
         'invalid',
         `Invalid container name (${spec.name}), only [a-zA-Z0-9][a-zA-Z0-9_.-] are allowed`,
       );
-    const taken = [...this.containers.values()].find((c) => c.name === spec.name);
-    if (taken)
-      throw new EngineError(
-        'conflict',
-        `Conflict. The container name "/${spec.name}" is already in use by container "${taken.id}". You have to remove (or rename) that container to be able to reuse that name.`,
-      );
+    this.nameFree(spec.name, ' You have to remove (or rename) that container to be able to reuse that name.');
     const image = this.images.require(spec.image);
     checkLimits(spec.limits, this.cpus);
     if (spec.storageGb)
@@ -194,12 +177,7 @@ export class MemoryEngine implements ContainerEngine {
         'invalid',
         "--storage-opt is supported only for overlay over xfs with 'pquota' mount option",
       );
-    // A volume that does not exist is made, empty and unlabelled, as the engine does.
-    const mounts: FsMount[] = (spec.mounts ?? []).map((m) => {
-      if (!m.path.startsWith('/')) throw new EngineError('invalid', `invalid mount config: ${m.path} is not absolute`);
-      const root = this.volumes.create(m.volume, {}).root;
-      return { path: joinPath(splitPath(m.path)), root, readOnly: m.readOnly };
-    });
+    const mounts = this.volumes.mountsFor(spec.mounts ?? []);
     const id = randomBytes(32).toString('hex');
     const container = new MemoryContainer(id, spec.name, spec, image, mounts, this.programs, this.events);
     if (spec.network) this.networks.connect(spec.network.name, container);
@@ -235,13 +213,8 @@ export class MemoryEngine implements ContainerEngine {
   }
 
   async removeContainer(id: string): Promise<void> {
-    let c: MemoryContainer;
-    try {
-      c = this.container(id);
-    } catch (err) {
-      if (err instanceof EngineError && err.kind === 'not_found') return;
-      throw err;
-    }
+    const c = this.containerOrNull(id);
+    if (!c) return;
     if (c.running) {
       c.kill();
       await c.wait();
@@ -254,12 +227,7 @@ export class MemoryEngine implements ContainerEngine {
 
   async inspectContainer(id: string): Promise<ContainerState | null> {
     this.up();
-    try {
-      return this.container(id).state();
-    } catch (err) {
-      if (err instanceof EngineError && err.kind === 'not_found') return null;
-      throw err;
-    }
+    return this.containerOrNull(id)?.state() ?? null;
   }
 
   async listContainers(labels: Record<string, string>): Promise<ContainerState[]> {
@@ -277,13 +245,18 @@ export class MemoryEngine implements ContainerEngine {
 
   async renameContainer(id: string, name: string): Promise<void> {
     const c = this.container(id);
-    const taken = [...this.containers.values()].find((other) => other.name === name && other !== c);
+    this.nameFree(name, '', c);
+    c.name = name;
+  }
+
+  /** A 409 as the engine's when another container has the name. */
+  private nameFree(name: string, advice: string, self?: MemoryContainer): void {
+    const taken = [...this.containers.values()].find((other) => other.name === name && other !== self);
     if (taken)
       throw new EngineError(
         'conflict',
-        `Conflict. The container name "/${name}" is already in use by container "${taken.id}".`,
+        `Conflict. The container name "/${name}" is already in use by container "${taken.id}".${advice}`,
       );
-    c.name = name;
   }
 
   async commitContainer(id: string, labels: Record<string, string>): Promise<string> {
@@ -341,12 +314,7 @@ export class MemoryEngine implements ContainerEngine {
 
   async removePath(containerId: string, path: string): Promise<void> {
     const c = this.container(containerId);
-    const parts = splitPath(path);
-    if (!parts.length || parts.includes('..')) throw new EngineError('invalid', `cannot remove "${path}"`);
-    const parent = c.fs.resolve(joinPath(parts.slice(0, -1)), true);
-    if (parent.node?.kind !== 'directory')
-      throw new EngineError('failed', `Could not find the file ${joinPath(parts.slice(0, -1))} in container ${c.id}`);
-    c.fs.remove([...parent.components, parts.at(-1)!]);
+    c.fs.removePath(path, c.id);
   }
 
   async statPath(containerId: string, path: string): Promise<PathStat | null> {
@@ -390,9 +358,7 @@ export class MemoryEngine implements ContainerEngine {
   }
 
   async moveToNetwork(containerId: string, network: string): Promise<void> {
-    const container = this.container(containerId);
-    this.networks.connect(network, container);
-    for (const other of [...container.networks]) if (other !== network) container.networks.delete(other);
+    this.networks.move(network, this.container(containerId));
   }
 
   async networkGateways(): Promise<string[]> {

@@ -185,6 +185,19 @@ export class ContainerFs {
   }
 
   /** Makes every missing directory of a canonical path (0755, as the engine's extractor does). */
+  /** Removes the entry at `path` (not following a last link) as the engine's archive delete does. */
+  removePath(path: string, containerId: string): void {
+    const parts = splitPath(path);
+    if (!parts.length || parts.includes('..')) throw new EngineError('invalid', `cannot remove "${path}"`);
+    const parent = this.resolve(joinPath(parts.slice(0, -1)), true);
+    if (parent.node?.kind !== 'directory')
+      throw new EngineError(
+        'failed',
+        `Could not find the file ${joinPath(parts.slice(0, -1))} in container ${containerId}`,
+      );
+    this.remove([...parent.components, parts.at(-1)!]);
+  }
+
   mkdirs(components: string[]): DirNode {
     for (let i = 1; i <= components.length; i++) {
       const at = components.slice(0, i);

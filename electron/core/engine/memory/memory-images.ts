@@ -45,6 +45,15 @@ export class ImageTable {
     image.refs.add(normalized);
   }
 
+  /** A pull: only what is here already (the memory engine has no registry). */
+  pull(ref: string): void {
+    if (this.find(ref)) return;
+    throw new EngineError(
+      'failed',
+      `pull access denied for ${ref}, repository does not exist (the memory engine has no registry)`,
+    );
+  }
+
   find(ref: string): MemoryImage | undefined {
     const byId = this.images.get(ref) ?? this.images.get(`sha256:${ref}`);
     if (byId) return byId;

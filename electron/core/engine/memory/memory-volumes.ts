@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { EngineError, type VolumeInfo } from '../container-engine';
+import { EngineError, type ContainerSpec, type VolumeInfo } from '../container-engine';
 import type { MemoryContainer } from './memory-container';
 import { labelsMatch } from './memory-events';
-import { dir, type DirNode } from './memory-fs';
+import { dir, joinPath, splitPath, type DirNode, type FsMount } from './memory-fs';
 
 interface MemoryVolume {
   name: string;
@@ -21,6 +21,15 @@ export class VolumeTable {
     let volume = this.volumes.get(name);
     if (!volume) this.volumes.set(name, (volume = { name, labels: { ...labels }, root: dir() }));
     return volume;
+  }
+
+  /** A container's volume mounts; a volume that does not exist is made, empty and unlabelled, as the engine does. */
+  mountsFor(mounts: NonNullable<ContainerSpec['mounts']>): FsMount[] {
+    return mounts.map((m) => {
+      if (!m.path.startsWith('/')) throw new EngineError('invalid', `invalid mount config: ${m.path} is not absolute`);
+      const root = this.create(m.volume, {}).root;
+      return { path: joinPath(splitPath(m.path)), root, readOnly: m.readOnly };
+    });
   }
 
   info(name: string): VolumeInfo | null {
@@ -72,6 +81,12 @@ export class NetworkTable {
       const labelled = Object.entries(labels).every(([k, v]) => network.labels[k] === v);
       if (labelled && ![...this.containers()].some((c) => c.networks.has(name))) this.networks.delete(name);
     }
+  }
+
+  /** Connects the container to this network and takes it off every other. */
+  move(name: string, container: MemoryContainer): void {
+    this.connect(name, container);
+    for (const other of [...container.networks]) if (other !== name) container.networks.delete(other);
   }
 
   connect(name: string, container: MemoryContainer): void {
