@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ResponseChecker, type FuzzResponse } from './fuzz-runner';
-import type { FuzzRequest, Operation } from './openapi-fuzz';
+import type { FuzzRequest } from './openapi-fuzz';
+import type { Operation } from './openapi-operations';
 
 // The fuzzer's judge must be able to say no: each kind of bad answer is caught.
 

@@ -2,7 +2,8 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import http from 'node:http';
 import type { JsonSchema } from './openapi-arbitraries';
-import type { FuzzRequest, Operation } from './openapi-fuzz';
+import type { FuzzRequest } from './openapi-fuzz';
+import type { Operation } from './openapi-operations';
 
 export interface FuzzResponse {
   status: number;

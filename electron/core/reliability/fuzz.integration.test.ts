@@ -6,13 +6,8 @@ import fc from 'fast-check';
 import { api, startCoreProcess, tempDataDir, type CoreProcess } from '../../../test-support/core-process';
 import { removeInstanceLeftovers, instanceIdOf } from '../../../test-support/reliability';
 import { describeRequest, ResponseChecker, send } from '../../../test-support/fuzz-runner';
-import {
-  operationsOf,
-  requestFor,
-  type FuzzCallers,
-  type FuzzRequest,
-  type Operation,
-} from '../../../test-support/openapi-fuzz';
+import { requestFor, type FuzzCallers, type FuzzRequest } from '../../../test-support/openapi-fuzz';
+import { operationsOf, type Operation } from '../../../test-support/openapi-operations';
 
 // The API fuzzer: every operation of the served OpenAPI document gets requests generated
 // from its own schemas — valid ones, and ones broken in one place (wrong types, huge and
