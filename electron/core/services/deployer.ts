@@ -158,13 +158,21 @@ export class Deployer {
         passes = 0;
       }
       const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new DeployFailure(
-          `health check did not pass ${hc.healthy_threshold} time(s) in a row within ${hc.start_timeout_s} s; last probe: ${last}; ${await this.lastOutput(row)}`,
-        );
-      }
+      if (left <= 0) throw new DeployFailure(await this.timedOut(row, hc, last));
       await sleep(Math.min(hc.interval_s * 1000, left), undefined, { signal });
     }
+  }
+
+  /**
+   * Why the gate gave up: the box's main process ended (the engine knows before the reconciler
+   * has said so, on a busy machine), or the probes never passed.
+   */
+  private async timedOut(row: BoxRow, hc: HealthCheck, last: string): Promise<string> {
+    const output = await this.lastOutput(row);
+    const state = await this.deps.engine.inspectContainer(row.container_id!).catch(() => null);
+    if (state && !state.running)
+      return `box "${row.name}" stopped: its main process exited with code ${state.exitCode ?? 'unknown'} before its health check passed; ${output}`;
+    return `health check did not pass ${hc.healthy_threshold} time(s) in a row within ${hc.start_timeout_s} s; last probe: ${last}; ${output}`;
   }
 
   private async lastOutput(row: BoxRow): Promise<string> {
