@@ -1,7 +1,7 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useState, type ReactNode } from 'react';
-import { describeError } from '../api/session';
+import { ProblemAlert } from './problem-alert';
 
 export interface ConfirmOptions<R> {
   /** A question naming the thing: "Delete the volume data?". */
@@ -53,13 +53,7 @@ function ConfirmBody<R>({
         {goes}
       </Text>
       {affects && <Text size="sm">{affects}</Text>}
-      {problem !== null && (
-        <Alert color="red" role="alert" title={`Could not ${confirm.toLowerCase()}`}>
-          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-            {describeError(problem)}
-          </Text>
-        </Alert>
-      )}
+      <ProblemAlert title={`Could not ${confirm.toLowerCase()}`} problem={problem} />
       <Group justify="flex-end">
         <Button variant="default" onClick={close} disabled={pending}>
           {cancel ?? 'Cancel'}

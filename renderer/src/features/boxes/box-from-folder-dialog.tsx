@@ -4,9 +4,9 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/project';
 import { notifyDone } from '../../app/notify';
-import { describeError } from '../../api/session';
 import { formatBytes } from '../../kit/format';
 import { LiveLog } from '../../kit/live-log';
+import { ProblemAlert } from '../../kit/problem-alert';
 import { TaskDialog } from '../../kit/task-dialog';
 import { dnsLabelError } from '../../kit/validators';
 import { chooseFolder, type ChosenFolder } from './folder-tar';
@@ -98,18 +98,8 @@ function UpProgress({ up, project }: { up: ReturnType<typeof useBoxUp>; project:
           </Stack>
         </Alert>
       )}
-      {up.failure && up.failure !== 'Cancelled' && (
-        <Alert color="red" title="Box up failed" role="alert">
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {up.failure}
-          </Text>
-        </Alert>
-      )}
-      {up.problem !== null && (
-        <Alert color="red" title="Could not make the box" role="alert">
-          <Text size="sm">{describeError(up.problem)}</Text>
-        </Alert>
-      )}
+      {up.failure && up.failure !== 'Cancelled' && <ProblemAlert title="Box up failed" problem={up.failure} />}
+      <ProblemAlert title="Could not make the box" problem={up.problem} />
     </Stack>
   );
 }
