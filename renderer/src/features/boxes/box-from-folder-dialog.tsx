@@ -8,7 +8,7 @@ import { formatBytes } from '../../kit/format';
 import { LiveLog } from '../../kit/live-log';
 import { ProblemAlert } from '../../kit/problem-alert';
 import { TaskDialog } from '../../kit/task-dialog';
-import { dnsLabelError } from '../../kit/validators';
+import { useOptionalName } from '../../kit/optional-name';
 import { chooseFolder, type ChosenFolder } from './folder-tar';
 import { useBoxUp } from './use-box-up';
 import type { ProjectDialogProps } from '../../kit/dialog-props';
@@ -107,22 +107,21 @@ function UpProgress({ up, project }: { up: ReturnType<typeof useBoxUp>; project:
 /** "Box from folder": a project folder sent to `box up`, its progress and log live, cancel, the box at the end. */
 export function BoxFromFolderDialog({ project, opened, onClose }: ProjectDialogProps) {
   const [folder, setFolder] = useState<ChosenFolder | null>(null);
-  const [name, setName] = useState('');
+  const name = useOptionalName();
   const [touched, setTouched] = useState(false);
   const up = useBoxUp(project);
   useEffect(() => {
     if (!opened) return;
     setFolder(null);
-    setName('');
+    name.setName('');
     setTouched(false);
     up.reset();
   }, [opened]);
 
-  const nameError = name === '' ? null : dnsLabelError(name);
   const submit = async () => {
     setTouched(true);
-    if (!folder || nameError) return;
-    const done = await up.start(folder, name || undefined);
+    if (!folder || name.error) return;
+    const done = await up.start(folder, name.name || undefined);
     if (done) notifyDone(`Box ${done.box} is ready`, `${done.files} files in ${done.workspace}`, done.exit_code === 0);
   };
 
@@ -146,11 +145,7 @@ export function BoxFromFolderDialog({ project, opened, onClose }: ProjectDialogP
       <TextInput
         label="Name"
         description="optional: devcontainer.json's name, else the folder's; a box made by an earlier box up of the folder is brought up to date"
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-        error={nameError}
-        errorProps={{ role: 'alert' }}
-        autoComplete="off"
+        {...name.inputProps}
         disabled={up.running}
       />
       <UpProgress up={up} project={project} />
