@@ -1,4 +1,4 @@
-import { Button, Code, Group, Stack, Table } from '@mantine/core';
+import { Code, Group, Stack, Table } from '@mantine/core';
 import { IconEdit, IconFileCode } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Base } from '../../../../shared/schemas/system';
@@ -99,9 +99,7 @@ export function BasesPage() {
     <Stack>
       <TitleBar title="Bases" maw={900}>
         <Group gap="sm">
-          <Button variant="default" leftSection={<IconFileCode size={16} />} onClick={() => setBuilding(true)}>
-            New base from Dockerfile
-          </Button>
+          <CreateButton icon={IconFileCode} label="New base from Dockerfile" onClick={() => setBuilding(true)} />
           <CreateButton label="Create base" onClick={() => setCreating(true)} />
         </Group>
       </TitleBar>

@@ -75,9 +75,7 @@ export function BoxListPage() {
     <Stack gap="sm">
       <TitleBar title={`Boxes in ${project}`}>
         <Group gap="xs">
-          <Button variant="default" leftSection={<IconFolderUp size={16} />} onClick={() => setFromFolder(true)}>
-            Box from folder
-          </Button>
+          <CreateButton icon={IconFolderUp} label="Box from folder" onClick={() => setFromFolder(true)} />
           <CreateButton label="Create box" onClick={() => setCreating(true)} />
         </Group>
       </TitleBar>
