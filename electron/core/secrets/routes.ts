@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { ClosedObject } from '../../../shared/schemas/common';
 import { Secret, SecretCreate, SecretList, SecretName } from '../../../shared/schemas/secrets';
 import { deletedResponse, problemResponses } from '../http/problem-responses';
 import { noContent, resourceRoutes } from '../http/resource-routes';
@@ -25,7 +25,7 @@ export function registerSecretRoutes(app: FastifyInstance, secrets: SecretServic
   api.delete(
     '/v1/secrets/:name',
     admin('Remove a secret no box holds', {
-      params: Type.Object({ name: SecretName }, { additionalProperties: false }),
+      params: ClosedObject({ name: SecretName }),
       response: { ...deletedResponse, ...problemResponses(404, 409) },
     }),
     async (request, reply) => noContent(reply, secrets.delete(request.params.name)),
