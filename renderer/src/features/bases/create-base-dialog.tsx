@@ -11,6 +11,7 @@ import { useBoxes } from '../boxes/use-boxes';
 import { useProjectSnapshots } from '../snapshots/use-snapshots';
 import { useCreateBase } from './use-bases';
 import type { DialogProps } from '../../kit/dialog-props';
+import { fieldProps } from '../../kit/field-props';
 
 type Source = 'snapshot' | 'box' | 'image';
 
@@ -21,8 +22,6 @@ interface BaseValues {
   box: string | null;
   image: string;
 }
-
-const alert = { errorProps: { role: 'alert' } };
 
 const baseFieldOf = (path: string): keyof BaseValues | null =>
   path === 'name' || path === 'image'
@@ -56,8 +55,7 @@ function SourceFields({ form, project }: { form: UseFormReturnType<BaseValues>; 
           description={`snapshots in ${project}`}
           searchable
           data={(snapshots.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.box})` }))}
-          {...form.getInputProps('snapshot')}
-          {...alert}
+          {...fieldProps(form, 'snapshot')}
         />
       )}
       {form.values.source === 'box' && (
@@ -66,12 +64,11 @@ function SourceFields({ form, project }: { form: UseFormReturnType<BaseValues>; 
           description={`boxes in ${project}`}
           searchable
           data={(boxes.data ?? []).map((b) => b.name)}
-          {...form.getInputProps('box')}
-          {...alert}
+          {...fieldProps(form, 'box')}
         />
       )}
       {form.values.source === 'image' && (
-        <TextInput label="Image" placeholder="alpine:3" {...form.getInputProps('image')} {...alert} />
+        <TextInput label="Image" placeholder="alpine:3" {...fieldProps(form, 'image')} />
       )}
     </>
   );

@@ -10,9 +10,9 @@ import { MountsEditor } from '../volumes/mounts-editor';
 import { MIB, type BoxValues } from './box-form';
 import { NetworkFields } from './network-fields';
 import { useBoxes } from './use-boxes';
+import { fieldProps } from '../../kit/field-props';
 
 type Form = UseFormReturnType<BoxValues>;
-const alert = { errorProps: { role: 'alert' } };
 
 /** Where a new box starts: a base, or a copy of a running or stopped box of the project. */
 export function SourceFields({ form, project, opened }: { form: Form; project: string; opened: boolean }) {
@@ -34,8 +34,7 @@ export function SourceFields({ form, project, opened }: { form: Form; project: s
           placeholder="default"
           clearable
           data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: `${b.name} (${b.image})` }))}
-          {...form.getInputProps('base')}
-          {...alert}
+          {...fieldProps(form, 'base')}
         />
       ) : (
         <Select
@@ -44,8 +43,7 @@ export function SourceFields({ form, project, opened }: { form: Form; project: s
           searchable
           data={forkable}
           nothingFoundMessage="No box to fork in this project"
-          {...form.getInputProps('fork')}
-          {...alert}
+          {...fieldProps(form, 'fork')}
         />
       )}
     </>
@@ -66,8 +64,7 @@ export function RegionField({ form, opened }: { form: Form; opened: boolean }) {
         label: `${r.name}${r.engine.up ? '' : ' (engine away)'}`,
         disabled: !r.engine.up,
       }))}
-      {...form.getInputProps('region')}
-      {...alert}
+      {...fieldProps(form, 'region')}
     />
   );
 }
@@ -93,8 +90,7 @@ export function LimitsFields({ form, maxCpus, maxRam }: { form: Form; maxCpus: n
         max={maxCpus ?? undefined}
         description={maxCpus ? `1 to ${maxCpus}` : undefined}
         allowDecimal={false}
-        {...form.getInputProps('cpus')}
-        {...alert}
+        {...fieldProps(form, 'cpus')}
       />
       <NumberInput
         label="Memory (MiB)"
@@ -104,8 +100,7 @@ export function LimitsFields({ form, maxCpus, maxRam }: { form: Form; maxCpus: n
         step={256}
         description={maxRam ? `64 to ${maxRam}` : undefined}
         allowDecimal={false}
-        {...form.getInputProps('ram_mb')}
-        {...alert}
+        {...fieldProps(form, 'ram_mb')}
       />
     </Group>
   );

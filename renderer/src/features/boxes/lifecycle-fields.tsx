@@ -3,6 +3,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import type { Box } from '../../../../shared/schemas/box';
 import { Time } from '../../kit/time';
 import { UNITS, type Clock, type LifecycleValues } from './lifecycle-form';
+import { fieldProps } from '../../kit/field-props';
 
 type Form = UseFormReturnType<{ lifecycle: LifecycleValues }>;
 
@@ -30,8 +31,7 @@ function ClockRow({ form, clock }: { form: Form; clock: Clock }) {
         min={1}
         allowDecimal={false}
         w={110}
-        {...form.getInputProps(`lifecycle.${clock}.amount`)}
-        errorProps={{ role: 'alert' }}
+        {...fieldProps(form, `lifecycle.${clock}.amount`)}
       />
       <Select
         aria-label={`${name}: unit`}

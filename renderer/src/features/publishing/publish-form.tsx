@@ -12,6 +12,7 @@ import { options } from '../../kit/options';
 import { portError } from '../../kit/validators';
 import { domainsError, publishFieldOf } from './domains';
 import { usePublishBox, useUnpublishBox } from './use-publishing';
+import { fieldProps } from '../../kit/field-props';
 
 type Auth = (typeof URL_AUTH_MODES)[number];
 
@@ -36,8 +37,6 @@ const valuesOf = (box: Box): PublishValues => ({
   domains: box.published_domains ?? [],
 });
 
-const alert = { errorProps: { role: 'alert' } };
-
 /** Port, access (each explained) and extra domains. */
 function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
   return (
@@ -51,16 +50,14 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
         allowNegative={false}
         w={240}
         required
-        {...form.getInputProps('port')}
-        {...alert}
+        {...fieldProps(form, 'port')}
       />
       <ListInput
         label="More ports"
         description="Other ports of the box, each at its own URL: http://PORT.box--project.localhost. Enter after each."
         placeholder="9090"
         maxTags={16}
-        {...form.getInputProps('ports')}
-        {...alert}
+        {...fieldProps(form, 'ports')}
       />
       <ChoiceField
         id="publish-auth"
@@ -85,8 +82,7 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
         description="Extra hostnames for this box, e.g. myapp.localhost (browsers resolve it) or myapp.test (map it to 127.0.0.1 in your hosts file). Enter after each."
         placeholder="myapp.localhost"
         maxTags={32}
-        {...form.getInputProps('domains')}
-        {...alert}
+        {...fieldProps(form, 'domains')}
       />
     </>
   );

@@ -3,11 +3,12 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useSystem } from '../../api/system';
 import { notifyDone } from '../../app/notify';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
+import { fieldProps } from '../../kit/field-props';
 import { KeyValueEditor } from '../../kit/key-value-editor';
 import { bindPairs } from '../../kit/pairs';
 import { NameInput } from '../../kit/name-input';
 import { useBases } from '../bases/use-bases';
-import { AccessField, CommandField, HealthCheckFields, fieldProps } from './service-fields';
+import { AccessField, CommandField, HealthCheckFields } from './service-fields';
 import {
   EMPTY_SERVICE,
   createBody,

@@ -15,10 +15,9 @@ import {
   type VolumeValues,
 } from './volume-form';
 import type { ProjectDialogProps } from '../../kit/dialog-props';
+import { fieldProps } from '../../kit/field-props';
 
 export type { ClonePreset } from './volume-form';
-
-const alert = { errorProps: { role: 'alert' } };
 
 /** The size asked for and how many backups are kept. */
 function SizeFields({ form }: { form: UseFormReturnType<VolumeValues> }) {
@@ -31,8 +30,7 @@ function SizeFields({ form }: { form: UseFormReturnType<VolumeValues> }) {
         min={1}
         max={65536}
         allowDecimal={false}
-        {...form.getInputProps('size_gb')}
-        {...alert}
+        {...fieldProps(form, 'size_gb')}
       />
       <NumberInput
         label="Backups kept"
@@ -41,8 +39,7 @@ function SizeFields({ form }: { form: UseFormReturnType<VolumeValues> }) {
         min={1}
         max={1000}
         allowDecimal={false}
-        {...form.getInputProps('backup_retention')}
-        {...alert}
+        {...fieldProps(form, 'backup_retention')}
       />
     </Group>
   );
