@@ -1,4 +1,4 @@
-import { Code, Group, Stack, Table } from '@mantine/core';
+import { Code, Stack, Table } from '@mantine/core';
 import { IconEdit, IconFileCode } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Base } from '../../../../shared/schemas/system';
@@ -98,10 +98,8 @@ export function BasesPage() {
   return (
     <Stack>
       <TitleBar title="Bases" maw={900}>
-        <Group gap="sm">
-          <CreateButton icon={IconFileCode} label="New base from Dockerfile" onClick={() => setBuilding(true)} />
-          <CreateButton label="Create base" onClick={() => setCreating(true)} />
-        </Group>
+        <CreateButton icon={IconFileCode} label="New base from Dockerfile" onClick={() => setBuilding(true)} />
+        <CreateButton label="Create base" onClick={() => setCreating(true)} />
       </TitleBar>
       <QueryStates
         query={bases}

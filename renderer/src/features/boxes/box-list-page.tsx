@@ -1,4 +1,4 @@
-import { Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFolderUp, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -74,10 +74,8 @@ export function BoxListPage() {
   return (
     <Stack gap="sm">
       <TitleBar title={`Boxes in ${project}`}>
-        <Group gap="xs">
-          <CreateButton icon={IconFolderUp} label="Box from folder" onClick={() => setFromFolder(true)} />
-          <CreateButton label="Create box" onClick={() => setCreating(true)} />
-        </Group>
+        <CreateButton icon={IconFolderUp} label="Box from folder" onClick={() => setFromFolder(true)} />
+        <CreateButton label="Create box" onClick={() => setCreating(true)} />
       </TitleBar>
       <BoxFilters
         filters={filters}
