@@ -3,6 +3,7 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import type { BaseCreate } from '../../../../shared/schemas/system';
 import { notifyDone } from '../../app/notify';
 import { useProject } from '../../app/project';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
 import { options } from '../../kit/options';
@@ -11,7 +12,6 @@ import { useBoxes } from '../boxes/use-boxes';
 import { useProjectSnapshots } from '../snapshots/use-snapshots';
 import { useCreateBase } from './use-bases';
 import type { DialogProps } from '../../kit/dialog-props';
-import { fieldProps } from '../../kit/field-props';
 
 type Source = 'snapshot' | 'box' | 'image';
 

@@ -2,6 +2,7 @@ import { Group, NumberInput, SegmentedControl, Select } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { DEFAULT_CONFIG } from '../../../../shared/schemas/box';
 import { useRegions, useSystem } from '../../api/system';
+import { fieldProps } from '../../kit/field-props';
 import { KeyValueEditor } from '../../kit/key-value-editor';
 import { options } from '../../kit/options';
 import { bindPairs } from '../../kit/pairs';
@@ -10,7 +11,6 @@ import { MountsEditor } from '../volumes/mounts-editor';
 import { MIB, type BoxValues } from './box-form';
 import { NetworkFields } from './network-fields';
 import { useBoxes } from './use-boxes';
-import { fieldProps } from '../../kit/field-props';
 
 type Form = UseFormReturnType<BoxValues>;
 

@@ -1,9 +1,9 @@
 import { Fieldset, Group, NumberInput, Select, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { Box } from '../../../../shared/schemas/box';
+import { fieldProps } from '../../kit/field-props';
 import { Time } from '../../kit/time';
 import { UNITS, type Clock, type LifecycleValues } from './lifecycle-form';
-import { fieldProps } from '../../kit/field-props';
 
 type Form = UseFormReturnType<{ lifecycle: LifecycleValues }>;
 

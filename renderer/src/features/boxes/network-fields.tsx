@@ -2,9 +2,9 @@ import { Checkbox, Input, MultiSelect, SegmentedControl, Stack, Textarea } from 
 import type { UseFormReturnType } from '@mantine/form';
 import type { ResolvedNetwork } from '../../../../shared/schemas/network';
 import { useSecrets } from '../../api/secrets';
+import { fieldProps } from '../../kit/field-props';
 import { options } from '../../kit/options';
 import type { BoxValues } from './box-form';
-import { fieldProps } from '../../kit/field-props';
 
 export const INTERNET_LABELS = { open: 'Open', none: 'Off', allowlist: 'Only these hosts' } as const;
 

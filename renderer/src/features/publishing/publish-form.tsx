@@ -7,12 +7,12 @@ import { URL_AUTH_MODES } from '../../../../shared/schemas/publishing';
 import { notifyDone } from '../../app/notify';
 import { ChoiceField } from '../../kit/choice-field';
 import { FailureAlert } from '../../kit/failure-alert';
+import { fieldProps } from '../../kit/field-props';
 import { useProblemAtFields } from '../../kit/form-dialog';
 import { options } from '../../kit/options';
 import { portError } from '../../kit/validators';
 import { domainsError, publishFieldOf } from './domains';
 import { usePublishBox, useUnpublishBox } from './use-publishing';
-import { fieldProps } from '../../kit/field-props';
 
 type Auth = (typeof URL_AUTH_MODES)[number];
 

@@ -1,8 +1,8 @@
 import { Code, Select, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Service } from '../../../../shared/schemas/services';
-import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { fieldProps } from '../../kit/field-props';
+import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { KeyValueEditor } from '../../kit/key-value-editor';
 import { bindPairs, pairsRule, type Pair } from '../../kit/pairs';
 import { useBases } from '../bases/use-bases';

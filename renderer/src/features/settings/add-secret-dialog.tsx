@@ -4,9 +4,9 @@ import { HEADER_NAME_PATTERN, SECRET_HOST_PATTERN, secretEnvName } from '../../.
 import { notifyDone } from '../../app/notify';
 import { useCreateSecret } from '../../api/secrets';
 import type { DialogProps } from '../../kit/dialog-props';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { dnsLabelError } from '../../kit/validators';
-import { fieldProps } from '../../kit/field-props';
 
 interface SecretValues {
   name: string;

@@ -2,11 +2,11 @@ import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Stack, TextInp
 import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { SCOPES, type Scope, type TokenCreated } from '../../../../shared/schemas/system';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { isDnsLabel } from '../../kit/validators';
 import { useCreateToken } from './use-tokens';
 import type { DialogProps } from '../../kit/dialog-props';
-import { fieldProps } from '../../kit/field-props';
 
 const SCOPE_HELP: Record<Scope, string> = {
   read: 'read: list and watch',

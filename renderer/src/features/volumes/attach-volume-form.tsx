@@ -6,10 +6,10 @@ import type { Box } from '../../../../shared/schemas/box';
 import { describeError } from '../../api/session';
 import { notifyDone } from '../../app/notify';
 import { FailureAlert } from '../../kit/failure-alert';
+import { fieldProps } from '../../kit/field-props';
 import { useProblemAtFields } from '../../kit/form-dialog';
 import { mountPathError } from './mount-rows';
 import { useAttachVolume, useVolumes } from './use-volumes';
-import { fieldProps } from '../../kit/field-props';
 
 export const volumesPath = (project: string) => `/projects/${project}/volumes`;
 

@@ -1,10 +1,10 @@
 import { SegmentedControl, Select } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { fieldProps } from '../../kit/field-props';
 import { formatTime } from '../../kit/format';
 import { options } from '../../kit/options';
 import { useVolumeBackups, useVolumeSnapshots, useVolumes } from './use-volumes';
 import type { VolumeValues } from './volume-form';
-import { fieldProps } from '../../kit/field-props';
 
 const copyLabel = (c: { id: string; created_at: string }) => ({
   value: c.id,

@@ -2,6 +2,7 @@ import { Code, Group, NumberInput, Text } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { DEFAULT_BACKUP_RETENTION } from '../../../../shared/schemas/volumes';
 import { notifyDone } from '../../app/notify';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
 import { CloneSourceFields } from './clone-source-fields';
@@ -15,7 +16,6 @@ import {
   type VolumeValues,
 } from './volume-form';
 import type { ProjectDialogProps } from '../../kit/dialog-props';
-import { fieldProps } from '../../kit/field-props';
 
 export type { ClonePreset } from './volume-form';
 
