@@ -2,8 +2,7 @@ import { Code, Stack, Table } from '@mantine/core';
 import { IconEdit, IconFileCode } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Base } from '../../../../shared/schemas/system';
-import { notifyDone } from '../../app/notify';
-import { confirmDestroy } from '../../kit/confirm-destroy';
+import { confirmNamedDelete } from '../../kit/confirm-destroy';
 import { CreateButton } from '../../kit/create-button';
 import { formatBytes } from '../../kit/format';
 import { DeleteAction, IconAction } from '../../kit/icon-action';
@@ -86,13 +85,11 @@ export function BasesPage() {
   const [editing, setEditing] = useState<Base | null>(null);
 
   const confirmDelete = (base: Base) =>
-    confirmDestroy({
-      title: `Delete the base ${base.name}?`,
+    confirmNamedDelete('base', base.name, {
       goes: 'New boxes can no longer start from it. An image the core made for it (from a box or a tar) goes too; an image it only names stays in the engine.',
       affects: 'Boxes and snapshots that start from it keep it: the delete is refused while they exist.',
-      confirm: 'Delete base',
       run: () => remove.mutateAsync(base.name),
-      onDone: () => notifyDone(`Deleted ${base.name}`, 'The base is gone.'),
+      gone: 'The base is gone.',
     });
 
   return (
