@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import prettier from 'prettier';
 import type { TestCore } from './test-core';
 
@@ -18,6 +19,19 @@ export async function servedOpenApi(t: TestCore): Promise<OpenApiDocument> {
   const res = await t.api('GET', '/v1/openapi.json');
   if (res.status !== 200) throw new Error(`GET /v1/openapi.json answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as OpenApiDocument;
+}
+
+/** A test file's core and the document it serves: started before its tests and handed to `use`, closed after them. */
+export function withServedOpenApi<C extends TestCore>(
+  start: () => Promise<C>,
+  use: (t: C, doc: OpenApiDocument) => void,
+): void {
+  let t: C;
+  before(async () => {
+    t = await start();
+    use(t, await servedOpenApi(t));
+  });
+  after(() => t.close());
 }
 
 /** docs/openapi.json as committed. */

@@ -14,8 +14,14 @@ export interface TestCore {
   token: string;
   dataDir: string;
   close(): Promise<void>;
-  /** fetch against the core with the admin token (override with headers.authorization). */
-  api(method: string, pathname: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** fetch against the core with the admin token (override with headers.authorization); `signal` abandons it. */
+  api(
+    method: string,
+    pathname: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Response>;
 }
 
 export interface TestCoreOptions {
@@ -50,7 +56,13 @@ export async function startTestCore(options: TestCoreOptions = {}): Promise<Test
     maxImageLayers: options.maxImageLayers,
   });
   const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
-  const api = (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
+  const api = (
+    method: string,
+    pathname: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ) =>
     fetch(core.url + pathname, {
       method,
       headers: {
@@ -59,6 +71,7 @@ export async function startTestCore(options: TestCoreOptions = {}): Promise<Test
         ...headers,
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      signal,
     });
   const close = async () => {
     await core.close();

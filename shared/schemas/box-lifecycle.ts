@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from './common';
+import { ClosedObject, Timestamp } from './common';
 
 const Seconds = (what: string) =>
   Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()], {
@@ -20,7 +20,7 @@ export const Lifecycle = Type.Object(LIFECYCLE_FIELDS);
 export type Lifecycle = Static<typeof Lifecycle>;
 
 /** The clocks in a create or update body: given fields replace the stored ones, null clears one, omitted keeps it. */
-export const LifecycleInput = Type.Partial(Type.Object(LIFECYCLE_FIELDS, { additionalProperties: false }), {
+export const LifecycleInput = Type.Partial(ClosedObject(LIFECYCLE_FIELDS), {
   additionalProperties: false,
   description:
     'Idle means no API call on the box (exec, an open console or exec socket, jobs, files, logs follow) and no request through the proxy to its URL.',

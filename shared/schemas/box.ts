@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
+import { ClosedObject, DnsLabel, EnvironmentMap, Int32NonNegative, TagMap, Timestamp } from './common';
 import { NetworkSettings, ResolvedNetwork } from './network';
 import { SecretNames } from './secrets';
 import { SnapshotId } from './snapshots';
@@ -21,33 +21,28 @@ export const BOX_STATUSES = [
 export const BoxStatus = Type.Union(BOX_STATUSES.map((s) => Type.Literal(s)));
 export type BoxStatus = Static<typeof BoxStatus>;
 
-export const Config = Type.Object(
-  {
-    cpus: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1024, description: 'CPU cores (engine limit). Default 1.' }),
-    ),
-    ram_mb: Type.Optional(
-      Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' }),
-    ),
-    region: Type.Optional(
-      Type.String({
-        description:
-          'The region (engine) to make it in: one of GET /v1/regions, default the first ("local" with one engine). A box stays in its region; a fork is made in its source\'s.',
-      }),
-    ),
-    storage_gb: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' }),
-    ),
-    pids_limit: Type.Optional(
-      Type.Integer({
-        minimum: 16,
-        maximum: 4194304,
-        description: 'Most processes (and threads) the box may run at once (engine limit); applies live. Default 1024.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const Config = ClosedObject({
+  cpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024, description: 'CPU cores (engine limit). Default 1.' })),
+  ram_mb: Type.Optional(
+    Type.Integer({ minimum: 64, maximum: 4194304, description: 'Memory limit in MiB. Default 1024.' }),
+  ),
+  region: Type.Optional(
+    Type.String({
+      description:
+        'The region (engine) to make it in: one of GET /v1/regions, default the first ("local" with one engine). A box stays in its region; a fork is made in its source\'s.',
+    }),
+  ),
+  storage_gb: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 65536, description: 'Root filesystem size limit in GiB. Default 10.' }),
+  ),
+  pids_limit: Type.Optional(
+    Type.Integer({
+      minimum: 16,
+      maximum: 4194304,
+      description: 'Most processes (and threads) the box may run at once (engine limit); applies live. Default 1024.',
+    }),
+  ),
+});
 export type Config = Static<typeof Config>;
 
 export const ResolvedConfig = Type.Object({
@@ -59,10 +54,11 @@ export const ResolvedConfig = Type.Object({
 });
 export type ResolvedConfig = Static<typeof ResolvedConfig>;
 
-export const DataMount = Type.Object(
-  { name: DnsLabel, path: Type.String({ pattern: '^/', maxLength: 4096 }), read_only: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
-);
+export const DataMount = ClosedObject({
+  name: DnsLabel,
+  path: Type.String({ pattern: '^/', maxLength: 4096 }),
+  read_only: Type.Optional(Type.Boolean()),
+});
 export type DataMount = Static<typeof DataMount>;
 
 export const UrlSettings = Type.Object({ auth: Type.Union([Type.Literal('public'), Type.Literal('token')]) });
@@ -130,73 +126,59 @@ export const Box = Type.Object(
 );
 export type Box = Static<typeof Box>;
 
-export const BoxCreate = Type.Object(
-  {
-    name: DnsLabel,
-    base: Type.Optional(DnsLabel),
-    config: Type.Optional(Config),
-    data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
-    environment: Type.Optional(EnvironmentMap),
-    network: Type.Optional(NetworkSettings),
-    secrets: Type.Optional(SecretNames),
-    fork: Type.Optional(
-      Type.Union([DnsLabel, SnapshotId], {
-        description: 'A box of this project (its root at this instant) or a snapshot id of this project.',
-      }),
-    ),
-    tags: Type.Optional(TagMap),
-    lifecycle: Type.Optional(LifecycleInput),
-  },
-  { additionalProperties: false },
-);
+export const BoxCreate = ClosedObject({
+  name: DnsLabel,
+  base: Type.Optional(DnsLabel),
+  config: Type.Optional(Config),
+  data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
+  environment: Type.Optional(EnvironmentMap),
+  network: Type.Optional(NetworkSettings),
+  secrets: Type.Optional(SecretNames),
+  fork: Type.Optional(
+    Type.Union([DnsLabel, SnapshotId], {
+      description: 'A box of this project (its root at this instant) or a snapshot id of this project.',
+    }),
+  ),
+  tags: Type.Optional(TagMap),
+  lifecycle: Type.Optional(LifecycleInput),
+});
 export type BoxCreate = Static<typeof BoxCreate>;
 
-export const BoxUpdate = Type.Object(
-  {
-    config: Type.Optional(Config),
-    environment: Type.Optional(EnvironmentMap),
-    network: Type.Optional(NetworkSettings),
-    secrets: Type.Optional(SecretNames),
-    port: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
-    tags: Type.Optional(TagMap),
-    termination_grace_period_seconds: Type.Optional(
-      Type.Union([Int32NonNegative, Type.Null()], {
-        description: `Seconds between SIGTERM and SIGKILL on stop (default 10). Stored as given; values above ${MAX_GRACE_SECONDS} act as ${MAX_GRACE_SECONDS}.`,
-      }),
-    ),
-    lifecycle: Type.Optional(LifecycleInput),
-  },
-  { additionalProperties: false },
-);
+export const BoxUpdate = ClosedObject({
+  config: Type.Optional(Config),
+  environment: Type.Optional(EnvironmentMap),
+  network: Type.Optional(NetworkSettings),
+  secrets: Type.Optional(SecretNames),
+  port: Type.Optional(Type.Union([Int32NonNegative, Type.Null()])),
+  tags: Type.Optional(TagMap),
+  termination_grace_period_seconds: Type.Optional(
+    Type.Union([Int32NonNegative, Type.Null()], {
+      description: `Seconds between SIGTERM and SIGKILL on stop (default 10). Stored as given; values above ${MAX_GRACE_SECONDS} act as ${MAX_GRACE_SECONDS}.`,
+    }),
+  ),
+  lifecycle: Type.Optional(LifecycleInput),
+});
 export type BoxUpdate = Static<typeof BoxUpdate>;
 
 export const BoxList = Type.Object({ items: Type.Array(Box), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 export type BoxList = Static<typeof BoxList>;
 
-export const BoxListQuery = Type.Object(
-  {
-    status: Type.Optional(BoxStatus),
-    tag: Type.Optional(
-      Type.Union([Type.String({ pattern: '^[^:]+:.*$' }), Type.Array(Type.String({ pattern: '^[^:]+:.*$' }))], {
-        description: 'k:v; repeat to require several tags',
-      }),
-    ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
+export const BoxListQuery = ClosedObject({
+  status: Type.Optional(BoxStatus),
+  tag: Type.Optional(
+    Type.Union([Type.String({ pattern: '^[^:]+:.*$' }), Type.Array(Type.String({ pattern: '^[^:]+:.*$' }))], {
+      description: 'k:v; repeat to require several tags',
+    }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+});
 export type BoxListQuery = Static<typeof BoxListQuery>;
 
-export const LogsQuery = Type.Object(
-  {
-    follow: Type.Optional(Type.Boolean({ default: false })),
-    tail: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 100000, description: 'Lines from the end; omitted: all.' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const LogsQuery = ClosedObject({
+  follow: Type.Optional(Type.Boolean({ default: false })),
+  tail: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, description: 'Lines from the end; omitted: all.' })),
+});
 
 export const DEFAULT_CONFIG: ResolvedConfig = {
   cpus: 1,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, Timestamp } from './common';
+import { ClosedObject, DnsLabel, Timestamp } from './common';
 
 export const BUILD_STATUSES = ['building', 'done', 'failed', 'cancelled'] as const;
 export const BuildStatus = Type.Union(BUILD_STATUSES.map((s) => Type.Literal(s)));
@@ -25,47 +25,38 @@ export type BaseBuildList = Static<typeof BaseBuildList>;
 
 const BUILD_ARG_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*=[^\\u0000]*$';
 
-export const BaseBuildQuery = Type.Object(
-  {
-    dockerfile: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 1024,
-        default: 'Dockerfile',
-        description: "The Dockerfile's path in the context.",
-      }),
-    ),
-    build_arg: Type.Optional(
-      Type.Array(Type.String({ pattern: BUILD_ARG_PATTERN, maxLength: 65536 }), {
-        maxItems: 256,
-        description: 'K=V; repeat for several.',
-      }),
-    ),
-    target: Type.Optional(
-      Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$', description: 'The stage to build.' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const BaseBuildQuery = ClosedObject({
+  dockerfile: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      default: 'Dockerfile',
+      description: "The Dockerfile's path in the context.",
+    }),
+  ),
+  build_arg: Type.Optional(
+    Type.Array(Type.String({ pattern: BUILD_ARG_PATTERN, maxLength: 65536 }), {
+      maxItems: 256,
+      description: 'K=V; repeat for several.',
+    }),
+  ),
+  target: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$', description: 'The stage to build.' }),
+  ),
+});
 export type BaseBuildQuery = Static<typeof BaseBuildQuery>;
 
-export const BuildParams = Type.Object(
-  { name: DnsLabel, id: Type.String({ pattern: '^bld_[a-z2-7]{20}$' }) },
-  { additionalProperties: false },
-);
+export const BuildParams = ClosedObject({ name: DnsLabel, id: Type.String({ pattern: '^bld_[a-z2-7]{20}$' }) });
 export type BuildParams = Static<typeof BuildParams>;
 
-export const BuildLogQuery = Type.Object(
-  {
-    follow: Type.Optional(
-      Type.Union([Type.Boolean(), Type.Literal('1'), Type.Literal('0')], {
-        default: false,
-        description: 'true (or 1): stream until the build ends.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const BuildLogQuery = ClosedObject({
+  follow: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Literal('1'), Type.Literal('0')], {
+      default: false,
+      description: 'true (or 1): stream until the build ends.',
+    }),
+  ),
+});
 export type BuildLogQuery = Static<typeof BuildLogQuery>;
 
 /** One line of a build's log (application/x-ndjson): a step begins, a piece of its output, or the failure. */

@@ -1,4 +1,12 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+
+/**
+ * An object a request gives (a body, a query, params) that refuses the fields it does not name: a
+ * misspelt field is a 400 that names it, never silently ignored.
+ */
+export function ClosedObject<T extends TProperties>(properties: T): TObject<T> {
+  return Type.Object(properties, { additionalProperties: false });
+}
 
 export const DNS_LABEL_PATTERN = '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$';
 
@@ -55,8 +63,8 @@ export function PrefixedId(prefix: string, what: string) {
 
 export const Int32NonNegative = Type.Integer({ minimum: 0, maximum: 2147483647 });
 
-export const ProjectParams = Type.Object({ project: DnsLabel }, { additionalProperties: false });
-export const BoxParams = Type.Object({ project: DnsLabel, name: DnsLabel }, { additionalProperties: false });
+export const ProjectParams = ClosedObject({ project: DnsLabel });
+export const BoxParams = ClosedObject({ project: DnsLabel, name: DnsLabel });
 export type BoxParams = Static<typeof BoxParams>;
 
 export const FieldErrorSchema = Type.Object({ path: Type.String(), message: Type.String() });

@@ -1,52 +1,42 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from './common';
+import { ClosedObject, Timestamp } from './common';
 
 export const EGRESS_PROTOCOLS = ['tcp', 'udp', 'icmp', 'ip'] as const;
 
-export const EgressRecord = Type.Object(
-  {
-    id: Type.Integer({
-      description: "The record's number in the box's log (each box counts from 1 since the core started).",
-    }),
-    at: Timestamp,
-    host: Type.String({
-      description:
-        'Where the box went: the name it asked the resolver for where the answer was seen, else the address.',
-    }),
-    address: Type.Union([Type.String(), Type.Null()], {
-      description: 'The IPv4 address, where the packet filter saw it (null for a record only a proxy made).',
-    }),
-    port: Type.Integer({ minimum: 0, maximum: 65535, description: '0 where the protocol has none (ICMP).' }),
-    protocol: Type.Union(
-      EGRESS_PROTOCOLS.map((p) => Type.Literal(p)),
-      { description: 'tcp, udp, icmp, or ip for any other.' },
-    ),
-    allowed: Type.Boolean({ description: 'false: the policy refused it.' }),
-    bytes: Type.Integer({
-      minimum: 0,
-      description: 'Bytes both ways, once the connection ended (an allowed one is recorded when it ends); 0 if denied.',
-    }),
-  },
-  { additionalProperties: false },
-);
+export const EgressRecord = ClosedObject({
+  id: Type.Integer({
+    description: "The record's number in the box's log (each box counts from 1 since the core started).",
+  }),
+  at: Timestamp,
+  host: Type.String({
+    description: 'Where the box went: the name it asked the resolver for where the answer was seen, else the address.',
+  }),
+  address: Type.Union([Type.String(), Type.Null()], {
+    description: 'The IPv4 address, where the packet filter saw it (null for a record only a proxy made).',
+  }),
+  port: Type.Integer({ minimum: 0, maximum: 65535, description: '0 where the protocol has none (ICMP).' }),
+  protocol: Type.Union(
+    EGRESS_PROTOCOLS.map((p) => Type.Literal(p)),
+    { description: 'tcp, udp, icmp, or ip for any other.' },
+  ),
+  allowed: Type.Boolean({ description: 'false: the policy refused it.' }),
+  bytes: Type.Integer({
+    minimum: 0,
+    description: 'Bytes both ways, once the connection ended (an allowed one is recorded when it ends); 0 if denied.',
+  }),
+});
 export type EgressRecord = Static<typeof EgressRecord>;
 
-export const EgressLog = Type.Object(
-  {
-    items: Type.Array(EgressRecord, { description: 'Oldest first; at most the last 500 of the box.' }),
-  },
-  { additionalProperties: false },
-);
+export const EgressLog = ClosedObject({
+  items: Type.Array(EgressRecord, { description: 'Oldest first; at most the last 500 of the box.' }),
+});
 export type EgressLog = Static<typeof EgressLog>;
 
-export const EgressQuery = Type.Object(
-  {
-    after: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'Only records whose id is greater (what a follower has not seen).' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const EgressQuery = ClosedObject({
+  after: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Only records whose id is greater (what a follower has not seen).' }),
+  ),
+});
 export type EgressQuery = Static<typeof EgressQuery>;
 
 export interface EgressEvents {

@@ -1,32 +1,29 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EnvironmentMap } from './common';
+import { ClosedObject, EnvironmentMap } from './common';
 
-export const ExecRequest = Type.Object(
-  {
-    command: Type.Array(Type.String({ maxLength: 65536 }), {
-      minItems: 1,
-      maxItems: 4096,
-      description: 'argv; no shell is involved unless you name one',
+export const ExecRequest = ClosedObject({
+  command: Type.Array(Type.String({ maxLength: 65536 }), {
+    minItems: 1,
+    maxItems: 4096,
+    description: 'argv; no shell is involved unless you name one',
+  }),
+  env: Type.Optional(EnvironmentMap),
+  cwd: Type.Optional(Type.String({ pattern: '^/', maxLength: 4096 })),
+  stdin: Type.Optional(Type.String({ description: 'Written to the process, then stdin is closed.' })),
+  timeout_s: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 86400,
+      description: 'Answer after this many seconds at the latest (timed_out: true) and kill the whole process tree.',
     }),
-    env: Type.Optional(EnvironmentMap),
-    cwd: Type.Optional(Type.String({ pattern: '^/', maxLength: 4096 })),
-    stdin: Type.Optional(Type.String({ description: 'Written to the process, then stdin is closed.' })),
-    timeout_s: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 86400,
-        description: 'Answer after this many seconds at the latest (timed_out: true) and kill the whole process tree.',
-      }),
-    ),
-    background: Type.Optional(
-      Type.Boolean({
-        description:
-          'Run as a job: answer 202 {id, status} at once; read its output from …/jobs/{id}/output. Takes neither stdin nor timeout_s.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+  ),
+  background: Type.Optional(
+    Type.Boolean({
+      description:
+        'Run as a job: answer 202 {id, status} at once; read its output from …/jobs/{id}/output. Takes neither stdin nor timeout_s.',
+    }),
+  ),
+});
 export type ExecRequest = Static<typeof ExecRequest>;
 
 export const ExecResult = Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from './common';
+import { ClosedObject, Timestamp } from './common';
 
 export const BoxPath = Type.String({
   minLength: 1,
@@ -43,39 +43,30 @@ export type FileChange = Static<typeof FileChange>;
 export const FileChanges = Type.Object({ items: Type.Array(FileChange) });
 export type FileChanges = Static<typeof FileChanges>;
 
-export const FilePathQuery = Type.Object({ path: BoxPath }, { additionalProperties: false });
+export const FilePathQuery = ClosedObject({ path: BoxPath });
 export type FilePathQuery = Static<typeof FilePathQuery>;
 
-export const FileWriteQuery = Type.Object(
-  {
-    path: BoxPath,
-    mode: Type.Optional(
-      Type.String({
-        pattern: '^0?[0-7]{3,4}$',
-        description: 'Octal permission bits of the written file (default 0644)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const FileWriteQuery = ClosedObject({
+  path: BoxPath,
+  mode: Type.Optional(
+    Type.String({
+      pattern: '^0?[0-7]{3,4}$',
+      description: 'Octal permission bits of the written file (default 0644)',
+    }),
+  ),
+});
 export type FileWriteQuery = Static<typeof FileWriteQuery>;
 
-export const FileDeleteQuery = Type.Object(
-  {
-    path: BoxPath,
-    recursive: Type.Optional(Type.Boolean({ description: 'Required to delete a non-empty directory' })),
-  },
-  { additionalProperties: false },
-);
+export const FileDeleteQuery = ClosedObject({
+  path: BoxPath,
+  recursive: Type.Optional(Type.Boolean({ description: 'Required to delete a non-empty directory' })),
+});
 export type FileDeleteQuery = Static<typeof FileDeleteQuery>;
 
-export const FileMkdirQuery = Type.Object(
-  {
-    path: BoxPath,
-    parents: Type.Optional(
-      Type.Boolean({ description: 'Create missing parents; an existing directory is then not an error' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const FileMkdirQuery = ClosedObject({
+  path: BoxPath,
+  parents: Type.Optional(
+    Type.Boolean({ description: 'Create missing parents; an existing directory is then not an error' }),
+  ),
+});
 export type FileMkdirQuery = Static<typeof FileMkdirQuery>;

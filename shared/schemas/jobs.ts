@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, Timestamp } from './common';
+import { ClosedObject, DnsLabel, Timestamp } from './common';
 
 export const JOB_ID_PATTERN = '^job_[a-z2-7]{20}$';
 
@@ -30,30 +30,24 @@ export const JobStarted = Type.Object({
 });
 export type JobStarted = Static<typeof JobStarted>;
 
-export const JobParams = Type.Object(
-  {
-    project: DnsLabel,
-    name: DnsLabel,
-    id: Type.String({ pattern: JOB_ID_PATTERN }),
-  },
-  { additionalProperties: false },
-);
+export const JobParams = ClosedObject({
+  project: DnsLabel,
+  name: DnsLabel,
+  id: Type.String({ pattern: JOB_ID_PATTERN }),
+});
 export type JobParams = Static<typeof JobParams>;
 
-export const JobOutputQuery = Type.Object(
-  {
-    stream: Type.Optional(Type.Union([Type.Literal('stdout'), Type.Literal('stderr')], { default: 'stdout' })),
-    from: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: Number.MAX_SAFE_INTEGER,
-        description: 'Byte offset in the stream; older than the ring holds: from its oldest byte',
-      }),
-    ),
-    follow: Type.Optional(Type.Boolean({ default: false, description: 'Stream new bytes until the job ends' })),
-  },
-  { additionalProperties: false },
-);
+export const JobOutputQuery = ClosedObject({
+  stream: Type.Optional(Type.Union([Type.Literal('stdout'), Type.Literal('stderr')], { default: 'stdout' })),
+  from: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Byte offset in the stream; older than the ring holds: from its oldest byte',
+    }),
+  ),
+  follow: Type.Optional(Type.Boolean({ default: false, description: 'Stream new bytes until the job ends' })),
+});
 export type JobOutputQuery = Static<typeof JobOutputQuery>;
 
 /** The response header giving the offset of the answer's first byte. */

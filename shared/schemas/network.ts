@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ClosedObject } from './common';
 
 export const EGRESS_MODES = ['open', 'none', 'allowlist'] as const;
 export type EgressMode = (typeof EGRESS_MODES)[number];
@@ -14,20 +15,17 @@ const Egress = Type.Union(
 export const ALLOW_ENTRY_DESCRIPTION =
   'host[:port], *.domain[:port], IPv4 address[:port] or CIDR[:port], e.g. 10.0.0.0/8, 203.0.113.7:443, api.example.com:443, *.example.com:443. A host name is resolved when the rule is applied (at start and at each update); *.domain is reached through the egress proxy only (HTTP and HTTPS clients that follow HTTPS_PROXY).';
 
-export const NetworkSettings = Type.Object(
-  {
-    egress: Type.Optional(Egress),
-    allow: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 260, description: ALLOW_ENTRY_DESCRIPTION }), {
-        maxItems: 64,
-      }),
-    ),
-    host: Type.Optional(
-      Type.Boolean({ description: "Whether the box may reach the host's own addresses (default false)." }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const NetworkSettings = ClosedObject({
+  egress: Type.Optional(Egress),
+  allow: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 260, description: ALLOW_ENTRY_DESCRIPTION }), {
+      maxItems: 64,
+    }),
+  ),
+  host: Type.Optional(
+    Type.Boolean({ description: "Whether the box may reach the host's own addresses (default false)." }),
+  ),
+});
 export type NetworkSettings = Static<typeof NetworkSettings>;
 
 export const ResolvedNetwork = Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, Timestamp } from './common';
+import { ClosedObject, DnsLabel, Timestamp } from './common';
 
 /** A secret's host: a host name (`*.domain` for its subdomains), lower case, no port or scheme. */
 export const SECRET_HOST_PATTERN =
@@ -13,36 +13,33 @@ export const SecretName = Type.String({
     'A DNS label; a box given the secret sees a placeholder in the environment variable of this name in upper case, - as _.',
 });
 
-export const SecretCreate = Type.Object(
-  {
-    name: SecretName,
-    value: Type.String({
+export const SecretCreate = ClosedObject({
+  name: SecretName,
+  value: Type.String({
+    minLength: 1,
+    maxLength: 8192,
+    pattern: '^[^\\r\\n\\u0000]+$',
+    description: 'Write-only: never in an answer, a log, an event or a box. One line.',
+  }),
+  hosts: Type.Array(
+    Type.String({
       minLength: 1,
-      maxLength: 8192,
-      pattern: '^[^\\r\\n\\u0000]+$',
-      description: 'Write-only: never in an answer, a log, an event or a box. One line.',
+      maxLength: 253,
+      pattern: SECRET_HOST_PATTERN,
+      description: 'api.example.com, or *.example.com for its subdomains',
     }),
-    hosts: Type.Array(
-      Type.String({
-        minLength: 1,
-        maxLength: 253,
-        pattern: SECRET_HOST_PATTERN,
-        description: 'api.example.com, or *.example.com for its subdomains',
-      }),
-      { minItems: 1, maxItems: 32, description: 'The hosts whose requests get the value.' },
-    ),
-    header: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 128,
-        pattern: HEADER_NAME_PATTERN,
-        description:
-          'The header added (with the bare value) when a request to the hosts lacks it; default Authorization, as "Bearer <value>".',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+    { minItems: 1, maxItems: 32, description: 'The hosts whose requests get the value.' },
+  ),
+  header: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      pattern: HEADER_NAME_PATTERN,
+      description:
+        'The header added (with the bare value) when a request to the hosts lacks it; default Authorization, as "Bearer <value>".',
+    }),
+  ),
+});
 export type SecretCreate = Static<typeof SecretCreate>;
 
 export const Secret = Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DataMount, UrlSettings } from './box';
-import { DnsLabel, EnvironmentMap, PrefixedId, Timestamp, prefixedIdPattern } from './common';
+import { ClosedObject, DnsLabel, EnvironmentMap, PrefixedId, Timestamp, prefixedIdPattern } from './common';
 import { Lifecycle } from './box-lifecycle';
 import { URL_AUTH_MODES } from './publishing';
 
@@ -57,36 +57,33 @@ export const HEALTH_CHECK_DEFAULTS = {
   start_timeout_s: 60,
 } as const;
 
-export const HealthCheck = Type.Object(
-  {
-    path: Type.String({
-      pattern: '^/[^\\s\\u0000]*$',
-      maxLength: 2048,
-      description: `The path probed with an HTTP GET on the service's port; a 2xx or 3xx answer is a success. Default "${HEALTH_CHECK_DEFAULTS.path}".`,
-    }),
-    interval_s: Type.Number({
-      minimum: 0.1,
-      maximum: 3600,
-      description: `Seconds between probes. Default ${HEALTH_CHECK_DEFAULTS.interval_s}.`,
-    }),
-    timeout_s: Type.Number({
-      minimum: 0.1,
-      maximum: 600,
-      description: `Seconds a probe may take. Default ${HEALTH_CHECK_DEFAULTS.timeout_s}.`,
-    }),
-    healthy_threshold: Type.Integer({
-      minimum: 1,
-      maximum: 100,
-      description: `Successes in a row that make the new color healthy. Default ${HEALTH_CHECK_DEFAULTS.healthy_threshold}.`,
-    }),
-    start_timeout_s: Type.Number({
-      minimum: 1,
-      maximum: 3600,
-      description: `Seconds the new color has to become healthy before the deployment fails. Default ${HEALTH_CHECK_DEFAULTS.start_timeout_s}.`,
-    }),
-  },
-  { additionalProperties: false },
-);
+export const HealthCheck = ClosedObject({
+  path: Type.String({
+    pattern: '^/[^\\s\\u0000]*$',
+    maxLength: 2048,
+    description: `The path probed with an HTTP GET on the service's port; a 2xx or 3xx answer is a success. Default "${HEALTH_CHECK_DEFAULTS.path}".`,
+  }),
+  interval_s: Type.Number({
+    minimum: 0.1,
+    maximum: 3600,
+    description: `Seconds between probes. Default ${HEALTH_CHECK_DEFAULTS.interval_s}.`,
+  }),
+  timeout_s: Type.Number({
+    minimum: 0.1,
+    maximum: 600,
+    description: `Seconds a probe may take. Default ${HEALTH_CHECK_DEFAULTS.timeout_s}.`,
+  }),
+  healthy_threshold: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    description: `Successes in a row that make the new color healthy. Default ${HEALTH_CHECK_DEFAULTS.healthy_threshold}.`,
+  }),
+  start_timeout_s: Type.Number({
+    minimum: 1,
+    maximum: 3600,
+    description: `Seconds the new color has to become healthy before the deployment fails. Default ${HEALTH_CHECK_DEFAULTS.start_timeout_s}.`,
+  }),
+});
 export type HealthCheck = Static<typeof HealthCheck>;
 export const HealthCheckInput = Type.Partial(HealthCheck, { additionalProperties: false });
 
@@ -157,26 +154,23 @@ const Base = Type.String({
 });
 
 /** A service's clocks apply to its live box; a stopped live box is started again by the next request to the URL. */
-const SERVICE_LIFECYCLE = Type.Partial(Type.Object(Lifecycle.properties, { additionalProperties: false }), {
+const SERVICE_LIFECYCLE = Type.Partial(ClosedObject(Lifecycle.properties), {
   additionalProperties: false,
   description:
     "The live box's lifecycle clocks (as a box's): idle means no request to the service's URL. A live box paused or stopped for idleness is woken by the next request, which waits for its health check.",
 });
 
-export const ServiceCreate = Type.Object(
-  {
-    name: ServiceName,
-    base: Type.Optional(Base),
-    command: Type.Optional(Command),
-    port: Port,
-    environment: Type.Optional(EnvironmentMap),
-    data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
-    health_check: Type.Optional(HealthCheckInput),
-    auth: Type.Optional(AuthMode),
-    lifecycle: Type.Optional(SERVICE_LIFECYCLE),
-  },
-  { additionalProperties: false },
-);
+export const ServiceCreate = ClosedObject({
+  name: ServiceName,
+  base: Type.Optional(Base),
+  command: Type.Optional(Command),
+  port: Port,
+  environment: Type.Optional(EnvironmentMap),
+  data_mounts: Type.Optional(Type.Array(DataMount, { maxItems: 32 })),
+  health_check: Type.Optional(HealthCheckInput),
+  auth: Type.Optional(AuthMode),
+  lifecycle: Type.Optional(SERVICE_LIFECYCLE),
+});
 export type ServiceCreate = Static<typeof ServiceCreate>;
 
 export const ServiceUpdate = Type.Object(
@@ -217,11 +211,8 @@ export type ServiceList = Static<typeof ServiceList>;
 export const DeploymentList = Type.Object({ items: Type.Array(Deployment, { description: 'Newest first.' }) });
 export type DeploymentList = Static<typeof DeploymentList>;
 
-export const ServiceParams = Type.Object({ project: DnsLabel, name: ServiceName }, { additionalProperties: false });
-export const DeploymentParams = Type.Object(
-  { project: DnsLabel, name: ServiceName, id: DeploymentId },
-  { additionalProperties: false },
-);
+export const ServiceParams = ClosedObject({ project: DnsLabel, name: ServiceName });
+export const DeploymentParams = ClosedObject({ project: DnsLabel, name: ServiceName, id: DeploymentId });
 
 /** The events of services on GET /v1/events, by kind (merged into shared/events.ts). */
 export interface ServiceEvents {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, PrefixedId, Timestamp, prefixedIdPattern } from './common';
+import { ClosedObject, DnsLabel, PrefixedId, Timestamp, prefixedIdPattern } from './common';
 
 export const SNAPSHOT_ID_PATTERN = prefixedIdPattern('snap');
 export const SnapshotId = PrefixedId('snap', 'A snapshot id');
@@ -33,19 +33,19 @@ export const Snapshot = Type.Object(
 );
 export type Snapshot = Static<typeof Snapshot>;
 
-export const SnapshotCreate = Type.Object({ name: Type.Optional(DnsLabel) }, { additionalProperties: false });
+export const SnapshotCreate = ClosedObject({ name: Type.Optional(DnsLabel) });
 export type SnapshotCreate = Static<typeof SnapshotCreate>;
 
 export const SnapshotList = Type.Object({ items: Type.Array(Snapshot) });
 export type SnapshotList = Static<typeof SnapshotList>;
 
-export const SnapshotParams = Type.Object({ project: DnsLabel, id: SnapshotId }, { additionalProperties: false });
+export const SnapshotParams = ClosedObject({ project: DnsLabel, id: SnapshotId });
 export type SnapshotParams = Static<typeof SnapshotParams>;
 
-export const RestoreRequest = Type.Object({ snapshot_id: SnapshotId }, { additionalProperties: false });
+export const RestoreRequest = ClosedObject({ snapshot_id: SnapshotId });
 export type RestoreRequest = Static<typeof RestoreRequest>;
 
-export const BaseParams = Type.Object({ name: DnsLabel }, { additionalProperties: false });
+export const BaseParams = ClosedObject({ name: DnsLabel });
 export type BaseParams = Static<typeof BaseParams>;
 
 /** Progress of a base import, as events and in the CLI. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DnsLabel, ImageReference, Timestamp } from './common';
+import { ClosedObject, DnsLabel, ImageReference, Timestamp } from './common';
 import { SnapshotId, type BaseImportProgress } from './snapshots';
 
 export const EngineInfo = Type.Object({
@@ -147,16 +147,13 @@ export const Base = Type.Object(
 );
 export type Base = Static<typeof Base>;
 
-export const BaseUpdate = Type.Object(
-  {
-    warm: Type.Integer({
-      minimum: 0,
-      maximum: MAX_WARM,
-      description: `How many paused containers to keep ready for creates of this base, 0 to ${MAX_WARM} (0: none, every create is cold).`,
-    }),
-  },
-  { additionalProperties: false },
-);
+export const BaseUpdate = ClosedObject({
+  warm: Type.Integer({
+    minimum: 0,
+    maximum: MAX_WARM,
+    description: `How many paused containers to keep ready for creates of this base, 0 to ${MAX_WARM} (0: none, every create is cold).`,
+  }),
+});
 export type BaseUpdate = Static<typeof BaseUpdate>;
 
 export const BaseCreate = Type.Object(
@@ -178,14 +175,11 @@ export const SCOPES = ['read', 'write', 'exec', 'admin'] as const;
 export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)));
 export type Scope = Static<typeof Scope>;
 
-export const TokenCreate = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    scopes: Type.Array(Scope, { minItems: 1, uniqueItems: true }),
-    project: Type.Optional(Type.Union([DnsLabel, Type.Null()])),
-  },
-  { additionalProperties: false },
-);
+export const TokenCreate = ClosedObject({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  scopes: Type.Array(Scope, { minItems: 1, uniqueItems: true }),
+  project: Type.Optional(Type.Union([DnsLabel, Type.Null()])),
+});
 export type TokenCreate = Static<typeof TokenCreate>;
 
 export const Token = Type.Object(

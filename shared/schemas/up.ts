@@ -1,20 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DNS_LABEL_PATTERN } from './common';
+import { ClosedObject, DNS_LABEL_PATTERN } from './common';
 
 /** `POST /v1/projects/{project}/up`: the box's name (default: devcontainer.json's `name`, else `folder`). */
-export const UpQuery = Type.Object(
-  {
-    name: Type.Optional(Type.String({ pattern: DNS_LABEL_PATTERN, maxLength: 63, description: "The box's name." })),
-    folder: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 255,
-        description: "The folder's own name: the box is named after it when neither name nor devcontainer.json says.",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const UpQuery = ClosedObject({
+  name: Type.Optional(Type.String({ pattern: DNS_LABEL_PATTERN, maxLength: 63, description: "The box's name." })),
+  folder: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: "The folder's own name: the box is named after it when neither name nor devcontainer.json says.",
+    }),
+  ),
+});
 export type UpQuery = Static<typeof UpQuery>;
 
 /** What changed in the box's workspace since the last `box up` of the folder (paths relative to it). */

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DNS_LABEL_PATTERN, DnsLabel, PrefixedId, Timestamp, prefixedIdPattern } from './common';
+import { ClosedObject, DNS_LABEL_PATTERN, DnsLabel, PrefixedId, Timestamp, prefixedIdPattern } from './common';
 
 export const VOLUME_SNAPSHOT_ID_PATTERN = prefixedIdPattern('vsnap');
 export const VOLUME_BACKUP_ID_PATTERN = prefixedIdPattern('vbak');
@@ -40,73 +40,67 @@ export const Volume = Type.Object(
 );
 export type Volume = Static<typeof Volume>;
 
-export const VolumeCreate = Type.Object(
-  {
-    name: DnsLabel,
-    region: Type.Optional(
-      Type.String({
-        pattern: '^[a-z0-9][a-z0-9-]{0,30}$',
-        description:
-          'The region (engine) to make it in (GET /v1/regions), default the first. Outside the first region a volume is a plain engine volume: no clones, snapshots or backups.',
-      }),
-    ),
-    size_gb: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 65536,
-        description: 'Recorded; enforced where the store can (see size_enforced).',
-      }),
-    ),
-    backup_retention: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1000, description: `Backups kept (default ${DEFAULT_BACKUP_RETENTION}).` }),
-    ),
-    from_volume: Type.Optional(
-      Type.String({
-        pattern: DNS_LABEL_PATTERN,
-        maxLength: 63,
-        description: 'Clone: a copy of this volume of the project at this instant.',
-      }),
-    ),
-    from_snapshot: Type.Optional(
-      Type.String({
-        pattern: VOLUME_SNAPSHOT_ID_PATTERN,
-        maxLength: 26,
-        description: 'Clone: a copy of this volume snapshot of the project.',
-      }),
-    ),
-    from_backup: Type.Optional(
-      Type.String({
-        pattern: VOLUME_BACKUP_ID_PATTERN,
-        maxLength: 25,
-        description: 'Clone: the contents of this done backup of the project.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const VolumeCreate = ClosedObject({
+  name: DnsLabel,
+  region: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9][a-z0-9-]{0,30}$',
+      description:
+        'The region (engine) to make it in (GET /v1/regions), default the first. Outside the first region a volume is a plain engine volume: no clones, snapshots or backups.',
+    }),
+  ),
+  size_gb: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 65536,
+      description: 'Recorded; enforced where the store can (see size_enforced).',
+    }),
+  ),
+  backup_retention: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: `Backups kept (default ${DEFAULT_BACKUP_RETENTION}).` }),
+  ),
+  from_volume: Type.Optional(
+    Type.String({
+      pattern: DNS_LABEL_PATTERN,
+      maxLength: 63,
+      description: 'Clone: a copy of this volume of the project at this instant.',
+    }),
+  ),
+  from_snapshot: Type.Optional(
+    Type.String({
+      pattern: VOLUME_SNAPSHOT_ID_PATTERN,
+      maxLength: 26,
+      description: 'Clone: a copy of this volume snapshot of the project.',
+    }),
+  ),
+  from_backup: Type.Optional(
+    Type.String({
+      pattern: VOLUME_BACKUP_ID_PATTERN,
+      maxLength: 25,
+      description: 'Clone: the contents of this done backup of the project.',
+    }),
+  ),
+});
 export type VolumeCreate = Static<typeof VolumeCreate>;
 
 export const VolumeList = Type.Object({ items: Type.Array(Volume) });
 export type VolumeList = Static<typeof VolumeList>;
 
-export const VolumeParams = Type.Object({ project: DnsLabel, name: DnsLabel }, { additionalProperties: false });
+export const VolumeParams = ClosedObject({ project: DnsLabel, name: DnsLabel });
 export type VolumeParams = Static<typeof VolumeParams>;
 
-export const VolumeAttach = Type.Object(
-  {
-    box: DnsLabel,
-    path: Type.String({
-      pattern: '^/',
-      maxLength: 4096,
-      description: 'Absolute path in the box; not / and not under /proc, /sys or /dev.',
-    }),
-    read_only: Type.Optional(Type.Boolean({ default: false })),
-  },
-  { additionalProperties: false },
-);
+export const VolumeAttach = ClosedObject({
+  box: DnsLabel,
+  path: Type.String({
+    pattern: '^/',
+    maxLength: 4096,
+    description: 'Absolute path in the box; not / and not under /proc, /sys or /dev.',
+  }),
+  read_only: Type.Optional(Type.Boolean({ default: false })),
+});
 export type VolumeAttach = Static<typeof VolumeAttach>;
 
-export const VolumeDetach = Type.Object({ box: DnsLabel }, { additionalProperties: false });
+export const VolumeDetach = ClosedObject({ box: DnsLabel });
 export type VolumeDetach = Static<typeof VolumeDetach>;
 
 export const VolumeSnapshot = Type.Object({
@@ -132,7 +126,7 @@ export type VolumeSnapshotList = Static<typeof VolumeSnapshotList>;
 
 /** The path parameters of one snapshot or backup of a volume. */
 function volumeItemParams<Id extends TSchema>(id: Id) {
-  return Type.Object({ project: DnsLabel, name: DnsLabel, id }, { additionalProperties: false });
+  return ClosedObject({ project: DnsLabel, name: DnsLabel, id });
 }
 
 export const VolumeSnapshotParams = volumeItemParams(VolumeSnapshotId);

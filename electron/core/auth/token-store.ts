@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Token, Scope } from '../../../shared/schemas/system';
 import type { Db } from '../db/database';
+import { Table } from '../db/table';
 
 interface TokenRow {
   id: string;
@@ -27,17 +28,22 @@ function toToken(row: TokenRow): Token {
   };
 }
 
+/** The tokens table, through db/table.ts's statements; only the secret's hash is stored. */
 export class TokenStore {
-  constructor(private readonly db: Db) {}
+  private readonly rows: Table<TokenRow>;
+
+  constructor(private readonly db: Db) {
+    this.rows = new Table<TokenRow>(db, 'tokens');
+  }
 
   insert(token: Token, secret: string): void {
-    this.db
-      .prepare('INSERT INTO tokens (id, name, hash, scopes, project, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(token.id, token.name, hashToken(secret), JSON.stringify(token.scopes), token.project, token.created_at);
+    const { id, name, project, created_at, last_used_at } = token;
+    const scopes = JSON.stringify(token.scopes);
+    this.rows.insertRow({ id, name, hash: hashToken(secret), scopes, project, created_at, last_used_at });
   }
 
   findBySecret(secret: string): Token | undefined {
-    const row = this.db.prepare('SELECT * FROM tokens WHERE hash = ?').get(hashToken(secret)) as TokenRow | undefined;
+    const row = this.rows.selectOne('WHERE hash = ?', hashToken(secret));
     return row && toToken(row);
   }
 
@@ -46,16 +52,16 @@ export class TokenStore {
   }
 
   list(): Token[] {
-    return (this.db.prepare('SELECT * FROM tokens ORDER BY created_at, id').all() as TokenRow[]).map(toToken);
+    return this.rows.select('ORDER BY created_at, id').map(toToken);
   }
 
   get(id: string): Token | undefined {
-    const row = this.db.prepare('SELECT * FROM tokens WHERE id = ?').get(id) as TokenRow | undefined;
+    const row = this.rows.getById(id);
     return row && toToken(row);
   }
 
-  delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM tokens WHERE id = ?').run(id).changes > 0;
+  delete(id: string): void {
+    this.rows.delete(id);
   }
 
   count(): number {

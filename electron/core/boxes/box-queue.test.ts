@@ -86,12 +86,7 @@ test('a queued request whose client went away is dropped: it never runs; the one
     t.core.app.server.on('request', onRequest);
   });
   const controller = new AbortController();
-  const dropped = fetch(`${t.url}${P}/fickle`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ environment: { APPLIED: 'yes' } }),
-    signal: controller.signal,
-  });
+  const dropped = t.api('PUT', `${P}/fickle`, { environment: { APPLIED: 'yes' } }, {}, controller.signal);
   const res = await serverSide;
   // Its body read and the update queued behind the stop (a tiny body: well within this).
   await new Promise((r) => setTimeout(r, 100));

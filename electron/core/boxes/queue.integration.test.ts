@@ -91,12 +91,7 @@ test('a queued request whose client went away is dropped: it never runs', { time
   await freeze('fickle');
   const stop = await stopping('fickle');
   const controller = new AbortController();
-  const update = fetch(`${t.url}${P}/fickle`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tags: { applied: 'yes' } }),
-    signal: controller.signal,
-  });
+  const update = t.api('PUT', `${P}/fickle`, { tags: { applied: 'yes' } }, {}, controller.signal);
   await new Promise((r) => setTimeout(r, 300));
   controller.abort();
   await update.then(

@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { lintOpenApi } from '../../../test-support/openapi-lint';
-import { committedOpenApi, servedOpenApi, type OpenApiDocument } from '../../../test-support/openapi-document';
-import { startTestCore, type TestCore } from '../../../test-support/test-core';
+import { committedOpenApi, withServedOpenApi, type OpenApiDocument } from '../../../test-support/openapi-document';
+import { startTestCore } from '../../../test-support/test-core';
 
 // The document a core on the real engine serves: the same as docs/openapi.json, and clean
 // under Redocly's recommended rules. (Unit tests lint the committed copy and check the
 // operationIds: openapi.test.ts.)
 
-let t: TestCore;
 let served: OpenApiDocument;
-before(async () => {
-  t = await startTestCore();
-  served = await servedOpenApi(t);
-});
-after(() => t.close());
+withServedOpenApi(startTestCore, (_t, doc) => (served = doc));
 
 test('docs/openapi.json is what the core serves', () => {
   assert.deepEqual(

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import Fastify from 'fastify';
 import { startMemoryCore, type MemoryCore } from '../../../test-support/memory-core';
 import { lintOpenApi } from '../../../test-support/openapi-lint';
 import {
   committedOpenApi,
   documentedOperations,
-  servedOpenApi,
+  withServedOpenApi,
   type OpenApiDocument,
 } from '../../../test-support/openapi-document';
 import { DEFAULT_API_PORT } from '../config';
@@ -24,11 +24,7 @@ const VERBS =
 
 let t: MemoryCore;
 let doc: OpenApiDocument;
-before(async () => {
-  t = await startMemoryCore();
-  doc = await servedOpenApi(t);
-});
-after(() => t.close());
+withServedOpenApi(startMemoryCore, (core, served) => ([t, doc] = [core, served]));
 
 /** The "Operation IDs" table of docs/api.md: `METHOD /path` → operationId. */
 function documentedOperationIds(): Map<string, string> {

@@ -13,7 +13,7 @@ function optionsFor(tags: string[], config: FastifyContextConfig) {
 
 /**
  * A resource's routes: the TypeBox-typed instance, and the options each of its routes gives by the scope
- * it needs (`read`, `write`, `exec`; `options` for any other config), tagged with the resource in the
+ * it needs (`read`, `write`, `exec`, `admin`; `options` for any other config), tagged with the resource in the
  * OpenAPI document: `api.get(one, read('Get a volume', { params, response }), handler)`.
  */
 export function resourceRoutes(app: FastifyInstance, tag: string) {
@@ -40,6 +40,7 @@ export function resourceRoutes(app: FastifyInstance, tag: string) {
     read: optionsFor(tags, { scope: 'read' }),
     write: optionsFor(tags, { scope: 'write' }),
     exec: optionsFor(tags, { scope: 'exec' }),
+    admin: optionsFor(tags, { scope: 'admin' }),
     options: <S extends RouteSchema>(config: FastifyContextConfig, summary: string, schema: S) =>
       optionsFor(tags, config)(summary, schema),
   };

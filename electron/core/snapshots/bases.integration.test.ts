@@ -14,6 +14,10 @@ withSnapshotCore('bases', (core, api) => ([t, s] = [core, api]));
 const detail = async (res: Response, status: number): Promise<string> =>
   (await s.expect<{ detail: string }>(res, status)).detail;
 
+/** A base made from a box of this file's project (its root at this instant). */
+const baseFromBox = async (name: string, box: string): Promise<Base> =>
+  s.expect<Base>(await t.api('POST', '/v1/bases', { name, from_box: box, project: 'bases' }), 201);
+
 test('a base made from a snapshot seeds new boxes; each dependant blocks the delete below it, named', async () => {
   await s.create('golden');
   await s.sh('golden', 'echo tooling > /root/installed');
@@ -61,7 +65,7 @@ test('a snapshot is kept while a box restored from it, a fork of it or a snapsho
 test('a base made from a box is its root at that instant', async () => {
   await s.create('maker');
   await s.sh('maker', 'echo baked > /root/baked');
-  await s.expect<Base>(await t.api('POST', '/v1/bases', { name: 'baked', from_box: 'maker', project: 'bases' }), 201);
+  await baseFromBox('baked', 'maker');
   await s.sh('maker', 'echo later > /root/baked');
   await s.create('eater', { base: 'baked' });
   assert.equal(await s.read('eater', '/root/baked'), 'baked\n');
@@ -123,10 +127,7 @@ const engineHas = (id: string) =>
 
 test('deleting a base made from a box or a tar removes its image from the engine, once its boxes are gone', async () => {
   await s.create('source');
-  const fromBox = await s.expect<Base>(
-    await t.api('POST', '/v1/bases', { name: 'leftover', from_box: 'source', project: 'bases' }),
-    201,
-  );
+  const fromBox = await baseFromBox('leftover', 'source');
   await s.create('user', { base: 'leftover' });
   await s.remove('user');
   await s.remove('source');
@@ -151,15 +152,9 @@ test('deleting a base made from a box or a tar removes its image from the engine
 
 test('a base another base was made from (a box of it) is refused, naming it, until that one goes; then its image goes', async () => {
   await s.create('first-src');
-  const first = await s.expect<Base>(
-    await t.api('POST', '/v1/bases', { name: 'first', from_box: 'first-src', project: 'bases' }),
-    201,
-  );
+  const first = await baseFromBox('first', 'first-src');
   await s.create('second-src', { base: 'first' });
-  const second = await s.expect<Base>(
-    await t.api('POST', '/v1/bases', { name: 'second', from_box: 'second-src', project: 'bases' }),
-    201,
-  );
+  const second = await baseFromBox('second', 'second-src');
   await s.remove('second-src');
   await s.remove('first-src');
   assert.match(

@@ -93,20 +93,15 @@ function xhrStreamingFetch(onProgress: (sent: number, total: number) => void, si
     });
 }
 
-/** A client whose answers stream as they come, its uploads reporting their progress (`box up` from the window). */
-export function streamingUploadClient(
-  token: string,
-  onProgress: (sent: number, total: number) => void,
-  signal?: AbortSignal,
-): BoxdeskClient {
-  return new BoxdeskClient({ baseUrl: apiUrl, token, fetch: xhrStreamingFetch(onProgress, signal) });
-}
-
-/** A client whose requests report their upload progress (bytes sent of the body's size). */
+/**
+ * A client whose requests report their upload progress (bytes sent of the body's size); with `streaming`,
+ * its answers stream as they come too (`box up` from the window).
+ */
 export function uploadingClient(
   token: string,
   onProgress: (sent: number, total: number) => void,
-  signal?: AbortSignal,
+  { signal, streaming = false }: { signal?: AbortSignal; streaming?: boolean } = {},
 ): BoxdeskClient {
-  return new BoxdeskClient({ baseUrl: apiUrl, token, fetch: xhrFetch(onProgress, signal) });
+  const fetch = (streaming ? xhrStreamingFetch : xhrFetch)(onProgress, signal);
+  return new BoxdeskClient({ baseUrl: apiUrl, token, fetch });
 }

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useState, type ReactNode } from 'react';
-import { describeError } from '../api/session';
+import { notifyDone } from '../app/notify';
+import { ProblemAlert } from './problem-alert';
 
 export interface ConfirmOptions<R> {
   /** A question naming the thing: "Delete the volume data?". */
@@ -53,13 +54,7 @@ function ConfirmBody<R>({
         {goes}
       </Text>
       {affects && <Text size="sm">{affects}</Text>}
-      {problem !== null && (
-        <Alert color="red" role="alert" title={`Could not ${confirm.toLowerCase()}`}>
-          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-            {describeError(problem)}
-          </Text>
-        </Alert>
-      )}
+      <ProblemAlert title={`Could not ${confirm.toLowerCase()}`} problem={problem} />
       <Group justify="flex-end">
         <Button variant="default" onClick={close} disabled={pending}>
           {cancel ?? 'Cancel'}
@@ -84,5 +79,24 @@ export function confirmDestroy<R>(options: ConfirmOptions<R>): void {
     title: options.title,
     closeButtonProps: { 'aria-label': 'Close' },
     children: <ConfirmBody {...options} close={() => modals.close(modalId)} />,
+  });
+}
+
+/**
+ * Asks before deleting a named thing, in the words every delete uses: "Delete the base web?", a
+ * "Delete base" button, and once it is gone a "Deleted web" notice that says `gone`.
+ */
+export function confirmNamedDelete<R>(
+  noun: string,
+  name: string,
+  o: Pick<ConfirmOptions<R>, 'goes' | 'affects' | 'run'> & { gone: string },
+): void {
+  confirmDestroy({
+    title: `Delete the ${noun} ${name}?`,
+    goes: o.goes,
+    affects: o.affects,
+    confirm: `Delete ${noun}`,
+    run: o.run,
+    onDone: () => notifyDone(`Deleted ${name}`, o.gone),
   });
 }

@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, type FormEvent, type ReactNode } from 'react';
-import { describeError } from '../api/session';
+import { ProblemAlert } from './problem-alert';
 import { placeProblem } from './problems';
 
 interface Props {
@@ -45,11 +45,7 @@ export function FormDialog({
       <form onSubmit={onSubmit} noValidate aria-label={title}>
         <Stack gap="sm">
           {children}
-          {problem !== null && problem !== undefined && (
-            <Alert color="red" title={problemTitle} role="alert">
-              <Text size="sm">{describeError(problem)}</Text>
-            </Alert>
-          )}
+          <ProblemAlert title={problemTitle} problem={problem} />
           {pending && progress && (
             <Stack gap={4} role="status" aria-label="Progress">
               <Text size="sm">{progress}</Text>

@@ -1,5 +1,6 @@
 import { Group, Paper } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { SubmitForm } from './submit-form';
 
 /**
  * A one-line form in a bordered panel: its fields and button side by side, sent by Enter or the
@@ -18,17 +19,10 @@ export function InlineForm({
 }) {
   return (
     <Paper withBorder p="sm">
-      <form
-        aria-label={label}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          onSubmit();
-        }}
-      >
+      <SubmitForm label={label} onSubmit={onSubmit}>
         <Group align="flex-end">{children}</Group>
         {below}
-      </form>
+      </SubmitForm>
     </Paper>
   );
 }

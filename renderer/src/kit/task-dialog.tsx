@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { SubmitForm } from './submit-form';
 
 interface TaskDialogProps {
   title: string;
@@ -28,14 +29,7 @@ export function TaskDialog(props: TaskDialogProps) {
       size="xl"
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
-      <form
-        aria-label={title}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          onSubmit();
-        }}
-      >
+      <SubmitForm label={title} onSubmit={onSubmit}>
         <Stack gap="sm">
           {props.children}
           <Group justify="flex-end">
@@ -53,7 +47,7 @@ export function TaskDialog(props: TaskDialogProps) {
             </Button>
           </Group>
         </Stack>
-      </form>
+      </SubmitForm>
     </Modal>
   );
 }

@@ -1,9 +1,8 @@
-import { Button, Code, Group, Stack, Table } from '@mantine/core';
+import { Code, Stack, Table } from '@mantine/core';
 import { IconEdit, IconFileCode } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Base } from '../../../../shared/schemas/system';
-import { notifyDone } from '../../app/notify';
-import { confirmDestroy } from '../../kit/confirm-destroy';
+import { confirmNamedDelete } from '../../kit/confirm-destroy';
 import { CreateButton } from '../../kit/create-button';
 import { formatBytes } from '../../kit/format';
 import { DeleteAction, IconAction } from '../../kit/icon-action';
@@ -86,24 +85,18 @@ export function BasesPage() {
   const [editing, setEditing] = useState<Base | null>(null);
 
   const confirmDelete = (base: Base) =>
-    confirmDestroy({
-      title: `Delete the base ${base.name}?`,
+    confirmNamedDelete('base', base.name, {
       goes: 'New boxes can no longer start from it. An image the core made for it (from a box or a tar) goes too; an image it only names stays in the engine.',
       affects: 'Boxes and snapshots that start from it keep it: the delete is refused while they exist.',
-      confirm: 'Delete base',
       run: () => remove.mutateAsync(base.name),
-      onDone: () => notifyDone(`Deleted ${base.name}`, 'The base is gone.'),
+      gone: 'The base is gone.',
     });
 
   return (
     <Stack>
       <TitleBar title="Bases" maw={900}>
-        <Group gap="sm">
-          <Button variant="default" leftSection={<IconFileCode size={16} />} onClick={() => setBuilding(true)}>
-            New base from Dockerfile
-          </Button>
-          <CreateButton label="Create base" onClick={() => setCreating(true)} />
-        </Group>
+        <CreateButton icon={IconFileCode} label="New base from Dockerfile" onClick={() => setBuilding(true)} />
+        <CreateButton label="Create base" onClick={() => setCreating(true)} />
       </TitleBar>
       <QueryStates
         query={bases}

@@ -1,9 +1,9 @@
-import { Alert, Button, FileButton, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, FileButton, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconFolderOpen } from '@tabler/icons-react';
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { notifyDone } from '../../app/notify';
-import { describeError } from '../../api/session';
 import { LiveLog } from '../../kit/live-log';
+import { ProblemAlert } from '../../kit/problem-alert';
 import { TaskDialog } from '../../kit/task-dialog';
 import { dnsLabelError } from '../../kit/validators';
 import { useBuildBase } from './use-build-base';
@@ -120,18 +120,8 @@ function BuildProgress({ run }: { run: ReturnType<typeof useBuildBase> }) {
           <LiveLog text={run.log} label="Build log" waiting="Waiting for the engine…" />
         </Stack>
       )}
-      {status === 'failed' && (
-        <Alert color="red" title="The build failed" role="alert">
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {run.build?.error}
-          </Text>
-        </Alert>
-      )}
-      {run.problem !== null && (
-        <Alert color="red" title="Could not build the base" role="alert">
-          <Text size="sm">{describeError(run.problem)}</Text>
-        </Alert>
-      )}
+      {status === 'failed' && <ProblemAlert title="The build failed" problem={run.build?.error ?? ''} />}
+      <ProblemAlert title="Could not build the base" problem={run.problem} />
     </>
   );
 }

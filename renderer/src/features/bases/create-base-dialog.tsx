@@ -3,6 +3,7 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import type { BaseCreate } from '../../../../shared/schemas/system';
 import { notifyDone } from '../../app/notify';
 import { useProject } from '../../app/project';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
 import { options } from '../../kit/options';
@@ -21,8 +22,6 @@ interface BaseValues {
   box: string | null;
   image: string;
 }
-
-const alert = { errorProps: { role: 'alert' } };
 
 const baseFieldOf = (path: string): keyof BaseValues | null =>
   path === 'name' || path === 'image'
@@ -56,8 +55,7 @@ function SourceFields({ form, project }: { form: UseFormReturnType<BaseValues>; 
           description={`snapshots in ${project}`}
           searchable
           data={(snapshots.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.box})` }))}
-          {...form.getInputProps('snapshot')}
-          {...alert}
+          {...fieldProps(form, 'snapshot')}
         />
       )}
       {form.values.source === 'box' && (
@@ -66,12 +64,11 @@ function SourceFields({ form, project }: { form: UseFormReturnType<BaseValues>; 
           description={`boxes in ${project}`}
           searchable
           data={(boxes.data ?? []).map((b) => b.name)}
-          {...form.getInputProps('box')}
-          {...alert}
+          {...fieldProps(form, 'box')}
         />
       )}
       {form.values.source === 'image' && (
-        <TextInput label="Image" placeholder="alpine:3" {...form.getInputProps('image')} {...alert} />
+        <TextInput label="Image" placeholder="alpine:3" {...fieldProps(form, 'image')} />
       )}
     </>
   );

@@ -2,6 +2,7 @@ import { Group, NumberInput, SegmentedControl, Select } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { DEFAULT_CONFIG } from '../../../../shared/schemas/box';
 import { useRegions, useSystem } from '../../api/system';
+import { fieldProps } from '../../kit/field-props';
 import { KeyValueEditor } from '../../kit/key-value-editor';
 import { options } from '../../kit/options';
 import { bindPairs } from '../../kit/pairs';
@@ -12,7 +13,6 @@ import { NetworkFields } from './network-fields';
 import { useBoxes } from './use-boxes';
 
 type Form = UseFormReturnType<BoxValues>;
-const alert = { errorProps: { role: 'alert' } };
 
 /** Where a new box starts: a base, or a copy of a running or stopped box of the project. */
 export function SourceFields({ form, project, opened }: { form: Form; project: string; opened: boolean }) {
@@ -34,8 +34,7 @@ export function SourceFields({ form, project, opened }: { form: Form; project: s
           placeholder="default"
           clearable
           data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: `${b.name} (${b.image})` }))}
-          {...form.getInputProps('base')}
-          {...alert}
+          {...fieldProps(form, 'base')}
         />
       ) : (
         <Select
@@ -44,8 +43,7 @@ export function SourceFields({ form, project, opened }: { form: Form; project: s
           searchable
           data={forkable}
           nothingFoundMessage="No box to fork in this project"
-          {...form.getInputProps('fork')}
-          {...alert}
+          {...fieldProps(form, 'fork')}
         />
       )}
     </>
@@ -66,8 +64,7 @@ export function RegionField({ form, opened }: { form: Form; opened: boolean }) {
         label: `${r.name}${r.engine.up ? '' : ' (engine away)'}`,
         disabled: !r.engine.up,
       }))}
-      {...form.getInputProps('region')}
-      {...alert}
+      {...fieldProps(form, 'region')}
     />
   );
 }
@@ -93,8 +90,7 @@ export function LimitsFields({ form, maxCpus, maxRam }: { form: Form; maxCpus: n
         max={maxCpus ?? undefined}
         description={maxCpus ? `1 to ${maxCpus}` : undefined}
         allowDecimal={false}
-        {...form.getInputProps('cpus')}
-        {...alert}
+        {...fieldProps(form, 'cpus')}
       />
       <NumberInput
         label="Memory (MiB)"
@@ -104,8 +100,7 @@ export function LimitsFields({ form, maxCpus, maxRam }: { form: Form; maxCpus: n
         step={256}
         description={maxRam ? `64 to ${maxRam}` : undefined}
         allowDecimal={false}
-        {...form.getInputProps('ram_mb')}
-        {...alert}
+        {...fieldProps(form, 'ram_mb')}
       />
     </Group>
   );

@@ -4,11 +4,11 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/project';
 import { notifyDone } from '../../app/notify';
-import { describeError } from '../../api/session';
 import { formatBytes } from '../../kit/format';
 import { LiveLog } from '../../kit/live-log';
+import { ProblemAlert } from '../../kit/problem-alert';
 import { TaskDialog } from '../../kit/task-dialog';
-import { dnsLabelError } from '../../kit/validators';
+import { useOptionalName } from '../../kit/optional-name';
 import { chooseFolder, type ChosenFolder } from './folder-tar';
 import { useBoxUp } from './use-box-up';
 import type { ProjectDialogProps } from '../../kit/dialog-props';
@@ -98,18 +98,8 @@ function UpProgress({ up, project }: { up: ReturnType<typeof useBoxUp>; project:
           </Stack>
         </Alert>
       )}
-      {up.failure && up.failure !== 'Cancelled' && (
-        <Alert color="red" title="Box up failed" role="alert">
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {up.failure}
-          </Text>
-        </Alert>
-      )}
-      {up.problem !== null && (
-        <Alert color="red" title="Could not make the box" role="alert">
-          <Text size="sm">{describeError(up.problem)}</Text>
-        </Alert>
-      )}
+      {up.failure && up.failure !== 'Cancelled' && <ProblemAlert title="Box up failed" problem={up.failure} />}
+      <ProblemAlert title="Could not make the box" problem={up.problem} />
     </Stack>
   );
 }
@@ -117,22 +107,21 @@ function UpProgress({ up, project }: { up: ReturnType<typeof useBoxUp>; project:
 /** "Box from folder": a project folder sent to `box up`, its progress and log live, cancel, the box at the end. */
 export function BoxFromFolderDialog({ project, opened, onClose }: ProjectDialogProps) {
   const [folder, setFolder] = useState<ChosenFolder | null>(null);
-  const [name, setName] = useState('');
+  const name = useOptionalName();
   const [touched, setTouched] = useState(false);
   const up = useBoxUp(project);
   useEffect(() => {
     if (!opened) return;
     setFolder(null);
-    setName('');
+    name.setName('');
     setTouched(false);
     up.reset();
   }, [opened]);
 
-  const nameError = name === '' ? null : dnsLabelError(name);
   const submit = async () => {
     setTouched(true);
-    if (!folder || nameError) return;
-    const done = await up.start(folder, name || undefined);
+    if (!folder || name.error) return;
+    const done = await up.start(folder, name.name || undefined);
     if (done) notifyDone(`Box ${done.box} is ready`, `${done.files} files in ${done.workspace}`, done.exit_code === 0);
   };
 
@@ -156,11 +145,7 @@ export function BoxFromFolderDialog({ project, opened, onClose }: ProjectDialogP
       <TextInput
         label="Name"
         description="optional: devcontainer.json's name, else the folder's; a box made by an earlier box up of the folder is brought up to date"
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-        error={nameError}
-        errorProps={{ role: 'alert' }}
-        autoComplete="off"
+        {...name.inputProps}
         disabled={up.running}
       />
       <UpProgress up={up} project={project} />

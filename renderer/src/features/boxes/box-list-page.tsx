@@ -1,4 +1,4 @@
-import { Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFolderUp, IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -74,12 +74,8 @@ export function BoxListPage() {
   return (
     <Stack gap="sm">
       <TitleBar title={`Boxes in ${project}`}>
-        <Group gap="xs">
-          <Button variant="default" leftSection={<IconFolderUp size={16} />} onClick={() => setFromFolder(true)}>
-            Box from folder
-          </Button>
-          <CreateButton label="Create box" onClick={() => setCreating(true)} />
-        </Group>
+        <CreateButton icon={IconFolderUp} label="Box from folder" onClick={() => setFromFolder(true)} />
+        <CreateButton label="Create box" onClick={() => setCreating(true)} />
       </TitleBar>
       <BoxFilters
         filters={filters}

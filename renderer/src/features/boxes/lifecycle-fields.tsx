@@ -1,6 +1,7 @@
 import { Fieldset, Group, NumberInput, Select, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { Box } from '../../../../shared/schemas/box';
+import { fieldProps } from '../../kit/field-props';
 import { Time } from '../../kit/time';
 import { UNITS, type Clock, type LifecycleValues } from './lifecycle-form';
 
@@ -30,8 +31,7 @@ function ClockRow({ form, clock }: { form: Form; clock: Clock }) {
         min={1}
         allowDecimal={false}
         w={110}
-        {...form.getInputProps(`lifecycle.${clock}.amount`)}
-        errorProps={{ role: 'alert' }}
+        {...fieldProps(form, `lifecycle.${clock}.amount`)}
       />
       <Select
         aria-label={`${name}: unit`}

@@ -2,10 +2,9 @@ import { Checkbox, Input, MultiSelect, SegmentedControl, Stack, Textarea } from 
 import type { UseFormReturnType } from '@mantine/form';
 import type { ResolvedNetwork } from '../../../../shared/schemas/network';
 import { useSecrets } from '../../api/secrets';
+import { fieldProps } from '../../kit/field-props';
 import { options } from '../../kit/options';
 import type { BoxValues } from './box-form';
-
-const alert = { errorProps: { role: 'alert' } };
 
 export const INTERNET_LABELS = { open: 'Open', none: 'Off', allowlist: 'Only these hosts' } as const;
 
@@ -17,7 +16,7 @@ export function NetworkFields({ form }: { form: UseFormReturnType<BoxValues> }) 
         label="Internet"
         description="Applies at once, from the next connection on; boxes of the project always reach each other by name"
         error={form.errors.egress}
-        {...alert}
+        errorProps={{ role: 'alert' }}
       >
         <SegmentedControl aria-label="Internet" data={options(INTERNET_LABELS)} {...form.getInputProps('egress')} />
       </Input.Wrapper>
@@ -28,14 +27,12 @@ export function NetworkFields({ form }: { form: UseFormReturnType<BoxValues> }) 
           placeholder={'203.0.113.7\napi.example.com:443'}
           autosize
           minRows={2}
-          {...form.getInputProps('allow')}
-          {...alert}
+          {...fieldProps(form, 'allow')}
         />
       )}
       <Checkbox
         label="Can reach this computer (its own addresses)"
-        {...form.getInputProps('host', { type: 'checkbox' })}
-        {...alert}
+        {...fieldProps(form, 'host', { type: 'checkbox' })}
       />
       <SecretsField form={form} />
     </Stack>
@@ -61,8 +58,7 @@ function SecretsField({ form }: { form: UseFormReturnType<BoxValues> }) {
       })}
       searchable
       clearable
-      {...form.getInputProps('secrets')}
-      {...alert}
+      {...fieldProps(form, 'secrets')}
     />
   );
 }

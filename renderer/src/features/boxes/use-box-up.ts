@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { upLineText } from '../../../../shared/calls/up';
 import type { UpDone } from '../../../../shared/schemas/up';
 import { useApi } from '../../api/client-context';
-import { streamingUploadClient } from '../../api/xhr-fetch';
+import { uploadingClient } from '../../api/xhr-fetch';
 import { folderTar, type ChosenFolder } from './folder-tar';
 
 /** The newest part of the log the dialog keeps. */
@@ -52,10 +52,10 @@ export function useBoxUp(project: string) {
       timer ??= setTimeout(show, 100);
     };
     try {
-      const client = streamingUploadClient(
+      const client = uploadingClient(
         token,
         (sent, total) => update({ upload: sent < total ? { sent, total } : null }),
-        controller.signal,
+        { signal: controller.signal, streaming: true },
       );
       const lines = client.up(project, body, { ...(name ? { name } : {}), folder: folder.name || undefined });
       for await (const line of lines) {

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import type { BoxdeskClient } from '../../../../shared/client';
 import type { Box, BoxCreate, BoxUpdate } from '../../../../shared/schemas/box';
 import { useClient } from '../../api/client-context';
+import { useEventQuery } from '../../api/client-query';
 import { boxKeys, removeBoxes, upsertBoxes } from './box-cache';
 
 const PAGE = 500;
@@ -21,8 +22,7 @@ async function listAll(client: BoxdeskClient, project: string): Promise<Box[]> {
 
 /** The project's boxes; kept current by the event stream (the boxes module's rules), never by polling. */
 export function useBoxes(project: string) {
-  const client = useClient();
-  return useQuery({ queryKey: boxKeys.list(project), queryFn: () => listAll(client, project), staleTime: Infinity });
+  return useEventQuery(boxKeys.list(project), (client) => listAll(client, project));
 }
 
 export function useBox(project: string, name: string) {

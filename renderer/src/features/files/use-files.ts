@@ -65,7 +65,7 @@ export function useFileTransfers(project: string, name: string) {
       onProgress: (sent: number, total: number) => void,
       signal?: AbortSignal,
     ): Promise<FileStat> {
-      return uploadingClient(token, onProgress, signal).writeFile(project, name, path, file);
+      return uploadingClient(token, onProgress, { signal }).writeFile(project, name, path, file);
     },
     /** The file's bytes as a Blob; the token goes in the header, never in a URL. */
     readBlob,

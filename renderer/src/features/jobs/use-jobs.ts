@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Job } from '../../../../shared/schemas/jobs';
 import { useClient } from '../../api/client-context';
+import { useEventQuery } from '../../api/client-query';
 import { useClientMutation } from '../../api/client-mutation';
 import { useStreamedText } from '../../api/use-streamed-text';
 
@@ -10,12 +10,7 @@ export const jobKeys = {
 };
 
 export function useJobs(project: string, box: string) {
-  const client = useClient();
-  return useQuery({
-    queryKey: jobKeys.box(project, box),
-    queryFn: async () => (await client.listJobs(project, box)).items,
-    staleTime: Infinity,
-  });
+  return useEventQuery(jobKeys.box(project, box), async (client) => (await client.listJobs(project, box)).items);
 }
 
 export function useStartJob(project: string, box: string) {

@@ -1,5 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { useClient } from '../../api/client-context';
+import { useEventQuery } from '../../api/client-query';
 
 /** A box's egress log: one query per box; box.egress and box.egress.denied events refetch it. */
 export const egressKeys = {
@@ -7,10 +6,5 @@ export const egressKeys = {
 };
 
 export function useEgress(project: string, box: string) {
-  const client = useClient();
-  return useQuery({
-    queryKey: egressKeys.box(project, box),
-    queryFn: async () => (await client.boxEgress(project, box)).items,
-    staleTime: Infinity,
-  });
+  return useEventQuery(egressKeys.box(project, box), async (client) => (await client.boxEgress(project, box)).items);
 }

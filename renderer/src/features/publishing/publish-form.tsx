@@ -3,10 +3,11 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import { IconWorld, IconWorldOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
-import { URL_AUTH_MODES } from '../../../../shared/schemas/publishing';
+import { PublishRequest, URL_AUTH_MODES } from '../../../../shared/schemas/publishing';
 import { notifyDone } from '../../app/notify';
 import { ChoiceField } from '../../kit/choice-field';
 import { FailureAlert } from '../../kit/failure-alert';
+import { fieldProps } from '../../kit/field-props';
 import { useProblemAtFields } from '../../kit/form-dialog';
 import { options } from '../../kit/options';
 import { portError } from '../../kit/validators';
@@ -36,8 +37,6 @@ const valuesOf = (box: Box): PublishValues => ({
   domains: box.published_domains ?? [],
 });
 
-const alert = { errorProps: { role: 'alert' } };
-
 /** Port, access (each explained) and extra domains. */
 function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
   return (
@@ -51,16 +50,13 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
         allowNegative={false}
         w={240}
         required
-        {...form.getInputProps('port')}
-        {...alert}
+        {...fieldProps(form, 'port')}
       />
       <ListInput
         label="More ports"
         description="Other ports of the box, each at its own URL: http://PORT.box--project.localhost. Enter after each."
         placeholder="9090"
-        maxTags={16}
-        {...form.getInputProps('ports')}
-        {...alert}
+        {...listField(form, 'ports')}
       />
       <ChoiceField
         id="publish-auth"
@@ -84,12 +80,21 @@ function PublishFields({ form }: { form: UseFormReturnType<PublishValues> }) {
         label="Domains"
         description="Extra hostnames for this box, e.g. myapp.localhost (browsers resolve it) or myapp.test (map it to 127.0.0.1 in your hosts file). Enter after each."
         placeholder="myapp.localhost"
-        maxTags={32}
-        {...form.getInputProps('domains')}
-        {...alert}
+        {...listField(form, 'domains')}
       />
     </>
   );
+}
+
+/** The core's limits on the lists it takes (PublishRequest's maxItems). */
+const MAX_ENTRIES = {
+  ports: PublishRequest.properties.ports.maxItems!,
+  domains: PublishRequest.properties.domains.maxItems!,
+};
+
+/** A list field's props: its form binding, and at most as many entries as the core takes. */
+function listField(form: UseFormReturnType<PublishValues>, field: keyof typeof MAX_ENTRIES) {
+  return { ...fieldProps(form, field), maxTags: MAX_ENTRIES[field] };
 }
 
 /** A list typed as tags: each entry ends with Enter, a comma or a space. */
@@ -97,10 +102,11 @@ function ListInput(props: TagsInputProps) {
   return <TagsInput splitChars={[',', ' ']} clearable {...props} />;
 }
 
-/** The form's rules, as the core's: a port, at most 32 valid domains, port numbers. */
+/** The form's rules, as the core's: a port, at most MAX_ENTRIES.domains valid domains, port numbers. */
 const VALIDATE = {
   port: (v: PublishValues['port']) => portError(v, 'The port your server listens on inside the box is needed'),
-  domains: (v: string[]) => (v.length > 32 ? 'At most 32 domains' : domainsError(v)),
+  domains: (v: string[]) =>
+    v.length > MAX_ENTRIES.domains ? `At most ${MAX_ENTRIES.domains} domains` : domainsError(v),
   ports: (v: string[]) => {
     const wrong = v.find((p) => portError(p, '') !== null);
     return wrong === undefined ? null : `"${wrong}" is not a port number (1 to 65535)`;

@@ -2,12 +2,13 @@ import { Group, NumberInput, Select } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useSystem } from '../../api/system';
 import { notifyDone } from '../../app/notify';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { KeyValueEditor } from '../../kit/key-value-editor';
 import { bindPairs } from '../../kit/pairs';
 import { NameInput } from '../../kit/name-input';
 import { useBases } from '../bases/use-bases';
-import { AccessField, CommandField, HealthCheckFields, fieldProps } from './service-fields';
+import { AccessField, CommandField, HealthCheckFields } from './service-fields';
 import {
   EMPTY_SERVICE,
   createBody,

@@ -1,6 +1,7 @@
 import { Code, Select, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Service } from '../../../../shared/schemas/services';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { KeyValueEditor } from '../../kit/key-value-editor';
 import { bindPairs, pairsRule, type Pair } from '../../kit/pairs';
@@ -81,8 +82,7 @@ export function DeployDialog({ service, opened, onClose }: DialogProps & { servi
       <Select
         label="Base"
         data={(bases.data?.items ?? []).map((b) => ({ value: b.name, label: b.name }))}
-        {...form.getInputProps('base')}
-        errorProps={{ role: 'alert' }}
+        {...fieldProps(form, 'base')}
       />
       <CommandField
         field={form.getInputProps('command')}

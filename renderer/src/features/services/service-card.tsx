@@ -2,9 +2,8 @@ import { Anchor, Card, Code, Group, Loader, Paper, Stack, Text, Title } from '@m
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Deployment, Service } from '../../../../shared/schemas/services';
-import { notifyDone } from '../../app/notify';
 import { paths } from '../../app/project';
-import { confirmDestroy } from '../../kit/confirm-destroy';
+import { confirmNamedDelete } from '../../kit/confirm-destroy';
 import { FailureAlert, type Failure } from '../../kit/failure-alert';
 import { QueryStates } from '../../kit/query-states';
 import { DeployDialog } from './deploy-dialog';
@@ -106,13 +105,11 @@ export function ServiceCard({ service }: { service: Service }) {
     });
   };
   const confirmDelete = () =>
-    confirmDestroy({
-      title: `Delete the service ${service.name}?`,
+    confirmNamedDelete('service', service.name, {
       goes: `Its boxes (${boxes.join(', ') || 'none now'}), its URL and its deployment history go with it.`,
       affects: 'This cannot be undone.',
-      confirm: 'Delete service',
       run: () => remove.mutateAsync(service.name),
-      onDone: () => notifyDone(`Deleted ${service.name}`, 'Its boxes and URL are gone.'),
+      gone: 'Its boxes and URL are gone.',
     });
 
   return (

@@ -2,14 +2,11 @@ import { Fieldset, Group, NumberInput, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { HEALTH_CHECK_DEFAULTS } from '../../../../shared/schemas/services';
 import { ChoiceField } from '../../kit/choice-field';
+import { fieldProps } from '../../kit/field-props';
 import { options } from '../../kit/options';
 import type { ServiceValues } from './service-form';
 
 type Form = UseFormReturnType<ServiceValues>;
-export const fieldProps = (form: Form, field: keyof ServiceValues) => ({
-  ...form.getInputProps(field),
-  errorProps: { role: 'alert' },
-});
 
 const AUTH_HELP = {
   public: 'Anyone on this machine can open the URL.',

@@ -1,6 +1,7 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { DeployRequest, Deployment, Service, ServiceCreate } from '../../../../shared/schemas/services';
 import { useClient } from '../../api/client-context';
+import { useEventQuery } from '../../api/client-query';
 import { useClientMutation } from '../../api/client-mutation';
 import type { SignIn } from '../publishing/url-link';
 
@@ -12,22 +13,15 @@ export const serviceKeys = {
 
 /** A project's services; kept current by service.* events. */
 export function useServices(project: string) {
-  const client = useClient();
-  return useQuery({
-    queryKey: serviceKeys.project(project),
-    queryFn: async () => (await client.services.list(project)).items,
-    staleTime: Infinity,
-  });
+  return useEventQuery(serviceKeys.project(project), async (client) => (await client.services.list(project)).items);
 }
 
 /** A service's deployments, newest first; each deployment.updated event patches its entry. */
 export function useDeployments(project: string, service: string) {
-  const client = useClient();
-  return useQuery({
-    queryKey: serviceKeys.deployments(project, service),
-    queryFn: async () => (await client.services.deployments(project, service)).items,
-    staleTime: Infinity,
-  });
+  return useEventQuery(
+    serviceKeys.deployments(project, service),
+    async (client) => (await client.services.deployments(project, service)).items,
+  );
 }
 
 /** Puts what an answer or an event says in a list: whichever changed last wins (an answer may trail an event). */

@@ -4,6 +4,7 @@ import { HEADER_NAME_PATTERN, SECRET_HOST_PATTERN, secretEnvName } from '../../.
 import { notifyDone } from '../../app/notify';
 import { useCreateSecret } from '../../api/secrets';
 import type { DialogProps } from '../../kit/dialog-props';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { dnsLabelError } from '../../kit/validators';
 
@@ -16,7 +17,6 @@ interface SecretValues {
 
 const HOST = new RegExp(SECRET_HOST_PATTERN);
 const HEADER = new RegExp(HEADER_NAME_PATTERN);
-const alert = { errorProps: { role: 'alert' } };
 
 function hostLines(text: string): string[] {
   return text
@@ -73,16 +73,14 @@ export function AddSecretDialog({ opened, onClose }: DialogProps) {
         description={`Boxes given it see a placeholder in $${env}`}
         required
         data-autofocus
-        {...form.getInputProps('name')}
-        {...alert}
+        {...fieldProps(form, 'name')}
       />
       <PasswordInput
         label="Value"
         description="Write-only: never shown again, never in a box"
         required
         autoComplete="off"
-        {...form.getInputProps('value')}
-        {...alert}
+        {...fieldProps(form, 'value')}
       />
       <Textarea
         label="Hosts"
@@ -91,15 +89,13 @@ export function AddSecretDialog({ opened, onClose }: DialogProps) {
         required
         autosize
         minRows={2}
-        {...form.getInputProps('hosts')}
-        {...alert}
+        {...fieldProps(form, 'hosts')}
       />
       <TextInput
         label="Header"
         description="Added with the value where a request lacks it; empty: Authorization: Bearer <value>"
         placeholder="X-Api-Key"
-        {...form.getInputProps('header')}
-        {...alert}
+        {...fieldProps(form, 'header')}
       />
     </FormDialog>
   );

@@ -2,6 +2,7 @@ import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Stack, TextInp
 import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { SCOPES, type Scope, type TokenCreated } from '../../../../shared/schemas/system';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { isDnsLabel } from '../../kit/validators';
 import { useCreateToken } from './use-tokens';
@@ -22,8 +23,6 @@ interface TokenValues {
 
 const tokenFieldOf = (path: string): keyof TokenValues | null =>
   path === 'name' || path === 'project' ? path : path.startsWith('scopes') ? 'scopes' : null;
-
-const alert = { errorProps: { role: 'alert' } };
 
 /** The new token's secret, shown this once, with a copy button. */
 function Secret({ created, onClose }: { created: TokenCreated; onClose(): void }) {
@@ -85,8 +84,8 @@ export function CreateTokenDialog({ opened, onClose }: DialogProps) {
         onSubmit={submit}
         problemTitle="Could not create the token"
       >
-        <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} {...alert} />
-        <Checkbox.Group label="Scopes" required {...form.getInputProps('scopes')} {...alert}>
+        <TextInput label="Name" required data-autofocus {...fieldProps(form, 'name')} />
+        <Checkbox.Group label="Scopes" required {...fieldProps(form, 'scopes')}>
           <Stack gap={4} mt={4}>
             {SCOPES.map((s) => (
               <Checkbox key={s} value={s} label={SCOPE_HELP[s]} />
@@ -96,8 +95,7 @@ export function CreateTokenDialog({ opened, onClose }: DialogProps) {
         <TextInput
           label="Project"
           description="Only this project; empty: all projects"
-          {...form.getInputProps('project')}
-          {...alert}
+          {...fieldProps(form, 'project')}
         />
       </FormDialog>
       <Modal

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import type { Snapshot } from '../../../../shared/schemas/snapshots';
 import type { DetailTabProps } from '../../app/feature-module';
 import { notifyDone } from '../../app/notify';
-import { confirmDestroy } from '../../kit/confirm-destroy';
+import { confirmDestroy, confirmNamedDelete } from '../../kit/confirm-destroy';
 import { FailureAlert, type Failure } from '../../kit/failure-alert';
 import { QueryStates } from '../../kit/query-states';
 import { TitleBar } from '../../kit/title-bar';
@@ -43,14 +43,12 @@ export function SnapshotsTab({ box }: DetailTabProps) {
         onDone: (b) => notifyDone(`Restored ${b.name}`, `${b.name}'s root is ${s.name}'s; it is ${b.status}.`),
       });
     else
-      confirmDestroy({
-        title: `Delete the snapshot ${s.name}?`,
+      confirmNamedDelete('snapshot', s.name, {
         goes: 'Its root goes: nothing can be restored or forked from it afterwards.',
         affects:
           'Boxes, bases and snapshots that descend from it keep it alive: the delete is refused while they exist.',
-        confirm: 'Delete snapshot',
         run: () => remove.mutateAsync(s),
-        onDone: () => notifyDone(`Deleted ${s.name}`, 'The snapshot is gone.'),
+        gone: 'The snapshot is gone.',
       });
   };
 

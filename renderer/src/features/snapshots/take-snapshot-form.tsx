@@ -1,22 +1,20 @@
 import { Button, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
-import { useState } from 'react';
 import type { Box } from '../../../../shared/schemas/box';
 import { notifyDone } from '../../app/notify';
 import { InlineForm } from '../../kit/inline-form';
-import { dnsLabelError } from '../../kit/validators';
+import { useOptionalName } from '../../kit/optional-name';
 import { useTakeSnapshot } from './use-snapshots';
 
 /** Take a snapshot of the box, with an optional name checked as you type. */
 export function TakeSnapshotForm({ box, onFailure }: { box: Box; onFailure(title: string, error: unknown): void }) {
   const take = useTakeSnapshot(box.project, box.name);
-  const [name, setName] = useState('');
-  const nameError = name === '' ? null : dnsLabelError(name);
+  const name = useOptionalName();
 
   const takeSnapshot = () =>
-    take.mutate(name || undefined, {
+    take.mutate(name.name || undefined, {
       onSuccess: (s) => {
-        setName('');
+        name.setName('');
         notifyDone(`Snapshot ${s.name} taken`, `${box.name}'s root as it was just now.`);
       },
       onError: (error) => onFailure(`Could not snapshot ${box.name}`, error),
@@ -26,7 +24,7 @@ export function TakeSnapshotForm({ box, onFailure }: { box: Box; onFailure(title
     <InlineForm
       label="Take a snapshot"
       onSubmit={() => {
-        if (!nameError && !take.isPending) takeSnapshot();
+        if (!name.error && !take.isPending) takeSnapshot();
       }}
       below={
         take.isPending && (
@@ -41,11 +39,7 @@ export function TakeSnapshotForm({ box, onFailure }: { box: Box; onFailure(title
         label="Snapshot name"
         description="optional; one is made up when empty"
         placeholder="before-upgrade"
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-        error={nameError}
-        errorProps={{ role: 'alert' }}
-        autoComplete="off"
+        {...name.inputProps}
         style={{ flex: 1 }}
         disabled={take.isPending}
       />
@@ -53,7 +47,7 @@ export function TakeSnapshotForm({ box, onFailure }: { box: Box; onFailure(title
         type="submit"
         leftSection={<IconCamera size={16} />}
         loading={take.isPending}
-        disabled={nameError !== null}
+        disabled={name.error !== null}
       >
         Take snapshot
       </Button>

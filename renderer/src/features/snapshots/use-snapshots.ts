@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Snapshot } from '../../../../shared/schemas/snapshots';
-import { useClient } from '../../api/client-context';
+import { useEventQuery } from '../../api/client-query';
 import { useClientMutation } from '../../api/client-mutation';
 import { upsertBoxes } from '../boxes/box-cache';
 
@@ -11,12 +10,10 @@ export const snapshotKeys = {
 
 /** Every snapshot of a project (the lineage needs other boxes' snapshots too); kept current by snapshot.* events. */
 export function useProjectSnapshots(project: string) {
-  const client = useClient();
-  return useQuery({
-    queryKey: snapshotKeys.project(project),
-    queryFn: async () => (await client.listProjectSnapshots(project)).items,
-    staleTime: Infinity,
-  });
+  return useEventQuery(
+    snapshotKeys.project(project),
+    async (client) => (await client.listProjectSnapshots(project)).items,
+  );
 }
 
 export function useTakeSnapshot(project: string, box: string) {

@@ -6,13 +6,13 @@ import type { Box } from '../../../../shared/schemas/box';
 import { describeError } from '../../api/session';
 import { notifyDone } from '../../app/notify';
 import { FailureAlert } from '../../kit/failure-alert';
+import { fieldProps } from '../../kit/field-props';
 import { useProblemAtFields } from '../../kit/form-dialog';
 import { mountPathError } from './mount-rows';
 import { useAttachVolume, useVolumes } from './use-volumes';
 
 export const volumesPath = (project: string) => `/projects/${project}/volumes`;
 
-const alert = { errorProps: { role: 'alert' } };
 const pathField = (path: string) => (/(^|\.)path$/.test(path) ? ('path' as const) : null);
 
 /** Why no volume can be picked: the list failed, or the project has none yet. */
@@ -84,11 +84,10 @@ export function AttachVolumeForm({
             placeholder={volumes.isPending ? 'loading…' : 'pick one'}
             data={free}
             nothingFoundMessage="No other volume in this project"
-            {...form.getInputProps('volume')}
-            {...alert}
+            {...fieldProps(form, 'volume')}
             w={220}
           />
-          <TextInput label="Path in the box" placeholder="/data" {...form.getInputProps('path')} {...alert} w={260} />
+          <TextInput label="Path in the box" placeholder="/data" {...fieldProps(form, 'path')} w={260} />
           <Checkbox label="Read-only" mt={32} {...form.getInputProps('read_only', { type: 'checkbox' })} />
           <Button
             type="submit"

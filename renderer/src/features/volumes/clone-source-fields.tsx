@@ -1,11 +1,11 @@
 import { SegmentedControl, Select } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { fieldProps } from '../../kit/field-props';
 import { formatTime } from '../../kit/format';
 import { options } from '../../kit/options';
 import { useVolumeBackups, useVolumeSnapshots, useVolumes } from './use-volumes';
 import type { VolumeValues } from './volume-form';
 
-const alert = { errorProps: { role: 'alert' } };
 const copyLabel = (c: { id: string; created_at: string }) => ({
   value: c.id,
   label: `${formatTime(c.created_at)} (${c.id})`,
@@ -38,8 +38,7 @@ export function CloneSourceFields({
           searchable
           data={(volumes.data ?? []).map((v) => v.name)}
           nothingFoundMessage="No volume in this project"
-          {...form.getInputProps('volume')}
-          {...alert}
+          {...fieldProps(form, 'volume')}
         />
       )}
       {(source === 'snapshot' || source === 'backup') && (
@@ -52,8 +51,7 @@ export function CloneSourceFields({
               : (backups.data ?? []).filter((b) => b.status === 'done').map(copyLabel)
           }
           nothingFoundMessage={source === 'snapshot' ? 'That volume has no snapshot' : 'That volume has no done backup'}
-          {...form.getInputProps(source)}
-          {...alert}
+          {...fieldProps(form, source)}
         />
       )}
     </>

@@ -2,6 +2,7 @@ import { Code, Group, NumberInput, Text } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { DEFAULT_BACKUP_RETENTION } from '../../../../shared/schemas/volumes';
 import { notifyDone } from '../../app/notify';
+import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
 import { CloneSourceFields } from './clone-source-fields';
@@ -18,8 +19,6 @@ import type { ProjectDialogProps } from '../../kit/dialog-props';
 
 export type { ClonePreset } from './volume-form';
 
-const alert = { errorProps: { role: 'alert' } };
-
 /** The size asked for and how many backups are kept. */
 function SizeFields({ form }: { form: UseFormReturnType<VolumeValues> }) {
   return (
@@ -31,8 +30,7 @@ function SizeFields({ form }: { form: UseFormReturnType<VolumeValues> }) {
         min={1}
         max={65536}
         allowDecimal={false}
-        {...form.getInputProps('size_gb')}
-        {...alert}
+        {...fieldProps(form, 'size_gb')}
       />
       <NumberInput
         label="Backups kept"
@@ -41,8 +39,7 @@ function SizeFields({ form }: { form: UseFormReturnType<VolumeValues> }) {
         min={1}
         max={1000}
         allowDecimal={false}
-        {...form.getInputProps('backup_retention')}
-        {...alert}
+        {...fieldProps(form, 'backup_retention')}
       />
     </Group>
   );

@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { BoxdeskClient } from '../../../../shared/client';
 import type {
   Volume,
@@ -7,7 +7,7 @@ import type {
   VolumeCreate,
   VolumeRestore,
 } from '../../../../shared/schemas/volumes';
-import { useClient } from '../../api/client-context';
+import { useEventQuery } from '../../api/client-query';
 import { useClientMutation } from '../../api/client-mutation';
 import { saveBlob } from '../../kit/download';
 
@@ -41,13 +41,11 @@ const newestFirst = <T extends { created_at: string }>(items: T[]) =>
 
 /** The project's volumes; kept current by volume.* events, never by polling. */
 export function useVolumes(project: string, enabled = true) {
-  const client = useClient();
-  return useQuery({
-    queryKey: volumeKeys.list(project),
-    queryFn: async () => (await client.listVolumes(project)).items.sort((a, b) => a.name.localeCompare(b.name)),
-    staleTime: Infinity,
+  return useEventQuery(
+    volumeKeys.list(project),
+    async (client) => (await client.listVolumes(project)).items.sort((a, b) => a.name.localeCompare(b.name)),
     enabled,
-  });
+  );
 }
 
 /** A volume's copies (snapshots or backups), newest first; none is asked for while no volume is named. */
@@ -57,13 +55,11 @@ function useCopies<T extends { created_at: string }>(
   name: string | null,
   list: (client: BoxdeskClient, name: string) => Promise<{ items: T[] }>,
 ) {
-  const client = useClient();
-  return useQuery({
-    queryKey: volumeKeys[kind](project, name ?? ''),
-    queryFn: async () => newestFirst((await list(client, name!)).items),
-    staleTime: Infinity,
-    enabled: name !== null,
-  });
+  return useEventQuery(
+    volumeKeys[kind](project, name ?? ''),
+    async (client) => newestFirst((await list(client, name!)).items),
+    name !== null,
+  );
 }
 
 /** A volume's snapshots; refetched when a volume.updated event names the volume. */

@@ -3,9 +3,8 @@ import { IconArchive, IconDownload } from '@tabler/icons-react';
 import type { VolumeBackup } from '../../../../shared/schemas/volumes';
 import { formatBytes } from '../../kit/format';
 import { IconAction } from '../../kit/icon-action';
-import { Time } from '../../kit/time';
 import { useDeleteBackup, useDownloadBackup, useStartBackup, useVolumeBackups } from './use-volumes';
-import { CopyActions, CopyActionsCell, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
+import { CopyActions, CopyRow, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
 
 /** Where a backup stands: written (pending), done with its archive's size and sha256, or failed and why. */
 function BackupState({ backup }: { backup: VolumeBackup }) {
@@ -71,17 +70,17 @@ function DoneActions({ backup: b, volume, download, onDownload, onRestore, onClo
 function BackupRow(props: RowProps) {
   const b = props.backup;
   return (
-    <Table.Tr>
-      <Table.Th scope="row" fw="normal" aria-label={b.id} style={{ whiteSpace: 'nowrap' }}>
-        <Time at={b.created_at} />
-      </Table.Th>
+    <CopyRow
+      kind="backup"
+      copy={b}
+      writing={b.status === 'pending'}
+      actions={b.status === 'done' && <DoneActions {...props} />}
+      onDelete={() => props.onDelete(b)}
+    >
       <Table.Td>
         <BackupState backup={b} />
       </Table.Td>
-      <CopyActionsCell kind="backup" id={b.id} writing={b.status === 'pending'} onDelete={() => props.onDelete(b)}>
-        {b.status === 'done' && <DoneActions {...props} />}
-      </CopyActionsCell>
-    </Table.Tr>
+    </CopyRow>
   );
 }
 

@@ -6,6 +6,7 @@ import { confirmDestroy } from '../../kit/confirm-destroy';
 import { DeleteAction, IconAction } from '../../kit/icon-action';
 import { QueryStates, type QueryLike } from '../../kit/query-states';
 import { TableHead } from '../../kit/table-head';
+import { Time } from '../../kit/time';
 import { TitleBar } from '../../kit/title-bar';
 import type { ClonePreset } from './volume-form';
 
@@ -45,32 +46,43 @@ export function CopyActions({
   );
 }
 
-/** The last cell of a copy's row: its actions, then its delete (not while the copy is still being written). */
-export function CopyActionsCell({
+/**
+ * A copy's row: when it was taken (the row named by its id), its own cells, then its actions and its
+ * delete (not while the copy is still being written).
+ */
+export function CopyRow({
   kind,
-  id,
+  copy,
   writing = false,
+  actions,
   onDelete,
   children,
 }: {
   kind: 'snapshot' | 'backup';
-  id: string;
+  copy: { id: string; created_at: string };
   writing?: boolean;
+  actions: ReactNode;
   onDelete(): void;
   children: ReactNode;
 }) {
   return (
-    <Table.Td>
-      <Group gap={2} wrap="nowrap" justify="flex-end">
-        {children}
-        <DeleteAction
-          label={`Delete ${kind} ${id}`}
-          tip={writing ? 'It can go once written' : 'Delete'}
-          disabled={writing}
-          onClick={onDelete}
-        />
-      </Group>
-    </Table.Td>
+    <Table.Tr>
+      <Table.Th scope="row" fw="normal" aria-label={copy.id} style={{ whiteSpace: 'nowrap' }}>
+        <Time at={copy.created_at} />
+      </Table.Th>
+      {children}
+      <Table.Td>
+        <Group gap={2} wrap="nowrap" justify="flex-end">
+          {actions}
+          <DeleteAction
+            label={`Delete ${kind} ${copy.id}`}
+            tip={writing ? 'It can go once written' : 'Delete'}
+            disabled={writing}
+            onClick={onDelete}
+          />
+        </Group>
+      </Table.Td>
+    </Table.Tr>
   );
 }
 

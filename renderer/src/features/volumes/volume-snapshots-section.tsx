@@ -3,9 +3,8 @@ import { IconCamera } from '@tabler/icons-react';
 import type { VolumeSnapshot } from '../../../../shared/schemas/volumes';
 import { notifyDone } from '../../app/notify';
 import { formatBytes } from '../../kit/format';
-import { Time } from '../../kit/time';
 import { useDeleteVolumeSnapshot, useTakeVolumeSnapshot, useVolumeSnapshots } from './use-volumes';
-import { CopyActions, CopyActionsCell, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
+import { CopyActions, CopyRow, VolumeSection, confirmDeleteCopy, type SectionProps } from './volume-section';
 
 function SnapshotRow({
   snapshot: s,
@@ -18,10 +17,12 @@ function SnapshotRow({
   onDelete(s: VolumeSnapshot): void;
 }) {
   return (
-    <Table.Tr>
-      <Table.Th scope="row" fw="normal" aria-label={s.id}>
-        <Time at={s.created_at} />
-      </Table.Th>
+    <CopyRow
+      kind="snapshot"
+      copy={s}
+      actions={<CopyActions kind="snapshot" id={s.id} volume={volume} onRestore={onRestore} onClone={onClone} />}
+      onDelete={() => onDelete(s)}
+    >
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(s.size_bytes)}</Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }} title="What deleting this snapshot would free">
         {formatBytes(s.exclusive_bytes)}
@@ -40,10 +41,7 @@ function SnapshotRow({
           {s.method}
         </Badge>
       </Table.Td>
-      <CopyActionsCell kind="snapshot" id={s.id} onDelete={() => onDelete(s)}>
-        <CopyActions kind="snapshot" id={s.id} volume={volume} onRestore={onRestore} onClone={onClone} />
-      </CopyActionsCell>
-    </Table.Tr>
+    </CopyRow>
   );
 }
 

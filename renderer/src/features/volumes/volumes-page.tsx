@@ -1,9 +1,8 @@
 import { Stack } from '@mantine/core';
 import { useState } from 'react';
 import type { Volume } from '../../../../shared/schemas/volumes';
-import { notifyDone } from '../../app/notify';
 import { useProject } from '../../app/project';
-import { confirmDestroy } from '../../kit/confirm-destroy';
+import { confirmNamedDelete } from '../../kit/confirm-destroy';
 import { CreateButton } from '../../kit/create-button';
 import { QueryStates } from '../../kit/query-states';
 import { TitleBar } from '../../kit/title-bar';
@@ -22,13 +21,11 @@ export function VolumesPage() {
   const shown = volumes.data?.find((v) => v.name === open) ?? null;
 
   const confirmDelete = (volume: Volume) =>
-    confirmDestroy({
-      title: `Delete the volume ${volume.name}?`,
+    confirmNamedDelete('volume', volume.name, {
       goes: 'Its data, its snapshots and its backups go with it.',
       affects: 'It is refused while a box mounts it: detach it from those boxes first.',
-      confirm: 'Delete volume',
       run: () => remove.mutateAsync(volume),
-      onDone: () => notifyDone(`Deleted ${volume.name}`, 'The volume and its copies are gone.'),
+      gone: 'The volume and its copies are gone.',
     });
 
   return (
