@@ -135,6 +135,16 @@ export class PrivateEngine {
   }
 }
 
+/** A test core with two regions: `local` (this machine's engine) and `far` (the private engine). */
+export function startTwoRegionCore(far: PrivateEngine): Promise<TestCore> {
+  return startTestCore({
+    engines: [
+      { name: 'local', engine: new DockerEngine() },
+      { name: 'far', engine: new DockerEngine({ socketPath: far.socketPath }) },
+    ],
+  });
+}
+
 /**
  * Before a file's tests (unless `skip`, the reason there is no private engine): a private engine,
  * readied by `prepare`, and a test core on it, both handed to `use`; after them, both go.

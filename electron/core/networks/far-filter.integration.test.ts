@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Box } from '../../../shared/schemas/box';
 import { TEST_IMAGE } from '../../../test-support/core-process';
-import { PrivateEngine } from '../../../test-support/private-engine';
+import { PrivateEngine, startTwoRegionCore } from '../../../test-support/private-engine';
 import { json } from '../../../test-support/services';
-import { deleteBoxes, startTestCore, type TestCore } from '../../../test-support/test-core';
-import { DockerEngine } from '../engine/docker/docker-engine';
+import { deleteBoxes, type TestCore } from '../../../test-support/test-core';
 
 /*
  * The packet filter of boxes on a far engine: two regions, `local` (the shared engine) and `far`
@@ -52,12 +51,7 @@ before(async () => {
   farDocker = far.client();
   outside = await farServer('outside', 'bridge', [80, 8082], 'outside');
   await farServer('far-host', 'host', [8081], 'the-far-host');
-  t = await startTestCore({
-    engines: [
-      { name: 'local', engine: new DockerEngine() },
-      { name: 'far', engine: new DockerEngine({ socketPath: far.socketPath }) },
-    ],
-  });
+  t = await startTwoRegionCore(far);
   started.core = true;
 });
 after(async () => {

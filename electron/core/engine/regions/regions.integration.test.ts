@@ -4,10 +4,9 @@ import type { Box } from '../../../../shared/schemas/box';
 import type { RegionList } from '../../../../shared/schemas/regions';
 import type { Volume } from '../../../../shared/schemas/volumes';
 import { boxCli, ok } from '../../../../test-support/cli-runner';
-import { PrivateEngine } from '../../../../test-support/private-engine';
+import { PrivateEngine, startTwoRegionCore } from '../../../../test-support/private-engine';
 import { json } from '../../../../test-support/services';
-import { deleteBoxes, startTestCore, type TestCore } from '../../../../test-support/test-core';
-import { DockerEngine } from '../docker/docker-engine';
+import { deleteBoxes, type TestCore } from '../../../../test-support/test-core';
 
 // Two regions: `local` (the shared engine) and `far` (a second dockerd in its own network
 // namespace, its containers unreachable from the host, started empty: the base's image is copied
@@ -26,12 +25,7 @@ before(async () => {
   far = new PrivateEngine(['--bip', '172.31.250.1/24']);
   await far.start();
   started.far = true;
-  t = await startTestCore({
-    engines: [
-      { name: 'local', engine: new DockerEngine() },
-      { name: 'far', engine: new DockerEngine({ socketPath: far.socketPath }) },
-    ],
-  });
+  t = await startTwoRegionCore(far);
   started.core = true;
 });
 after(async () => {
