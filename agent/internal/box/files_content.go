@@ -54,7 +54,7 @@ func readContent(w http.ResponseWriter, p string) {
 }
 
 // writeContent creates the file p (nothing may be there; its directory must exist) from exactly
-// the body's Content-Length bytes, with `mode` and the owner root; a body cut short leaves nothing.
+// the body's Content-Length bytes, with `mode` and the owner root; a body cut short is an error.
 // The body is read only once p is known to be served here (the core sends it on 100 Continue).
 func writeContent(p string, mode uint32, r *http.Request) error {
 	if r.ContentLength < 0 {
@@ -89,7 +89,8 @@ func writeContent(p string, mode uint32, r *http.Request) error {
 		err = cerr
 	}
 	if err != nil {
-		_ = os.Remove(full)
+		// What was written stays, as with a tar cut short: the core removes its temporary file
+		// (at once, or after a restart when it was the core that went away).
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return invalid("the body ended before its %d bytes", r.ContentLength)
 		}
