@@ -54,11 +54,15 @@ async function sh(script: string): Promise<string> {
   return r.stdout;
 }
 
-test('on Podman, a write to a stopped box is a 409 naming Podman and what to do', { skip: podman ? false : 'Podman only: Docker writes to a stopped box' }, async () => {
-  const res = await put(PARKED, '/parked.txt', 'x');
-  assert.equal(res.status, 409);
-  assert.match(((await res.json()) as { detail: string }).detail, /Podman .*start/);
-});
+test(
+  'on Podman, a write to a stopped box is a 409 naming Podman and what to do',
+  { skip: podman ? false : 'Podman only: Docker writes to a stopped box' },
+  async () => {
+    const res = await put(PARKED, '/parked.txt', 'x');
+    assert.equal(res.status, 409);
+    assert.match(((await res.json()) as { detail: string }).detail, /Podman .*start/);
+  },
+);
 
 for (const [which, box] of [['running', RUN], ...(podman ? [] : [['stopped', PARKED] as const])] as const) {
   test(`binary round trip on a ${which} box: random bytes with NULs, parents created, length and type on the answer`, async () => {
