@@ -21,8 +21,7 @@ export interface UploadSource {
  * from there.
  */
 export async function uploadSource(request: FastifyRequest, spoolDir: string): Promise<UploadSource> {
-  // The shared parser already refused a Content-Length over the limit (Node's parser ends the body
-  // at that length), and counts a chunked body's bytes as they flow.
+  // The shared parser already refused a Content-Length over the limit, and counts the bytes as they flow.
   const body = uploadStream(request);
   // A client that goes away midway is an error on the body: whoever reads it sees that; never crash on it.
   body.on('error', () => undefined);

@@ -89,7 +89,7 @@ function refuseUnexpectedBodies(app: FastifyInstance): void {
 /**
  * Body parsers chosen per route (config.body): JSON up to `jsonLimit` for most routes; a
  * streamed application/octet-stream up to `uploadLimit` for uploads, checked against
- * Content-Length at once, or (chunked) counted as it flows. Nothing else is accepted (415).
+ * Content-Length at once and counted as it flows. Nothing else is accepted (415).
  */
 export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: number; uploadLimit: number }): void {
   refuseUnexpectedBodies(app);
@@ -127,9 +127,7 @@ export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: nu
         undefined,
       );
     }
-    // With a Content-Length within the limit, Node's parser already ends the body at that length:
-    // the bytes are handed on as they are, with no stage between the socket and the route.
-    done(null, Number.isSafeInteger(declared) ? payload : limitStream(payload, limits.uploadLimit));
+    done(null, limitStream(payload, limits.uploadLimit));
   };
   app.addContentTypeParser(OCTET_STREAM, streamParser);
   // A tar is a stream like any other (a base build's context).
