@@ -258,9 +258,9 @@ func addEntry(tw *tar.Writer, p, name string, fi os.FileInfo, seen map[[2]uint64
 	if hdr.Typeflag != tar.TypeReg {
 		return tw.WriteHeader(hdr)
 	}
-	f, err := os.Open(p)
-	if os.IsNotExist(err) {
-		return nil
+	f, err := openResolved(p, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if os.IsNotExist(err) || errors.Is(err, errChanged) {
+		return nil // gone, or replaced by a link, while the tar was made
 	}
 	if err != nil {
 		return err
@@ -307,6 +307,7 @@ func fileProblem(w http.ResponseWriter, err error) {
 
 // registerFiles adds the file calls (docs/protocol.md) to the agent's handler.
 func registerFiles(mux *http.ServeMux) {
+	registerContent(mux)
 	mux.HandleFunc("/v1/files/stat", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			problem(w, http.StatusMethodNotAllowed, "GET only")

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 	"time"
+	"unsafe"
 )
 
 func invalid(format string, args ...any) error {
@@ -84,7 +86,10 @@ func extractInto(dirPath string, body io.Reader) error {
 		}
 	}
 	for _, d := range dirTimes {
-		_ = os.Chtimes(d.path, d.mtime, d.mtime)
+		if f, err := openResolved(d.path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0); err == nil {
+			_ = setMtime(f, d.mtime)
+			f.Close()
+		}
 	}
 	return nil
 }
@@ -109,18 +114,29 @@ func extractEntry(dir, target string, hdr *tar.Header, r io.Reader, buf []byte) 
 		if err := os.Mkdir(target, mode); err != nil && !os.IsExist(err) {
 			return err
 		}
+		d, err := openResolved(target, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+		if err != nil {
+			return err
+		}
+		err = setMeta(d, hdr, false)
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
+		return err
 	case tar.TypeReg, tar.TypeRegA:
-		f, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+		f, err := openResolved(target, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_NOFOLLOW, uint32(mode))
 		if err != nil {
 			return err
 		}
 		_, err = io.CopyBuffer(f, r, buf)
+		if err == nil {
+			// Owner, mode and time on the open file: the path could be a link by now.
+			err = setMeta(f, hdr, true)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil {
-			return err
-		}
+		return err
 	case tar.TypeSymlink:
 		if err := os.Symlink(hdr.Linkname, target); err != nil {
 			return err
@@ -142,11 +158,41 @@ func extractEntry(dir, target string, hdr *tar.Header, r io.Reader, buf []byte) 
 	if hdr.Typeflag == tar.TypeSymlink {
 		return nil
 	}
-	if err := os.Chmod(target, hdr.FileInfo().Mode()&(os.ModePerm|os.ModeSetuid|os.ModeSetgid|os.ModeSticky)); err != nil {
+	if fi, err := os.Lstat(target); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil // a hard link to a symlink: its owner is set, a link has no mode of its own
+	}
+	// A hard link: the file it names, opened without following a link.
+	f, err := openResolved(target, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
 		return err
 	}
-	if hdr.Typeflag != tar.TypeDir {
-		return os.Chtimes(target, hdr.ModTime, hdr.ModTime)
+	err = setMeta(f, hdr, true)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// setMeta gives the open file f the header's owner and mode (and its mtime, with times).
+func setMeta(f *os.File, hdr *tar.Header, times bool) error {
+	if err := f.Chown(hdr.Uid, hdr.Gid); err != nil {
+		return err
+	}
+	if err := f.Chmod(hdr.FileInfo().Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)); err != nil {
+		return err
+	}
+	if !times {
+		return nil
+	}
+	return setMtime(f, hdr.ModTime)
+}
+
+// setMtime sets an open file's access and modification times (utimensat on the descriptor itself).
+func setMtime(f *os.File, t time.Time) error {
+	ts := [2]syscall.Timespec{syscall.NsecToTimespec(t.UnixNano()), syscall.NsecToTimespec(t.UnixNano())}
+	_, _, errno := syscall.Syscall6(syscall.SYS_UTIMENSAT, f.Fd(), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+	if errno != 0 {
+		return &os.PathError{Op: "utimensat", Path: f.Name(), Err: errno}
 	}
 	return nil
 }
@@ -190,7 +236,15 @@ func renameFile(fromRaw, toRaw string, mode uint32) error {
 	if err := os.Rename(src, dst); err != nil {
 		return err
 	}
-	return os.Chmod(dst, os.FileMode(mode&0o777)|modeBits(mode))
+	f, err := openResolved(dst, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Chmod(os.FileMode(mode&0o777) | modeBits(mode))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func modeBits(mode uint32) os.FileMode {

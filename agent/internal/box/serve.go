@@ -163,7 +163,7 @@ func newHandler(execs *execTable, version string) http.Handler {
 // features are the calls beyond exec this agent serves: the file calls only as root, as the engine's archive calls act.
 func features() []string {
 	if os.Geteuid() == 0 {
-		return []string{"files"}
+		return []string{"files", "file-content"}
 	}
 	return []string{}
 }

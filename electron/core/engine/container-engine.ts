@@ -91,6 +91,18 @@ export interface ContainerEngine {
    * Entries are written in place, not atomically: a stream that fails midway leaves what was written.
    */
   putArchive(containerId: string, dirPath: string, tar: Readable): Promise<void>;
+  /**
+   * A regular file's bytes straight from the container (`path`'s parents' symlinks resolved in it,
+   * `path` itself not followed), or null where this engine cannot for this container: the caller
+   * reads `getArchive` instead. Optional (the box agent's content call; docs/protocol.md).
+   */
+  readFile?(containerId: string, path: string): Promise<{ size: number; stream: Readable } | null>;
+  /**
+   * Creates the file `path` (nothing may be there; its directory must exist) from exactly `size`
+   * bytes of `body`, with `mode` and the owner root; false where this engine cannot for this
+   * container, `body` untouched: the caller writes it with `putArchive` instead. Optional.
+   */
+  writeFile?(containerId: string, path: string, mode: number, size: number, body: Readable): Promise<boolean>;
   /** Removes `path` (recursively, a symlink itself rather than its target); works on stopped containers too. */
   removePath(containerId: string, path: string): Promise<void>;
   /**

@@ -6,7 +6,7 @@ import { KeyedMutex } from '../keyed-mutex';
 import { EngineError, type ContainerEngine, type PathStat } from '../engine/container-engine';
 import { randomBase32 } from '../ids';
 import { baseName, joinBoxPath, parentOf, relativeTo } from './box-path';
-import { holdsEntries, packEntries } from './tar-entries';
+import { holdsEntries, packEntries, type PackedEntry } from './tar-entries';
 import type { UploadIntent, UploadIntentStore } from './upload-intents';
 
 /** The name an upload's bytes go to beside its target until they are all there. */
@@ -84,7 +84,7 @@ export class FileWriter {
       const entry = { name: relativeTo(plan.dir, temp), mode: file.mode, size: file.size, body: file.body };
       try {
         const id = plan.box.containerId;
-        await this.engine.putArchive(id, plan.dir, packEntries(dirs, entry));
+        await this.send(id, plan.dir, dirs, entry);
         // The target becomes this very inode: its stat now is the answer, whoever replaces it next.
         const written = await this.engine.statPath(id, temp);
         if (!written) throw new ApiError('internal', `the engine reported "${plan.asked}" written but it is not there`);
@@ -92,13 +92,28 @@ export class FileWriter {
         this.deps.intents.delete(intent.id);
         return { ...written, name: baseName(plan.final) };
       } catch (err) {
-        file.body.destroy();
+        // A body never read (refused before its first byte was asked for) is left to the HTTP
+        // server, which reads it off after the answer; destroying it would cut the client off first.
+        if (file.body.readableFlowing !== null) file.body.destroy();
         await this.discard(plan, intent);
         throw refusal(err, 'write', plan.asked);
       }
     } finally {
       this.running.delete(intent.id);
     }
+  }
+
+  /**
+   * The missing directories and the file's bytes into the box: the bytes as they are where the
+   * engine takes a file's body (the box agent), else in a tar with the directories.
+   */
+  private async send(id: string, dir: string, dirs: PackedEntry[], file: PackedEntry & UploadedFile): Promise<void> {
+    if (this.engine.writeFile) {
+      if (dirs.length > 0) await this.engine.putArchive(id, dir, packEntries(dirs));
+      const path = joinBoxPath(dir, file.name);
+      if (await this.engine.writeFile(id, path, file.mode, file.size, file.body)) return;
+    }
+    await this.engine.putArchive(id, dir, packEntries(dirs, file));
   }
 
   /** The complete temporary file becomes the target in one step, and its own name goes: the last to finish wins. */

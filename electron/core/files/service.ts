@@ -159,7 +159,14 @@ export class FileService {
     if (target.stat.type === 'directory')
       throw new ApiError('invalid_body', `"${path}" is a directory; list it with GET .../files/list?path=`);
     if (target.stat.type !== 'file') throw new ApiError('invalid_body', `"${path}" is not a regular file`);
-    return singleFile(await this.engine.getArchive(id, target.path), path);
+    const direct = await this.engine.readFile?.(id, target.path).catch((err: unknown) => {
+      if (!(err instanceof EngineError)) throw err;
+      if (err.kind === 'not_found') throw notFound(path);
+      if (err.kind === 'invalid') throw new ApiError('invalid_body', `"${path}" is not a regular file`);
+      if (err.kind === 'conflict') throw new ApiError('conflict', `cannot read "${path}": ${err.message}`);
+      throw err;
+    });
+    return direct ?? singleFile(await this.engine.getArchive(id, target.path), path);
   }
 
   /** The direct children of a directory (symlinks to directories followed), sorted by name. */

@@ -3,27 +3,16 @@ import type http from 'node:http';
 import type net from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EngineError, type ContainerEngine, type EngineErrorKind, type PathStat } from '../container-engine';
+import { EngineError, type ContainerEngine, type PathStat } from '../container-engine';
+import { ENGINE_SERVES, ToEngine, readContent, refusalOf, writeContent } from './agent-content';
 import { agentRequest, call } from './client';
 import type { AgentHub } from './hub';
-
-/** The agent's answer for a path it leaves to the engine (/proc, /sys, /dev, /.boxdesk, a tar of the root). */
-const ENGINE_SERVES = 421;
-
-/** The agent will not serve this call (or did not answer it in time: `stalled`): the engine does. */
-class ToEngine extends Error {
-  constructor(readonly stalled = false) {
-    super(stalled ? 'the box agent did not answer' : 'the engine serves this path');
-  }
-}
 
 /**
  * How long a read (stat, tar) waits for the agent's first answer: it answers at once unless its box
  * is frozen behind the core's back (a pause by another client), where the engine still can.
  */
 const READS_ANSWERED_WITHIN_MS = 5_000;
-
-const KINDS: Record<number, EngineErrorKind> = { 400: 'invalid', 404: 'not_found', 409: 'conflict' };
 
 /** An answer other than 2xx as the engine's error of the same kind, with the agent's words (the engine's, for the same refusal). */
 function failure(res: http.IncomingMessage): Promise<Error> {
@@ -35,16 +24,7 @@ function failure(res: http.IncomingMessage): Promise<Error> {
     const parts: Buffer[] = [];
     res.on('data', (d: Buffer) => parts.push(d));
     res.on('error', () => resolve(new EngineError('failed', `the box agent's answer was cut off (${res.statusCode})`)));
-    res.on('end', () => {
-      const text = Buffer.concat(parts).toString('utf8');
-      let detail = text;
-      try {
-        detail = (JSON.parse(text) as { detail?: string }).detail ?? text;
-      } catch {
-        // not JSON: the text as it is
-      }
-      resolve(new EngineError(KINDS[res.statusCode ?? 500] ?? 'failed', detail));
-    });
+    res.on('end', () => resolve(refusalOf(res.statusCode ?? 500, Buffer.concat(parts).toString('utf8'))));
   });
 }
 
@@ -121,26 +101,26 @@ export interface AgentFilesOptions {
   log: FastifyBaseLogger;
 }
 
-/** Whether each box's agent (as started) serves files: its hello is asked once per start. */
+/** The features of each box's agent (as started) in its hello (`files`, `file-content`): asked once per start. */
 function fileAgents(hub: AgentHub) {
-  const serves = new Map<string, Promise<boolean>>();
-  const servesFiles = (boxId: string): Promise<boolean> => {
-    let known = serves.get(boxId);
+  const features = new Map<string, Promise<string[]>>();
+  const serves = (boxId: string, feature: string): Promise<boolean> => {
+    let known = features.get(boxId);
     if (!known) {
       known = hub.take(boxId, 1_000).then(async (socket) => {
         if (!socket) {
-          serves.delete(boxId); // not connected now: asked again next time
-          return false;
+          features.delete(boxId); // not connected now: asked again next time
+          return [];
         }
         const hello = await call<{ features?: string[] }>(socket, 'GET', '/v1/hello', undefined, 5_000);
-        return hello.features?.includes('files') ?? false;
+        return hello.features ?? [];
       });
-      known.catch(() => serves.delete(boxId));
-      serves.set(boxId, known);
+      known.catch(() => features.delete(boxId));
+      features.set(boxId, known);
     }
-    return known.catch(() => false);
+    return known.then((list) => list.includes(feature)).catch(() => false);
   };
-  return { servesFiles, forget: (boxId: string) => serves.delete(boxId) };
+  return { serves, forget: (boxId: string) => features.delete(boxId) };
 }
 
 /**
@@ -179,13 +159,17 @@ type Pauses = ReturnType<typeof pauseTracking>;
  * Runs a file call on the box's agent where it serves it, else (or on a 421, a stalled agent, a
  * connection lost before the call was taken) the engine's own call.
  */
-function fileRouter(options: AgentFilesOptions, pauses: Pauses, servesFiles: (boxId: string) => Promise<boolean>) {
+function fileRouter(
+  options: AgentFilesOptions,
+  pauses: Pauses,
+  serves: (boxId: string, feature: string) => Promise<boolean>,
+) {
   const { hub, boxOf, log } = options;
 
   /** A connection to the box's agent for a file call, or null: the engine answers. */
-  async function line(containerId: string): Promise<net.Socket | null> {
+  async function line(containerId: string, feature: string): Promise<net.Socket | null> {
     const boxId = await boxOf(containerId);
-    if (!boxId || (await pauses.frozen(containerId)) || !(await servesFiles(boxId))) return null;
+    if (!boxId || (await pauses.frozen(containerId)) || !(await serves(boxId, feature))) return null;
     return hub.take(boxId, 1_000);
   }
 
@@ -209,8 +193,9 @@ function fileRouter(options: AgentFilesOptions, pauses: Pauses, servesFiles: (bo
     what: string,
     viaAgent: (socket: net.Socket) => Promise<T>,
     viaEngine: () => Promise<T>,
+    feature = 'files',
   ): Promise<T> {
-    const socket = await line(containerId);
+    const socket = await line(containerId, feature);
     if (!socket) return viaEngine();
     try {
       return await viaAgent(socket);
@@ -231,8 +216,8 @@ function fileRouter(options: AgentFilesOptions, pauses: Pauses, servesFiles: (bo
  */
 export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptions) {
   const pauses = pauseTracking(engine);
-  const { servesFiles, forget } = fileAgents(options.hub);
-  const either = fileRouter(options, pauses, servesFiles);
+  const { serves, forget } = fileAgents(options.hub);
+  const either = fileRouter(options, pauses, serves);
 
   const overrides: Partial<ContainerEngine> = {
     pauseContainer: pauses.pause,
@@ -249,6 +234,27 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
         'write',
         async (s) => void (await answer(s, 'PUT', `/v1/files/archive?path=${q(dir)}`, tar)).resume(),
         () => engine.putArchive(id, dir, tar),
+      ),
+    // Null and false: the agent has no content calls (or leaves the path to the engine), and the
+    // caller moves the bytes in a tar through getArchive and putArchive, agent or engine alike.
+    readFile: (id, path) =>
+      either(
+        id,
+        'read',
+        (s) => readContent(s, path, READS_ANSWERED_WITHIN_MS),
+        () => Promise.resolve(null),
+        'file-content',
+      ),
+    writeFile: (id, path, mode, size, body) =>
+      either(
+        id,
+        'write',
+        async (s) => {
+          await writeContent(s, path, mode, size, body);
+          return true;
+        },
+        () => Promise.resolve(false),
+        'file-content',
       ),
     statPath: (id, path) =>
       either(

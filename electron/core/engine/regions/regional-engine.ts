@@ -239,6 +239,10 @@ class RegionRouter {
     resizeExec: this.byExec((e, id, cols: number, rows: number) => e.resizeExec(id, cols, rows)),
     getArchive: this.byContainer((e, id, path: string) => e.getArchive(id, path)),
     putArchive: this.byContainer((e, id, dir: string, tar: Readable) => e.putArchive(id, dir, tar)),
+    readFile: this.byContainer(async (e, id, path: string) => (e.readFile ? e.readFile(id, path) : null)),
+    writeFile: this.byContainer(async (e, id, path: string, mode: number, size: number, body: Readable) =>
+      e.writeFile ? e.writeFile(id, path, mode, size, body) : false,
+    ),
     removePath: this.byContainer((e, id, path: string) => e.removePath(id, path)),
     renamePath: this.byContainer(async (e, id, from: string, to: string, mode: number) => {
       if (!e.renamePath) throw new EngineError('invalid', 'this engine cannot rename a path in one step');
