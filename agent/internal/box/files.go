@@ -305,30 +305,35 @@ func fileProblem(w http.ResponseWriter, err error) {
 	problem(w, status, detail)
 }
 
-// registerFiles adds the file calls (docs/protocol.md) to the agent's handler.
-func registerFiles(mux *http.ServeMux) {
-	registerContent(mux)
-	mux.HandleFunc("/v1/files/stat", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet {
-			problem(w, http.StatusMethodNotAllowed, "GET only")
-			return
-		}
-		p, err := boxPath(r.URL.Query().Get("path"))
-		if err == nil {
-			var st *pathStat
-			if st, err = statFile(p); err == nil {
-				writeJSON(w, http.StatusOK, st)
-				return
-			}
-		}
-		fileProblem(w, err)
-	})
-	mux.HandleFunc("/v1/files/archive", func(w http.ResponseWriter, r *http.Request) {
+// handlePath registers a file call on the box path its ?path= names: a path that cannot be one
+// is answered with its problem before the call runs.
+func handlePath(mux *http.ServeMux, route string, call func(w http.ResponseWriter, r *http.Request, p string)) {
+	mux.HandleFunc(route, func(w http.ResponseWriter, r *http.Request) {
 		p, err := boxPath(r.URL.Query().Get("path"))
 		if err != nil {
 			fileProblem(w, err)
 			return
 		}
+		call(w, r, p)
+	})
+}
+
+// registerFiles adds the file calls (docs/protocol.md) to the agent's handler.
+func registerFiles(mux *http.ServeMux) {
+	registerContent(mux)
+	handlePath(mux, "/v1/files/stat", func(w http.ResponseWriter, r *http.Request, p string) {
+		if r.Method != http.MethodGet {
+			problem(w, http.StatusMethodNotAllowed, "GET only")
+			return
+		}
+		st, err := statFile(p)
+		if err != nil {
+			fileProblem(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, st)
+	})
+	handlePath(mux, "/v1/files/archive", func(w http.ResponseWriter, r *http.Request, p string) {
 		switch r.Method {
 		case http.MethodGet:
 			serveArchive(w, p)
@@ -342,16 +347,12 @@ func registerFiles(mux *http.ServeMux) {
 			problem(w, http.StatusMethodNotAllowed, "GET or PUT only")
 		}
 	})
-	mux.HandleFunc("/v1/files/remove", func(w http.ResponseWriter, r *http.Request) {
+	handlePath(mux, "/v1/files/remove", func(w http.ResponseWriter, r *http.Request, p string) {
 		if r.Method != http.MethodPost {
 			problem(w, http.StatusMethodNotAllowed, "POST only")
 			return
 		}
-		p, err := boxPath(r.URL.Query().Get("path"))
-		if err == nil {
-			err = removeFile(p)
-		}
-		if err != nil {
+		if err := removeFile(p); err != nil {
 			fileProblem(w, err)
 			return
 		}

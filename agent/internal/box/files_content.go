@@ -118,12 +118,7 @@ func contentError(p string, err error) error {
 }
 
 func registerContent(mux *http.ServeMux) {
-	mux.HandleFunc("/v1/files/content", func(w http.ResponseWriter, r *http.Request) {
-		p, err := boxPath(r.URL.Query().Get("path"))
-		if err != nil {
-			fileProblem(w, err)
-			return
-		}
+	handlePath(mux, "/v1/files/content", func(w http.ResponseWriter, r *http.Request, p string) {
 		switch r.Method {
 		case http.MethodGet:
 			readContent(w, p)
