@@ -114,29 +114,17 @@ func extractEntry(dir, target string, hdr *tar.Header, r io.Reader, buf []byte) 
 		if err := os.Mkdir(target, mode); err != nil && !os.IsExist(err) {
 			return err
 		}
-		d, err := openResolved(target, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
-		if err != nil {
-			return err
-		}
-		err = setMeta(d, hdr, false)
-		if cerr := d.Close(); err == nil {
-			err = cerr
-		}
-		return err
+		return withOpen(target, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0, func(d *os.File) error {
+			return setMeta(d, hdr, false)
+		})
 	case tar.TypeReg, tar.TypeRegA:
-		f, err := openResolved(target, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_NOFOLLOW, uint32(mode))
-		if err != nil {
-			return err
-		}
-		_, err = io.CopyBuffer(f, r, buf)
-		if err == nil {
+		return withOpen(target, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_NOFOLLOW, uint32(mode), func(f *os.File) error {
+			if _, err := io.CopyBuffer(f, r, buf); err != nil {
+				return err
+			}
 			// Owner, mode and time on the open file: the path could be a link by now.
-			err = setMeta(f, hdr, true)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
+			return setMeta(f, hdr, true)
+		})
 	case tar.TypeSymlink:
 		if err := os.Symlink(hdr.Linkname, target); err != nil {
 			return err
@@ -162,11 +150,19 @@ func extractEntry(dir, target string, hdr *tar.Header, r io.Reader, buf []byte) 
 		return nil // a hard link to a symlink: its owner is set, a link has no mode of its own
 	}
 	// A hard link: the file it names, opened without following a link.
-	f, err := openResolved(target, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	return withOpen(target, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0, func(f *os.File) error {
+		return setMeta(f, hdr, true)
+	})
+}
+
+// withOpen opens target in the box (openResolved), runs use on it and closes it, keeping the
+// first error.
+func withOpen(target string, flags int, mode uint32, use func(*os.File) error) error {
+	f, err := openResolved(target, flags, mode)
 	if err != nil {
 		return err
 	}
-	err = setMeta(f, hdr, true)
+	err = use(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
