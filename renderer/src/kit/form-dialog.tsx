@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, type FormEvent, type ReactNode } from 'react';
+import { notifyDone } from '../app/notify';
 import { ProblemAlert } from './problem-alert';
 import { placeProblem } from './problems';
 
@@ -123,5 +124,10 @@ export function useFormDialog<F extends string>(o: {
       }),
   );
   const problem = useProblemAtFields(o.form, o.mutation.error, o.fieldOf, o.taken);
-  return { opened: o.opened, onClose: o.onClose, pending: o.mutation.isPending, problem };
+  /** The dialog's work is done: say so, and close it. */
+  const done = (title: string, message: string) => {
+    notifyDone(title, message);
+    o.onClose();
+  };
+  return { opened: o.opened, onClose: o.onClose, pending: o.mutation.isPending, problem, done };
 }

@@ -1,7 +1,6 @@
 import { Select, SegmentedControl, TextInput } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import type { BaseCreate } from '../../../../shared/schemas/system';
-import { notifyDone } from '../../app/notify';
 import { useProject } from '../../app/project';
 import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
@@ -99,10 +98,7 @@ export function CreateBaseDialog({ opened, onClose }: DialogProps) {
   });
   const submit = form.onSubmit((v) =>
     create.mutate(baseBody(v, project), {
-      onSuccess: (b) => {
-        notifyDone(`Base ${b.name} made`, 'New boxes can start from it.');
-        onClose();
-      },
+      onSuccess: (b) => dialog.done(`Base ${b.name} made`, 'New boxes can start from it.'),
     }),
   );
   return (

@@ -1,7 +1,6 @@
 import { NumberInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { MAX_WARM, type Base } from '../../../../shared/schemas/system';
-import { notifyDone } from '../../app/notify';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { useUpdateBase } from './use-bases';
 
@@ -38,10 +37,8 @@ export function EditBaseDialog({ base, onClose }: { base: Base | null; onClose()
     update.mutate(
       { name: base!.name, warm: Number(v.warm) },
       {
-        onSuccess: (b) => {
-          notifyDone(`Base ${b.name} saved`, b.warm ? `${b.warm} containers are kept ready.` : 'No warm pool.');
-          onClose();
-        },
+        onSuccess: (b) =>
+          dialog.done(`Base ${b.name} saved`, b.warm ? `${b.warm} containers are kept ready.` : 'No warm pool.'),
       },
     ),
   );

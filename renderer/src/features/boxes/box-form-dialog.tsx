@@ -53,10 +53,7 @@ export function BoxFormDialog({ project, opened, onClose, box }: ProjectDialogPr
     if (editing) update.mutate({ name: box.name, body: updateBody(v) }, { onSuccess: saved(box.name, onClose) });
     else
       create.mutate(createBody(v), {
-        onSuccess: (made) => {
-          notifyDone(`Created ${made.name}`, `${made.name} is ${made.status}.`);
-          onClose();
-        },
+        onSuccess: (made) => dialog.done(`Created ${made.name}`, `${made.name} is ${made.status}.`),
       });
   });
 

@@ -1,6 +1,5 @@
 import { useForm } from '@mantine/form';
 import type { Box } from '../../../../shared/schemas/box';
-import { notifyDone } from '../../app/notify';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { boxFieldOf, boxRules, boxValues, networkOf, type BoxValues } from '../boxes/box-form';
 import { NetworkFields } from '../boxes/network-fields';
@@ -32,10 +31,8 @@ export function NetworkDialog({ box, opened, onClose }: { box: Box; opened: bool
     update.mutate(
       { name: box.name, body: { network: networkOf(v) } },
       {
-        onSuccess: () => {
-          notifyDone(`Saved ${box.name}'s network`, 'The new policy applies from the next connection on.');
-          onClose();
-        },
+        onSuccess: () =>
+          dialog.done(`Saved ${box.name}'s network`, 'The new policy applies from the next connection on.'),
       },
     ),
   );

@@ -1,7 +1,6 @@
 import { Group, NumberInput, Select } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useSystem } from '../../api/system';
-import { notifyDone } from '../../app/notify';
 import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { KeyValueEditor } from '../../kit/key-value-editor';
@@ -66,10 +65,8 @@ export function CreateServiceDialog({ project, opened, onClose }: ProjectDialogP
   });
   const submit = form.onSubmit((v) =>
     create.mutate(createBody(v), {
-      onSuccess: (made) => {
-        notifyDone(`Created ${made.name}`, `Its first deployment is starting; it will serve ${made.url}.`);
-        onClose();
-      },
+      onSuccess: (made) =>
+        dialog.done(`Created ${made.name}`, `Its first deployment is starting; it will serve ${made.url}.`),
     }),
   );
 

@@ -1,7 +1,6 @@
 import { PasswordInput, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { HEADER_NAME_PATTERN, SECRET_HOST_PATTERN, secretEnvName } from '../../../../shared/schemas/secrets';
-import { notifyDone } from '../../app/notify';
 import { useCreateSecret } from '../../api/secrets';
 import type { DialogProps } from '../../kit/dialog-props';
 import { fieldProps } from '../../kit/field-props';
@@ -52,10 +51,7 @@ export function AddSecretDialog({ opened, onClose }: DialogProps) {
     create.mutate(
       { name: v.name, value: v.value, hosts: hostLines(v.hosts), ...(v.header ? { header: v.header } : {}) },
       {
-        onSuccess: (made) => {
-          notifyDone(`Added ${made.name}`, `Boxes given it see a placeholder in $${made.env}.`);
-          onClose();
-        },
+        onSuccess: (made) => dialog.done(`Added ${made.name}`, `Boxes given it see a placeholder in $${made.env}.`),
       },
     ),
   );

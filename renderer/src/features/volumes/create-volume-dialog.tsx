@@ -1,7 +1,6 @@
 import { Code, Group, NumberInput, Text } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { DEFAULT_BACKUP_RETENTION } from '../../../../shared/schemas/volumes';
-import { notifyDone } from '../../app/notify';
 import { fieldProps } from '../../kit/field-props';
 import { FormDialog, useFormDialog } from '../../kit/form-dialog';
 import { NameInput } from '../../kit/name-input';
@@ -69,10 +68,8 @@ export function CreateVolumeDialog({
 
   const submit = form.onSubmit((v) =>
     create.mutate(volumeBody(v, preset), {
-      onSuccess: (made) => {
-        notifyDone(`Volume ${made.name} made`, 'Mount it in a box from the box’s Volumes tab or when creating a box.');
-        onClose();
-      },
+      onSuccess: (made) =>
+        dialog.done(`Volume ${made.name} made`, 'Mount it in a box from the box’s Volumes tab or when creating a box.'),
     }),
   );
   const title = preset
