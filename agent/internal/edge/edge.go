@@ -14,6 +14,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -35,19 +36,20 @@ type Options struct {
 
 // Edge routes by Host; its table is replaced whole by each push.
 type Edge struct {
-	mu       sync.RWMutex
-	routes   map[string]Route
-	opts     Options
-	box      *httputil.ReverseProxy
-	node     *httputil.ReverseProxy
-	activity *Activity
+	mu         sync.RWMutex
+	routes     map[string]Route
+	opts       Options
+	box        *httputil.ReverseProxy
+	node       *httputil.ReverseProxy
+	activity   *Activity
+	nodeSocket string
 	// Stale hears of a route whose address refused a connection (the core forgets it).
 	Stale func(Route)
 }
 
 // New makes an edge that forwards what it does not answer to the Node proxy at nodeSocket (a unix socket path).
 func New(nodeSocket string, opts Options, activity *Activity) *Edge {
-	e := &Edge{routes: map[string]Route{}, opts: opts, activity: activity, Stale: func(Route) {}}
+	e := &Edge{routes: map[string]Route{}, opts: opts, activity: activity, nodeSocket: nodeSocket, Stale: func(Route) {}}
 	pool := &bufferPool{sync.Pool{New: func() interface{} { b := make([]byte, 256<<10); return &b }}}
 	dialer := &net.Dialer{Timeout: opts.ConnectTimeout, KeepAlive: 30 * time.Second}
 	e.box = &httputil.ReverseProxy{
@@ -121,6 +123,10 @@ const (
 // ServeHTTP answers a request to a ready route itself; anything else is Node's.
 func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Header.Del(ClientHeader)
+	if r.Header.Get("Upgrade") != "" || headerHasToken(r.Header, "Connection", "upgrade") {
+		e.spliceToNode(w, r)
+		return
+	}
 	route, ok := e.route(r.Host)
 	if !ok || fastPathRefusal(r) != "" {
 		e.node.ServeHTTP(w, r)
@@ -172,6 +178,48 @@ func directToNode(out *http.Request) {
 	out.Header.Set(ClientHeader, clientAddress(out.RemoteAddr))
 	// Node sets X-Forwarded-* itself; the edge adds nothing of its own.
 	out.Header["X-Forwarded-For"] = nil
+}
+
+// spliceToNode hands an upgrade (a WebSocket, say) to the Node proxy as the client sent it, and
+// carries bytes both ways until either side ends: Node checks it, wakes the box, and closes it.
+func (e *Edge) spliceToNode(w http.ResponseWriter, r *http.Request) {
+	hijacker, ok := w.(http.Hijacker)
+	if !ok {
+		e.node.ServeHTTP(w, r)
+		return
+	}
+	node, err := net.DialTimeout("unix", e.nodeSocket, 5*time.Second)
+	if err != nil {
+		nodeFailed(w, r, err)
+		return
+	}
+	client, buffered, err := hijacker.Hijack()
+	if err != nil {
+		node.Close()
+		return
+	}
+	defer client.Close()
+	defer node.Close()
+	var head strings.Builder
+	head.WriteString(r.Method + " " + r.RequestURI + " " + r.Proto + "\r\n")
+	head.WriteString("Host: " + r.Host + "\r\n")
+	r.Header.Set(ClientHeader, clientAddress(r.RemoteAddr))
+	_ = r.Header.Write(&head)
+	if len(r.TransferEncoding) > 0 {
+		head.WriteString("Transfer-Encoding: " + strings.Join(r.TransferEncoding, ", ") + "\r\n")
+	}
+	head.WriteString("\r\n")
+	if _, err := io.WriteString(node, head.String()); err != nil {
+		return
+	}
+	go func() {
+		// What the client sent past the headers is in `buffered` first.
+		_, _ = io.Copy(node, buffered)
+		if u, ok := node.(*net.UnixConn); ok {
+			_ = u.CloseWrite()
+		}
+	}()
+	_, _ = io.Copy(client, node)
 }
 
 func (e *Edge) countResponse(res *http.Response) error {
