@@ -8,7 +8,6 @@ import (
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -137,14 +136,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		HeaderTimeout:  time.Duration(*headerMs) * time.Millisecond,
 	}, activity)
 	e.Stale = func(r Route) { out.send(map[string]string{"type": "stale", "box": r.Box, "upstream": r.Upstream}) }
-	server := &http.Server{
-		Handler: e,
-		// Node's http server's own limits, which the proxy keeps (headersTimeout, keepAliveTimeout, maxHeaderSize).
-		ReadHeaderTimeout: 60 * time.Second,
-		IdleTimeout:       5 * time.Second,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          discardLog,
-	}
+	server := e.Server()
 	go func() { _ = server.Serve(ln) }()
 	out.send(map[string]interface{}{"type": "listening", "port": ln.Addr().(*net.TCPAddr).Port})
 	go reportActivity(activity, out, time.Duration(*flushMs)*time.Millisecond)

@@ -43,6 +43,7 @@ type Edge struct {
 	node       *httputil.ReverseProxy
 	activity   *Activity
 	nodeSocket string
+	slots      slots
 	// Stale hears of a route whose address refused a connection (the core forgets it).
 	Stale func(Route)
 }
@@ -54,7 +55,7 @@ func New(nodeSocket string, opts Options, activity *Activity) *Edge {
 	dialer := &net.Dialer{Timeout: opts.ConnectTimeout, KeepAlive: 30 * time.Second}
 	e.box = &httputil.ReverseProxy{
 		Director: e.directToBox,
-		Transport: &http.Transport{
+		Transport: &pinnedTransport{dialer: dialer, headerTimeout: opts.HeaderTimeout, pooled: &http.Transport{
 			DialContext:           dialer.DialContext,
 			MaxIdleConns:          1024,
 			MaxIdleConnsPerHost:   64,
@@ -64,7 +65,7 @@ func New(nodeSocket string, opts Options, activity *Activity) *Edge {
 			ForceAttemptHTTP2:     false,
 			WriteBufferSize:       64 << 10,
 			ReadBufferSize:        64 << 10,
-		},
+		}},
 		FlushInterval:  -1,
 		BufferPool:     pool,
 		ErrorHandler:   e.boxFailed,
@@ -91,6 +92,20 @@ func New(nodeSocket string, opts Options, activity *Activity) *Edge {
 		ErrorLog:      discardLog,
 	}
 	return e
+}
+
+// Server is an http.Server for the edge, with the limits of Node's own http server that the
+// proxy keeps (headersTimeout, keepAliveTimeout, maxHeaderSize).
+func (e *Edge) Server() *http.Server {
+	return &http.Server{
+		Handler:           e,
+		ReadHeaderTimeout: 60 * time.Second,
+		IdleTimeout:       5 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          discardLog,
+		ConnContext:       e.slots.connContext,
+		ConnState:         e.slots.connState,
+	}
 }
 
 // SetRoutes replaces the table: a route not in it goes to Node from the next request on.

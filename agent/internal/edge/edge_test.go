@@ -62,7 +62,7 @@ func newFixture(t *testing.T, boxDelay time.Duration, opts Options) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := &http.Server{Handler: e}
+	server := e.Server()
 	go func() { _ = server.Serve(ln) }()
 	t.Cleanup(func() { _ = server.Close() })
 	return &fixture{edge: e, url: "http://" + ln.Addr().String(), box: box, node: node, stale: stale, boxAddr: boxLn.Addr().String()}
