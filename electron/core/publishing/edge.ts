@@ -43,6 +43,8 @@ export class ProxyFront {
   private readonly addresses = new Map<string, string>();
   private readonly pausing = new Map<string, number>();
   private pushed = '';
+  /** The boxes of the table last pushed. */
+  private onEdge = new Set<string>();
   private scheduled = false;
   private publicPort = 0;
   private unsubscribe: () => void = () => undefined;
@@ -147,7 +149,8 @@ export class ProxyFront {
   /** Before a pause: the box leaves the edge's table, and the edge has applied that. */
   private async pause(boxId: string): Promise<void> {
     this.pausing.set(boxId, Date.now() + PAUSING_MS);
-    await this.push();
+    // Only a box on the edge's table waits for the edge (a pause of any other box is not delayed).
+    if (this.onEdge.has(boxId)) await this.push();
   }
 
   private schedule(): void {
@@ -167,6 +170,7 @@ export class ProxyFront {
     const text = JSON.stringify(routes);
     if (text === this.pushed) return;
     this.pushed = text;
+    this.onEdge = new Set(routes.map((r) => r.box));
     await edge.push(routes);
   }
 
@@ -203,9 +207,14 @@ export class ProxyFront {
   }
 }
 
-/** A route the edge may answer: a running published box, auth public, nothing to wake, nothing unavailable. */
+/**
+ * A route the edge may answer: a running published box, auth public, nothing to wake, nothing
+ * unavailable. Not a service's: a deployment waits for its requests in flight (ProxyTraffic), which
+ * only the Node proxy counts.
+ */
 function edgeMayTake(route: ProxyRoute): boolean {
   return (
+    route.service === undefined &&
     route.url_auth === 'public' &&
     route.box !== undefined &&
     route.wake === undefined &&
