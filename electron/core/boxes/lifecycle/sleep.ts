@@ -61,6 +61,8 @@ export class BoxSleep {
   pause(project: string, name: string, options: Options = {}): Promise<Box> {
     return this.boxes.transition(project, name, 'pause', 'paused', options, async (row) => {
       await Promise.all(this.beforePauses.map((listener) => listener(row.id)));
+      // Used meanwhile (an exec that began while the listeners were awaited): an idle pause is off.
+      if (options.onlyIf && !options.onlyIf()) return row;
       await this.boxes.engineStep(row, () => this.engine.pauseContainer(row.container_id!));
       return this.boxes.setStatus(row, 'paused', options.reason ?? null);
     });
