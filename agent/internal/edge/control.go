@@ -137,7 +137,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}, activity)
 	e.Stale = func(r Route) { out.send(map[string]string{"type": "stale", "box": r.Box, "upstream": r.Upstream}) }
 	server := e.Server()
-	go func() { _ = server.Serve(ln) }()
+	go func() { _ = server.Serve(strictListener{ln}) }()
 	out.send(map[string]interface{}{"type": "listening", "port": ln.Addr().(*net.TCPAddr).Port})
 	go reportActivity(activity, out, time.Duration(*flushMs)*time.Millisecond)
 	readControl(stdin, e, out, stderr)

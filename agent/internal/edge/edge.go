@@ -103,9 +103,16 @@ func (e *Edge) Server() *http.Server {
 		IdleTimeout:       5 * time.Second,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          discardLog,
-		ConnContext:       e.slots.connContext,
-		ConnState:         e.slots.connState,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return e.slots.connContext(context.WithValue(ctx, strictKey{}, c), c)
+		},
+		ConnState: e.slots.connState,
 	}
+}
+
+// Serve answers the connections ln accepts, their request heads looked at as Node's parser would (strict.go).
+func (e *Edge) Serve(ln net.Listener) error {
+	return e.Server().Serve(strictListener{ln})
 }
 
 // SetRoutes replaces the table: a route not in it goes to Node from the next request on.
@@ -137,6 +144,19 @@ const (
 
 // ServeHTTP answers a request to a ready route itself; anything else is Node's.
 func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if conn, ok := r.Context().Value(strictKey{}).(*strictConn); ok {
+		if conn.takeBareLF() {
+			refuseMalformed(w)
+			return
+		}
+		body := &eofBody{ReadCloser: r.Body}
+		r.Body = body
+		defer func() {
+			if body.eof || r.ContentLength == 0 && len(r.TransferEncoding) == 0 {
+				conn.expectHead()
+			}
+		}()
+	}
 	r.Header.Del(ClientHeader)
 	if r.Header.Get("Upgrade") != "" || headerHasToken(r.Header, "Connection", "upgrade") {
 		e.spliceToNode(w, r)

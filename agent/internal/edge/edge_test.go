@@ -63,7 +63,7 @@ func newFixture(t *testing.T, boxDelay time.Duration, opts Options) *fixture {
 		t.Fatal(err)
 	}
 	server := e.Server()
-	go func() { _ = server.Serve(ln) }()
+	go func() { _ = server.Serve(strictListener{ln}) }()
 	t.Cleanup(func() { _ = server.Close() })
 	return &fixture{edge: e, url: "http://" + ln.Addr().String(), box: box, node: node, stale: stale, boxAddr: boxLn.Addr().String()}
 }
@@ -251,5 +251,36 @@ func TestMainEndsWithItsInput(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the edge did not end with its input")
+	}
+}
+
+func TestABareLFHeadIsRefusedAsNodeRefusesIt(t *testing.T) {
+	f := newFixture(t, 0, Options{})
+	status, body, _ := f.raw(t, "GET / HTTP/1.1\nHost: web--p.localhost:7421\n\n")
+	if status != 400 || body != "400 Bad Request\n\nthe request could not be parsed\n" {
+		t.Errorf("got %d %q", status, body)
+	}
+	// A body with bare LFs, then a second request on the same connection: both are fine.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(f.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	reader := bufio.NewReader(conn)
+	for i, request := range []string{
+		"POST / HTTP/1.1\r\nHost: web--p.localhost:7421\r\nContent-Length: 4\r\n\r\na\nb\n",
+		get("/"),
+	} {
+		if _, err := io.WriteString(conn, request); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(reader, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || string(got) != "box" {
+			t.Errorf("request %d: %d %q", i, res.StatusCode, got)
+		}
 	}
 }
