@@ -69,7 +69,11 @@ export class ProxyFront {
     const socket = path.join(fs.realpathSync(this.deps.dataDir), 'proxy.sock');
     if (socket.length > MAX_SOCKET_PATH)
       return without(`the data dir's path is too long for a Unix socket (${socket})`);
-    await proxy.listenSocket(socket);
+    try {
+      await proxy.listenSocket(socket);
+    } catch (err) {
+      return without(`the Node proxy's socket for the edge could not be made (${(err as Error).message})`);
+    }
     const edge = new EdgeProcess(found.binary, {
       activity: (boxes) => this.used(boxes),
       stale: (_box, upstream) => this.forget(upstream),
