@@ -263,6 +263,11 @@ describe('box CLI against a real core', () => {
       new RegExp(`^storage:\\s+${TEST_STORAGE_DRIVER} at /`, 'm'),
       'the store, as GET /v1/system says',
     );
+    assert.match(
+      health,
+      /^proxy edge:\s+version \S+: \d+ requests answered natively$/m,
+      'who serves the preview proxy',
+    );
     assert.match(ok(await cli('base', 'ls'), 'base ls').stdout, /^default\s/m);
   });
 

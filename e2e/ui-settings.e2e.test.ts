@@ -76,6 +76,10 @@ describe('settings', () => {
       .engineField('Box agent')
       .getByText(/^in every new box \(version \S+\)/)
       .waitFor();
+    await settings
+      .engineField('Preview proxy')
+      .getByText(/^the edge \(version \S+\) serves published boxes natively/)
+      .waitFor();
     // The copy-on-write store (test cores run the copy store unless told otherwise).
     await settings
       .storageField('Driver')

@@ -1,5 +1,6 @@
 // Builds what the copy-on-write store's helper container is made of, into dist/agent/:
 //   boxdesk-agent-linux-amd64, boxdesk-agent-linux-arm64   the static helper binary (agent/, Go, no cgo)
+//   boxdesk-edge-linux-amd64, boxdesk-edge-linux-arm64     the preview proxy's native data path (agent/cmd/boxdesk-edge)
 //   empty-btrfs.img.gz                                     an empty btrfs filesystem (mkfs.btrfs), gzipped
 //   manifest.json                                          versions and sha256 of the above
 // Where Go or mkfs.btrfs is missing it says so and builds what it can: the core then falls back
@@ -27,19 +28,19 @@ function sha256(file) {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
-function buildBinaries(version) {
+function buildBinaries(version, command, what) {
   const go = process.env.GO ?? which('go');
   if (!go) {
-    say('Go is not installed: the store helper is not built, so the core uses the reflink or copy store.');
+    say(`Go is not installed: ${what} is not built.`);
     say('Install Go (Debian: apt-get install golang-go) and run npm run build:agent again.');
     return {};
   }
   const built = {};
   for (const arch of ARCHES) {
-    const file = path.join(out, `boxdesk-agent-linux-${arch}`);
+    const file = path.join(out, `${command}-linux-${arch}`);
     execFileSync(
       go,
-      ['build', '-trimpath', '-ldflags', `-s -w -X main.version=${version}`, '-o', file, './cmd/boxdesk-agent'],
+      ['build', '-trimpath', '-ldflags', `-s -w -X main.version=${version}`, '-o', file, `./cmd/${command}`],
       {
         cwd: path.join(root, 'agent'),
         stdio: ['ignore', 'inherit', 'inherit'],
@@ -80,5 +81,14 @@ function buildEmptyFilesystem() {
 const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
-const manifest = { version, binaries: buildBinaries(version), empty_filesystem: buildEmptyFilesystem() };
+const manifest = {
+  version,
+  binaries: buildBinaries(
+    version,
+    'boxdesk-agent',
+    'the box agent and store helper (the core uses the engine and the reflink or copy store)',
+  ),
+  edge: buildBinaries(version, 'boxdesk-edge', "the preview proxy's native data path (the Node proxy serves the port)"),
+  empty_filesystem: buildEmptyFilesystem(),
+};
 fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -137,6 +137,7 @@ function registerChecks(program: Command, cli: Cli): void {
             storage: system.storage,
             engine: system.engine,
             agent: system.agent,
+            proxy_edge: system.proxy_edge,
             pools: system.pools,
           }
         : {};
@@ -162,6 +163,16 @@ function registerChecks(program: Command, cli: Cli): void {
                 [
                   'box agent',
                   system.agent.available ? `version ${system.agent.version}` : `not used: ${system.agent.reason}`,
+                ] as [string, string],
+              ]
+            : []),
+          ...(system
+            ? [
+                [
+                  'proxy edge',
+                  system.proxy_edge.available
+                    ? `version ${system.proxy_edge.version}: ${system.proxy_edge.requests} requests answered natively`
+                    : `not used: ${system.proxy_edge.reason}`,
                 ] as [string, string],
               ]
             : []),

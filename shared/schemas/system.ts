@@ -58,6 +58,23 @@ export const AgentInfo = Type.Object({
 });
 export type AgentInfo = Static<typeof AgentInfo>;
 
+/** Who serves the preview proxy's port: the edge (Boxdesk's own native data path) or the Node proxy alone, and why. */
+export const ProxyEdgeInfo = Type.Object({
+  available: Type.Boolean({
+    description:
+      "Whether the edge (Boxdesk's own Go program, beside the core) serves the preview proxy's port now, the Node proxy behind it.",
+  }),
+  version: Type.Union([Type.String(), Type.Null()], { description: "The edge's version; null where it is not built." }),
+  reason: Type.Optional(
+    Type.String({ description: 'Why the Node proxy serves the port itself (every request then goes through it).' }),
+  ),
+  requests: Type.Integer({
+    description: 'Requests the edge answered itself (not through the Node proxy) since the core started.',
+  }),
+  bytes: Type.Integer({ description: 'Bytes of the answers to those requests.' }),
+});
+export type ProxyEdgeInfo = Static<typeof ProxyEdgeInfo>;
+
 /** The most ready containers one base's warm pool may keep. */
 export const MAX_WARM = 32;
 
@@ -103,6 +120,7 @@ export const SystemInfo = Type.Object({
     description:
       "The preview proxy's port: a published box or a service is at http://{name}--{project}.localhost:{proxy_port}.",
   }),
+  proxy_edge: ProxyEdgeInfo,
   pools: Type.Array(PoolInfo, {
     description: 'The warm pool of each base whose warm count is above 0, or that still holds containers.',
   }),

@@ -186,6 +186,7 @@ function makeBoxes(
     egress: egress.proxy,
     wake: (row) => sleep.wake(row),
     touch: (boxId) => usage.touch(boxId),
+    beforePause: (listener) => sleep.beforePause(listener),
     use: (boxId) => usage.hold(boxId),
     containerRefused: (row, err) => service.containerRefused(row, err),
     oomSince: (containerId, since) => service.oomSince(containerId, since),

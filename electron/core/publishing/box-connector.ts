@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import { execRelay, RELAY_PROBE } from './exec-relay';
@@ -53,6 +54,8 @@ export class BoxAgent extends http.Agent {
   constructor(
     private readonly engine: ContainerEngine,
     private readonly timeouts: UpstreamTimeouts = { connectMs: 0, headersMs: 0 },
+    /** Hears the address of each plain TCP connection made to a box's port (the edge dials it too). */
+    private readonly onDirect: (containerId: string, port: number, address: string) => void = () => undefined,
   ) {
     super({ keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 64, scheduling: 'lifo' });
   }
@@ -98,6 +101,8 @@ export class BoxAgent extends http.Agent {
     try {
       const socket = await this.engine.connect(containerId, port);
       socket.setNoDelay(true);
+      if (socket instanceof net.Socket && socket.remoteAddress && socket.remotePort)
+        this.onDirect(containerId, port, hostPort(socket.remoteAddress, socket.remotePort));
       return socket;
     } catch (err) {
       if (!(err instanceof EngineError) || err.kind !== 'not_found') throw err;
@@ -108,6 +113,10 @@ export class BoxAgent extends http.Agent {
       return execRelay(this.engine, containerId, probe.address, port);
     }
   }
+}
+
+function hostPort(address: string, port: number): string {
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { defineModule, type CoreContext } from '../module';
 import type { AuthPort } from '../auth/port';
 import type { BoxesPort } from '../boxes/port';
 import { BoxAgent } from './box-connector';
+import { ProxyFront } from './edge';
 import type { PublishingPort } from './port';
 import { PreviewAuth } from './preview-auth';
 import { PreviewProxy } from './proxy-server';
@@ -22,10 +23,22 @@ function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort, syst
   system.reportProxyPort(() => service.port);
   const traffic = new ProxyTraffic();
   const access = new PreviewAuth(auth, new SessionCookies(sessionKey(ctx.db)), links);
-  const proxy = new PreviewProxy(service, access, ctx.engine, ctx.log, traffic, {
+  const timeouts = {
     connectMs: ctx.config.proxyConnectTimeout * 1000,
     headersMs: ctx.config.proxyHeaderTimeout * 1000,
+  };
+  const proxy = new PreviewProxy(service, access, ctx.engine, ctx.log, traffic, timeouts);
+  const front = new ProxyFront({
+    service,
+    proxy,
+    subscribe: (listener) => ctx.bus.subscribe(listener),
+    touch: (boxId) => boxes.touch(boxId),
+    beforePause: (listener) => boxes.beforePause(listener),
+    dataDir: ctx.config.dataDir,
+    timeouts,
+    log: ctx.log,
   });
+  system.reportProxyEdge(() => front.info);
   const port: PublishingPort = {
     get proxyPort() {
       return service.port;
@@ -36,12 +49,13 @@ function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort, syst
     signInLink: (target, auth, tokenId) => service.linkFor(target, auth, tokenId),
     publish: (project, name, input) => service.publish(project, name, input),
   };
-  return { service, proxy, port };
+  return { service, proxy, front, port };
 }
 
 /**
  * Publishing: a box's preview URL and domains, and the preview proxy (a second HTTP server on
- * --proxy-port) that routes by Host to published boxes and to services' live boxes.
+ * --proxy-port) that routes by Host to published boxes and to services' live boxes. Where the
+ * edge is built, it serves the port and answers ready public routes itself (edge.ts).
  */
 export const publishing = defineModule({
   name: 'publishing',
@@ -55,8 +69,9 @@ export const publishing = defineModule({
     registerPublishingRoutes(app, p.service);
   },
   // The proxy listens before the API answers: published URLs carry the port it got.
-  start: async (p, ctx) => p.service.setProxyPort(await p.proxy.listen(ctx.config.host, ctx.config.proxyPort)),
+  start: async (p, ctx) => p.service.setProxyPort(await p.front.start(ctx.config.host, ctx.config.proxyPort)),
   dispose: async (p) => {
+    await p.front.dispose();
     await p.proxy.dispose();
     p.service.dispose();
   },

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ProxyServer } from 'http-proxy-3';
+import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { EngineError, type ContainerEngine } from '../engine/container-engine';
 import type { Disposable } from '../lifetime';
@@ -12,6 +13,15 @@ import type { ProxyTraffic } from './proxy-traffic';
 import type { ProxyRoute, PublishingService } from './service';
 
 type Target = { containerId: string; port: number; route: ProxyRoute };
+
+/** The edge's header with the client's address (agent/internal/edge: ClientHeader); trusted on the edge's socket only. */
+const EDGE_CLIENT = 'x-boxdesk-edge-client';
+
+/** What the edge learns from the Node proxy: hosts it routed, and the boxes' addresses it dialed. */
+export interface ProxyObserver {
+  routed(host: string, route: ProxyRoute): void;
+  dialed(containerId: string, port: number, address: string): void;
+}
 type Refusal = { status: number; message: string; headers?: Record<string, string> };
 
 /**
@@ -24,6 +34,9 @@ export class PreviewProxy implements Disposable {
   private readonly proxy = new ProxyServer({ ws: true, xfwd: false, proxyTimeout: 0 });
   private readonly agent: BoxAgent;
   private readonly upgraded = new Set<Duplex>();
+  /** The public port served from here when the edge has gone (net.Server handing sockets to `server`). */
+  private fallback: net.Server | null = null;
+  private observer: ProxyObserver | null = null;
 
   constructor(
     private readonly publishing: PublishingService,
@@ -33,7 +46,9 @@ export class PreviewProxy implements Disposable {
     private readonly traffic: ProxyTraffic,
     timeouts: UpstreamTimeouts,
   ) {
-    this.agent = new BoxAgent(engine, timeouts);
+    this.agent = new BoxAgent(engine, timeouts, (containerId, port, address) =>
+      this.observer?.dialed(containerId, port, address),
+    );
     // No limit on how long a request body may take: a large upload to a box is fine on loopback.
     this.server = http.createServer({ requestTimeout: 0 }, (req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
@@ -46,23 +61,33 @@ export class PreviewProxy implements Disposable {
     this.proxy.on('error', (err) => this.log.debug({ err }, 'preview proxy stream error'));
   }
 
+  observe(observer: ProxyObserver): void {
+    this.observer = observer;
+  }
+
   async listen(host: string, port: number): Promise<number> {
+    return listenOn(this.server, host, port);
+  }
+
+  /** Behind the edge: a unix socket (0600) only the edge talks to. */
+  async listenSocket(file: string): Promise<void> {
+    fs.rmSync(file, { force: true });
     await new Promise<void>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) =>
-        reject(
-          new Error(
-            err.code === 'EADDRINUSE'
-              ? `the preview proxy's port ${port} is in use; choose another with --proxy-port (0 picks a free one)`
-              : err.message,
-          ),
-        );
-      this.server.once('error', onError);
-      this.server.listen({ host, port }, () => {
-        this.server.off('error', onError);
+      this.server.once('error', reject);
+      this.server.listen({ path: file }, () => {
+        this.server.off('error', reject);
         resolve();
       });
     });
-    return (this.server.address() as AddressInfo).port;
+    fs.chmodSync(file, 0o600);
+  }
+
+  /** The edge has gone: the public port is served from here again (the same server, its sockets handed over). */
+  async serveFallback(host: string, port: number): Promise<number> {
+    const fallback = net.createServer({ noDelay: true }, (socket) => this.server.emit('connection', socket));
+    const got = await listenOn(fallback, host, port);
+    this.fallback = fallback;
+    return got;
   }
 
   /** Routes and checks access: the box's target, a refusal to answer, or (a page's ?token=) a redirect. */
@@ -70,6 +95,8 @@ export class PreviewProxy implements Disposable {
     req: IncomingMessage,
     upgrade: boolean,
   ): { target: Target } | { refusal: Refusal } | { redirect: Refusal } {
+    const edgeClient = req.headers[EDGE_CLIENT];
+    delete req.headers[EDGE_CLIENT];
     const row = this.publishing.route(req.headers.host);
     if (!row)
       return {
@@ -90,7 +117,10 @@ export class PreviewProxy implements Disposable {
       };
     const down = unreachable(row);
     if (down) return { refusal: { status: 502, message: down } };
-    setForwardedHeaders(req);
+    // Only the edge reaches the unix socket (0600); a TCP client's copy of its header was dropped above.
+    const fromEdge = (req.socket as Socket).remoteAddress === undefined && typeof edgeClient === 'string';
+    setForwardedHeaders(req, fromEdge ? edgeClient : undefined);
+    if (!upgrade) this.observer?.routed(req.headers.host ?? '', row);
     return { target: { containerId: row.container_id!, port: row.port!, route: row } };
   }
 
@@ -146,6 +176,7 @@ export class PreviewProxy implements Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.fallback?.close();
     for (const socket of this.upgraded) socket.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -169,11 +200,29 @@ function unreachable(row: ProxyRoute): string | null {
 }
 
 /** We are the first proxy: what the client sent as X-Forwarded-* is not to be trusted, so it is replaced. */
-function setForwardedHeaders(req: IncomingMessage): void {
+function setForwardedHeaders(req: IncomingMessage, client: string | undefined): void {
   const socket = req.socket as Socket;
-  req.headers['x-forwarded-for'] = socket.remoteAddress ?? '127.0.0.1';
+  req.headers['x-forwarded-for'] = client ?? socket.remoteAddress ?? '127.0.0.1';
   req.headers['x-forwarded-proto'] = 'http';
   req.headers['x-forwarded-host'] = req.headers.host ?? '';
   delete req.headers['x-forwarded-port'];
   delete req.headers.forwarded;
+}
+
+function listenOn(server: net.Server, host: string, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          err.code === 'EADDRINUSE'
+            ? `the preview proxy's port ${port} is in use; choose another with --proxy-port (0 picks a free one)`
+            : err.message,
+        ),
+      );
+    server.once('error', onError);
+    server.listen({ host, port }, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }

@@ -35,6 +35,8 @@ export type ProxyRoute = Pick<
   wake?: () => Promise<void>;
   /** Why nothing can answer (a service with no live box): a 502 saying so. */
   unavailable?: string;
+  /** A service's route: a deployment drains its requests (ProxyTraffic), so only the Node proxy carries them. */
+  service?: true;
 };
 
 /** The route of the service `name` of `project`, or null when there is no such service. */

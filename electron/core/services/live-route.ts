@@ -34,7 +34,13 @@ export class LiveRoutes {
     if (!service) return null;
     const live = service.live_deployment ? this.deps.store.deployment(service.live_deployment) : undefined;
     const box = live && this.deps.boxes.lookup(project, boxName(service, live.color));
-    const common = { name: service.name, project, url: this.deps.url(service), url_auth: service.auth };
+    const common = {
+      name: service.name,
+      project,
+      url: this.deps.url(service),
+      url_auth: service.auth,
+      service: true as const,
+    };
     if (!live || !box) {
       const why = live
         ? `its box ${boxName(service, live.color)} is gone; deploy it again`

@@ -1,4 +1,4 @@
-import { ENGINE_EVENTS, type PoolInfo } from '../../../shared/schemas/system';
+import { ENGINE_EVENTS, type PoolInfo, type ProxyEdgeInfo } from '../../../shared/schemas/system';
 import { defineModule } from '../module';
 import { bases } from '../bases';
 import { storage } from '../storage';
@@ -19,6 +19,7 @@ export const system = defineModule({
         ctx.bus.emit('engine.status', { up: health.up, reason: health.reason, region: region.name }, null),
       );
     let proxyPort = () => 0;
+    let proxyEdge = (): ProxyEdgeInfo => ({ available: false, version: null, requests: 0, bytes: 0 });
     let pools: () => PoolInfo[] = () => [];
     let regionBoxes = () => new Map<string, number>();
     const sources: SystemSources = {
@@ -30,10 +31,12 @@ export const system = defineModule({
       storage: () => ports.storage.measuredReport(),
       defaultBase: () => ports.bases.defaultBase(),
       proxyPort: () => proxyPort(),
+      proxyEdge: () => proxyEdge(),
       pools: () => pools(),
     };
     const port: SystemPort = {
       reportProxyPort: (read) => (proxyPort = read),
+      reportProxyEdge: (read) => (proxyEdge = read),
       reportPools: (read) => (pools = read),
       reportRegionBoxes: (read) => (regionBoxes = read),
     };

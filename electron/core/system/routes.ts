@@ -1,7 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Health, SystemInfo, Version, type DefaultBaseInfo, type PoolInfo } from '../../../shared/schemas/system';
+import {
+  Health,
+  SystemInfo,
+  Version,
+  type DefaultBaseInfo,
+  type PoolInfo,
+  type ProxyEdgeInfo,
+} from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { AgentReport } from '../engine/agent';
 import type { StorageReport } from '../storage/port';
@@ -21,13 +28,14 @@ export interface SystemSources {
   storage: () => Promise<StorageReport>;
   defaultBase: () => Promise<DefaultBaseInfo>;
   proxyPort: () => number;
+  proxyEdge: () => ProxyEdgeInfo;
   /** The warm pools (boxes/pool/warm-pool.ts). */
   pools: () => PoolInfo[];
 }
 
 export function registerSystemRoutes(
   app: FastifyInstance,
-  { monitor, engineName, endpoint, dataDir, agent, storage, defaultBase, proxyPort, pools }: SystemSources,
+  { monitor, engineName, endpoint, dataDir, agent, storage, defaultBase, proxyPort, proxyEdge, pools }: SystemSources,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get(
@@ -69,6 +77,7 @@ export function registerSystemRoutes(
         storage: await storage(),
         agent,
         proxy_port: proxyPort(),
+        proxy_edge: proxyEdge(),
         pools: pools(),
       };
     },

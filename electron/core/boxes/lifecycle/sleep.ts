@@ -43,15 +43,26 @@ export async function thaw(
  * behind other operations (bounded as they are), so a client never sees the pause.
  */
 export class BoxSleep {
+  /** Told before a box's container is paused, and waited on (the preview proxy's edge stops routing to it). */
+  private readonly beforePauses: ((boxId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly boxes: SleepingBoxes,
     private readonly engine: ContainerEngine,
     private readonly usage: BoxUsage,
   ) {}
 
+  /** `listener` is awaited before each pause of a box's container. */
+  beforePause(listener: (boxId: string) => Promise<void>): void {
+    this.beforePauses.push(listener);
+  }
+
   /** Pauses a running box (idempotent on a paused one). */
   pause(project: string, name: string, options: Options = {}): Promise<Box> {
     return this.boxes.transition(project, name, 'pause', 'paused', options, async (row) => {
+      await Promise.all(this.beforePauses.map((listener) => listener(row.id)));
+      // Used meanwhile (an exec that began while the listeners were awaited): an idle pause is off.
+      if (options.onlyIf && !options.onlyIf()) return row;
       await this.boxes.engineStep(row, () => this.engine.pauseContainer(row.container_id!));
       return this.boxes.setStatus(row, 'paused', options.reason ?? null);
     });

@@ -5,6 +5,8 @@ import path from 'node:path';
 interface Manifest {
   version: string;
   binaries: Partial<Record<'amd64' | 'arm64', { file: string; sha256: string }>>;
+  /** The preview proxy's edge (agent/cmd/boxdesk-edge); missing from builds before it. */
+  edge?: Partial<Record<'amd64' | 'arm64', { file: string; sha256: string }>>;
   empty_filesystem: { file: string; sha256: string; bytes: number } | null;
 }
 
@@ -51,4 +53,18 @@ export function findAgentFiles(): AgentFiles | { missing: string } {
     emptyFilesystem: empty ? path.join(dir, empty.file) : null,
     digest: `${binary.sha256.slice(0, 16)}-${(empty?.sha256 ?? 'none').slice(0, 16)}`,
   };
+}
+
+/** The preview proxy's edge built for this machine (it runs beside the core), or why there is none. */
+export function findEdgeBinary(): { binary: string; version: string } | { missing: string } {
+  if (process.platform !== 'linux')
+    return { missing: `the edge is built for Linux only (this is ${process.platform})` };
+  const dir = candidates().find((d) => fs.existsSync(path.join(d, 'manifest.json')));
+  if (!dir) return { missing: 'the edge is not built (npm run build:agent needs Go)' };
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  const arch = engineArch();
+  const edge = arch ? manifest.edge?.[arch] : undefined;
+  if (!edge || !fs.existsSync(path.join(dir, edge.file)))
+    return { missing: `the edge was not built for ${arch ?? process.arch} (npm run build:agent needs Go)` };
+  return { binary: path.join(dir, edge.file), version: manifest.version };
 }

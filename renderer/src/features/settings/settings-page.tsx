@@ -46,6 +46,12 @@ function engineRows(s: SystemInfo): DetailRow[] {
         ? `in every new box (version ${s.agent.version}): exec, consoles, jobs and files skip the engine`
         : `not used: ${s.agent.reason ?? 'unknown'}`,
     ],
+    [
+      'Preview proxy',
+      s.proxy_edge.available
+        ? `the edge (version ${s.proxy_edge.version}) serves published boxes natively: ${s.proxy_edge.requests} requests so far`
+        : `the core serves it alone: ${s.proxy_edge.reason ?? 'unknown'}`,
+    ],
   ];
 }
 
