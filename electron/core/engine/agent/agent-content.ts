@@ -195,9 +195,12 @@ export function writeContent(
     const early = (err?: Error) => {
       if (!sending) fail(err ?? new Error('the upload ended before the box agent took it'));
     };
+    // One already cut off (its close came before this call) would never say so again.
+    if (body.destroyed) return reject(new Error('the upload ended before the box agent took it'));
     body.once('error', early);
     body.once('close', early);
     const send = () => {
+      if (body.destroyed && !body.readableEnded) return fail(new Error('the upload ended before its last byte'));
       sending = true;
       body.off('error', early).off('close', early);
       body.on('data', onChunk);
