@@ -18,7 +18,10 @@ const STOPPED = podman ? RUN : PARKED;
 
 before(async () => {
   t = await startTestCore({ args: ['--upload-limit', '4M'] });
-  for (const name of ['run', 'parked']) assert.equal((await t.api('POST', P, { name })).status, 201);
+  for (const name of ['run', 'parked']) {
+    const r = await t.api('POST', P, { name });
+    assert.equal(r.status, 201, await r.text());
+  }
   assert.equal((await t.api('POST', `${PARKED}/stop`)).status, 200);
 });
 after(async () => {
