@@ -30,6 +30,7 @@ test('a serializer compiled on its first answer leaves out what its schema does 
     'default_base',
     'engine',
     'pools',
+    'proxy_edge',
     'proxy_port',
     'storage',
     'version',
