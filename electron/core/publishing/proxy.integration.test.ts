@@ -15,7 +15,10 @@ const host = (name: string) => `${name}--${project}.localhost:${t.core.proxyPort
 
 before(async () => {
   t = await startTestCore();
-  for (const name of ['web', 'idle']) assert.equal((await t.api('POST', P, { name })).status, 201);
+  for (const name of ['web', 'idle']) {
+    const r = await t.api('POST', P, { name });
+    assert.equal(r.status, 201, await r.text());
+  }
   await startBoxServers(t.api, `${P}/web`, { port: 8080, text: 'hello from 8080', echoPort: 9000 });
   await startBoxServers(t.api, `${P}/web`, { port: 8081, text: 'hello from 8081' });
   await startBoxServers(t.api, `${P}/web`, { port: 8082, text: 'loopback only', bind: '127.0.0.1' });
