@@ -151,7 +151,7 @@ func (t *pinnedTransport) exchange(sl *slot, c *upstreamConn, req *http.Request)
 		return nil, err
 	}
 	reuse := !res.Close && !req.Close && res.StatusCode != http.StatusSwitchingProtocols
-	res.Body = &pinnedBody{body: res.Body, c: c, sl: sl, reuse: reuse}
+	res.Body = &pinnedBody{eofBody: eofBody{ReadCloser: res.Body}, c: c, sl: sl, reuse: reuse}
 	return res, nil
 }
 
@@ -192,20 +192,11 @@ func (t *pinnedTransport) readAnswer(c *upstreamConn, req *http.Request) (*http.
 
 // pinnedBody hands the connection back to its slot once the answer was read to its end.
 type pinnedBody struct {
-	body  io.ReadCloser
-	c     *upstreamConn
-	sl    *slot
-	reuse bool
-	done  bool
-	eof   bool
-}
-
-func (b *pinnedBody) Read(p []byte) (int, error) {
-	n, err := b.body.Read(p)
-	if err == io.EOF {
-		b.eof = true
-	}
-	return n, err
+	eofBody // the answer's body, and whether it was read to its end
+	c       *upstreamConn
+	sl      *slot
+	reuse   bool
+	done    bool
 }
 
 func (b *pinnedBody) Close() error {
@@ -213,7 +204,7 @@ func (b *pinnedBody) Close() error {
 		return nil
 	}
 	b.done = true
-	err := b.body.Close()
+	err := b.eofBody.Close()
 	if b.eof && b.reuse {
 		b.sl.give(b.c)
 	} else {
