@@ -1,3 +1,5 @@
+import { parseJsonObject } from './json-object';
+
 /**
  * The terminal protocol of the exec and console WebSockets (docs/protocol.md).
  * Binary frames carry bytes; text frames carry these JSON control messages.
@@ -33,14 +35,8 @@ export type ServerControl =
   | { type: 'error'; code: string; message: string };
 
 export function parseClientControl(text: string): ClientControl | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const msg = value as Record<string, unknown>;
+  const msg = parseJsonObject(text);
+  if (msg === null) return null;
   switch (msg.type) {
     case 'resize': {
       const { cols, rows } = msg;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
+import { parseJsonObject } from '../../../shared/json-object';
 
 /** Where the local engine was found, and how: what GET /v1/system, Settings and `box health` say. */
 export interface EngineEndpoint {
@@ -74,7 +75,7 @@ function currentContext(host: DiscoveryHost): EngineEndpoint | null {
   const configDir = host.env.DOCKER_CONFIG || path.join(host.home, '.docker');
   let name = host.env.DOCKER_CONTEXT?.trim();
   if (!name) {
-    const config = parseJson(host.readFile(path.join(configDir, 'config.json')));
+    const config = parseJsonObject(host.readFile(path.join(configDir, 'config.json')));
     name = typeof config?.currentContext === 'string' ? config.currentContext : undefined;
   }
   if (!name || name === 'default') return null;
@@ -89,7 +90,7 @@ function contextEndpoint(
 ): EngineEndpoint | null {
   // The docker CLI keeps each context under the sha256 of its name.
   const digest = createHash('sha256').update(name).digest('hex');
-  const meta = parseJson(host.readFile(path.join(configDir, 'contexts', 'meta', digest, 'meta.json')));
+  const meta = parseJsonObject(host.readFile(path.join(configDir, 'contexts', 'meta', digest, 'meta.json')));
   const endpoints = meta?.Endpoints as Record<string, { Host?: unknown; SkipTLSVerify?: unknown }> | undefined;
   const url = endpoints?.docker?.Host;
   if (typeof url !== 'string' || !url) return null;
@@ -137,14 +138,4 @@ export function optionsFor(url: string, host: DiscoveryHost, tlsDir?: string): D
 function tlsFiles(host: DiscoveryHost, dir: string): { ca: string; cert: string; key: string } | null {
   const [ca, cert, key] = ['ca.pem', 'cert.pem', 'key.pem'].map((f) => host.readFile(path.join(dir, f)));
   return ca && cert && key ? { ca, cert, key } : null;
-}
-
-function parseJson(text: string | null): Record<string, unknown> | null {
-  if (!text) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

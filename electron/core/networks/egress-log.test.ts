@@ -85,6 +85,8 @@ test("the helper's lines: records, ready, errors; anything else is ignored", () 
   assert.deepEqual(parseWatchLine('{"ready":true}'), { ready: true });
   assert.deepEqual(parseWatchLine('{"error":"no"}'), { error: 'no' });
   assert.equal(parseWatchLine('not json'), null);
+  assert.equal(parseWatchLine('null'), null);
+  assert.equal(parseWatchLine('42'), null);
   assert.equal(parseWatchLine('{"at":"x"}'), null);
   const line = '{"at":1700000000000,"protocol":"udp","address":"10.1.2.3","port":53,"allowed":false,"bytes":0}';
   assert.deepEqual(parseWatchLine(line), {

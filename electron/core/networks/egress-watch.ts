@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import net from 'node:net';
+import { parseJsonObject } from '../../../shared/json-object';
 import { EGRESS_PROTOCOLS, type EgressRecord } from '../../../shared/schemas/egress';
 import type { EgressRecordInput } from './egress-log';
 
@@ -16,14 +17,8 @@ export interface EgressWatch {
  * takes it: a record, `ready`, an error, or null for a line that is none of these.
  */
 export function parseWatchLine(line: string): EgressRecordInput | { ready: true } | { error: string } | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
+  const v = parseJsonObject(line);
+  if (v === null) return null;
   if (v.ready === true) return { ready: true };
   if (typeof v.error === 'string') return { error: v.error };
   const { at, protocol, address, port, host, allowed, bytes } = v;

@@ -1,3 +1,4 @@
+import { parseJsonObject } from '../../../shared/json-object';
 import { StorageError, checkItemId, type StorageErrorKind } from './storage-driver';
 
 /**
@@ -108,13 +109,8 @@ const KINDS: Record<string, StorageErrorKind> = {
 /** The helper's answer: its JSON object, or its error as a StorageError. */
 export function parseAnswer(stdout: string, stderr: string, exitCode: number): Record<string, unknown> {
   const line = stdout.trim().split('\n').pop() ?? '';
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    // not JSON: the helper did not run (reported below with what it printed)
-  }
-  const answer = (parsed && typeof parsed === 'object' ? parsed : null) as Record<string, unknown> | null;
+  // null when the line is no JSON object: the helper did not run (reported below with what it printed).
+  const answer = parseJsonObject(line);
   const error = answer?.error as { kind?: string; message?: string } | undefined;
   if (error) throw new StorageError(KINDS[error.kind ?? ''] ?? 'failed', error.message ?? 'the store helper failed');
   if (exitCode !== 0 || !answer)
