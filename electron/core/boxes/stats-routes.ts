@@ -4,6 +4,7 @@ import { BoxParams } from '../../../shared/schemas/common';
 import { BoxStats, StatsQuery } from '../../../shared/schemas/stats';
 import type { ContainerEngine } from '../engine/container-engine';
 import { problemResponses } from '../http/problem-responses';
+import { resourceRoutes } from '../http/resource-routes';
 import { sendLiveStream } from '../http/streaming';
 import type { BoxService } from './service';
 
@@ -43,26 +44,22 @@ export class BoxStatsService {
 
 export function registerBoxStatsRoutes(app: FastifyInstance, boxes: BoxService, engine: ContainerEngine): void {
   const stats = new BoxStatsService(boxes, engine);
-  app.get<{ Params: BoxParams; Querystring: StatsQuery }>(
+  const { api, read } = resourceRoutes(app, 'boxes');
+  api.get(
     '/v1/projects/:project/boxes/:name/stats',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['boxes'],
-        summary: "A sample of the running box's resource use",
-        description:
-          'One BoxStats. With ?stream=1 the answer is application/x-ndjson: one BoxStats line a second until the client leaves or the box stops. A box that is not running: 409.',
-        params: BoxParams,
-        querystring: StatsQuery,
-        response: {
-          200: {
-            description: 'One sample (application/json), or with ?stream=1 one sample a line (application/x-ndjson)',
-            content: { 'application/json': { schema: BoxStats }, 'application/x-ndjson': { schema: BoxStats } },
-          },
-          ...problemResponses(404, 409),
+    read("A sample of the running box's resource use", {
+      description:
+        'One BoxStats. With ?stream=1 the answer is application/x-ndjson: one BoxStats line a second until the client leaves or the box stops. A box that is not running: 409.',
+      params: BoxParams,
+      querystring: StatsQuery,
+      response: {
+        200: {
+          description: 'One sample (application/json), or with ?stream=1 one sample a line (application/x-ndjson)',
+          content: { 'application/json': { schema: BoxStats }, 'application/x-ndjson': { schema: BoxStats } },
         },
+        ...problemResponses(404, 409),
       },
-    },
+    }),
     async (request, reply) => {
       const { project, name } = request.params;
       if (request.query.stream !== '1' && request.query.stream !== 'true') return stats.sample(project, name);

@@ -1,8 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { RESET_EVENT, type BoxdeskEvent } from '../../../shared/events';
 import { requireToken } from '../http/auth-guard';
 import { textStream } from '../http/problem-responses';
+import { resourceRoutes } from '../http/resource-routes';
 import { sendLiveStream } from '../http/streaming';
 import type { EventBus } from './event-bus';
 
@@ -11,18 +11,14 @@ function frame(event: BoxdeskEvent): string {
 }
 
 export function registerEventRoutes(app: FastifyInstance, bus: EventBus, heartbeatMs = 15_000): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
+  const { api, read } = resourceRoutes(app, 'events');
+  api.get(
     '/v1/events',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['events'],
-        summary: 'Server-sent events for every state change',
-        description:
-          'text/event-stream. Each event has an id; reconnect with the Last-Event-ID header to receive what you missed. When that id is unknown or too old, a "reset" event tells the client to refetch. A project-restricted token sees only its project.',
-        response: { 200: textStream('text/event-stream', 'Server-sent events, until the client leaves') },
-      },
-    },
+    read('Server-sent events for every state change', {
+      description:
+        'text/event-stream. Each event has an id; reconnect with the Last-Event-ID header to receive what you missed. When that id is unknown or too old, a "reset" event tells the client to refetch. A project-restricted token sees only its project.',
+      response: { 200: textStream('text/event-stream', 'Server-sent events, until the client leaves') },
+    }),
     (request, reply) => {
       const token = requireToken(request.token);
       const visible = (e: BoxdeskEvent) => !token.project || e.project === null || e.project === token.project;

@@ -13,12 +13,13 @@ function optionsFor(tags: string[], config: FastifyContextConfig) {
 
 /**
  * A resource's routes: the TypeBox-typed instance, and the options each of its routes gives by the scope
- * it needs (`read`, `write`, `exec`, `admin`; `options` for any other config), tagged with the resource in the
+ * it needs (`read`, `write`, `writeOptionalBody`, `exec`, `admin`; `options` for any other config), tagged with the resource in the
  * OpenAPI document: `api.get(one, read('Get a volume', { params, response }), handler)`.
  */
 export function resourceRoutes(app: FastifyInstance, tag: string) {
   const tags = [tag];
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const write = optionsFor(tags, { scope: 'write' });
   return {
     api,
     /** GET `url` (scope read): `{items}`, what `items` finds for a box's or other owner's path; 404 when it is not there. */
@@ -38,7 +39,12 @@ export function resourceRoutes(app: FastifyInstance, tag: string) {
         async (request) => ({ items: await items(request.params as Static<P>) }),
       ),
     read: optionsFor(tags, { scope: 'read' }),
-    write: optionsFor(tags, { scope: 'write' }),
+    write,
+    /** `write` for a route whose body is all optional: no body at all is an empty one. */
+    writeOptionalBody: <S extends RouteSchema>(summary: string, schema: S) => ({
+      preValidation: emptyBodyIsEmptyObject,
+      ...write(summary, schema),
+    }),
     exec: optionsFor(tags, { scope: 'exec' }),
     admin: optionsFor(tags, { scope: 'admin' }),
     options: <S extends RouteSchema>(config: FastifyContextConfig, summary: string, schema: S) =>
@@ -54,8 +60,8 @@ export async function noContent(reply: FastifyReply, done: Promise<unknown> | vo
   return reply.code(204).send();
 }
 
-/** For routes whose body is all optional: no body at all is an empty one. */
-export async function emptyBodyIsEmptyObject(request: { body: unknown }): Promise<void> {
+/** The preValidation hook of `writeOptionalBody`. */
+async function emptyBodyIsEmptyObject(request: { body: unknown }): Promise<void> {
   request.body ??= {};
 }
 

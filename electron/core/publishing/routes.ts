@@ -5,27 +5,24 @@ import { BoxParams } from '../../../shared/schemas/common';
 import { PublishRequest, SignInLink, SignInQuery } from '../../../shared/schemas/publishing';
 import { requireToken } from '../http/auth-guard';
 import { problemResponses } from '../http/problem-responses';
-import { emptyBodyIsEmptyObject, resourceRoutes } from '../http/resource-routes';
+import { resourceRoutes } from '../http/resource-routes';
 import { sendProblem } from '../http/problems';
 import type { PublishingService } from './service';
 
 /** Publish and unpublish a box through the preview proxy. */
 export function registerPublishingRoutes(app: FastifyInstance, publishing: PublishingService): void {
-  const { api, read, write } = resourceRoutes(app, 'publishing');
+  const { api, read, write, writeOptionalBody } = resourceRoutes(app, 'publishing');
   const path = '/v1/projects/:project/boxes/:name/publish';
   api.post(
     path,
-    {
-      // No body at all means {} (`box publish NAME` with the box's port and the defaults).
-      preValidation: emptyBodyIsEmptyObject,
-      ...write('Publish the box at http://{name}--{project}.localhost:{proxy_port} through the preview proxy', {
-        description:
-          'Sets port (given, or the box\'s current one), published_domains and url_settings.auth (default "token"); fields not given keep their published values. A stopped box can be published: the proxy answers 502 until it runs. A domain another box publishes: 409 naming it.',
-        params: BoxParams,
-        body: PublishRequest,
-        response: { 200: Box, ...problemResponses(404, 409) },
-      }),
-    },
+    // No body at all means {} (`box publish NAME` with the box's port and the defaults).
+    writeOptionalBody('Publish the box at http://{name}--{project}.localhost:{proxy_port} through the preview proxy', {
+      description:
+        'Sets port (given, or the box\'s current one), published_domains and url_settings.auth (default "token"); fields not given keep their published values. A stopped box can be published: the proxy answers 502 until it runs. A domain another box publishes: 409 naming it.',
+      params: BoxParams,
+      body: PublishRequest,
+      response: { 200: Box, ...problemResponses(404, 409) },
+    }),
     async (request) => publishing.publish(request.params.project, request.params.name, request.body),
   );
   api.delete(

@@ -14,7 +14,7 @@ import {
 import { SignInLink } from '../../../shared/schemas/publishing';
 import { requireScopeFor, requireToken } from '../http/auth-guard';
 import { deletedResponse, problemResponses } from '../http/problem-responses';
-import { emptyBodyIsEmptyObject, noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
+import { noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import type { PublishingPort } from '../publishing/port';
 import type { ServiceManager } from './service';
 
@@ -105,19 +105,19 @@ function registerServiceRecordRoutes({ api, read, write }: ResourceRoutes, servi
 }
 
 /** Deploy, the deployments, roll back. */
-function registerDeploymentRoutes({ api, read, write, list }: ResourceRoutes, services: ServiceManager): void {
+function registerDeploymentRoutes(
+  { api, read, write, writeOptionalBody, list }: ResourceRoutes,
+  services: ServiceManager,
+): void {
   api.post(
     `${one}/deployments`,
-    {
-      // No body at all means {} (deploy the spec as it is).
-      preValidation: emptyBodyIsEmptyObject,
-      ...write('Deploy the service (202, pending)', {
-        description: `${DEPLOY_NOTE} ${COMMAND_SCOPE_NOTE}`,
-        params: ServiceParams,
-        body: DeployRequest,
-        response: { 202: Deployment, ...problemResponses(404) },
-      }),
-    },
+    // No body at all means {} (deploy the spec as it is).
+    writeOptionalBody('Deploy the service (202, pending)', {
+      description: `${DEPLOY_NOTE} ${COMMAND_SCOPE_NOTE}`,
+      params: ServiceParams,
+      body: DeployRequest,
+      response: { 202: Deployment, ...problemResponses(404) },
+    }),
     async (request, reply) => {
       checkCommand(request.token, request.body.command);
       return reply.code(202).send(services.deploy(request.params.project, request.params.name, request.body));

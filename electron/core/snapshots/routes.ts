@@ -9,7 +9,7 @@ import {
   SnapshotParams,
 } from '../../../shared/schemas/snapshots';
 import { deletedResponse, problemResponses } from '../http/problem-responses';
-import { emptyBodyIsEmptyObject, noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
+import { noContent, resourceRoutes, type ResourceRoutes } from '../http/resource-routes';
 import type { SnapshotService } from './service';
 
 const boxPath = '/v1/projects/:project/boxes/:name';
@@ -23,20 +23,19 @@ export function registerSnapshotRoutes(app: FastifyInstance, snapshots: Snapshot
 }
 
 /** A box's snapshots, and its restore from one. */
-function registerBoxSnapshotRoutes({ api, write, list }: ResourceRoutes, snapshots: SnapshotService): void {
+function registerBoxSnapshotRoutes(
+  { api, write, writeOptionalBody, list }: ResourceRoutes,
+  snapshots: SnapshotService,
+): void {
   api.post(
     `${boxPath}/snapshots`,
-    {
-      // Every field is optional, so no body at all is an empty one.
-      preValidation: emptyBodyIsEmptyObject,
-      ...write("Snapshot a box's root (running or stopped); answers once the snapshot exists", {
-        description:
-          'The root is committed as a layer while the box is paused for the commit only. name defaults to a generated one. 409 when the box has a snapshot of that name or is mid-transition.',
-        params: BoxParams,
-        body: SnapshotCreate,
-        response: { 201: Snapshot, ...problemResponses(404, 409) },
-      }),
-    },
+    writeOptionalBody("Snapshot a box's root (running or stopped); answers once the snapshot exists", {
+      description:
+        'The root is committed as a layer while the box is paused for the commit only. name defaults to a generated one. 409 when the box has a snapshot of that name or is mid-transition.',
+      params: BoxParams,
+      body: SnapshotCreate,
+      response: { 201: Snapshot, ...problemResponses(404, 409) },
+    }),
     async (request, reply) =>
       reply.code(201).send(await snapshots.create(request.params.project, request.params.name, request.body ?? {})),
   );

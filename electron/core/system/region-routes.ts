@@ -1,7 +1,7 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { RegionList, type Region } from '../../../shared/schemas/regions';
 import type { Regions } from '../engine/regions/regions';
+import { resourceRoutes } from '../http/resource-routes';
 
 export interface RegionSources {
   regions: Regions;
@@ -11,17 +11,13 @@ export interface RegionSources {
 
 /** GET /v1/regions: every engine the core drives, its health, its boxes and what it can give. */
 export function registerRegionRoutes(app: FastifyInstance, { regions, boxes }: RegionSources): void {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
+  const { api, read } = resourceRoutes(app, 'system');
+  api.get(
     '/v1/regions',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['system'],
-        summary:
-          'The regions: each engine the core drives (the first is the default config.region), whether it is up, its boxes, CPUs and memory',
-        response: { 200: RegionList },
-      },
-    },
+    read(
+      'The regions: each engine the core drives (the first is the default config.region), whether it is up, its boxes, CPUs and memory',
+      { response: { 200: RegionList } },
+    ),
     async () => {
       const counts = boxes();
       const items: Region[] = regions.all.map(({ name, engine, monitor }) => {

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import {
   Health,
@@ -11,6 +10,7 @@ import {
 } from '../../../shared/schemas/system';
 import type { EngineMonitor } from '../engine/engine-monitor';
 import type { AgentReport } from '../engine/agent';
+import { resourceRoutes } from '../http/resource-routes';
 import type { StorageReport } from '../storage/port';
 import { CORE_VERSION } from '../version';
 
@@ -37,7 +37,7 @@ export function registerSystemRoutes(
   app: FastifyInstance,
   { monitor, engineName, endpoint, dataDir, agent, storage, defaultBase, proxyPort, proxyEdge, pools }: SystemSources,
 ): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { api, read } = resourceRoutes(app, 'system');
   api.get(
     '/version',
     { schema: { tags: ['system'], summary: 'API and engine versions (no token needed)', response: { 200: Version } } },
@@ -49,15 +49,10 @@ export function registerSystemRoutes(
 
   api.get(
     '/v1/system',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['system'],
-        summary:
-          "The core's data dir, what the engine can give a box, the default base, the copy-on-write store, the box agent, the preview proxy's port and the warm pools",
-        response: { 200: SystemInfo },
-      },
-    },
+    read(
+      "The core's data dir, what the engine can give a box, the default base, the copy-on-write store, the box agent, the preview proxy's port and the warm pools",
+      { response: { 200: SystemInfo } },
+    ),
     async () => {
       const { up, info } = monitor.current;
       return {
@@ -113,20 +108,16 @@ export function registerSystemRoutes(
 
 /** GET /v1/openapi.json. */
 function registerOpenApiRoute(app: FastifyInstance): void {
+  const { api, read } = resourceRoutes(app, 'system');
   // A /v1 route like the others, so it takes a token (SPEC: every /v1 route does); docs/openapi.json is
   // the same document for whoever has no core or no token at hand.
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
+  api.get(
     '/v1/openapi.json',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags: ['system'],
-        summary: 'This OpenAPI 3.1 document (needs a read token, as every /v1 route does)',
-        description:
-          'Generated from the schemas that validate requests. Without a token it is a 401; the repository holds the same document as docs/openapi.json.',
-        response: { 200: OPENAPI_DOCUMENT },
-      },
-    },
+    read('This OpenAPI 3.1 document (needs a read token, as every /v1 route does)', {
+      description:
+        'Generated from the schemas that validate requests. Without a token it is a 401; the repository holds the same document as docs/openapi.json.',
+      response: { 200: OPENAPI_DOCUMENT },
+    }),
     async () => app.swagger(),
   );
 }
