@@ -39,6 +39,8 @@ describe('settings', () => {
     await row.getByText('ci', { exact: true }).waitFor();
     await row.getByText('exec', { exact: true }).waitFor();
     assert.equal(await row.getByText(secret).count(), 0, 'the list never shows the secret');
+    // The page as it opens: the engine, the box agent and the preview proxy (the tokens are further down).
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshots(page, 'settings');
 
     // The token this window signed in with is marked, and revoking it says what happens and the way back.
