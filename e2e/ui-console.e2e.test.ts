@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { boxProcesses, untilNoProcess } from '../test-support/box-processes';
@@ -7,7 +6,7 @@ import { BoxDetailPage } from './pages/box-detail-page';
 import { BoxListPage } from './pages/box-list-page';
 import { ConsoleView } from './pages/console-view';
 import { LogsView } from './pages/logs-view';
-import { createBoxViaApi, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
+import { createBoxViaApi, downloaded, screenshots, uiFixture, uniqueName } from './support/ui-fixture';
 
 const PROJECT = uniqueName('term');
 
@@ -143,6 +142,32 @@ describe('consoles and logs in the window', () => {
     assert.ok(heap < 300 * 1024 * 1024, `the page's heap stays bounded: ${Math.round(heap / 1024 / 1024)} MiB`);
   });
 
+  test('the cursor blinks while the console is in use, stays lit after 10 s idle, and never for less motion', async () => {
+    const name = uniqueName('blink');
+    await createBoxViaApi(ui, PROJECT, name);
+    // A context of its own: its clock is faked (the idle wait is skipped, not waited out).
+    const page = await ui.open({ isolated: true, route: `/projects/${PROJECT}/boxes/${name}/console` });
+    await page.clock.install();
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    const term = new ConsoleView(page);
+    await term.waitConnected();
+    const blinking = term.terminal().locator('.xterm-cursor-blink');
+
+    await term.type('echo "in-$((2*3))-use"\n');
+    await term.waitForText(/^in-6-use$/m);
+    await blinking.waitFor();
+    await page.clock.fastForward(11_000);
+    await blinking.waitFor({ state: 'detached' });
+    await term.type('echo again\n');
+    await blinking.waitFor();
+
+    // As a user who asks for less motion (the other tests' windows): the cursor never blinks.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await term.type('echo "still-$((4*4))"\n');
+    await term.waitForText(/^still-16$/m);
+    assert.equal(await blinking.count(), 0, 'no blinking cursor with reduced motion');
+  });
+
   test('the Logs tab shows the main process output and follows new lines', async () => {
     const name = uniqueName('logs');
     await createBoxViaApi(ui, PROJECT, name);
@@ -171,7 +196,7 @@ describe('consoles and logs in the window', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), logs.download.click()]);
     assert.equal(download.suggestedFilename(), `${PROJECT}-${name}.log`);
-    const saved = fs.readFileSync((await download.path())!, 'utf8');
+    const saved = (await downloaded(download)).toString('utf8');
     assert.match(saved, /first-line\n(.*\n)*second-line/, 'the download has all of it, unfiltered');
   });
 });

@@ -23,6 +23,7 @@ export class LiveConsole {
   readonly fit: FitAddon;
   readonly search: SearchAddon;
   readonly socket: ConsoleSocket;
+  private readonly stopBlinking: () => void;
   private readonly element = document.createElement('div');
   private readonly queue: OutputQueue;
   private state: ConsoleState = { kind: 'connecting' };
@@ -39,7 +40,12 @@ export class LiveConsole {
     this.session = session;
     this.element.style.height = '100%';
     host.appendChild(this.element);
-    ({ term: this.term, fit: this.fit, search: this.search } = createTerminal(this.element));
+    ({
+      term: this.term,
+      fit: this.fit,
+      search: this.search,
+      stopBlinking: this.stopBlinking,
+    } = createTerminal(this.element));
     const queue = (this.queue = new OutputQueue(this.term));
     let attached = false;
     this.socket = new ConsoleSocket(
@@ -96,6 +102,7 @@ export class LiveConsole {
   dispose(): void {
     this.socket.detach();
     this.queue.dispose();
+    this.stopBlinking();
     this.term.dispose();
     this.element.remove();
   }
