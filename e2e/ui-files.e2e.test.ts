@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { FilesTab } from './pages/files-tab';
-import { screenshots, uiFixture, type UiFixture } from './support/ui-fixture';
+import { downloaded, screenshots, uiFixture, type UiFixture } from './support/ui-fixture';
 
 function filesUrl(project: string, name: string, route = ''): string {
   return `/v1/projects/${project}/boxes/${name}/files${route}`;
@@ -125,7 +124,7 @@ describe('the Files tab in the window', () => {
     // Download it back: the same bytes, under the file's name.
     const [download] = await Promise.all([page.waitForEvent('download'), files.button('Download').click()]);
     assert.equal(download.suggestedFilename(), 'settings.ini');
-    assert.equal(fs.readFileSync(await download.path(), 'utf8'), expected);
+    assert.equal((await downloaded(download)).toString('utf8'), expected);
 
     // What changed since the base: the dropped files are added; a click opens one.
     await files.showView('Changed since base');

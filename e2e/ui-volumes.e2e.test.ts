@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { Box } from '../shared/schemas/box';
@@ -12,7 +11,7 @@ import { BoxListPage } from './pages/box-list-page';
 import { ConfirmDialog } from './pages/confirm-dialog';
 import { VolumeMountsView } from './pages/volume-mounts-view';
 import { VolumesPage } from './pages/volumes-page';
-import { screenshots, uiFixture, type UiFixture } from './support/ui-fixture';
+import { downloaded, screenshots, uiFixture, type UiFixture } from './support/ui-fixture';
 
 // Data volumes in the window, against a real core and engine: the Volumes page,
 // mounts in the box create dialog, and the box's Volumes tab.
@@ -126,7 +125,7 @@ describe('data volumes in the window', () => {
           .click(),
       ]);
       assert.equal(download.suggestedFilename(), `data-${backup.id}.tar.gz`);
-      const bytes = fs.readFileSync(await download.path());
+      const bytes = await downloaded(download);
       assert.equal(createHash('sha256').update(bytes).digest('hex'), shown, 'the download hashes to the sha256 shown');
       assert.ok(gunzipSync(bytes).includes('hello.txt'), 'the archive holds the file the box wrote');
 

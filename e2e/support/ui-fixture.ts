@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before } from 'node:test';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { UI_DIR, ensureRendererBuilt, launchChromium } from '../../test-support/chromium';
 import { boxCli, type CliRun } from '../../test-support/cli-runner';
 import { ROOT, api, startCoreProcess, type CoreProcess } from '../../test-support/core-process';
@@ -172,6 +173,18 @@ export async function createBoxViaApi(
 }
 
 /** With BOXDESK_SCREENSHOTS=1, the page in both themes into docs/screenshots/<name>-{light,dark}.png. */
+/** A download's bytes (saved through Playwright: the shared browser is another process's, its files not ours to read). */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-download-'));
+  try {
+    const file = path.join(dir, 'download');
+    await download.saveAs(file);
+    return fs.readFileSync(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function screenshots(page: Page, name: string): Promise<void> {
   if (!process.env.BOXDESK_SCREENSHOTS) return;
   const dir = path.join(ROOT, 'docs', 'screenshots');
