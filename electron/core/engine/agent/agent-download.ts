@@ -11,7 +11,11 @@ import { giveBuffer, pooledLine, type PooledLine } from './pooled-line';
  * stream gets copies, as from any socket.
  */
 
-/** Something the body can write itself into: an HTTP answer. */
+/**
+ * Something the body can write itself into: an HTTP answer, or a socket. Its write callback must
+ * come once the bytes are handed on (written to the kernel), as a socket's does: the buffer is
+ * read into again after it. A stream that calls back as it buffers (a PassThrough) is not one.
+ */
 export type BodySink = Pick<Writable, 'write' | 'end' | 'once' | 'writableLength'>;
 
 /** Bytes written into the answer and not yet taken by its socket before reads pause (a few buffers' worth). */
