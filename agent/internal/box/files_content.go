@@ -46,7 +46,8 @@ func readContent(w http.ResponseWriter, p string) {
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
 	w.WriteHeader(http.StatusOK)
-	n, err := io.CopyBuffer(w, io.LimitReader(f, fi.Size()), make([]byte, copyBuffer))
+	// The server hands the body to the connection's ReadFrom once the head is out: sendfile(2).
+	n, err := io.Copy(w, io.LimitReader(f, fi.Size()))
 	if err != nil || n < fi.Size() {
 		// The length was promised: a file that shrank or failed midway cuts the connection.
 		panic(http.ErrAbortHandler)
@@ -75,7 +76,8 @@ func writeContent(p string, mode uint32, r *http.Request) error {
 	if err != nil {
 		return contentError(p, err)
 	}
-	n, err := io.CopyBuffer(f, r.Body, make([]byte, copyBuffer))
+	// Through the 1 MiB buffer: the file's own ReadFrom would copy a socket body 32 KiB at a time.
+	n, err := io.CopyBuffer(writerOnly{f}, r.Body, make([]byte, copyBuffer))
 	if err == nil && n != r.ContentLength {
 		err = invalid("the body ended after %d of its %d bytes", n, r.ContentLength)
 	}

@@ -119,7 +119,7 @@ func extractEntry(dir, target string, hdr *tar.Header, r io.Reader, buf []byte) 
 		})
 	case tar.TypeReg, tar.TypeRegA:
 		return withOpen(target, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_NOFOLLOW, uint32(mode), func(f *os.File) error {
-			if _, err := io.CopyBuffer(f, r, buf); err != nil {
+			if _, err := io.CopyBuffer(writerOnly{f}, r, buf); err != nil {
 				return err
 			}
 			// Owner, mode and time on the open file: the path could be a link by now.

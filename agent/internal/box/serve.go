@@ -2,6 +2,7 @@ package box
 
 import (
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -70,6 +71,15 @@ func (c *spareConn) Read(b []byte) (int, error) {
 func (c *spareConn) Close() error {
 	c.once.Do(c.release)
 	return c.Conn.Close()
+}
+
+// ReadFrom is where net/http sends a file answer's body once its head is out (a handler's copy
+// of a regular file into the ResponseWriter): with sendfile(2). Anything else is copied as before.
+func (c *spareConn) ReadFrom(r io.Reader) (int64, error) {
+	if n, handled, err := sendFile(c.Conn, r); handled {
+		return n, err
+	}
+	return io.Copy(writerOnly{c}, r)
 }
 
 // CloseWrite ends the output of a started exec while its input may still come.

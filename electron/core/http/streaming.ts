@@ -45,5 +45,17 @@ export function sendLiveStream(
  * clients can show progress; its disposition, digests). Headers already set on the reply are kept.
  */
 export function sendDownload(reply: FastifyReply, stream: Readable, headers: Record<string, string>): void {
-  pipeInto(stream, writeHead(reply, headers));
+  const res = writeHead(reply, headers);
+  if (!sendsItself(stream)) return pipeInto(stream, res);
+  stream.on('error', () => res.destroy());
+  res.on('close', () => stream.destroy());
+  stream.sendInto(res);
 }
+
+/** A body that writes itself into the answer from the buffers it reads into (a box agent's file: engine/agent/agent-download.ts). */
+interface SendsItself {
+  sendInto(sink: ServerResponse): void;
+}
+
+const sendsItself = (stream: Readable): stream is Readable & SendsItself =>
+  typeof (stream as Partial<SendsItself>).sendInto === 'function';

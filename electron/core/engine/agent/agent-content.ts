@@ -35,12 +35,30 @@ export function refusalOf(status: number, text: string): Error {
   return new EngineError(KINDS[status] ?? 'failed', detail);
 }
 
-interface Head {
+export interface Head {
   status: number;
   headers: Map<string, string>;
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');
+
+/**
+ * The first answer head at the start of `pending` and how many bytes it takes; null while it is
+ * not all there, an Error when it is not an HTTP answer.
+ */
+export function headIn(pending: Buffer): { head: Head; length: number } | Error | null {
+  const end = pending.indexOf(HEAD_END);
+  if (end < 0) return null;
+  const [statusLine = '', ...lines] = pending.subarray(0, end).toString('latin1').split('\r\n');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? NaN);
+  if (!Number.isInteger(status)) return new Error(`the box agent answered "${statusLine}"`);
+  const headers = new Map<string, string>();
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    if (at > 0) headers.set(line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim());
+  }
+  return { head: { status, headers }, length: end + HEAD_END.length };
+}
 
 /** A connection error, marked as coming after the agent took the body (no engine can answer it then). */
 const afterSent = (err: Error) => Object.assign(err, { sent: true });
@@ -67,24 +85,17 @@ function finalHead(socket: net.Socket, onContinue?: () => void, timeoutMs?: numb
     const onEnd = () => done(new Error('the box agent closed the connection before it answered'));
     const onData = (chunk: Buffer) => {
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      for (let end = pending.indexOf(HEAD_END); end >= 0; end = pending.indexOf(HEAD_END)) {
-        const [statusLine = '', ...lines] = pending.subarray(0, end).toString('latin1').split('\r\n');
-        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? NaN);
-        pending = pending.subarray(end + HEAD_END.length);
-        if (!Number.isInteger(status)) return done(new Error(`the box agent answered "${statusLine}"`));
+      for (let found = headIn(pending); found; found = headIn(pending)) {
+        if (found instanceof Error) return done(found);
+        pending = pending.subarray(found.length);
         clearTimeout(timer);
-        if (status === 100) {
+        if (found.head.status === 100) {
           onContinue?.();
           continue;
         }
-        const headers = new Map<string, string>();
-        for (const line of lines) {
-          const at = line.indexOf(':');
-          if (at > 0) headers.set(line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim());
-        }
         socket.pause();
         if (pending.length) socket.unshift(pending);
-        return done(null, { status, headers });
+        return done(null, found.head);
       }
     };
     socket.on('data', onData).on('error', onError).on('end', onEnd);
@@ -136,8 +147,8 @@ function exactly(socket: net.Socket, size: number): Readable {
   return out;
 }
 
-const q = (p: string) => encodeURIComponent(p);
-const requestHead = (method: string, target: string, headers: string[] = []) =>
+export const q = (p: string) => encodeURIComponent(p);
+export const requestHead = (method: string, target: string, headers: string[] = []) =>
   [`${method} ${target} HTTP/1.1`, 'Host: box-agent', 'Connection: close', ...headers, '', ''].join('\r\n');
 
 /** A regular file's bytes from the agent (its parents' links resolved in the box, the file itself not followed). */

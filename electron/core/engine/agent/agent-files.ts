@@ -4,7 +4,8 @@ import type net from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { EngineError, type ContainerEngine, type PathStat } from '../container-engine';
-import { ENGINE_SERVES, ToEngine, readContent, refusalOf, writeContent } from './agent-content';
+import { ENGINE_SERVES, ToEngine, refusalOf, writeContent } from './agent-content';
+import { readFileContent } from './agent-download';
 import { agentRequest, call } from './client';
 import type { AgentHub } from './hub';
 
@@ -241,7 +242,7 @@ export function agentFileCalls(engine: ContainerEngine, options: AgentFilesOptio
       either(
         id,
         'read',
-        (s) => readContent(s, path, READS_ANSWERED_WITHIN_MS),
+        (s) => readFileContent(s, path, READS_ANSWERED_WITHIN_MS),
         () => Promise.resolve(null),
         'file-content',
       ),
