@@ -260,3 +260,65 @@ func TestConnectionCloseIsHonoured(t *testing.T) {
 		t.Errorf("answer: %q", all)
 	}
 }
+
+// The lean loop takes only heads net/http reads the same way; anything odd is net/http's (and
+// the strict checks') to refuse or route.
+func TestTheLeanReaderTakesOnlyPlainHeads(t *testing.T) {
+	refused := map[string]string{
+		"space before colon":      "GET / HTTP/1.1\r\nHost: a\r\nX : 1\r\n\r\n",
+		"folded line":             "GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n 2\r\n\r\n",
+		"two hosts":               "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+		"no host":                 "GET / HTTP/1.1\r\nX: 1\r\n\r\n",
+		"NUL in a value":          "GET / HTTP/1.1\r\nHost: a\r\nX: a\x00b\r\n\r\n",
+		"bare CR":                 "GET / HTTP/1.1\r\nHost: a\r\nX: a\rb\r\n\r\n",
+		"bare LF":                 "GET / HTTP/1.1\r\nHost: a\nX: 1\r\n\r\n",
+		"HTTP/1.0":                "GET / HTTP/1.0\r\nHost: a\r\n\r\n",
+		"two spaces":              "GET  / HTTP/1.1\r\nHost: a\r\n\r\n",
+		"lower-case method":       "get / HTTP/1.1\r\nHost: a\r\n\r\n",
+		"POST":                    "POST / HTTP/1.1\r\nHost: a\r\n\r\n",
+		"content-length 0":        "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n",
+		"chunked":                 "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+		"fragment":                "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n",
+		"bearer":                  "GET / HTTP/1.1\r\nHost: a\r\nAuthorization: bearer x\r\n\r\n",
+		"Token parameter":         "GET /?a=1&Token=x HTTP/1.1\r\nHost: a\r\n\r\n",
+		"sign-in code":            "GET /?xboxdesk_code=1 HTTP/1.1\r\nHost: a\r\n\r\n",
+		"non-ASCII value":         "GET / HTTP/1.1\r\nHost: a\r\nCookie: a=\xc3\xa9\r\n\r\n",
+		"upgrade":                 "GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\n\r\n",
+		"expect":                  "GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n\r\n",
+		"subprotocol":             "GET / HTTP/1.1\r\nHost: a\r\nSec-WebSocket-Protocol: chat\r\n\r\n",
+		"absolute form":           "GET http://a/ HTTP/1.1\r\nHost: a\r\n\r\n",
+		"leading //":              "GET //a HTTP/1.1\r\nHost: a\r\n\r\n",
+		"empty name":              "GET / HTTP/1.1\r\nHost: a\r\n: 1\r\n\r\n",
+		"Connection lists Cookie": "GET / HTTP/1.1\r\nHost: a\r\nConnection: cookie\r\n\r\n",
+	}
+	var h requestHead
+	for name, head := range refused {
+		if h.parse([]byte(head)) {
+			t.Errorf("%s: the lean loop took %q", name, head)
+		}
+	}
+	taken := []string{
+		"GET /a?b=1&c HTTP/1.1\r\nHost: web--p.localhost:7421\r\nAccept: */*\r\nX-Tab:\tv \r\n\r\n",
+		"HEAD / HTTP/1.1\r\nhost: a\r\nCONNECTION: keep-alive, x-drop\r\nX-Drop: 1\r\nAuthorization: Basic YQ==\r\n\r\n",
+	}
+	for _, head := range taken {
+		if !h.parse([]byte(head)) {
+			t.Fatalf("not taken: %q", head)
+		}
+		req, err := http.ReadRequest(bufio.NewReader(strings.NewReader(head)))
+		if err != nil {
+			t.Fatalf("net/http refuses what the lean loop took: %q: %v", head, err)
+		}
+		if string(h.method) != req.Method || string(h.target) != req.RequestURI || string(h.host) != req.Host {
+			t.Errorf("%q: lean %s %s %s, net/http %s %s %s", head, h.method, h.target, h.host, req.Method, req.RequestURI, req.Host)
+		}
+		for _, f := range h.fields {
+			if got := req.Header.Get(string(f.name)); got != string(f.value) {
+				t.Errorf("%q: %s is %q to the lean loop, %q to net/http", head, f.name, f.value, got)
+			}
+			if eqFold(f.name, "x-drop") {
+				t.Errorf("%q: a header the Connection header names is forwarded", head)
+			}
+		}
+	}
+}
