@@ -2,6 +2,7 @@ package edge
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -117,6 +118,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	connectMs := fs.Int("connect-timeout-ms", 10000, "how long to wait for a box to accept a connection (0: no limit)")
 	headerMs := fs.Int("header-timeout-ms", 60000, "how long to wait for a box's response headers (0: no limit)")
 	flushMs := fs.Int("activity-ms", 1000, "how often to report the boxes' use")
+	reusePort := fs.Bool("reuse-port", false, "bind with SO_REUSEPORT, beside the Node proxy's own listener (a restart)")
+	netHTTPOnly := fs.Bool("net-http-only", false, "serve every connection with net/http, without the lean loop (for comparisons)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -125,7 +128,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	out := &lines{w: stdout}
-	ln, err := net.Listen("tcp", *listen)
+	var lc net.ListenConfig
+	if *reusePort {
+		lc.Control = shareAddress
+	}
+	ln, err := lc.Listen(context.Background(), "tcp", *listen)
 	if err != nil {
 		out.send(map[string]string{"type": "error", "message": err.Error()})
 		return 1
@@ -134,10 +141,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := New(*node, Options{
 		ConnectTimeout: time.Duration(*connectMs) * time.Millisecond,
 		HeaderTimeout:  time.Duration(*headerMs) * time.Millisecond,
+		NetHTTPOnly:    *netHTTPOnly,
 	}, activity)
 	e.Stale = func(r Route) { out.send(map[string]string{"type": "stale", "box": r.Box, "upstream": r.Upstream}) }
-	server := e.Server()
-	go func() { _ = server.Serve(strictListener{ln}) }()
+	go func() { _ = e.Serve(ln) }()
 	out.send(map[string]interface{}{"type": "listening", "port": ln.Addr().(*net.TCPAddr).Port})
 	go reportActivity(activity, out, time.Duration(*flushMs)*time.Millisecond)
 	readControl(stdin, e, out, stderr)

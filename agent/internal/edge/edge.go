@@ -32,6 +32,8 @@ type Route struct {
 type Options struct {
 	ConnectTimeout time.Duration
 	HeaderTimeout  time.Duration
+	// NetHTTPOnly: no lean loop (lean.go); every connection is net/http's, as before it (for comparisons).
+	NetHTTPOnly bool
 }
 
 // Edge routes by Host; its table is replaced whole by each push.
@@ -43,6 +45,7 @@ type Edge struct {
 	node       *httputil.ReverseProxy
 	activity   *Activity
 	nodeSocket string
+	dialer     *net.Dialer
 	slots      slots
 	// Stale hears of a route whose address refused a connection (the core forgets it).
 	Stale func(Route)
@@ -53,6 +56,7 @@ func New(nodeSocket string, opts Options, activity *Activity) *Edge {
 	e := &Edge{routes: map[string]Route{}, opts: opts, activity: activity, nodeSocket: nodeSocket, Stale: func(Route) {}}
 	pool := &bufferPool{sync.Pool{New: func() interface{} { b := make([]byte, 256<<10); return &b }}}
 	dialer := &net.Dialer{Timeout: opts.ConnectTimeout, KeepAlive: 30 * time.Second}
+	e.dialer = dialer
 	e.box = &httputil.ReverseProxy{
 		Director: e.directToBox,
 		Transport: &pinnedTransport{dialer: dialer, headerTimeout: opts.HeaderTimeout, pooled: &http.Transport{
@@ -110,11 +114,6 @@ func (e *Edge) Server() *http.Server {
 	}
 }
 
-// Serve answers the connections ln accepts, their request heads looked at as Node's parser would (strict.go).
-func (e *Edge) Serve(ln net.Listener) error {
-	return e.Server().Serve(strictListener{ln})
-}
-
 // SetRoutes replaces the table: a route not in it goes to Node from the next request on.
 func (e *Edge) SetRoutes(routes []Route) {
 	table := make(map[string]Route, len(routes))
@@ -126,6 +125,14 @@ func (e *Edge) SetRoutes(routes []Route) {
 	e.mu.Lock()
 	e.routes = table
 	e.mu.Unlock()
+}
+
+// routeOf looks the route up without making a string of host.
+func (e *Edge) routeOf(host []byte) (Route, bool) {
+	e.mu.RLock()
+	r, ok := e.routes[string(host)]
+	e.mu.RUnlock()
+	return r, ok
 }
 
 func (e *Edge) route(host string) (Route, bool) {
@@ -158,6 +165,10 @@ func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 	}
 	r.Header.Del(ClientHeader)
+	if conn, ok := r.Context().Value(strictKey{}).(*strictConn); ok && conn.takeToNode() {
+		e.node.ServeHTTP(w, r)
+		return
+	}
 	if r.Header.Get("Upgrade") != "" || headerHasToken(r.Header, "Connection", "upgrade") {
 		e.spliceToNode(w, r)
 		return

@@ -62,9 +62,8 @@ func newFixture(t *testing.T, boxDelay time.Duration, opts Options) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := e.Server()
-	go func() { _ = server.Serve(strictListener{ln}) }()
-	t.Cleanup(func() { _ = server.Close() })
+	go func() { _ = e.Serve(ln) }()
+	t.Cleanup(func() { _ = ln.Close() })
 	return &fixture{edge: e, url: "http://" + ln.Addr().String(), box: box, node: node, stale: stale, boxAddr: boxLn.Addr().String()}
 }
 

@@ -35,6 +35,7 @@ type strictConn struct {
 	bareLF    bool
 	lineBytes int  // bytes of the current line so far
 	sawLine   bool // the head's first line was read
+	toNode    bool // the next request goes to Node (the lean loop's box refused it)
 }
 
 func (c *strictConn) Read(p []byte) (int, error) {
@@ -84,6 +85,15 @@ func (c *strictConn) takeBareLF() bool {
 	found := c.bareLF
 	c.bareLF = false
 	return found
+}
+
+// takeToNode says whether this request is Node's whatever its route (once).
+func (c *strictConn) takeToNode() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	to := c.toNode
+	c.toNode = false
+	return to
 }
 
 // expectHead: the request is done, its body read; the next bytes are a head.

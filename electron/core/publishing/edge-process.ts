@@ -58,14 +58,25 @@ export class EdgeProcess {
     return this.child?.pid;
   }
 
-  /** Starts the edge on host:port (0: a free one); resolves with the port it got, rejects with why it could not. */
-  start(host: string, port: number, nodeSocket: string, timeouts: UpstreamTimeouts): Promise<number> {
+  /**
+   * Starts the edge on host:port (0: a free one); resolves with the port it got, rejects with why
+   * it could not. `sharePort`: bound with SO_REUSEPORT, beside the Node proxy's own listener.
+   */
+  start(
+    host: string,
+    port: number,
+    nodeSocket: string,
+    timeouts: UpstreamTimeouts,
+    sharePort = false,
+  ): Promise<number> {
     const listen = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
     const child = spawn(
       this.binary,
       [
         ...['--listen', listen, '--node', nodeSocket],
         ...['--connect-timeout-ms', String(timeouts.connectMs), '--header-timeout-ms', String(timeouts.headersMs)],
+        ...(sharePort ? ['--reuse-port'] : []),
+        ...(process.env.BOXDESK_EDGE_NET_HTTP_ONLY === '1' ? ['--net-http-only'] : []),
       ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );

@@ -139,10 +139,33 @@ describe('the edge in front of the preview proxy', { skip }, () => {
     await edgeUntil((info) => info.requests > before.requests, 'the edge answers the woken box');
   });
 
-  test('the edge killed, the Node proxy takes the port and keeps answering; /v1/system says why', async () => {
-    process.kill(edgePid(), 'SIGKILL');
-    const info = await edgeUntil((i) => !i.available, 'the edge is reported gone');
-    assert.match(info.reason ?? '', /the edge ended \(killed by SIGKILL\).*the Node proxy serves the port itself/);
-    for (let i = 0; i < 5; i++) assert.equal((await previewRequest(t.core.proxyPort, host('web'), '/')).body, 'hello');
+  test('the edge killed, the Node proxy takes the port at once and the core starts the edge again (backoff): no request fails', async () => {
+    for (const [round, backoff] of [
+      [1, 1],
+      [2, 2],
+    ]) {
+      const killed = edgePid();
+      process.kill(killed, 'SIGKILL');
+      const gone = await edgeUntil((i) => !i.available, `kill ${round}: the edge is reported gone`);
+      assert.match(
+        gone.reason ?? '',
+        new RegExp(
+          `the edge ended \\(killed by SIGKILL\\).*the Node proxy serves the port itself; the edge starts again in ${backoff} s`,
+        ),
+      );
+      // Each request on a new connection, until the edge is back and after: every one is answered.
+      let meanwhile = 0;
+      while (!(await edgeInfo()).available) {
+        assert.equal((await previewRequest(t.core.proxyPort, host('web'), '/')).body, 'hello');
+        if (++meanwhile > 2000) assert.fail(`kill ${round}: the edge did not start again`);
+      }
+      assert.ok(meanwhile > 0, `kill ${round}: no request went through the Node proxy meanwhile`);
+      const back = await edgeInfo();
+      assert.equal(back.reason, undefined);
+      assert.notEqual(edgePid(), killed, `kill ${round}: the edge running is the one killed`);
+      for (let i = 0; i < 20; i++)
+        assert.equal((await previewRequest(t.core.proxyPort, host('web'), '/')).body, 'hello');
+      await edgeUntil((i) => i.requests > back.requests, `kill ${round}: the new edge answers requests itself`);
+    }
   });
 });

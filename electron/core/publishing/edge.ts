@@ -12,6 +12,10 @@ import type { ProxyRoute, PublishingService } from './service';
 const MAX_SOCKET_PATH = 107;
 /** How long a box being paused stays off the edge's table at most (its pause fails, say). */
 const PAUSING_MS = 60_000;
+/** An edge that ended by itself starts again after 1 s, then 2, 4… up to a minute; an edge that ran a minute starts the count again. */
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 60_000;
+const RESTART_STABLE_MS = 60_000;
 
 export interface ProxyFrontDeps {
   service: PublishingService;
@@ -48,6 +52,13 @@ export class ProxyFront {
   private scheduled = false;
   private publicPort = 0;
   private unsubscribe: () => void = () => undefined;
+  /** Where the edge listens and what it runs, to start it again after a crash. */
+  private launch: { binary: string; host: string; socket: string } | null = null;
+  private startedAt = 0;
+  private restartDelay = RESTART_FIRST_MS;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private restarts = 0;
+  private disposed = false;
 
   constructor(private readonly deps: ProxyFrontDeps) {}
 
@@ -74,11 +85,8 @@ export class ProxyFront {
     } catch (err) {
       return without(`the Node proxy's socket for the edge could not be made (${(err as Error).message})`);
     }
-    const edge = new EdgeProcess(found.binary, {
-      activity: (boxes) => this.used(boxes),
-      stale: (_box, upstream) => this.forget(upstream),
-      exit: (why) => void this.edgeGone(host, why),
-    });
+    this.launch = { binary: found.binary, host, socket };
+    const edge = this.newEdge();
     let got: number;
     try {
       got = await edge.start(host, port, socket, this.deps.timeouts);
@@ -89,6 +97,7 @@ export class ProxyFront {
       return proxy.serveFallback(host, port);
     }
     this.edge = edge;
+    this.startedAt = Date.now();
     this.report = { ...this.report, available: true, reason: undefined };
     delete this.report.reason;
     this.deps.proxy.observe({
@@ -102,24 +111,91 @@ export class ProxyFront {
     return got;
   }
 
-  /** The edge ended by itself: the Node proxy takes the port at once, for the rest of this run. */
-  private async edgeGone(host: string, why: string): Promise<void> {
+  private newEdge(): EdgeProcess {
+    return new EdgeProcess(this.launch!.binary, {
+      activity: (boxes) => this.used(boxes),
+      stale: (_box, upstream) => this.forget(upstream),
+      exit: (why) => void this.edgeGone(why),
+    });
+  }
+
+  /**
+   * The edge ended by itself (a crash, a kill): the Node proxy takes the port at once (bound
+   * beside the next edge, SO_REUSEPORT), and the edge starts again after a backoff.
+   */
+  private async edgeGone(why: string): Promise<void> {
+    const { proxy, log } = this.deps;
     this.edge = null;
-    this.unsubscribe();
-    this.report = {
-      ...this.report,
-      available: false,
-      reason: `the edge ended (${why}) at ${new Date().toISOString()}: the Node proxy serves the port itself until Boxdesk restarts`,
-    };
+    this.pushed = '';
+    if (Date.now() - this.startedAt >= RESTART_STABLE_MS) this.restartDelay = RESTART_FIRST_MS;
+    const delay = this.nextDelay();
     try {
-      await this.deps.proxy.serveFallback(host, this.publicPort);
-      this.deps.log.warn(
-        { why },
-        `preview proxy: the edge ended (${why}); the Node proxy serves port ${this.publicPort} itself (not restarted until Boxdesk restarts)`,
+      await proxy.serveFallback(this.launch!.host, this.publicPort, true);
+      this.report = {
+        ...this.report,
+        available: false,
+        reason: `the edge ended (${why}) at ${new Date().toISOString()}: the Node proxy serves the port itself; the edge starts again in ${delay / 1000} s`,
+      };
+      log.warn(
+        { why, restartInMs: delay },
+        `preview proxy: the edge ended (${why}); the Node proxy serves port ${this.publicPort} itself; the edge starts again in ${delay / 1000} s`,
       );
     } catch (err) {
-      this.deps.log.error({ err }, `preview proxy: the edge ended (${why}) and the Node proxy could not take the port`);
+      this.report = {
+        ...this.report,
+        available: false,
+        reason: `the edge ended (${why}) and the Node proxy could not take the port (${(err as Error).message}); the edge starts again in ${delay / 1000} s`,
+      };
+      log.error({ err }, `preview proxy: the edge ended (${why}) and the Node proxy could not take the port`);
     }
+    this.scheduleRestart(delay);
+  }
+
+  private nextDelay(): number {
+    const delay = this.restartDelay;
+    this.restartDelay = Math.min(delay * 2, RESTART_MAX_MS);
+    return delay;
+  }
+
+  private scheduleRestart(delay: number): void {
+    if (this.disposed) return;
+    this.restartTimer = setTimeout(() => void this.restart(), delay);
+  }
+
+  /** Starts the edge again on the port the Node proxy holds meanwhile; once it listens, the Node proxy's listener closes. */
+  private async restart(): Promise<void> {
+    this.restartTimer = null;
+    if (this.disposed || !this.launch) return;
+    const { proxy, log } = this.deps;
+    const edge = this.newEdge();
+    try {
+      await edge.start(this.launch.host, this.publicPort, this.launch.socket, this.deps.timeouts, true);
+    } catch (err) {
+      const delay = this.nextDelay();
+      const message = (err as Error).message;
+      this.report = {
+        ...this.report,
+        reason: `the edge could not start again (${message}): the Node proxy serves the port itself; next try in ${delay / 1000} s`,
+      };
+      log.warn(
+        { err, restartInMs: delay },
+        `preview proxy: the edge could not start again; next try in ${delay / 1000} s`,
+      );
+      this.scheduleRestart(delay);
+      return;
+    }
+    if (this.disposed) return void (await edge.stop());
+    this.edge = edge;
+    this.startedAt = Date.now();
+    this.restarts++;
+    proxy.closeFallback();
+    this.report = { ...this.report, available: true };
+    delete this.report.reason;
+    log.info(
+      { pid: edge.pid, port: this.publicPort, restarts: this.restarts },
+      'preview proxy: the edge started again and serves the port; the Node proxy is behind it',
+    );
+    await this.push();
   }
 
   private routed(host: string, route: ProxyRoute): void {
@@ -205,6 +281,8 @@ export class ProxyFront {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     this.unsubscribe();
     await this.edge?.stop();
     this.edge = null;

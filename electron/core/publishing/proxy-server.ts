@@ -82,12 +82,23 @@ export class PreviewProxy implements Disposable {
     fs.chmodSync(file, 0o600);
   }
 
-  /** The edge has gone: the public port is served from here again (the same server, its sockets handed over). */
-  async serveFallback(host: string, port: number): Promise<number> {
+  /**
+   * The edge has gone: the public port is served from here again (the same server, its sockets
+   * handed over). With `shared`, the port is bound with SO_REUSEPORT, so that an edge started
+   * again can bind it beside this listener before this one closes: the port never refuses.
+   */
+  async serveFallback(host: string, port: number, shared = false): Promise<number> {
     const fallback = net.createServer({ noDelay: true }, (socket) => this.server.emit('connection', socket));
-    const got = await listenOn(fallback, host, port);
+    const got = await listenOn(fallback, host, port, shared);
+    this.fallback?.close();
     this.fallback = fallback;
     return got;
+  }
+
+  /** An edge serves the port again: this listener closes (connections it took are served to their end). */
+  closeFallback(): void {
+    this.fallback?.close();
+    this.fallback = null;
   }
 
   /** Routes and checks access: the box's target, a refusal to answer, or (a page's ?token=) a redirect. */
@@ -209,7 +220,7 @@ function setForwardedHeaders(req: IncomingMessage, client: string | undefined): 
   delete req.headers.forwarded;
 }
 
-function listenOn(server: net.Server, host: string, port: number): Promise<number> {
+function listenOn(server: net.Server, host: string, port: number, reusePort = false): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) =>
       reject(
@@ -220,7 +231,9 @@ function listenOn(server: net.Server, host: string, port: number): Promise<numbe
         ),
       );
     server.once('error', onError);
-    server.listen({ host, port }, () => {
+    // reusePort (Node ≥ 22.12, Linux) is not in @types/node yet.
+    const options: net.ListenOptions = reusePort ? ({ host, port, reusePort } as net.ListenOptions) : { host, port };
+    server.listen(options, () => {
       server.off('error', onError);
       resolve((server.address() as AddressInfo).port);
     });
