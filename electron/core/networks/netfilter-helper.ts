@@ -137,8 +137,11 @@ export class NetfilterHelper {
   async apply(containerId: string, pid: number, rules: string): Promise<void> {
     if (!seenOnThisHost(containerId, pid)) return this.applyJoined(containerId, rules);
     for (let attempt = 0; ; attempt++) {
-      const helper = await this.running();
+      let helper: string | null = null;
       try {
+        // Inside the try: making the helper fails not_found when its image went meanwhile (another
+        // core's build removed it as unused), and running() then looks for the image again.
+        helper = await this.running();
         const { code, output } = this.socketDir
           ? await this.ask(path.join(this.socketDir, SOCKET), containerId, pid, rules)
           : await this.exec(helper, containerId, pid, rules);
@@ -151,11 +154,14 @@ export class NetfilterHelper {
         const gone =
           (err instanceof EngineError && (err.kind === 'not_found' || err.kind === 'conflict')) ||
           ['ENOENT', 'ECONNREFUSED'].includes((err as NodeJS.ErrnoException).code ?? '');
-        if (!gone || attempt >= 4) throw err;
+        if (!gone) throw err;
+        // The helper's own absence is no 404 of the box the caller asked about.
+        if (attempt >= 4)
+          throw new EngineError('failed', `the packet filter's helper could not run: ${(err as Error).message}`);
         // Made again only when it is not running any more (a docker rm, the engine's restart): a
         // refusal from a running helper is passing (a busy machine), and making it again would take
         // the helper away from the requests other boxes have in flight.
-        if ((await this.engine.inspectContainer(helper).catch(() => null))?.running) {
+        if (helper && (await this.engine.inspectContainer(helper).catch(() => null))?.running) {
           await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
           continue;
         }

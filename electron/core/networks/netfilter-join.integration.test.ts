@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { TEST_IMAGE } from '../../../test-support/core-process';
 import { readText } from '../engine/log-tail';
@@ -78,5 +81,36 @@ test(
 
     const left = await engine.listContainers({ 'boxdesk.instance': instanceId, 'boxdesk.role': NETFILTER_JOIN_ROLE });
     assert.deepEqual(left, []);
+  },
+);
+
+test(
+  "the packet filter's helper and its image removed behind the core's back are made again at the next box's rules",
+  { skip },
+  async () => {
+    if ('missing' in files || !agent) return;
+    // A digest of its own: the image is this test's, not the one other cores on the engine use.
+    const own = { ...agent, digest: `${agent.digest}-${instanceId}` };
+    // A socket directory, as a core's helper has (rules asked over it, not by an exec).
+    const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-nf-'));
+    const helper = new NetfilterHelper(engine, instanceId, { iptables: files, agent: own }, socketDir);
+    const pid = (await engine.inspectContainer(box))!.pid!;
+    const open = ['*filter', ':INPUT ACCEPT [0:0]', ':FORWARD ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', 'COMMIT', ''];
+    try {
+      await helper.apply(box, pid, open.join('\n'));
+      assert.equal(await fetchInside(), 'served');
+      // What another core of another build does to an image it finds unused, and a docker rm.
+      const mine = { 'boxdesk.instance': instanceId, 'boxdesk.role': 'netfilter-helper' };
+      for (const c of await engine.listContainers(mine)) await engine.removeContainer(c.id);
+      await engine.removeImage(await helper.image());
+      assert.equal(await engine.inspectImage(await helper.image()), null, 'the image is gone');
+
+      await helper.apply(box, pid, open.join('\n'));
+      assert.equal((await engine.listContainers(mine)).length, 1, 'one helper, made again');
+    } finally {
+      await helper.stop();
+      await engine.removeImage(await helper.image()).catch(() => undefined);
+      fs.rmSync(socketDir, { recursive: true, force: true });
+    }
   },
 );
