@@ -137,6 +137,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out.send(map[string]string{"type": "error", "message": err.Error()})
 		return 1
 	}
+	if *reusePort {
+		// Without it the kernel keeps spreading connections over both listeners, and the ones
+		// queued on the Node proxy's when it closes are reset.
+		if err := steerToSelf(ln); err != nil {
+			fmt.Fprintf(stderr, "boxdesk-edge: new connections are not steered to the edge (%v): a few may be reset as the Node proxy's listener closes\n", err)
+		}
+	}
 	activity := NewActivity()
 	e := New(*node, Options{
 		ConnectTimeout: time.Duration(*connectMs) * time.Millisecond,

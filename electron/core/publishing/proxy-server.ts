@@ -29,6 +29,9 @@ type Refusal = { status: number; message: string; headers?: Record<string, strin
  * Host to the box's port through the engine driver's connections. Bodies
  * stream both ways; WebSocket (and any other) upgrades are piped.
  */
+/** How long the Node proxy's listener beside a restarted edge still accepts before it closes. */
+const FALLBACK_DRAIN_MS = 2000;
+
 export class PreviewProxy implements Disposable {
   private readonly server: http.Server;
   private readonly proxy = new ProxyServer({ ws: true, xfwd: false, proxyTimeout: 0 });
@@ -36,6 +39,8 @@ export class PreviewProxy implements Disposable {
   private readonly upgraded = new Set<Duplex>();
   /** The public port served from here when the edge has gone (net.Server handing sockets to `server`). */
   private fallback: net.Server | null = null;
+  /** Fallback listeners about to close (closeFallback). */
+  private readonly draining = new Set<net.Server>();
   private observer: ProxyObserver | null = null;
 
   constructor(
@@ -95,10 +100,21 @@ export class PreviewProxy implements Disposable {
     return got;
   }
 
-  /** An edge serves the port again: this listener closes (connections it took are served to their end). */
+  /**
+   * An edge serves the port again: this listener closes (connections it took are served to their
+   * end). Not at once: a listener that closes resets the connections queued on it, so it first
+   * accepts what came before the edge steered every new connection to itself (agent/internal/edge,
+   * steerToSelf).
+   */
   closeFallback(): void {
-    this.fallback?.close();
+    const fallback = this.fallback;
     this.fallback = null;
+    if (!fallback) return;
+    this.draining.add(fallback);
+    setTimeout(() => {
+      this.draining.delete(fallback);
+      fallback.close();
+    }, FALLBACK_DRAIN_MS).unref();
   }
 
   /** Routes and checks access: the box's target, a refusal to answer, or (a page's ?token=) a redirect. */
@@ -188,6 +204,8 @@ export class PreviewProxy implements Disposable {
 
   async dispose(): Promise<void> {
     this.fallback?.close();
+    for (const listener of this.draining) listener.close();
+    this.draining.clear();
     for (const socket of this.upgraded) socket.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
