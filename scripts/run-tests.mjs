@@ -22,7 +22,6 @@ import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { parseArgs } from 'node:util';
 import { bundleTests, sourceLocation } from './bundle-tests.mjs';
-import { CHROMIUM, SHARED_BROWSER_ENV, launchSharedChromium } from './chromium-server.mjs';
 
 const { values, positionals: files } = parseArgs({
   options: { concurrency: { type: 'string', default: '2' } },
@@ -39,18 +38,6 @@ const bundled = bundle ? await bundleTests(files) : files;
 const sourceOf = new Map(bundled.map((b, i) => [path.resolve(b), files[i]]));
 // Failures and stack traces name the sources: the bundles carry inline source maps.
 const execArgv = bundle ? ['--enable-source-maps'] : ['--import', 'tsx'];
-// The e2e files share one browser (scripts/chromium-server.mjs); BOXDESK_SHARED_BROWSER=0 gives
-// each its own, as a file run by itself has.
-let browserServer = null;
-if (
-  process.env.BOXDESK_SHARED_BROWSER !== '0' &&
-  !process.env[SHARED_BROWSER_ENV] &&
-  files.some((f) => f.includes('.e2e.test.')) &&
-  fs.existsSync(CHROMIUM)
-) {
-  browserServer = await launchSharedChromium();
-  process.env[SHARED_BROWSER_ENV] = browserServer.wsEndpoint();
-}
 const stream = run({ files: bundled, concurrency, execArgv });
 const perFile = new Map();
 function count(event) {
@@ -75,7 +62,6 @@ function cpuTicks() {
 }
 const startedAt = { ms: performance.now(), cpu: cpuTicks() };
 stream.on('end', () => {
-  void browserServer?.close();
   const end = cpuTicks();
   if (end && startedAt.cpu) {
     const idle = (100 * (end.idle - startedAt.cpu.idle)) / Math.max(1, end.total - startedAt.cpu.total);

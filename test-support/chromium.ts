@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { ROOT } from './core-process';
-import { CHROMIUM, CHROMIUM_ARGS, SHARED_BROWSER_ENV, SHARED_EXTRA_ARGS } from '../scripts/chromium-server.mjs';
 
 export const UI_DIR = path.join(ROOT, 'dist', 'renderer');
 
@@ -14,12 +13,20 @@ export function ensureRendererBuilt(): void {
   if (build.status !== 0) throw new Error(`npm run build:renderer failed:\n${build.stdout}\n${build.stderr}`);
 }
 
-/**
- * Headless Chromium from the system (/usr/bin/chromium, or BOXDESK_CHROMIUM); `extraArgs` go on its
- * command line. Under scripts/run-tests.mjs, the lane's shared browser, when it has those arguments.
- */
+/** Headless Chromium from the system (/usr/bin/chromium, or BOXDESK_CHROMIUM); `extraArgs` go on its command line. */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  const shared = process.env[SHARED_BROWSER_ENV];
-  if (shared && extraArgs.every((arg) => SHARED_EXTRA_ARGS.includes(arg))) return chromium.connect(shared);
-  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  return chromium.launch({
+    executablePath: process.env.BOXDESK_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+      ...extraArgs,
+    ],
+  });
 }
