@@ -49,6 +49,17 @@ type fixture struct {
 	boxAddr string
 }
 
+// dial opens a client's connection to the edge, closed when the test ends.
+func (f *fixture) dial(t *testing.T) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(f.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
 func newFixture(t *testing.T, boxDelay time.Duration, opts Options) *fixture {
 	t.Helper()
 	boxLn, box := recorder(t, "tcp", "127.0.0.1:0", "box", boxDelay)
@@ -70,11 +81,7 @@ func newFixture(t *testing.T, boxDelay time.Duration, opts Options) *fixture {
 // raw sends one request as written and returns the status line and body.
 func (f *fixture) raw(t *testing.T, request string) (int, string, http.Header) {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(f.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := f.dial(t)
 	if _, err := io.WriteString(conn, request); err != nil {
 		t.Fatal(err)
 	}
@@ -260,11 +267,7 @@ func TestABareLFHeadIsRefusedAsNodeRefusesIt(t *testing.T) {
 		t.Errorf("got %d %q", status, body)
 	}
 	// A body with bare LFs, then a second request on the same connection: both are fine.
-	conn, err := net.Dial("tcp", strings.TrimPrefix(f.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := f.dial(t)
 	reader := bufio.NewReader(conn)
 	for i, request := range []string{
 		"POST / HTTP/1.1\r\nHost: web--p.localhost:7421\r\nContent-Length: 4\r\n\r\na\nb\n",

@@ -68,6 +68,17 @@ func leanEdge(t *testing.T, boxAddr string, opts Options) (addr string, node cha
 	return ln.Addr().String(), node, stale
 }
 
+// dialEdge opens a client's connection to the edge at addr, closed when the test ends.
+func dialEdge(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
 func keepAliveGet(target string) string {
 	return "GET " + target + " HTTP/1.1\r\nHost: web--p.localhost:7421\r\n\r\n"
 }
@@ -91,11 +102,7 @@ func TestPipelinedRequestsShareOneBoxConnection(t *testing.T) {
 		return "HTTP/1.1 200 OK\r\nContent-Length: " + strconv.Itoa(len(r.URL.Path)) + "\r\n\r\n" + r.URL.Path
 	})
 	addr, _, _ := leanEdge(t, boxAddr, Options{})
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialEdge(t, addr)
 	_, _ = io.WriteString(conn, keepAliveGet("/a")+keepAliveGet("/bb")+keepAliveGet("/ccc"))
 	got := readAnswers(t, bufio.NewReader(conn), 3, "GET")
 	if strings.Join(got, ",") != "200 OK /a,200 OK /bb,200 OK /ccc" {
@@ -108,11 +115,7 @@ func TestPipelinedRequestsShareOneBoxConnection(t *testing.T) {
 
 func TestAConnectionGoesToNetHTTPAtItsFirstRequestWithABody(t *testing.T) {
 	f := newFixture(t, 0, Options{})
-	conn, err := net.Dial("tcp", strings.TrimPrefix(f.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := f.dial(t)
 	_, _ = io.WriteString(conn, keepAliveGet("/1")+
 		"POST /2 HTTP/1.1\r\nHost: web--p.localhost:7421\r\nContent-Length: 3\r\n\r\nabc"+
 		keepAliveGet("/3?token=x")+keepAliveGet("/4"))
@@ -136,11 +139,7 @@ func TestHeadChunkedAndLenientAnswers(t *testing.T) {
 	}
 	boxAddr, _ := rawBox(t, func(r *http.Request) string { return answers[r.URL.Path] })
 	addr, _, _ := leanEdge(t, boxAddr, Options{})
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialEdge(t, addr)
 	r := bufio.NewReader(conn)
 	for _, c := range []struct{ target, method, want string }{
 		{"/chunked", "GET", "200 OK abcde"},
@@ -173,11 +172,7 @@ func TestALargeAnswerArrivesWhole(t *testing.T) {
 		return "HTTP/1.1 200 OK\r\nContent-Length: " + strconv.Itoa(len(big)) + "\r\n\r\n" + string(big)
 	})
 	addr, _, _ := leanEdge(t, boxAddr, Options{})
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialEdge(t, addr)
 	r := bufio.NewReader(conn)
 	for i := 0; i < 2; i++ {
 		_, _ = io.WriteString(conn, keepAliveGet("/big"))
@@ -197,11 +192,7 @@ func TestAGetTheBoxRefusesGoesToNodeAndIsReportedStale(t *testing.T) {
 	boxAddr := closed.Addr().String()
 	closed.Close()
 	addr, node, stale := leanEdge(t, boxAddr, Options{ConnectTimeout: time.Second})
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialEdge(t, addr)
 	_, _ = io.WriteString(conn, keepAliveGet("/x?a=1"))
 	if got := readAnswers(t, bufio.NewReader(conn), 1, "GET"); got[0] != "200 OK node" {
 		t.Errorf("answer: %q", got)
@@ -246,11 +237,7 @@ func TestAClientGoneEndsTheWaitOnASlowBox(t *testing.T) {
 
 func TestConnectionCloseIsHonoured(t *testing.T) {
 	f := newFixture(t, 0, Options{})
-	conn, err := net.Dial("tcp", strings.TrimPrefix(f.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := f.dial(t)
 	_, _ = io.WriteString(conn, get("/"))
 	all, err := io.ReadAll(conn) // ends only if the edge closes the connection
 	if err != nil {

@@ -60,19 +60,7 @@ func (h *requestHead) parse(head []byte) bool {
 	if q := bytes.IndexByte(h.target, '?'); q >= 0 && !plainQueryBytes(h.target[q+1:]) {
 		return false
 	}
-	for {
-		if line, rest, ok = crlfLine(rest); !ok {
-			return false
-		}
-		if len(line) == 0 {
-			break
-		}
-		name, value, ok := splitField(line, false)
-		if !ok || !h.take(name, value) {
-			return false
-		}
-	}
-	if len(rest) != 0 || h.host == nil {
+	if rest, ok = eachField(rest, false, h.take); !ok || len(rest) != 0 || h.host == nil {
 		return false
 	}
 	h.fields = dropListed(h.fields, h.conn)
@@ -112,16 +100,27 @@ func (h *requestHead) take(name, value []byte) bool {
 }
 
 func (h *requestHead) connection(value []byte) bool {
+	return connectionTokens(value, &h.close, &h.conn, "upgrade", "host", "cookie")
+}
+
+// connectionTokens reads a Connection header's tokens: `close` sets *closes, the others go to
+// *conn (the headers they name are dropped); false for a token in `refused`, or too many.
+func connectionTokens(value []byte, closes *bool, conn *[][]byte, refused ...string) bool {
 	for _, t := range bytes.Split(value, []byte{','}) {
 		t = bytes.Trim(t, " \t")
 		switch {
 		case len(t) == 0, eqFold(t, "keep-alive"):
 		case eqFold(t, "close"):
-			h.close = true
-		case eqFold(t, "upgrade"), eqFold(t, "host"), eqFold(t, "cookie"), len(h.conn) == maxConnTokens:
+			*closes = true
+		case len(*conn) == maxConnTokens:
 			return false
 		default:
-			h.conn = append(h.conn, t)
+			for _, r := range refused {
+				if eqFold(t, r) {
+					return false
+				}
+			}
+			*conn = append(*conn, t)
 		}
 	}
 	return true
@@ -153,19 +152,7 @@ func (a *answerHead) parse(head []byte, isHead bool) bool {
 	if a.status < 200 || a.status > 599 {
 		return false
 	}
-	for {
-		if line, rest, ok = crlfLine(rest); !ok {
-			return false
-		}
-		if len(line) == 0 {
-			break
-		}
-		name, value, ok := splitField(line, true)
-		if !ok || !a.take(name, value) {
-			return false
-		}
-	}
-	if len(rest) != 0 {
+	if rest, ok = eachField(rest, true, a.take); !ok || len(rest) != 0 {
 		return false
 	}
 	if isHead || a.status == 204 || a.status == 304 {
@@ -194,17 +181,8 @@ func (a *answerHead) take(name, value []byte) bool {
 	case eqFold(name, "transfer-encoding"):
 		return false
 	case eqFold(name, "connection"):
-		for _, t := range bytes.Split(value, []byte{','}) {
-			t = bytes.Trim(t, " \t")
-			switch {
-			case len(t) == 0, eqFold(t, "keep-alive"):
-			case eqFold(t, "close"):
-				a.close = true
-			case eqFold(t, "content-length"), len(a.conn) == maxConnTokens:
-				return false
-			default:
-				a.conn = append(a.conn, t)
-			}
+		if !connectionTokens(value, &a.close, &a.conn, "content-length") {
+			return false
 		}
 	case eqFold(name, "keep-alive"), eqFold(name, "proxy-connection"), eqFold(name, "proxy-authenticate"),
 		eqFold(name, "proxy-authorization"), eqFold(name, "te"), eqFold(name, "trailer"), eqFold(name, "upgrade"):
@@ -216,6 +194,26 @@ func (a *answerHead) take(name, value []byte) bool {
 		a.fields = append(a.fields, field{name, value})
 	}
 	return true
+}
+
+// eachField hands each field line of a head to take, up to the empty line that ends it (`answer`:
+// as splitField reads an answer's); false for a line that is no field or one take refuses. What
+// follows the empty line is returned.
+func eachField(rest []byte, answer bool, take func(name, value []byte) bool) ([]byte, bool) {
+	for {
+		line, after, ok := crlfLine(rest)
+		if !ok {
+			return nil, false
+		}
+		rest = after
+		if len(line) == 0 {
+			return rest, true
+		}
+		name, value, ok := splitField(line, answer)
+		if !ok || !take(name, value) {
+			return nil, false
+		}
+	}
 }
 
 // crlfLine splits off b's first line, which must end with CRLF and hold no other CR or LF.

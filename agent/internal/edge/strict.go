@@ -79,21 +79,18 @@ func (c *strictConn) scan(b []byte) {
 }
 
 // takeBareLF says whether the head just read had a bare LF.
-func (c *strictConn) takeBareLF() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	found := c.bareLF
-	c.bareLF = false
-	return found
-}
+func (c *strictConn) takeBareLF() bool { return c.takeFlag(&c.bareLF) }
 
 // takeToNode says whether this request is Node's whatever its route (once).
-func (c *strictConn) takeToNode() bool {
+func (c *strictConn) takeToNode() bool { return c.takeFlag(&c.toNode) }
+
+// takeFlag reads one of the connection's flags and clears it.
+func (c *strictConn) takeFlag(flag *bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	to := c.toNode
-	c.toNode = false
-	return to
+	set := *flag
+	*flag = false
+	return set
 }
 
 // expectHead: the request is done, its body read; the next bytes are a head.
