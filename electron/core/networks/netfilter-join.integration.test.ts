@@ -90,7 +90,8 @@ test(
   async () => {
     if ('missing' in files || !agent) return;
     // A digest of its own: the image is this test's, not the one other cores on the engine use.
-    const own = { ...agent, digest: `${agent.digest}-${instanceId}` };
+    // (The image's name takes the digest's first 16 characters: the test's instance id leads.)
+    const own = { ...agent, digest: `${instanceId}${agent.digest}` };
     // A socket directory, as a core's helper has (rules asked over it, not by an exec).
     const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-nf-'));
     const helper = new NetfilterHelper(engine, instanceId, { iptables: files, agent: own }, socketDir);
