@@ -2,46 +2,39 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../../shared/errors';
 import { classifyListeners, explainListener } from './box-connector';
-import {
-  checkDomains,
-  hostnameOf,
-  isPreviewHostname,
-  portHostname,
-  previewCandidates,
-  previewUrl,
-} from './published-hosts';
+import * as hosts from './published-hosts';
 import { SessionCookies, splitCookies } from './session-cookie';
 
 test('a preview host names its box and project, also when names hold "--"', () => {
-  assert.equal(previewUrl('web', 'default', 7421), 'http://web--default.localhost:7421');
-  assert.equal(hostnameOf('Web--Default.LOCALHOST:7421'), 'web--default.localhost');
-  assert.equal(hostnameOf('myapp.test.'), 'myapp.test');
-  assert.equal(hostnameOf('[::1]:7421'), '[::1]');
-  assert.deepEqual(previewCandidates('web--default.localhost'), [{ name: 'web', project: 'default' }]);
-  assert.deepEqual(previewCandidates('a--b--c.localhost'), [
+  assert.equal(hosts.previewUrl('web', 'default', 7421), 'http://web--default.localhost:7421');
+  assert.equal(hosts.hostnameOf('Web--Default.LOCALHOST:7421'), 'web--default.localhost');
+  assert.equal(hosts.hostnameOf('myapp.test.'), 'myapp.test');
+  assert.equal(hosts.hostnameOf('[::1]:7421'), '[::1]');
+  assert.deepEqual(hosts.previewCandidates('web--default.localhost'), [{ name: 'web', project: 'default' }]);
+  assert.deepEqual(hosts.previewCandidates('a--b--c.localhost'), [
     { name: 'a', project: 'b--c' },
     { name: 'a--b', project: 'c' },
   ]);
-  assert.deepEqual(previewCandidates('web.localhost'), []);
-  assert.deepEqual(previewCandidates('x.web--default.localhost'), []);
-  assert.deepEqual(previewCandidates('web--default.example.com'), []);
-  assert.equal(isPreviewHostname('a--b.localhost'), true);
-  assert.equal(isPreviewHostname('app.localhost'), false);
+  assert.deepEqual(hosts.previewCandidates('web.localhost'), []);
+  assert.deepEqual(hosts.previewCandidates('x.web--default.localhost'), []);
+  assert.deepEqual(hosts.previewCandidates('web--default.example.com'), []);
+  assert.equal(hosts.isPreviewHostname('a--b.localhost'), true);
+  assert.equal(hosts.isPreviewHostname('app.localhost'), false);
 });
 
 test("a box's other published port has a host of its own, which is a preview host too (it may never call the API)", () => {
-  assert.deepEqual(portHostname('9090.web--p.localhost'), { port: 9090, hostname: 'web--p.localhost' });
-  assert.equal(portHostname('web--p.localhost'), null);
-  assert.equal(portHostname('a.web--p.localhost'), null);
-  assert.equal(isPreviewHostname('9090.web--p.localhost'), true);
-  assert.throws(() => checkDomains(['9090.web--p.localhost']), /has the form of a box preview host/);
+  assert.deepEqual(hosts.portHostname('9090.web--p.localhost'), { port: 9090, hostname: 'web--p.localhost' });
+  assert.equal(hosts.portHostname('web--p.localhost'), null);
+  assert.equal(hosts.portHostname('a.web--p.localhost'), null);
+  assert.equal(hosts.isPreviewHostname('9090.web--p.localhost'), true);
+  assert.throws(() => hosts.checkDomains(['9090.web--p.localhost']), /has the form of a box preview host/);
 });
 
 test('domains: hostnames only, lower-cased and de-duplicated; never an IP, localhost or a box preview name', () => {
-  assert.deepEqual(checkDomains(['MyApp.Test', 'myapp.test.', 'app.localhost']), ['myapp.test', 'app.localhost']);
+  assert.deepEqual(hosts.checkDomains(['MyApp.Test', 'myapp.test.', 'app.localhost']), ['myapp.test', 'app.localhost']);
   for (const bad of ['10.0.0.1', 'localhost', 'web--default.localhost', 'host.123']) {
     assert.throws(
-      () => checkDomains(['ok.test', bad]),
+      () => hosts.checkDomains(['ok.test', bad]),
       (err: ApiError) => err.code === 'invalid_body' && err.errors?.[0]?.path === 'body.domains.1',
       bad,
     );
