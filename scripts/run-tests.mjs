@@ -38,6 +38,10 @@ const bundled = bundle ? await bundleTests(files) : files;
 const sourceOf = new Map(bundled.map((b, i) => [path.resolve(b), files[i]]));
 // Failures and stack traces name the sources: the bundles carry inline source maps.
 const execArgv = bundle ? ['--enable-source-maps'] : ['--import', 'tsx'];
+// BOXDESK_TEST_CPU=FILE: each file's CPU seconds (its own and its children's) go to FILE, and the
+// runner prints the costliest files at the end (scripts/cpu-meter.mjs).
+const cpuFile = process.env.BOXDESK_TEST_CPU;
+if (cpuFile) execArgv.push('--import', path.join(import.meta.dirname, 'cpu-meter.mjs'));
 const stream = run({ files: bundled, concurrency, execArgv });
 const perFile = new Map();
 function count(event) {
@@ -70,6 +74,7 @@ stream.on('end', () => {
       `# ${files.length} files in ${seconds.toFixed(0)} s, ${concurrency} at a time; the CPUs were ${idle.toFixed(0)}% idle meanwhile`,
     );
   }
+  if (cpuFile) printCpu(cpuFile);
   if (!process.env.BOXDESK_TEST_TIMES) return;
   const rows = [...perFile].sort((a, b) => b[1] - a[1]);
   const lines = rows.map(
@@ -77,6 +82,31 @@ stream.on('end', () => {
   );
   fs.writeFileSync(process.env.BOXDESK_TEST_TIMES, lines.join('\n') + '\n');
 });
+/** The files that took the most CPU (scripts/cpu-meter.mjs's lines), and the lane's total. */
+function printCpu(file) {
+  let rows;
+  try {
+    rows = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    return;
+  }
+  const named = rows.map((r) => ({
+    ...r,
+    file: sourceOf.get(path.resolve(r.file)) ?? r.file,
+    total: r.own + r.children,
+  }));
+  named.sort((a, b) => b.total - a.total);
+  const sum = named.reduce((s, r) => s + r.total, 0);
+  console.log(`# CPU: ${sum.toFixed(0)} s in ${named.length} test processes and the children they waited for`);
+  for (const r of named.slice(0, 40)) {
+    console.log(`# ${r.total.toFixed(1).padStart(7)} s (own ${r.own.toFixed(1)})  ${r.file}`);
+  }
+}
 // The reporter names a test's place in its source, not in the bundle.
 const inSource = (event) => {
   const data = event.data;
