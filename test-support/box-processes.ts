@@ -12,12 +12,27 @@ export async function boxProcesses(api: Api, boxPath: string): Promise<string> {
 }
 
 /** Waits until no process in the box matches; fails listing what is still there. */
-export async function untilNoProcess(api: Api, boxPath: string, pattern: RegExp, ms = 10_000): Promise<void> {
+export function untilNoProcess(api: Api, boxPath: string, pattern: RegExp, ms = 10_000): Promise<void> {
+  return untilProcesses(api, boxPath, (list) => !pattern.test(list), `still running in the box after ${ms} ms`, ms);
+}
+
+/** Waits until a process in the box matches (a command typed into a console runs once the shell reads it). */
+export function untilProcess(api: Api, boxPath: string, pattern: RegExp, ms = 10_000): Promise<void> {
+  return untilProcesses(api, boxPath, (list) => pattern.test(list), `no ${pattern} in the box after ${ms} ms`, ms);
+}
+
+async function untilProcesses(
+  api: Api,
+  boxPath: string,
+  done: (list: string) => boolean,
+  failure: string,
+  ms: number,
+): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     const list = await boxProcesses(api, boxPath);
-    if (!pattern.test(list)) return;
-    if (Date.now() > deadline) throw new Error(`still running in the box after ${ms} ms:\n${list}`);
+    if (done(list)) return;
+    if (Date.now() > deadline) throw new Error(`${failure}:\n${list}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
