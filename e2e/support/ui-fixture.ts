@@ -172,7 +172,6 @@ export async function createBoxViaApi(
   await res.arrayBuffer().catch(() => undefined);
 }
 
-/** With BOXDESK_SCREENSHOTS=1, the page in both themes into docs/screenshots/<name>-{light,dark}.png. */
 /** A download's bytes (saved through Playwright: the shared browser is another process's, its files not ours to read). */
 export async function downloaded(download: Download): Promise<Buffer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxdesk-download-'));
@@ -185,8 +184,11 @@ export async function downloaded(download: Download): Promise<Buffer> {
   }
 }
 
-export async function screenshots(page: Page, name: string): Promise<void> {
+/** With BOXDESK_SCREENSHOTS=1, the page in both themes into docs/screenshots/<name>-{light,dark}.png (once `untilGone` is). */
+export async function screenshots(page: Page, name: string, options: { untilGone?: Locator } = {}): Promise<void> {
   if (!process.env.BOXDESK_SCREENSHOTS) return;
+  // A toast that would cover what the picture is of.
+  await options.untilGone?.waitFor({ state: 'hidden' });
   const dir = path.join(ROOT, 'docs', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
