@@ -172,73 +172,67 @@ func watch(conn net.Conn, in *bufio.Reader, pid, container string) {
 		_ = json.NewEncoder(conn).Encode(map[string]any{"error": err.Error()})
 		return
 	}
+	w := &watcher{send: sender(conn), stop: make(chan struct{}), t: newTracker()}
+	w.send(map[string]bool{"ready": true})
+	go func() { _, _ = in.ReadByte(); w.end() }() // the core closed its side
+	go w.endWhenGone(pid, container)
+	w.run(nflog, ct)
+}
+
+// sender writes one JSON record a call to the core, from any goroutine; false once it cannot.
+func sender(conn net.Conn) func(v any) bool {
 	var mu sync.Mutex
 	out := json.NewEncoder(conn)
-	send := func(v any) bool {
+	return func(v any) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		_ = conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
 		return out.Encode(v) == nil
 	}
-	var stopping sync.Once
-	stop := make(chan struct{})
-	end := func() { stopping.Do(func() { close(stop) }) }
-	send(map[string]bool{"ready": true})
-	go func() { _, _ = in.ReadByte(); end() }() // the core closed its side
-	go func() {
-		for {
-			select {
-			case <-stop:
+}
+
+// A watcher reads one box's packet log and connection tracking until it is told to stop.
+type watcher struct {
+	send     func(v any) bool
+	stop     chan struct{}
+	stopping sync.Once
+	t        *tracker
+	tmu      sync.Mutex
+}
+
+func (w *watcher) end() { w.stopping.Do(func() { close(w.stop) }) }
+
+// endWhenGone stops the watch once the box's process has left the container's cgroup.
+func (w *watcher) endWhenGone(pid, container string) {
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-time.After(2 * time.Second):
+			cgroup, err := os.ReadFile("/proc/" + pid + "/cgroup")
+			if err != nil || !strings.Contains(string(cgroup), container) {
+				w.end()
 				return
-			case <-time.After(2 * time.Second):
-				cgroup, err := os.ReadFile("/proc/" + pid + "/cgroup")
-				if err != nil || !strings.Contains(string(cgroup), container) {
-					end()
-					return
-				}
 			}
 		}
-	}()
-	t, tmu := newTracker(), sync.Mutex{}
-	// Read through Go's poller (non-blocking, closed to stop): a blocked read would hold a thread
-	// per box, and the helper may run only 64 (threads count).
+	}
+}
+
+// run reads both sockets until the watch stops. Through Go's poller (non-blocking, closed to
+// stop): a blocked read would hold a thread per box, and the helper may run only 64 (threads count).
+func (w *watcher) run(nflog, ct int) {
 	files := map[int]*os.File{}
 	for _, fd := range []int{nflog, ct} {
 		_ = syscall.SetNonblock(fd, true)
 		files[fd] = os.NewFile(uintptr(fd), "netlink")
 	}
-	read := func(fd int, handle func([]byte) ([]*record, [][]byte)) {
-		buf := make([]byte, 16<<10)
-		for {
-			n, err := files[fd].Read(buf)
-			if err != nil {
-				select {
-				case <-stop:
-					return
-				default:
-					continue // records lost to a full buffer (ENOBUFS)
-				}
-			}
-			tmu.Lock()
-			records, requests := handle(buf[:n])
-			tmu.Unlock()
-			for _, q := range requests {
-				_ = syscall.Sendto(fd, q, 0, &syscall.SockaddrNetlink{Family: syscall.AF_NETLINK})
-			}
-			for _, r := range records {
-				if !send(r) {
-					end()
-				}
-			}
-		}
-	}
 	var readers sync.WaitGroup
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
-		read(nflog, func(b []byte) (rs []*record, _ [][]byte) {
+		w.read(files[nflog], nflog, func(b []byte) (rs []*record, _ [][]byte) {
 			for _, pk := range parseNflog(b) {
-				if r := t.packet(pk, time.Now()); r != nil {
+				if r := w.t.packet(pk, time.Now()); r != nil {
 					rs = append(rs, r)
 				}
 			}
@@ -247,9 +241,9 @@ func watch(conn net.Conn, in *bufio.Reader, pid, container string) {
 	}()
 	go func() {
 		defer readers.Done()
-		read(ct, func(b []byte) (rs []*record, qs [][]byte) {
+		w.read(files[ct], ct, func(b []byte) (rs []*record, qs [][]byte) {
 			for _, f := range parseConntrack(b) {
-				r, q := t.conntrack(f)
+				r, q := w.t.conntrack(f)
 				if r != nil {
 					rs = append(rs, r)
 				}
@@ -260,9 +254,37 @@ func watch(conn net.Conn, in *bufio.Reader, pid, container string) {
 			return rs, qs
 		})
 	}()
-	<-stop
+	<-w.stop
 	for _, f := range files {
 		f.Close() // the readers' Read returns
 	}
 	readers.Wait()
+}
+
+// read hands each batch of netlink messages to handle (under the tracker's lock), sends the
+// records it makes to the core and the requests it asks for back to the kernel.
+func (w *watcher) read(file *os.File, fd int, handle func([]byte) ([]*record, [][]byte)) {
+	buf := make([]byte, 16<<10)
+	for {
+		n, err := file.Read(buf)
+		if err != nil {
+			select {
+			case <-w.stop:
+				return
+			default:
+				continue // records lost to a full buffer (ENOBUFS)
+			}
+		}
+		w.tmu.Lock()
+		records, requests := handle(buf[:n])
+		w.tmu.Unlock()
+		for _, q := range requests {
+			_ = syscall.Sendto(fd, q, 0, &syscall.SockaddrNetlink{Family: syscall.AF_NETLINK})
+		}
+		for _, r := range records {
+			if !w.send(r) {
+				w.end()
+			}
+		}
+	}
 }
