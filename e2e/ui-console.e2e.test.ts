@@ -142,7 +142,7 @@ describe('consoles and logs in the window', () => {
     assert.ok(heap < 300 * 1024 * 1024, `the page's heap stays bounded: ${Math.round(heap / 1024 / 1024)} MiB`);
   });
 
-  test('the cursor blinks while the console is in use, stays lit after 10 s idle, and never for less motion', async () => {
+  test('the cursor blinks once typing pauses, stays lit after 10 s idle, and never for less motion', async () => {
     const name = uniqueName('blink');
     await createBoxViaApi(ui, PROJECT, name);
     // A context of its own: its clock is faked (the idle wait is skipped, not waited out).
@@ -155,10 +155,14 @@ describe('consoles and logs in the window', () => {
 
     await term.type('echo "in-$((2*3))-use"\n');
     await term.waitForText(/^in-6-use$/m);
+    // Lit while keys and output come (cursor-blink.test.ts has the timings); blinking half a second after.
+    await page.clock.fastForward(1_000);
     await blinking.waitFor();
     await page.clock.fastForward(11_000);
     await blinking.waitFor({ state: 'detached' });
     await term.type('echo again\n');
+    await term.waitForText(/^again$/m);
+    await page.clock.fastForward(1_000);
     await blinking.waitFor();
 
     // As a user who asks for less motion (the other tests' windows): the cursor never blinks.

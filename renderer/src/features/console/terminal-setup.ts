@@ -4,6 +4,7 @@ import { WebglAddon } from '@xterm/addon-webgl';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { Terminal, type ITheme } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
+import { blinkWhileActive } from './cursor-blink';
 
 export const DARK: ITheme = {
   background: '#1a1b1e',
@@ -49,37 +50,8 @@ function webglOnGpu(): boolean {
 }
 
 /**
- * How long the cursor blinks after the last keystroke or output; then it stays lit, as GTK's
- * terminals do after gtk-cursor-blink-timeout (10 s). A blinking cursor is drawn anew twice a
- * second for as long as the console is open: an idle console took Chromium 12% of a core here
- * (headless, no GPU), 2% with the cursor still.
- */
-export const BLINK_IDLE_MS = 10_000;
-
-/** Blinks the cursor while the terminal is in use, and never for a user who asks for less motion; returns the undo. */
-export function blinkWhileActive(term: Terminal): () => void {
-  const still = window.matchMedia?.('(prefers-reduced-motion: reduce)');
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const wake = () => {
-    clearTimeout(timer);
-    if (still?.matches) {
-      term.options.cursorBlink = false;
-      return;
-    }
-    if (!term.options.cursorBlink) term.options.cursorBlink = true;
-    timer = setTimeout(() => (term.options.cursorBlink = false), BLINK_IDLE_MS);
-  };
-  const subscriptions = [term.onData(wake), term.onWriteParsed(wake)];
-  wake();
-  return () => {
-    clearTimeout(timer);
-    for (const s of subscriptions) s.dispose();
-  };
-}
-
-/**
  * An xterm.js terminal in `host`: screen-reader mode, links, search, WebGL where a GPU draws it, a
- * cursor that blinks while in use. `stopBlinking` goes before the terminal's dispose.
+ * cursor that blinks when its use pauses (cursor-blink.ts). `stopBlinking` goes before the terminal's dispose.
  */
 export function createTerminal(host: HTMLElement) {
   const term = new Terminal({
@@ -122,7 +94,8 @@ export function createTerminal(host: HTMLElement) {
     }
     return true;
   });
-  return { term, fit, search, stopBlinking: blinkWhileActive(term) };
+  const still = window.matchMedia?.('(prefers-reduced-motion: reduce)');
+  return { term, fit, search, stopBlinking: blinkWhileActive(term, () => still?.matches ?? false) };
 }
 
 /** Fits the terminal to its host whenever the host's size changes (at most once a frame); returns the undo. */
