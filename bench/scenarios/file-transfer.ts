@@ -23,21 +23,54 @@ const DOCKER = process.env.DOCKER_CLI ?? '/usr/bin/docker';
  */
 const CLIENT_CHUNK = 1024 * 1024;
 
+const CURL = process.env.CURL ?? '/usr/bin/curl';
+
 const mibPerSecond = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
 
-function dockerCp(from: string, to: string): Promise<void> {
+/** Runs a tool to its end (`input` on its stdin); rejects with its stderr when it fails. */
+function runTool(tool: string, args: string[], input = ''): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(DOCKER, ['cp', from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(tool, args, { stdio: ['pipe', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`docker cp ${from} ${to} exited ${code}: ${err}`)),
+      code === 0 ? resolve() : reject(new Error(`${path.basename(tool)} ${args[0]} exited ${code}: ${err}`)),
     );
+    child.stdin.end(input);
   });
 }
 
-/** PUT of a local file, streamed from disk. */
+const dockerCp = (from: string, to: string) => runTool(DOCKER, ['cp', from, to]);
+
+/**
+ * curl against the files route, as a script would call it: the token goes in its config on stdin,
+ * never on its command line (which other users of the machine can read).
+ */
+const curl = (ctx: BenchContext, args: string[]) =>
+  runTool(
+    CURL,
+    ['--config', '-', '--silent', '--show-error', '--fail', ...args],
+    `header = "authorization: Bearer ${ctx.core.token}"\n`,
+  );
+
+/** PUT of a local file with curl (--upload-file: streamed, with its Content-Length). */
+const curlUpload = (ctx: BenchContext, local: string, boxPath: string) =>
+  curl(ctx, [
+    '--upload-file',
+    local,
+    '--header',
+    'content-type: application/octet-stream',
+    '--output',
+    '/dev/null',
+    filesUrl(ctx.core, ctx.project, BOX, boxPath).href,
+  ]);
+
+/** GET of a file into a local file with curl. */
+const curlDownload = (ctx: BenchContext, boxPath: string, local: string) =>
+  curl(ctx, ['--output', local, filesUrl(ctx.core, ctx.project, BOX, boxPath).href]);
+
+/** PUT of a local file, streamed from disk by Node's HTTP client (as the SDK's would). */
 const coreUpload = (ctx: BenchContext, local: string, boxPath: string): Promise<void> =>
   putFile(
     ctx.core.token,
@@ -69,18 +102,26 @@ const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileS
 
 type Runs = { ours: number[]; raw: number[] };
 
-/** Uploads then downloads through the core and with docker cp, alternating: MiB/s of each run. */
+/** MiB/s of one transfer of the file. */
+async function timed(fn: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return mibPerSecond(SIZE, performance.now() - t0);
+}
+
+/**
+ * Uploads then downloads with curl through the core and with docker cp, alternating, then with
+ * Node's HTTP client through the core: MiB/s of each run. Both native clients copy in C or Go;
+ * the Node client's own CPU is a share of its figure on these two CPUs (reported beside).
+ */
 async function transfers(ctx: BenchContext, containerId: string, dir: string, source: string) {
-  const time = async (fn: () => Promise<void>) => {
-    const t0 = performance.now();
-    await fn();
-    return mibPerSecond(SIZE, performance.now() - t0);
-  };
   const last = { ours: 0, raw: 0 };
   const report = (what: string) => (i: number) =>
-    progress(`  ${what} ${i + 1}/${RUNS}: core ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`);
-  const upOurs = () => time(() => coreUpload(ctx, source, '/tmp/core.bin'));
-  const upRaw = () => time(() => dockerCp(source, `${containerId}:/tmp/raw.bin`));
+    progress(
+      `  ${what} ${i + 1}/${RUNS}: core (curl) ${last.ours.toFixed(0)} MiB/s, docker cp ${last.raw.toFixed(0)} MiB/s`,
+    );
+  const upOurs = () => timed(() => curlUpload(ctx, source, '/tmp/core.bin'));
+  const upRaw = () => timed(() => dockerCp(source, `${containerId}:/tmp/raw.bin`));
   progress(`file transfer: 1 warm-up + ${RUNS} uploads each, alternating core and docker cp`);
   await alternate(1, upOurs, upRaw);
   const up: Runs = await alternate(
@@ -92,16 +133,22 @@ async function transfers(ctx: BenchContext, containerId: string, dir: string, so
   progress(`file transfer: ${RUNS} downloads each, alternating`);
   const down: Runs = await alternate(
     RUNS,
-    async () => (last.ours = await time(() => coreDownload(ctx, '/tmp/core.bin', path.join(dir, 'core.out')))),
-    async () => (last.raw = await time(() => dockerCp(`${containerId}:/tmp/raw.bin`, path.join(dir, 'raw.out')))),
+    async () => (last.ours = await timed(() => curlDownload(ctx, '/tmp/core.bin', path.join(dir, 'core.out')))),
+    async () => (last.raw = await timed(() => dockerCp(`${containerId}:/tmp/raw.bin`, path.join(dir, 'raw.out')))),
     report('download'),
   );
-  return { up, down };
+  progress(`file transfer: ${RUNS} uploads and downloads with Node's HTTP client`);
+  const node = { up: [] as number[], down: [] as number[] };
+  for (let i = 0; i < RUNS; i++) {
+    node.up.push(await timed(() => coreUpload(ctx, source, '/tmp/node.bin')));
+    node.down.push(await timed(() => coreDownload(ctx, '/tmp/node.bin', path.join(dir, 'node.out'))));
+  }
+  return { up, down, nodeUp: { ours: node.up, raw: up.raw }, nodeDown: { ours: node.down, raw: down.raw } };
 }
 
-const rate = (name: string, runs: Runs): ScenarioResult =>
+const rate = (name: string, runs: Runs, client: string): ScenarioResult =>
   rateResult(name, runs, 'ours/docker cp median', TARGET_RATIO, [
-    `${SIZE / 1024 / 1024} MiB random file, local disk to box and back; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`,
+    `${SIZE / 1024 / 1024} MiB random file, local disk to box and back, ${client}; docker cp ${DOCKER}; cells are median (min–max) of ${RUNS}`,
   ]);
 
 /** Upload and download of a 200 MiB file through the files API against `docker cp` in the same run, with the core's RSS sampled throughout. */
@@ -117,13 +164,24 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const baseline = rssMiB(pid);
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
-    const { up, down } = await transfers(ctx, containerId, dir, source).finally(() => clearInterval(sampler));
-    if (sha256(path.join(dir, 'core.out')) !== digest)
-      throw new Error('the downloaded file differs from the uploaded one');
+    const runs = await transfers(ctx, containerId, dir, source).finally(() => clearInterval(sampler));
+    for (const out of ['core.out', 'node.out'])
+      if (sha256(path.join(dir, out)) !== digest)
+        throw new Error(`the downloaded file (${out}) differs from the uploaded one`);
     const growth = peak - baseline;
     return [
-      rate('file upload 200 MiB', up),
-      rate('file download 200 MiB', down),
+      rate('file upload 200 MiB', runs.up, `curl ${CURL}`),
+      rate('file download 200 MiB', runs.down, `curl ${CURL}`),
+      {
+        ...rate('file upload 200 MiB, Node client', runs.nodeUp, "Node's HTTP client"),
+        target: 'reported',
+        verdict: '—',
+      },
+      {
+        ...rate('file download 200 MiB, Node client', runs.nodeDown, "Node's HTTP client"),
+        target: 'reported',
+        verdict: '—',
+      },
       {
         name: 'core rss during file transfers',
         unit: 'MiB',
