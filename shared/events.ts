@@ -56,9 +56,3 @@ interface EventOf<T extends string, D> {
 
 /** Some event kinds, each with what it means (a core module declares the kinds it emits so). */
 export type EventDescriptions = { readonly [T in EventType]?: string };
-
-/**
- * Sent instead of a replay when Last-Event-ID is unknown or too old: the
- * client should refetch what it shows.
- */
-export const RESET_EVENT = 'reset';

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
-import { RESET_EVENT, type BoxdeskEvent } from '../events';
+import type { BoxdeskEvent } from '../events';
+import { RESET_EVENT } from '../reset-event';
 import { chunksOf, TextDecoder, type ByteStream } from './byte-stream';
 
 /** One message of a text/event-stream. */

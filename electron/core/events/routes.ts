@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { RESET_EVENT, type BoxdeskEvent } from '../../../shared/events';
+import type { BoxdeskEvent } from '../../../shared/events';
+import { RESET_EVENT } from '../../../shared/reset-event';
 import { requireToken } from '../http/auth-guard';
 import { textStream } from '../http/problem-responses';
 import { resourceRoutes } from '../http/resource-routes';

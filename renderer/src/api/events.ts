@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { BoxdeskClient } from '../../../shared/client';
 import { readEvents } from '../../../shared/calls/event-stream';
 import type { BoxdeskEvent } from '../../../shared/events';
-import { RESET_EVENT } from '../../../shared/events';
+import { RESET_EVENT } from '../../../shared/reset-event';
 import { useApi } from './client-context';
 import { applyEvents, type EventRules } from './event-rules';
 import { queryKeys } from './query-keys';
