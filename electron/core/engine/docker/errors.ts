@@ -7,6 +7,9 @@ export interface DockerErrorLike {
   json?: { message?: string } | null;
 }
 
+/** Go's answer when a host interface goes while it reads the interfaces' addresses (Podman's network create). */
+export const VANISHED_INTERFACE = /no such network interface/i;
+
 /** Classifies a dockerode failure by the engine's own message, not by guessing from the status code. */
 export function toEngineError(err: unknown): EngineError {
   if (err instanceof EngineError) return err;
@@ -25,6 +28,12 @@ export function toEngineError(err: unknown): EngineError {
     return new EngineError(
       'failed',
       `${message}: Podman needs catatonit, its init for containers; install it (Debian and Ubuntu: apt install catatonit; Fedora: dnf install catatonit), then try again`,
+    );
+  // An interface of the host that went while the engine listed them: not a missing network.
+  if (VANISHED_INTERFACE.test(message))
+    return new EngineError(
+      'failed',
+      `${message}: the host's network interfaces changed while the engine read them; try again`,
     );
   // Podman says a missing image is "image not known".
   if (/no such (container|image|exec|volume|network)|not found|image not known/i.test(message))

@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { createConnection, type Socket } from 'node:net';
 import { AGENT_BINARY_PATH, EngineError, type BoxSocket } from '../container-engine';
 import { intToIpv4, ipv4ToInt } from '../ipv4';
-import { call, labelFilter, orNull, toEngineError } from './errors';
+import { call, labelFilter, orNull, toEngineError, VANISHED_INTERFACE } from './errors';
 import { bridgeIsLocal, bridgeName, relayConnect } from './relay';
 
 export async function ensureNetwork(
@@ -16,12 +16,14 @@ export async function ensureNetwork(
   const subnets = options.pool ? await freeSubnets(docker, options.pool) : [undefined];
   for (const subnet of subnets) {
     try {
-      const network = await docker.createNetwork({
-        Name: name,
-        Labels: labels,
-        CheckDuplicate: true,
-        ...(subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: subnet, Gateway: gatewayOf(subnet) }] } } : {}),
-      });
+      const network = await vanishingInterfaceRetried(() =>
+        docker.createNetwork({
+          Name: name,
+          Labels: labels,
+          CheckDuplicate: true,
+          ...(subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: subnet, Gateway: gatewayOf(subnet) }] } } : {}),
+        }),
+      );
       return network.id;
     } catch (err) {
       const e = toEngineError(err);
@@ -36,6 +38,25 @@ export async function ensureNetwork(
     'failed',
     `every /24 of the address range ${options.pool} is taken by a network: remove unused networks (docker network prune) or give Boxdesk another range (BOXDESK_NETWORK_POOL)`,
   );
+}
+
+/**
+ * Podman lists the host's interfaces and their addresses to create a network; an interface that
+ * goes between the two (another container's veth, removed as it stops) fails the create with Go's
+ * "route ip+net: no such network interface". That is the host changing under it, not this
+ * network: asked again, it is created. (Taken for a missing network, it had made a box's create a
+ * 404 now and then in the Podman lane.)
+ */
+async function vanishingInterfaceRetried<T>(create: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (err) {
+      const e = toEngineError(err);
+      if (!VANISHED_INTERFACE.test(e.message) || attempt >= 5) throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
 }
 
 /** The /24s of `pool` no network of the engine overlaps, from a random one on (cores making networks at once rarely meet). */
