@@ -136,6 +136,18 @@ function boxNetworks(ctx: CoreContext, store: BoxStore, secrets: SecretsPort) {
   return { egressLog, networking, egress };
 }
 
+/** A box's data mounts as recorded now (a volume attached or detached), said on the bus. */
+function recordDataMounts(
+  store: BoxStore,
+  bus: CoreContext['bus'],
+  boxId: string,
+  mounts: Parameters<BoxesPort['setDataMounts']>[1],
+): BoxRow {
+  const next = store.update(boxId, { data_mounts: mounts.length ? JSON.stringify(mounts) : null }, now());
+  bus.emit('box.updated', { box: toBox(next) }, next.project);
+  return next;
+}
+
 function makeBoxes(
   ctx: CoreContext,
   bases: BasesPort,
@@ -187,6 +199,7 @@ function makeBoxes(
     wake: (row) => sleep.wake(row),
     touch: (boxId) => usage.touch(boxId),
     beforePause: (listener) => sleep.beforePause(listener),
+    afterUpdate: (listener) => service.afterUpdate(listener),
     use: (boxId) => usage.hold(boxId),
     containerRefused: (row, err) => service.containerRefused(row, err),
     oomSince: (containerId, since) => service.oomSince(containerId, since),
@@ -198,11 +211,7 @@ function makeBoxes(
     usersOfBase: (base) => store.usersOfBase(base),
     withOrigin: (snapshotId) => store.withOrigin(snapshotId),
     mountsOf: (project, name) => store.mountsOf(project, name),
-    setDataMounts: (boxId, mounts) => {
-      const next = store.update(boxId, { data_mounts: mounts.length ? JSON.stringify(mounts) : null }, now());
-      bus.emit('box.updated', { box: toBox(next) }, next.project);
-      return next;
-    },
+    setDataMounts: (boxId, mounts) => recordDataMounts(store, bus, boxId, mounts),
     published,
     drainPool: (base) => pool.drain(base),
     recordEgress: (boxId, record) => egressLog.record(boxId, record),

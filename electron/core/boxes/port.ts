@@ -70,6 +70,8 @@ export interface BoxesPort {
   touch(boxId: string): void;
   /** `listener` is awaited before the box's container is paused (the proxy's edge stops routing to it first). */
   beforePause(listener: (boxId: string) => Promise<void>): void;
+  /** `listener` is awaited after an update of the box is recorded, before it is answered (the edge routes a new port at once). */
+  afterUpdate(listener: (boxId: string) => Promise<void>): void;
   /** The box is in use until the returned release is called (an open socket, a running exec). */
   use(boxId: string): () => void;
   /** The engine refused to run something in the box's container: a 409 that says why and what to do. */

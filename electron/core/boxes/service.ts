@@ -57,6 +57,8 @@ export class BoxService {
   /** Last OOM kill seen per container (engine events), for exec to report. */
   private readonly ooms = new Map<string, number>();
   private readonly queueWaitMs: number;
+  /** Awaited after each update is recorded, before it is answered (the proxy's edge takes a new port first). */
+  private readonly updated: ((boxId: string) => Promise<void>)[] = [];
   private readonly status: StatusWriter;
   private readonly creation: BoxCreation;
 
@@ -367,10 +369,16 @@ export class BoxService {
         if (network || input.secrets) next = await applyNetworkChange(deps, next, network, input.secrets);
         const box = toBox(next);
         this.deps.bus.emit('box.updated', { box }, project);
+        await Promise.all(this.updated.map((listener) => listener(box.id)));
         return box;
       },
       options,
     );
+  }
+
+  /** `listener` is awaited after each update of a box is recorded, before the update is answered. */
+  afterUpdate(listener: (boxId: string) => Promise<void>): void {
+    this.updated.push(listener);
   }
 
   async logs(project: string, name: string, options: { tail?: number; follow: boolean }): Promise<Readable> {

@@ -26,6 +26,8 @@ export interface ProxyFrontDeps {
   touch: (boxId: string) => void;
   /** Awaited before a box's container is paused. */
   beforePause: (listener: (boxId: string) => Promise<void>) => void;
+  /** Awaited after a box's update is recorded, before it is answered. */
+  afterUpdate: (listener: (boxId: string) => Promise<void>) => void;
   dataDir: string;
   timeouts: UpstreamTimeouts;
   log: FastifyBaseLogger;
@@ -36,7 +38,8 @@ export interface ProxyFrontDeps {
  * with the Node proxy behind it on a unix socket, or the Node proxy alone (no edge binary, or the
  * edge gone). The edge answers only routes pushed here: a host the Node proxy routed, to a running
  * box published with auth public (no wake, no relay), at the address the Node proxy itself dialed.
- * The table is pushed again after every state change, and before a box is paused.
+ * The table is pushed again after every state change, before a box is paused and before a box's
+ * update is answered.
  */
 export class ProxyFront {
   private edge: EdgeProcess | null = null;
@@ -106,6 +109,8 @@ export class ProxyFront {
     });
     this.unsubscribe = this.deps.subscribe(() => this.schedule());
     this.deps.beforePause((boxId) => this.pause(boxId));
+    // A box's new port (or anything else its route reads) is on the edge before the update is answered.
+    this.deps.afterUpdate(() => this.push());
     this.publicPort = got;
     log.info({ pid: edge.pid, port: got }, 'preview proxy: the edge serves the port; the Node proxy is behind it');
     return got;

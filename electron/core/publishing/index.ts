@@ -34,6 +34,7 @@ function makePublishing(ctx: CoreContext, boxes: BoxesPort, auth: AuthPort, syst
     subscribe: (listener) => ctx.bus.subscribe(listener),
     touch: (boxId) => boxes.touch(boxId),
     beforePause: (listener) => boxes.beforePause(listener),
+    afterUpdate: (listener) => boxes.afterUpdate(listener),
     dataDir: ctx.config.dataDir,
     timeouts,
     log: ctx.log,
