@@ -17,8 +17,29 @@ export class ConsoleView extends PageObject {
     return this.page.getByRole('status', { name: new RegExp(`^Console ${n}: `) });
   }
 
+  /** Until the console says it is open; a timeout says what it said instead and what the page shows. */
   async waitConnected(n = 1): Promise<void> {
-    await this.page.getByRole('status', { name: `Console ${n}: open` }).waitFor();
+    try {
+      await this.page.getByRole('status', { name: `Console ${n}: open` }).waitFor();
+    } catch (err) {
+      const state = this.state(n);
+      const said = await Promise.all([
+        state.getAttribute('aria-label', { timeout: 1_000 }),
+        state.innerText({ timeout: 1_000 }),
+      ]).then(
+        ([label, text]) => `${label}, "${text}"`,
+        () => 'no console state at all',
+      );
+      const shown = (
+        await this.page
+          .locator('main')
+          .innerText({ timeout: 1_000 })
+          .catch(() => '')
+      ).slice(0, 600);
+      throw new Error(`console ${n} did not open (${said}) at ${this.page.url()}; the page shows:\n${shown}`, {
+        cause: err,
+      });
+    }
   }
 
   /** The terminal's visible text, row by row. */
