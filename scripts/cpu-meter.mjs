@@ -1,7 +1,8 @@
 // Preloaded into each test file's process by scripts/run-tests.mjs when BOXDESK_TEST_CPU=FILE is
 // set: at exit it appends the process's CPU seconds, and those of the children it waited for
-// (its cores, CLI runs, Chromium and what they in turn waited for), as one JSON line to FILE. The
-// engine lane is CPU-bound on this 2-core machine, so CPU, not wall time, says which files cost.
+// (its cores, CLI runs and what they in turn waited for), as one JSON line to FILE. Not in it: the
+// engine's work for the file (dockerd, containerd, the containers) and Chromium's renderers, which
+// its zygote forks apart and which are never waited for (docs/testing.md).
 import fs from 'node:fs';
 
 const out = process.env.BOXDESK_TEST_CPU;
