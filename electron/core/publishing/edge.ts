@@ -38,8 +38,8 @@ export interface ProxyFrontDeps {
  * with the Node proxy behind it on a unix socket, or the Node proxy alone (no edge binary, or the
  * edge gone). The edge answers only routes pushed here: a host the Node proxy routed, to a running
  * box published with auth public (no wake, no relay), at the address the Node proxy itself dialed.
- * The table is pushed again after every state change, before a box is paused and before a box's
- * update is answered.
+ * The table is pushed again after every state change, before a box is paused and before a change
+ * to a box on it (an update, a publish, an unpublish) is answered.
  */
 export class ProxyFront {
   private edge: EdgeProcess | null = null;
@@ -50,6 +50,8 @@ export class ProxyFront {
   private readonly addresses = new Map<string, string>();
   private readonly pausing = new Map<string, number>();
   private pushed = '';
+  /** The last push, until the edge has applied it: a push of the same table waits for it too. */
+  private applied: Promise<void> = Promise.resolve();
   /** The boxes of the table last pushed. */
   private onEdge = new Set<string>();
   private scheduled = false;
@@ -109,8 +111,11 @@ export class ProxyFront {
     });
     this.unsubscribe = this.deps.subscribe(() => this.schedule());
     this.deps.beforePause((boxId) => this.pause(boxId));
-    // A box's new port (or anything else its route reads) is on the edge before the update is answered.
-    this.deps.afterUpdate(() => this.push());
+    // A box on the edge's table: its new port, auth or absence is on the edge before the change is
+    // answered (a box not on it is the Node proxy's, which reads the change at once).
+    const settle = (boxId: string) => (this.onEdge.has(boxId) ? this.push() : Promise.resolve());
+    this.deps.afterUpdate(settle);
+    this.deps.service.afterRouteChange(settle);
     this.publicPort = got;
     log.info({ pid: edge.pid, port: got }, 'preview proxy: the edge serves the port; the Node proxy is behind it');
     return got;
@@ -253,10 +258,11 @@ export class ProxyFront {
     if (!edge) return;
     const routes = this.table();
     const text = JSON.stringify(routes);
-    if (text === this.pushed) return;
+    if (text === this.pushed) return this.applied;
     this.pushed = text;
     this.onEdge = new Set(routes.map((r) => r.box));
-    await edge.push(routes);
+    this.applied = edge.push(routes);
+    await this.applied;
   }
 
   private table(): EdgeRoute[] {

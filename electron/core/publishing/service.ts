@@ -55,6 +55,8 @@ export class PublishingService {
   private readonly unsubscribe: () => void;
   /** The boxes' published state (BoxesPort.published: the boxes table is theirs). */
   private readonly store: BoxesPort['published'];
+  /** Awaited after a publish or unpublish is recorded, before it is answered (the proxy's edge takes it first). */
+  private readonly routeChanged: ((boxId: string) => Promise<void>)[] = [];
 
   constructor(private readonly deps: PublishingDeps) {
     this.store = deps.boxes.published;
@@ -120,8 +122,18 @@ export class PublishingService {
       }
       const box = toBox(this.deps.boxes.byId(row.id)!);
       this.deps.bus.emit('box.published', { box }, project);
+      await this.routeChange(box.id);
       return box;
     });
+  }
+
+  /** `listener` is awaited after each publish or unpublish of a box is recorded, before it is answered. */
+  afterRouteChange(listener: (boxId: string) => Promise<void>): void {
+    this.routeChanged.push(listener);
+  }
+
+  private async routeChange(boxId: string): Promise<void> {
+    await Promise.all(this.routeChanged.map((listener) => listener(boxId)));
   }
 
   /** Removes the box's URL and domains; unpublishing a box that is not published changes nothing. */
@@ -133,6 +145,7 @@ export class PublishingService {
       this.store.unpublish(row.id, now());
       const box = toBox(this.deps.boxes.byId(row.id)!);
       this.deps.bus.emit('box.unpublished', { box }, project);
+      await this.routeChange(box.id);
       return box;
     });
   }
