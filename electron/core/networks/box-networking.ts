@@ -98,6 +98,8 @@ export class BoxNetworking {
   private readonly projects = new KeyedMutex();
   /** Projects whose network this core has made or found (until it removes it), with its subnet. */
   private readonly ensured = new Map<string, { subnet: string; gateway: string } | null>();
+  /** When this core began: the prune of its own networks takes only those made before (by an earlier run). */
+  private readonly bornAt = Date.now();
   /** Projects whose last box went: their network's removal, pending. */
   private readonly leaving = new Map<string, NodeJS.Timeout>();
   private readonly host: HostAddresses;
@@ -157,13 +159,16 @@ export class BoxNetworking {
   }
 
   /**
-   * Removes project networks no box is on: this core's (a box deleted while the core was down,
-   * or a crash between a network's making and its box's), and any core's left for an hour (a core
-   * killed for good, its data dir gone). The host's addresses are read anew (the engine came up).
+   * Removes project networks no box is on: this core's made by an earlier run (a box deleted while
+   * the core was down, or a crash between a network's making and its box's), and any core's left
+   * for an hour (a core killed for good, its data dir gone). The host's addresses are read anew
+   * (the engine came up). Not this run's own: a box's create may have just made its network, its
+   * container not on it yet (the Podman lane's creates failed so: "network not found").
    */
   async prune(): Promise<void> {
     const role = { 'boxdesk.role': PROJECT_NETWORK_ROLE };
-    await this.deps.engine.pruneNetworks({ ...role, 'boxdesk.instance': this.deps.instanceId });
+    const age = Math.max(1, Math.ceil((Date.now() - this.bornAt) / 1000));
+    await this.deps.engine.pruneNetworks({ ...role, 'boxdesk.instance': this.deps.instanceId }, age);
     await this.deps.engine.pruneNetworks(role, 3600);
     this.ensured.clear();
     this.host.forget();

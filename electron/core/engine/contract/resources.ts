@@ -126,6 +126,24 @@ function networkCases(c: () => Contract): void {
     await engine.removeNetwork(name);
   });
 
+  test('networks prune: labelled networks no container is on go; given an age, only those made before it', async () => {
+    const { engine, tag, labels } = c();
+    // A label of this case's own: the prune must not reach another test's networks.
+    const mine = { ...labels, 'boxdesk.role': `${tag}-prune` };
+    const [old, fresh] = [`${tag}-prune-old`, `${tag}-prune-fresh`];
+    const oldId = await engine.ensureNetwork(old, mine);
+    // Podman reads the age in whole seconds (its cutoff can fall up to a second early): 2.2 s against 1.
+    await new Promise((r) => setTimeout(r, 2_200));
+    const freshId = await engine.ensureNetwork(fresh, mine);
+    await engine.pruneNetworks(mine, 1);
+    assert.equal(await engine.ensureNetwork(fresh, mine), freshId, 'a network younger than the age stays');
+    assert.notEqual(await engine.ensureNetwork(old, mine), oldId, 'an older one went (made again now)');
+    await engine.pruneNetworks(mine);
+    assert.notEqual(await engine.ensureNetwork(fresh, mine), freshId, 'without an age, every unused one goes');
+    await engine.removeNetwork(old);
+    await engine.removeNetwork(fresh);
+  });
+
   test('networks in a pool: each takes a /24 of it no other network has, its gateway the first address', async (ctx) => {
     const { engine, tag, labels } = c();
     if (!engine.packetFilter) return ctx.skip('an engine without real networking has no addresses');

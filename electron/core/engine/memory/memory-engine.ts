@@ -370,8 +370,8 @@ export class MemoryEngine implements ContainerEngine {
     return null;
   }
 
-  async pruneNetworks(labels: Record<string, string>): Promise<void> {
-    this.reached(this.networks).prune(labels);
+  async pruneNetworks(labels: Record<string, string>, olderThanS?: number): Promise<void> {
+    this.reached(this.networks).prune(labels, olderThanS);
   }
 
   /** Its containers share the host's sockets: there is no packet filter to set. */

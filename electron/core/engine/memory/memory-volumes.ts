@@ -54,13 +54,17 @@ export class VolumeTable {
 
 /** Networks: names and ids; containers remember which they joined. */
 export class NetworkTable {
-  private readonly networks = new Map<string, { id: string; labels: Record<string, string> }>();
+  private readonly networks = new Map<string, { id: string; labels: Record<string, string>; createdAt: number }>();
 
   constructor(private readonly containers: () => Iterable<MemoryContainer>) {}
 
   ensure(name: string, labels: Record<string, string>): string {
     let network = this.networks.get(name);
-    if (!network) this.networks.set(name, (network = { id: randomBytes(32).toString('hex'), labels: { ...labels } }));
+    if (!network)
+      this.networks.set(
+        name,
+        (network = { id: randomBytes(32).toString('hex'), labels: { ...labels }, createdAt: Date.now() }),
+      );
     return network.id;
   }
 
@@ -75,11 +79,13 @@ export class NetworkTable {
     this.networks.delete(name);
   }
 
-  /** Removes the networks with all these labels that no container is on. */
-  prune(labels: Record<string, string>): void {
+  /** Removes the networks with all these labels that no container is on (made over `olderThanS` ago, when given). */
+  prune(labels: Record<string, string>, olderThanS = 0): void {
+    const before = Date.now() - olderThanS * 1000;
     for (const [name, network] of this.networks) {
       const labelled = Object.entries(labels).every(([k, v]) => network.labels[k] === v);
-      if (labelled && ![...this.containers()].some((c) => c.networks.has(name))) this.networks.delete(name);
+      if (!labelled || (olderThanS && network.createdAt > before)) continue;
+      if (![...this.containers()].some((c) => c.networks.has(name))) this.networks.delete(name);
     }
   }
 
