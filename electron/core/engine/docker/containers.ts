@@ -9,7 +9,7 @@ import {
   type ResourceLimits,
   EngineError,
 } from '../container-engine';
-import { call, labelFilter, orNull, toEngineError, type DockerErrorLike } from './errors';
+import { call, labelFilter, orNull, retriedWhile, toEngineError, type DockerErrorLike } from './errors';
 import { isPodman, podmanCall } from './flavor';
 import { asImageId, PODMAN_NEVER_RAN } from './podman-answers';
 import { logConfig } from './logs';
@@ -93,21 +93,16 @@ function helperHostConfig(helper: HelperPrivileges): Docker.HostConfig {
  * up when the cgroup does not report frozen in time, which a busy host or a process in the middle
  * of a write can cause; it thaws the container then, so asking again is safe.
  */
-async function freezing<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      const e = toEngineError(err);
-      if (!/unable to freeze/i.test(e.message)) throw e;
-      if (attempt >= FREEZE_ATTEMPTS)
-        throw new EngineError(
-          'failed',
-          `${e.message}: the engine could not freeze the box's processes ${FREEZE_ATTEMPTS} times in a row; a process may be stuck in the kernel (on a slow disk or a hung mount); try again, or stop the box first`,
-        );
-      await new Promise((r) => setTimeout(r, 200 * attempt));
-    }
-  }
+function freezing<T>(fn: () => Promise<T>): Promise<T> {
+  return retriedWhile(fn, /unable to freeze/i, {
+    attempts: FREEZE_ATTEMPTS,
+    stepMs: 200,
+    exhausted: (e) =>
+      new EngineError(
+        'failed',
+        `${e.message}: the engine could not freeze the box's processes ${FREEZE_ATTEMPTS} times in a row; a process may be stuck in the kernel (on a slow disk or a hung mount); try again, or stop the box first`,
+      ),
+  });
 }
 
 const FREEZE_ATTEMPTS = 4;

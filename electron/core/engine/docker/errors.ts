@@ -46,6 +46,31 @@ export function toEngineError(err: unknown): EngineError {
   return new EngineError('failed', message);
 }
 
+/**
+ * Runs an engine call, and again (after 1, 2, 3… × `stepMs`) while it fails with a message that
+ * `transient` matches, `attempts` times at most; `exhausted` makes the error after the last one.
+ */
+export async function retriedWhile<T>(
+  fn: () => Promise<T>,
+  transient: RegExp,
+  {
+    attempts,
+    stepMs,
+    exhausted = (e) => e,
+  }: { attempts: number; stepMs: number; exhausted?: (e: EngineError) => Error },
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = toEngineError(err);
+      if (!transient.test(e.message)) throw e;
+      if (attempt >= attempts) throw exhausted(e);
+      await new Promise((r) => setTimeout(r, stepMs * attempt));
+    }
+  }
+}
+
 /** Runs an engine call, turning its failure into an EngineError. */
 export async function call<T>(fn: () => Promise<T>): Promise<T> {
   try {

@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { createConnection, type Socket } from 'node:net';
 import { AGENT_BINARY_PATH, EngineError, type BoxSocket } from '../container-engine';
 import { intToIpv4, ipv4ToInt } from '../ipv4';
-import { call, labelFilter, orNull, toEngineError, VANISHED_INTERFACE } from './errors';
+import { call, labelFilter, orNull, retriedWhile, toEngineError, VANISHED_INTERFACE } from './errors';
 import { bridgeIsLocal, bridgeName, relayConnect } from './relay';
 
 export async function ensureNetwork(
@@ -47,16 +47,8 @@ export async function ensureNetwork(
  * network: asked again, it is created. (Taken for a missing network, it had made a box's create a
  * 404 now and then in the Podman lane.)
  */
-async function vanishingInterfaceRetried<T>(create: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await create();
-    } catch (err) {
-      const e = toEngineError(err);
-      if (!VANISHED_INTERFACE.test(e.message) || attempt >= 5) throw e;
-      await new Promise((r) => setTimeout(r, 50 * attempt));
-    }
-  }
+function vanishingInterfaceRetried<T>(create: () => Promise<T>): Promise<T> {
+  return retriedWhile(create, VANISHED_INTERFACE, { attempts: 5, stepMs: 50 });
 }
 
 /** The /24s of `pool` no network of the engine overlaps, from a random one on (cores making networks at once rarely meet). */
