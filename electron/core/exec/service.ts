@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { ExecRequest, ExecResult, ExecStreamLine } from '../../../shared/schemas/exec';
 import { refusedAsConflict, type BoxesPort, type BoxRow } from '../boxes/port';
 import type { CoreConfig } from '../config';
-import type { ContainerEngine, ExecStreams } from '../engine/container-engine';
+import { EngineError, type ContainerEngine, type ExecStreams } from '../engine/container-engine';
 import { newId } from '../ids';
 import type { Disposable } from '../lifetime';
 import { CappedOutput } from './capped-output';
@@ -24,6 +24,17 @@ export const SESSION_ID_PREFIX = 'ses';
 const KILL_GRACE_MS = 2000;
 /** How long an exec that ended with 137 waits for the engine's OOM event. */
 const OOM_EVENT_WAIT_MS = 1000;
+
+/**
+ * An exec this core started that the engine (or the box's agent) no longer knows: the box's main
+ * process ended under it and took it along (a new agent, in the box started again, never ran it).
+ * That is the box's state, a 409 as a refused exec is, not a missing route.
+ */
+function goneWithBox(err: unknown): never {
+  if (err instanceof EngineError && err.kind === 'not_found')
+    throw new EngineError('conflict', `the command ended with the box's main process (${err.message})`);
+  throw err;
+}
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -119,7 +130,7 @@ export class ExecService implements Disposable {
     }
     const exitCode = timedOut
       ? await this.exitCodeNow(execId)
-      : await refusedAsConflict(this.deps.boxes, row, () => this.exitCode(execId));
+      : await refusedAsConflict(this.deps.boxes, row, () => this.exitCode(execId).catch(goneWithBox));
     const oomKilled = exitCode === 137 && (await this.oomKilled(containerId, started));
     const result: ExecResult = {
       exit_code: exitCode,
