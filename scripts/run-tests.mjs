@@ -41,7 +41,10 @@ const execArgv = bundle ? ['--enable-source-maps'] : ['--import', 'tsx'];
 // BOXDESK_TEST_CPU=FILE: each file's CPU seconds (its own and its children's) go to FILE, and the
 // runner prints the costliest files at the end (scripts/cpu-meter.mjs).
 const cpuFile = process.env.BOXDESK_TEST_CPU;
-if (cpuFile) execArgv.push('--import', path.join(import.meta.dirname, 'cpu-meter.mjs'));
+if (cpuFile) {
+  fs.writeFileSync(cpuFile, ''); // this run's figures only
+  execArgv.push('--import', path.join(import.meta.dirname, 'cpu-meter.mjs'));
+}
 const stream = run({ files: bundled, concurrency, execArgv });
 const perFile = new Map();
 function count(event) {

@@ -117,7 +117,7 @@ podman_pid=
 if [ "${BOXDESK_PODMAN_LANE:-1}" != 0 ]; then
   echo "== Podman lane (beside the engine lane): ${#PODMAN_LANE[@]} test files against ${BOXDESK_PODMAN_SOCKET:-/run/boxdesk-podman/podman.sock}"
   DOCKER_HOST="unix://${BOXDESK_PODMAN_SOCKET:-/run/boxdesk-podman/podman.sock}" BOXDESK_TEST_LANE=tests-podman \
-    BOXDESK_TEST_TIMES="${BOXDESK_TEST_TIMES:+$BOXDESK_TEST_TIMES.podman}" \
+    BOXDESK_TEST_TIMES="${BOXDESK_TEST_TIMES:+$BOXDESK_TEST_TIMES.podman}" BOXDESK_TEST_CPU="${BOXDESK_TEST_CPU:+$BOXDESK_TEST_CPU.podman}" \
     node scripts/run-tests.mjs --concurrency 1 "${PODMAN_LANE[@]}" >"$logs/podman.log" 2>&1 &
   podman_pid=$!
 fi

@@ -32,7 +32,7 @@ export class ConsoleView extends PageObject {
       );
       const shown = (
         await this.page
-          .locator('main')
+          .getByRole('main')
           .innerText({ timeout: 1_000 })
           .catch(() => '')
       ).slice(0, 600);
