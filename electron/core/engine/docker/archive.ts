@@ -85,6 +85,15 @@ export async function putArchive(
   archive: Readable,
 ): Promise<void> {
   if (await isPodman(docker)) await refuseReadOnlyMount(docker, containerId, dirPath);
+  // Podman's extractor can fail before it reads the upload; Podman then says only that the pipe
+  // broke. A target that is not a directory is the usual reason: said so, as its other answer does.
+  const brokenCopier = async (message: string) => {
+    if (!/passing bulk input to subprocess.*broken pipe/i.test(message)) return null;
+    const target = await statPath(docker, containerId, dirPath).catch(() => undefined);
+    return target && target.type !== 'directory'
+      ? new EngineError('failed', `"${dirPath}" is not a directory: an archive is put into a directory`)
+      : null;
+  };
   // noOverwriteDirNonDir: an entry never silently replaces a directory with a file (the engine's default would rm -rf it).
   const res = (await call(async () => {
     try {
@@ -93,7 +102,7 @@ export async function putArchive(
       const message = toEngineError(err).message;
       if (/cannot overwrite (non-)?directory/i.test(message))
         throw new EngineError('invalid', message.replace(/^.*?(cannot overwrite)/i, '$1'));
-      throw filesystemRefusal(message) ?? copierFailure(message) ?? err;
+      throw filesystemRefusal(message) ?? copierFailure(message) ?? (await brokenCopier(message)) ?? err;
     }
   })) as unknown;
   // dockerode answers with the response stream; drain it so the request completes.
