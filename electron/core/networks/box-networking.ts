@@ -69,6 +69,8 @@ export interface BoxNetworkingDeps {
 export const PROJECT_NETWORK_ROLE = 'project-network';
 /** How long a project's network outlives its last box. */
 const NETWORK_LINGER_MS = 30_000;
+/** How often a container's create is asked again when its project's network is missing meanwhile. */
+const NETWORK_ATTEMPTS = 4;
 
 /** The box's packet filter could not be set (the box is not left running without it). */
 export class NetworkRulesError extends EngineError {
@@ -199,17 +201,21 @@ export class BoxNetworking {
 
   /**
    * Makes a container on the project's network (`make`), the network made first unless it is
-   * there. One removed meanwhile (the engine-up prune of a network no box was on yet) is made again.
+   * there. One the engine says is missing meanwhile is made again and the container asked for
+   * again, a few times: removed by a prune, or (Podman 4.3) not yet in the list its container
+   * create reads while another request reloads its networks (the Podman lane's creates met it).
    */
   async onNetwork(project: string, make: () => Promise<string>): Promise<string> {
-    await this.ensure(project);
-    try {
-      return await make();
-    } catch (err) {
-      if (!(err instanceof EngineError && err.kind === 'not_found' && /network/i.test(err.message))) throw err;
-      this.ensured.delete(project);
+    for (let attempt = 1; ; attempt++) {
       await this.ensure(project);
-      return make();
+      try {
+        return await make();
+      } catch (err) {
+        const missing = err instanceof EngineError && err.kind === 'not_found' && /network/i.test(err.message);
+        if (!missing || attempt >= NETWORK_ATTEMPTS) throw err;
+        this.ensured.delete(project);
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
     }
   }
 
