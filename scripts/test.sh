@@ -20,9 +20,11 @@ echo "== built (${SECONDS} s in)"
 # Typecheck, lint, the unit lane and the agent's Go tests need no engine and share nothing with the
 # lanes below: they start with them, each into a log printed when it is done. Before them, the
 # engine lane's files waited on the engine and on timers for a tenth of its time while the CPUs sat
-# idle; run first, the checks held the lanes back by about a minute and a half. The unit lane is
-# one Node process for every unit file (scripts/test-unit.sh), which saves loading the core's
-# modules once per file.
+# idle; run first, the checks held the lanes back by about a minute and a half. They run at a
+# lower CPU priority (nice): they take the time the lanes leave idle, and the lanes' first files (a
+# window's page, a console) are not starved into their timeouts while the checks start up. The
+# unit lane is one Node process for every unit file (scripts/test-unit.sh), which saves loading the
+# core's modules once per file.
 logs=$(mktemp -d)
 declare -A checks=([typecheck]="npm run --silent typecheck" [lint]="npm run --silent lint" [units]="bash scripts/test-unit.sh")
 names=(typecheck lint units)
@@ -32,7 +34,7 @@ if command -v go >/dev/null 2>&1; then
 fi
 declare -A pids=()
 for name in "${names[@]}"; do
-  bash -c "${checks[$name]}" >"$logs/$name.log" 2>&1 &
+  nice -n 15 bash -c "${checks[$name]}" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
 done
 
