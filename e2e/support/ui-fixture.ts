@@ -20,6 +20,8 @@ export interface OpenOptions {
   route?: string;
   /** Then switch to this project in the header, as a user would. */
   project?: string;
+  /** The page's clock is Playwright's fake one, installed before the window loads (page.clock). */
+  fakeClock?: boolean;
   /**
    * A browser context of its own (another browser: no cookie of the file's other pages). Without
    * it, the page is a new tab of the file's one context, with its own session storage and the
@@ -99,6 +101,7 @@ export function uiFixture(
       const page = await context.newPage();
       if (o.viewport) await page.setViewportSize(o.viewport);
       if (o.colorScheme) await page.emulateMedia({ colorScheme: o.colorScheme });
+      if (o.fakeClock) await page.clock.install();
       await page.goto(o.signedIn === false ? `${core.url}/` : `${core.url}/#token=${encodeURIComponent(core.token)}`);
       if (o.route) await page.goto(`${core.url}/#${o.route}`);
       if (o.project) await new AppShell(page).switchProject(o.project);
