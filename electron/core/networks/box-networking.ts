@@ -215,6 +215,9 @@ export class BoxNetworking {
         if (!missing || attempt >= NETWORK_ATTEMPTS) throw err;
         this.ensured.delete(project);
         await new Promise((r) => setTimeout(r, 100 * attempt));
+        // Podman can go on listing a network its container create does not find: from the second
+        // try on, the network is made anew (a removal refused for boxes on it leaves it as it is).
+        if (attempt >= 2) await this.deps.engine.removeNetwork(this.networkName(project)).catch(() => undefined);
       }
     }
   }
