@@ -138,7 +138,10 @@ async function newContext(browser: Browser): Promise<BrowserContext> {
     // which the tests would otherwise wait out and Chromium draw, frame by frame.
     reducedMotion: 'reduce',
   });
-  context.setDefaultTimeout(15_000);
+  // 30 s: at the lanes' start, with every check and three files starting, a page's first elements
+  // have taken over 15 s here (CI32, CI34, CI36 each lost one early test so); a missing element
+  // still fails, later.
+  context.setDefaultTimeout(30_000);
   return context;
 }
 
