@@ -202,8 +202,8 @@ export class BoxNetworking {
   /**
    * Makes a container on the project's network (`make`), the network made first unless it is
    * there. One the engine says is missing meanwhile is made again and the container asked for
-   * again, a few times: removed by a prune, or (Podman 4.3) not yet in the list its container
-   * create reads while another request reloads its networks (the Podman lane's creates met it).
+   * again, a few times: removed by a prune, or missing for Podman 4.3's container create while its
+   * network inspect still finds it (the Podman lane met that; why, on Podman's side, is not known).
    */
   async onNetwork(project: string, make: () => Promise<string>): Promise<string> {
     for (let attempt = 1; ; attempt++) {
