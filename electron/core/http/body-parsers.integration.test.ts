@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
+import { once } from 'node:events';
 import http from 'node:http';
+import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { authHarness, type AuthHarness } from '../../../test-support/http-harness';
 import { RateLimiter } from './rate-limiter';
@@ -112,6 +114,29 @@ test('over the upload limit: 413, whether Content-Length says so or the bytes do
     body: Buffer.alloc(LIMIT),
   });
   assert.deepEqual(await exact.json(), { bytes: LIMIT });
+});
+
+test('an answer given before its streamed body was read to the end closes the connection: a next request on it is never left unread', async () => {
+  const socket = net.connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  let received = '';
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  socket.on('error', () => undefined); // the core may have closed it when the tail is written
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.write(
+    `PUT /v1/test/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\n` +
+      'Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n',
+  );
+  socket.write(`${(LIMIT + 1).toString(16)}\r\n`);
+  socket.write(Buffer.alloc(LIMIT + 1));
+  socket.write('\r\n');
+  // The body's end is sent only after the 413: the core read part of it and will read no more.
+  while (!/\r\n\r\n[\s\S]*payload_too_large/.test(received) && !socket.closed)
+    await new Promise((resolve) => socket.once('data', resolve).once('close', resolve));
+  assert.match(received, /^HTTP\/1\.1 413 /);
+  assert.match(received, /\r\nconnection: close\r\n/i, 'the 413 says the connection ends');
+  socket.write(`0\r\n\r\nGET /v1/system HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+  await closed; // Kept open, it would wait for the keep-alive timeout with the GET unread, then be reset.
 });
 
 test('each route takes only its own kind of body: 415 otherwise', async () => {

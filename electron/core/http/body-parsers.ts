@@ -87,12 +87,28 @@ function refuseUnexpectedBodies(app: FastifyInstance): void {
 }
 
 /**
+ * An answer given before its request's body was read to the end, that body taken by a route and
+ * then left (over the limit, refused midway), ends the connection. Node parses a connection's next
+ * request only after the body, which nobody reads now: kept alive, a client's next request on it
+ * sat unread until the keep-alive timeout reset the connection. (A body never read at all, refused
+ * before parsing, Node discards itself, and that connection is kept.)
+ */
+function closeAfterLeftBodies(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const raw = request.raw;
+    if (!raw.complete && raw.readableFlowing !== null) void reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
+/**
  * Body parsers chosen per route (config.body): JSON up to `jsonLimit` for most routes; a
  * streamed application/octet-stream up to `uploadLimit` for uploads, checked against
  * Content-Length at once and counted as it flows. Nothing else is accepted (415).
  */
 export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: number; uploadLimit: number }): void {
   refuseUnexpectedBodies(app);
+  closeAfterLeftBodies(app);
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
