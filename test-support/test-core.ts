@@ -117,7 +117,8 @@ export async function createBox(t: TestCore, boxesPath: string, body: Record<str
 
 /**
  * Opens `GET <boxPath>/logs?follow=true&tail=0`, runs `trigger` (something that makes the box's
- * main process write), and reads the stream until `marker` shows up: what was read.
+ * main process write), and reads the stream until `marker` shows up (`trigger` again every 2 s,
+ * at most 10 times): what was read.
  */
 export async function followLogsUntil(
   t: TestCore,
@@ -131,13 +132,32 @@ export async function followLogsUntil(
     signal: controller.signal,
   });
   const reader = res.body!.getReader();
-  await trigger();
+  const decoder = new TextDecoder();
+  // Podman's follow answers before its reader is at the log's end (its headers come only with a
+  // first line), so a line written at once can fall before it: the line is written again every
+  // 2 s until it is read, and the test still fails when a follow never delivers it.
   let text = '';
-  while (!text.includes(marker)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
+  let read = reader.read();
+  for (let tries = 0; !text.includes(marker) && tries < 10; tries++) {
+    await trigger();
+    const deadline = Date.now() + 2000;
+    while (!text.includes(marker) && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const next = await Promise.race([
+        read,
+        new Promise<'later'>((resolve) => (timer = setTimeout(() => resolve('later'), deadline - Date.now()))),
+      ]);
+      clearTimeout(timer);
+      if (next === 'later') break;
+      if (next.done) {
+        controller.abort();
+        return text;
+      }
+      text += decoder.decode(next.value, { stream: true });
+      read = reader.read();
+    }
   }
+  read.catch(() => undefined); // the abort ends the read still waiting
   controller.abort();
   return text;
 }
