@@ -59,7 +59,7 @@ export class AgentHub {
     const socketPath = path.join(dir, SOCKET);
     fs.rmSync(socketPath, { force: true });
     const line: Line = {
-      server: net.createServer(),
+      server: net.createServer({ highWaterMark: 1024 * 1024 }),
       idle: [],
       all: new Set(),
       waiters: [],
