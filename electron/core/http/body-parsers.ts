@@ -143,7 +143,8 @@ export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: nu
         undefined,
       );
     }
-    done(null, limitStream(payload, limits.uploadLimit));
+    // A declared length within the limit needs no counting: Node's parser ends the body there.
+    done(null, Number.isSafeInteger(declared) ? payload : limitStream(payload, limits.uploadLimit));
   };
   app.addContentTypeParser(OCTET_STREAM, streamParser);
   // A tar is a stream like any other (a base build's context).
