@@ -16,6 +16,7 @@ import { startCore, type Core } from './core/core';
 import { resolveUiFile, uiContentSecurityPolicy } from './core/ui/static-routes';
 import { installAppMenu } from './app-menu';
 import { loadWindowState, trackWindowState } from './window-state';
+import { WINDOW_DISABLED_FEATURES } from './window-switches';
 
 const SCHEME = 'app';
 const APP_HOST = 'boxdesk';
@@ -26,6 +27,7 @@ protocol.registerSchemesAsPrivileged([
   { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
 ]);
 app.enableSandbox();
+app.commandLine.appendSwitch('disable-features', WINDOW_DISABLED_FEATURES.join(','));
 
 /** Serves dist/renderer at app://boxdesk/; unknown paths get index.html, nothing outside the folder is reachable. */
 function serveRenderer(uiRoot: string, core: Core): void {

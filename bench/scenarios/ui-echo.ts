@@ -1,4 +1,5 @@
 import { launchChromium } from '../../test-support/chromium';
+import { windowDisabledFeaturesArg } from '../../electron/window-switches';
 import { containerOfBox, rawTtyExec } from '../raw-engine';
 import type { ScenarioResult } from '../report';
 import { progress, summarize } from '../stats';
@@ -38,7 +39,8 @@ const RECORD_ECHO = `(() => {
 })()`;
 
 async function throughWindow(ctx: BenchContext, n: number): Promise<{ painted: number[]; arrived: number[] }> {
-  const browser = await launchChromium();
+  // The window's own Chromium switches (Electron's command line), as the window runs.
+  const browser = await launchChromium([windowDisabledFeaturesArg()]);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(30_000);
