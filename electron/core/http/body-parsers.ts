@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Readable, Transform, pipeline } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
+import { promptCollector } from './prompt-gc';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,14 +35,21 @@ function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-/** Passes bytes through until `limit`, then fails with payload_too_large: the consumer must discard what it wrote. */
+/**
+ * Passes bytes through until `limit`, then fails with payload_too_large: the consumer must discard
+ * what it wrote. Every streamed body passes it, and it prompts V8's collector as the bytes go by
+ * (prompt-gc.ts). The request itself is never destroyed by its reader: once the counter ends early (over the
+ * limit, or destroyed by its consumer), the rest of the body is read and dropped (`drain`).
+ */
 export function limitStream(source: Readable, limit: number): Readable {
   let seen = 0;
+  const collect = promptCollector();
   const counter = new Transform({
     // Room for a few socket reads: the default 16 KiB makes a streamed upload wait on every chunk.
-    highWaterMark: 4 * 1024 * 1024,
+    highWaterMark: 1024 * 1024,
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
+      collect(chunk.length);
       if (seen > limit)
         return done(
           new ApiError(
@@ -52,8 +60,25 @@ export function limitStream(source: Readable, limit: number): Readable {
       done(null, chunk);
     },
   });
-  pipeline(source, counter, () => undefined);
+  // Its errors are its consumer's; one that never read it must not crash the core.
+  counter.on('error', () => undefined);
+  source.once('error', (err) => counter.destroy(err)); // the client went away midway
+  counter.once('close', () => {
+    if (!source.readableEnded) drain(source);
+  });
+  source.pipe(counter);
   return counter;
+}
+
+/**
+ * Reads the rest of a request's body and drops it, as Node drops a body nobody read: the answer
+ * reaches a client still sending, and the connection's next request is read. Destroyed instead,
+ * the request would leave its remaining bytes unread on a connection kept for the answer.
+ */
+function drain(body: Readable): void {
+  body.unpipe();
+  body.removeAllListeners('data');
+  body.resume();
 }
 
 /** The body of a `body: 'stream'` route. */
@@ -88,15 +113,19 @@ function refuseUnexpectedBodies(app: FastifyInstance): void {
 
 /**
  * An answer given before its request's body was read to the end, that body taken by a route and
- * then left (over the limit, refused midway), ends the connection. Node parses a connection's next
- * request only after the body, which nobody reads now: kept alive, a client's next request on it
- * sat unread until the keep-alive timeout reset the connection. (A body never read at all, refused
- * before parsing, Node discards itself, and that connection is kept.)
+ * then left (refused midway, paused by its reader): an answer means the route is done with the
+ * body, so the rest is drained. Node parses a connection's next request only after the body:
+ * left as it was, a client's next request on the connection sat unread until the keep-alive
+ * timeout reset it. A body already destroyed cannot be read on: that connection ends after the
+ * answer (Connection: close). A body never read at all (refused before parsing) Node drains itself.
  */
-function closeAfterLeftBodies(app: FastifyInstance): void {
+function finishLeftBodies(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
-    if (!raw.complete && raw.readableFlowing !== null) void reply.header('connection', 'close');
+    if (!raw.complete && raw.readableFlowing !== null) {
+      if (raw.destroyed) void reply.header('connection', 'close');
+      else drain(raw);
+    }
     done(null, payload);
   });
 }
@@ -108,7 +137,7 @@ function closeAfterLeftBodies(app: FastifyInstance): void {
  */
 export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: number; uploadLimit: number }): void {
   refuseUnexpectedBodies(app);
-  closeAfterLeftBodies(app);
+  finishLeftBodies(app);
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
@@ -143,8 +172,7 @@ export function installBodyParsers(app: FastifyInstance, limits: { jsonLimit: nu
         undefined,
       );
     }
-    // A declared length within the limit needs no counting: Node's parser ends the body there.
-    done(null, Number.isSafeInteger(declared) ? payload : limitStream(payload, limits.uploadLimit));
+    done(null, limitStream(payload, limits.uploadLimit));
   };
   app.addContentTypeParser(OCTET_STREAM, streamParser);
   // A tar is a stream like any other (a base build's context).

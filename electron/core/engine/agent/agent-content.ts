@@ -1,7 +1,6 @@
 import type net from 'node:net';
 import { Readable } from 'node:stream';
 import { EngineError, type EngineErrorKind } from '../container-engine';
-import { promptCollector } from './prompt-gc';
 
 /**
  * The agent's content calls (docs/protocol.md, `file-content`): one regular file's bytes as the
@@ -186,10 +185,8 @@ export function writeContent(
     let sent = 0;
     let sending = false;
     let answered = false;
-    const collect = promptCollector();
     const onChunk = (chunk: Buffer) => {
       sent += chunk.length;
-      collect(chunk.length);
       if (sent > size) return fail(new Error(`the upload is longer than its declared ${size} bytes`));
       if (!socket.write(chunk)) body.pause();
     };

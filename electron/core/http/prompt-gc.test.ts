@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { COLLECT_EVERY, canCollect, promptCollector } from './prompt-gc';
 
-test('a transfer collects once every 16 MiB passed, whatever its chunk sizes', () => {
+test('a transfer collects once every COLLECT_EVERY bytes passed, whatever its chunk sizes', () => {
+  const chunk = 64 * 1024;
   let runs = 0;
   const count = promptCollector(COLLECT_EVERY, () => runs++);
-  for (let i = 0; i < 255; i++) count(64 * 1024); // just under 16 MiB
+  for (let i = 0; i < COLLECT_EVERY / chunk - 1; i++) count(chunk); // one chunk short
   assert.equal(runs, 0);
-  count(64 * 1024);
+  count(chunk);
   assert.equal(runs, 1);
-  count(40 * 1024 * 1024); // one large chunk: once, the rest carried over
+  count(2.5 * COLLECT_EVERY); // one large chunk: once, the rest carried over
   assert.equal(runs, 2);
-  count(COLLECT_EVERY - 8 * 1024 * 1024 - 1);
+  count(COLLECT_EVERY / 2 - 1);
   assert.equal(runs, 2);
   count(1);
   assert.equal(runs, 3);

@@ -2,15 +2,15 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /**
- * An upload's bytes reach the core as a fresh 64 KiB copy per socket read (Node's HTTP parser
- * copies each body chunk out of its own read buffer), freed only when V8 collects the small
+ * A streamed request body reaches the core as a fresh 64 KiB copy per socket read (Node's HTTP
+ * parser copies each body chunk out of its own read buffer), freed only when V8 collects the small
  * objects that hold them. V8 counts that memory but collects for it only some 64 MiB later, so a
- * 200 MiB upload grew the core by 90–115 MiB, and the copies went to fresh memory each time
- * (docs/benchmarks.md). A young-generation collection every 16 MiB passed hands them back while
- * they are still in the CPU's caches: the same upload grows the core by about 40 MiB and runs
- * faster. A scavenge of a heap this size takes about a millisecond.
+ * 200 MiB upload grew the core by 90–115 MiB, and the copies went to fresh memory each time. A
+ * young-generation collection every 8 MiB passed hands them back while they are still in the
+ * CPU's caches: the bench's uploads grow the core by about 30 MiB and run faster
+ * (docs/benchmarks.md).
  */
-export const COLLECT_EVERY = 16 * 1024 * 1024;
+export const COLLECT_EVERY = 8 * 1024 * 1024;
 
 type Collect = () => void;
 
