@@ -17,6 +17,11 @@ export interface ContainerEngine {
    * (Podman's aardvark-dns); else the engine's resolver answers inside the box (Docker's 127.0.0.11).
    */
   readonly resolverOnGateway?: boolean;
+  /**
+   * True where a container made on the network `none` can later be moved to a network
+   * (`moveToNetwork`) and resolve names there (Docker); Podman 4 refuses the move.
+   */
+  readonly joinsNetworkFromNone?: boolean;
   ping(timeoutMs?: number): Promise<void>;
   info(): Promise<EngineInfo>;
 

@@ -136,6 +136,10 @@ test('a create that fits takes a paused pool container: the same 201 Box as a co
   made.push('warm-b');
   assert.ok(before.some((c) => c.Labels['boxdesk.id'] === second.id));
   assert.equal(await sh('warm-b', 'ls /workspace; echo "[$GREETING]"'), '[]');
+  // Both on their project's network, each reached by its name (a pool container starts on none on Docker).
+  const address = await sh('warm-a', 'hostname -i');
+  assert.match(address, /^\d+\.\d+\.\d+\.\d+$/);
+  assert.match(await sh('warm-b', 'nslookup warm-a 2>&1'), new RegExp(`Address: ${address.replaceAll('.', '\\.')}`));
   assert.equal((await poolOf('default'))?.hits, 2);
 });
 

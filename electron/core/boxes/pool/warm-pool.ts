@@ -314,8 +314,10 @@ export class WarmPool implements Disposable {
     const spec = this.deps.containerSpec(row);
     return {
       ...spec,
-      // The engine's default network until a claim: the box's rules are set, then it moves to its project's (networks/).
-      network: undefined,
+      // No network until a claim (the box's rules are set, then it moves to its project's: networks/):
+      // `none` where the engine can move a container from it, which takes a claim about 45 ms less
+      // than leaving the engine's default bridge; else that default network.
+      network: this.deps.engine.joinsNetworkFromNone ? { name: 'none', aliases: [] } : undefined,
       name: `boxdesk-pool-${member.base}-${member.id.slice(4, 12)}`,
       hostname: poolHostname(member.id),
       labels: {

@@ -28,6 +28,11 @@ export class DockerEngine implements ContainerEngine {
     return this.name === 'podman';
   }
 
+  /** Docker moves a container from `none` to a network and gives it the network's resolver; Podman 4 refuses. */
+  get joinsNetworkFromNone(): boolean {
+    return this.name === 'docker';
+  }
+
   private readonly logLimitBytes: number;
 
   /**
