@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, finished } from 'node:stream';
 import { ApiError } from '../../../shared/errors';
 import { promptCollector } from './prompt-gc';
 
@@ -38,8 +38,9 @@ function formatBytes(n: number): string {
 /**
  * Passes bytes through until `limit`, then fails with payload_too_large: the consumer must discard
  * what it wrote. Every streamed body passes it, and it prompts V8's collector as the bytes go by
- * (prompt-gc.ts). The request itself is never destroyed by its reader: once the counter ends early (over the
- * limit, or destroyed by its consumer), the rest of the body is read and dropped (`drain`).
+ * (prompt-gc.ts). The request itself is never destroyed by its reader: once the counter ends
+ * early (over the limit, or destroyed by its consumer), the rest of the body is read and dropped
+ * (`drain`).
  */
 export function limitStream(source: Readable, limit: number): Readable {
   let seen = 0;
@@ -62,7 +63,10 @@ export function limitStream(source: Readable, limit: number): Readable {
   });
   // Its errors are its consumer's; one that never read it must not crash the core.
   counter.on('error', () => undefined);
-  source.once('error', (err) => counter.destroy(err)); // the client went away midway
+  // The client gone midway (an error, or a close before the body's end) fails the counter.
+  finished(source, (err) => {
+    if (err) counter.destroy(err);
+  });
   counter.once('close', () => {
     if (!source.readableEnded) drain(source);
   });
