@@ -270,7 +270,7 @@ export class BoxCreation {
         ...deps,
         withLock: (id, work) => this.deps.boxes.withLock(id, work),
         containerSpec: (row) => this.containerSpec(row),
-        join: (row, containerId) => this.deps.networking.claim(networkedOf(row), containerId),
+        join: (row, containerId, frozen) => this.deps.networking.claim(networkedOf(row), containerId, frozen),
       },
       {
         ...{ project: f.project, name: f.input.name, baseName: f.baseName, storageGb: f.config.storage_gb },

@@ -18,10 +18,11 @@ export interface ContainerEngine {
    */
   readonly resolverOnGateway?: boolean;
   /**
-   * True where a container made on the network `none` can later be moved to a network
-   * (`moveToNetwork`) and resolve names there (Docker); Podman 4 refuses the move.
+   * True where `moveToNetwork` also moves a container made on the network `none` (it then resolves
+   * names there) and a paused one, whose limits and name can change as well (Docker). Podman 4
+   * refuses the first, and answers the second without moving it.
    */
-  readonly joinsNetworkFromNone?: boolean;
+  readonly movesFrozenContainers?: boolean;
   ping(timeoutMs?: number): Promise<void>;
   info(): Promise<EngineInfo>;
 

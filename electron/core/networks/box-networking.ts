@@ -296,16 +296,20 @@ export class BoxNetworking {
   }
 
   /**
-   * A warm-pool container claimed by the box (boxes/pool/): running already, on the engine's
-   * default network. Its rules are set first, then it moves to the project's network alone.
+   * A warm-pool container claimed by the box (boxes/pool/), on `none` or the engine's default
+   * network. Its rules are set first, then it moves to the project's network alone; `frozen` (still
+   * paused, so nothing in it runs until both are done): the two at once.
    */
-  async claim(box: NetworkedBox, containerId: string): Promise<void> {
+  async claim(box: NetworkedBox, containerId: string, frozen = false): Promise<void> {
     await this.ensure(box.project);
+    const move = () => this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+    const moved = frozen ? move() : null;
+    moved?.catch(() => undefined); // awaited below
     if (this.filtered(box)) {
       const state = await this.inspect(containerId).catch((err: unknown) => Promise.reject(rulesError(err)));
       await Promise.all([this.setRules(box, containerId), this.watches.start(box, state)]);
     }
-    await this.deps.engine.moveToNetwork(containerId, this.networkName(box.project), [box.name]);
+    await (moved ?? move());
     await this.proxyHook?.ready(box, containerId);
   }
 

@@ -17,8 +17,8 @@ export interface ClaimDeps {
   status: StatusWriter;
   withLock<T>(boxId: string, work: () => Promise<T>): Promise<T>;
   containerSpec(row: BoxRow): ContainerSpec;
-  /** Puts the running container on the box's project network with the box's packet filter (networks/). */
-  join(row: BoxRow, containerId: string): Promise<void>;
+  /** Puts the container on the box's project network with the box's packet filter (networks/); `frozen`: it is still paused. */
+  join(row: BoxRow, containerId: string, frozen: boolean): Promise<void>;
 }
 
 export interface ClaimFacts {
@@ -63,16 +63,34 @@ export async function claimFromPool(deps: ClaimDeps, f: ClaimFacts): Promise<Box
   });
 }
 
-/** The engine's side of a claim: thaw (and check it runs), limits, quota, name, network and rules. */
+/**
+ * The engine's side of a claim: limits, quota, name, network and rules, and the thaw. Where the
+ * engine moves a paused container (Docker) all of it is done while the container is still frozen,
+ * at once, and it thaws last: none of its processes runs before its rules and network are the
+ * box's. Elsewhere it thaws first and the rest follows in turn, as the engine needs.
+ */
 async function fit(deps: ClaimDeps, member: PoolMember, row: BoxRow, quota: number | null): Promise<void> {
   const { engine } = deps;
-  await engine.unpauseContainer(member.containerId);
-  // One the engine stopped meanwhile (its restart, a docker stop) is no ready container: the create goes cold.
-  const state = await engine.inspectContainer(member.containerId);
-  if (state?.state !== 'running') throw new Error(`the pool container is ${state?.state ?? 'gone'}`);
+  const id = member.containerId;
   const limits = limitsOf(configOf(row));
-  if (limitsDiffer(limits, member.limits)) await engine.updateContainer(member.containerId, limits);
-  if (member.workspace && quota !== member.quota) await deps.workspaces.setQuota(member.workspace.item, quota);
-  await engine.renameContainer(member.containerId, deps.containerSpec(row).name);
-  await deps.join(row, member.containerId);
+  const settle = async () => {
+    if (limitsDiffer(limits, member.limits)) await engine.updateContainer(id, limits);
+    if (member.workspace && quota !== member.quota) await deps.workspaces.setQuota(member.workspace.item, quota);
+    await engine.renameContainer(id, deps.containerSpec(row).name);
+  };
+  if (engine.movesFrozenContainers) {
+    await Promise.all([settle(), deps.join(row, id, true)]);
+    await thaw(engine, id);
+    return;
+  }
+  await thaw(engine, id);
+  await settle();
+  await deps.join(row, id, false);
+}
+
+/** Unpauses the container; one the engine stopped meanwhile (its restart, a docker stop) is no ready container: the create goes cold. */
+async function thaw(engine: ContainerEngine, id: string): Promise<void> {
+  await engine.unpauseContainer(id);
+  const state = await engine.inspectContainer(id);
+  if (state?.state !== 'running') throw new Error(`the pool container is ${state?.state ?? 'gone'}`);
 }

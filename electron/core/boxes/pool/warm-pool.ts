@@ -317,7 +317,7 @@ export class WarmPool implements Disposable {
       // No network until a claim (the box's rules are set, then it moves to its project's: networks/):
       // `none` where the engine can move a container from it, which takes a claim about 45 ms less
       // than leaving the engine's default bridge; else that default network.
-      network: this.deps.engine.joinsNetworkFromNone ? { name: 'none', aliases: [] } : undefined,
+      network: this.deps.engine.movesFrozenContainers ? { name: 'none', aliases: [] } : undefined,
       name: `boxdesk-pool-${member.base}-${member.id.slice(4, 12)}`,
       hostname: poolHostname(member.id),
       labels: {

@@ -28,8 +28,8 @@ export class DockerEngine implements ContainerEngine {
     return this.name === 'podman';
   }
 
-  /** Docker moves a container from `none` to a network and gives it the network's resolver; Podman 4 refuses. */
-  get joinsNetworkFromNone(): boolean {
+  /** Docker moves a container from `none`, or a paused one, to a network; Podman 4 does neither (container-engine.ts). */
+  get movesFrozenContainers(): boolean {
     return this.name === 'docker';
   }
 
