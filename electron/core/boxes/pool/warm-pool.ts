@@ -314,7 +314,7 @@ export class WarmPool implements Disposable {
     const spec = this.deps.containerSpec(row);
     return {
       ...spec,
-      // No network until a claim (the box's rules are set, then it moves to its project's: networks/):
+      // No network until a claim gives it the box's rules and its project's (pool-claim.ts):
       // `none` where the engine can move a container from it, which takes a claim about 45 ms less
       // than leaving the engine's default bridge; else that default network.
       network: this.deps.engine.movesFrozenContainers ? { name: 'none', aliases: [] } : undefined,
