@@ -61,7 +61,14 @@ export class BoxListPage extends ResourceListPage {
 
   /** Opens the box's console from its row, as a user would: the console, once connected. */
   async openConsole(name: string): Promise<ConsoleView> {
-    await this.consoleLink(name).click();
+    await this.consoleLink(name)
+      .click()
+      .catch(async (err: Error) => {
+        // CI41 lost one such click (30 s) with nothing to tell why: a timeout says what the list showed.
+        throw new Error(`no console link for ${name} at ${this.page.url()}; the page shows:\n${await this.shown()}`, {
+          cause: err,
+        });
+      });
     const term = new ConsoleView(this.page);
     await term.waitConnected();
     return term;

@@ -30,12 +30,7 @@ export class ConsoleView extends PageObject {
         ([label, text]) => `${label}, "${text}"`,
         () => 'no console state at all',
       );
-      const shown = (
-        await this.page
-          .getByRole('main')
-          .innerText({ timeout: 1_000 })
-          .catch(() => '')
-      ).slice(0, 600);
+      const shown = await this.shown();
       throw new Error(`console ${n} did not open (${said}) at ${this.page.url()}; the page shows:\n${shown}`, {
         cause: err,
       });

@@ -23,6 +23,15 @@ export abstract class PageObject {
   confirm(label: string): Locator {
     return this.page.getByRole('dialog').getByRole('button', { name: label, exact: true });
   }
+
+  /** What the page's main region shows now (its first 600 characters), for a failure's message. */
+  async shown(): Promise<string> {
+    const text = await this.page
+      .getByRole('main')
+      .innerText({ timeout: 1_000 })
+      .catch(() => '');
+    return text.slice(0, 600);
+  }
 }
 
 /** A page listing one kind of resource: its table (a row a resource, headed by its name) and its create button. */
