@@ -6,9 +6,9 @@ import vm from 'node:vm';
  * parser copies each body chunk out of its own read buffer), freed only when V8 collects the small
  * objects that hold them. V8 counts that memory but collects for it only some 64 MiB later, so a
  * 200 MiB upload grew the core by 90–115 MiB, and the copies went to fresh memory each time. A
- * young-generation collection every 8 MiB passed hands them back while they are still in the
- * CPU's caches: the bench's uploads grow the core by about 30 MiB and run faster
- * (docs/benchmarks.md).
+ * young-generation collection every 8 MiB passed hands them back: the bench's uploads grow the
+ * core by about 30 MiB, and run faster, likely because the copies then reuse memory still in the
+ * CPU's caches (docs/benchmarks.md).
  */
 export const COLLECT_EVERY = 8 * 1024 * 1024;
 
